@@ -1,0 +1,23 @@
+//! `referee` decides, in bulk and beyond doubt, who won a game: Pousse, LittleSquares and Some
+//! Game transcripts judged by optimized engines and cross-examined by the independent
+//! reference implementations of the `referee-reference` crate.
+//!
+//! The binary is a thin layer over [`cli`]; every driver is generic over [`game::Game`].
+
+pub mod cli;
+pub mod error;
+pub mod game;
+pub mod pousse;
+pub mod text;
+
+use error::{InputError, JudgeError, Position};
+
+/// A reference parser's error in the engine's error type.
+pub(crate) fn reference_error(e: referee_reference::ParseError) -> JudgeError {
+    JudgeError::Input(InputError::new(
+        Position::new(e.line, e.column),
+        e.case,
+        e.expected,
+        e.found,
+    ))
+}

@@ -1,0 +1,5 @@
+//! The `referee` command: parse arguments, run, map to an exit code (see `referee::cli`).
+
+fn main() -> std::process::ExitCode {
+    referee::cli::main()
+}

@@ -1,0 +1,476 @@
+//! The Pousse board as bitboards, kept in two orientations.
+//!
+//! # Square indexing
+//!
+//! ```text
+//!            column c (0-based) = transcript column c + 1
+//!            0   1   2   3
+//!          +---+---+---+---+
+//! row r  0 |   |   |   |   |   Li pushes row i-1 towards higher columns,
+//! (0-    1 |   |   |   |   |   Ri towards lower columns; Ti pushes column
+//! based) 2 |   |   |   |   |   i-1 towards higher rows, Bi towards lower rows.
+//!          3 |   |   |   |   |
+//!          +---+---+---+---+
+//! ```
+//!
+//! A *line* is a row or a column. Each line is stored as `words = ceil(n / 64)` 64-bit words;
+//! bit `k` of a row's words is column `k`, bit `k` of a column's words is row `k`. Every line
+//! has an occupancy bitboard (`occ`) and an X bitboard (`x`); a cell is O when it is occupied
+//! and not X. Bits at positions `>= n` are always zero.
+//!
+//! # Invariants
+//!
+//! - `rows` and `cols` describe the same board: bit `c` of row `r` equals bit `r` of column `c`,
+//!   in both bitboards.
+//! - `x_count[l]` and `o_count[l]` are the numbers of X and O cells of line `l`, and
+//!   `straights[X]`/`straights[O]` the numbers of lines whose count equals `n`.
+//! - When hashing is on, `hash` is the XOR of [`square_key`] over the occupied squares.
+//!
+//! A move rewrites the pushed line with word operations (a shift by one of the pushed segment)
+//! and then visits only the squares whose value changed, to update the other orientation, the
+//! counts and the hash: never a scan of the board.
+
+use super::{Colour, Edge, Move};
+
+/// The largest board size the engine judges; larger sizes are refused with a clear error.
+pub const MAX_N: usize = 4096;
+
+/// The key of `colour` on the square with row-major index `square`, for the Zobrist hash.
+#[inline]
+pub fn square_key(square: usize, colour: Colour) -> u64 {
+    let v = ((square as u64) << 1) | (colour == Colour::O) as u64;
+    mix64(v ^ 0x9E37_79B9_7F4A_7C15)
+}
+
+/// SplitMix64's finalizer: a bijective mixer of 64-bit values.
+#[inline]
+pub fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// One orientation's lines (all rows, or all columns).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Lines {
+    occ: Vec<u64>,
+    x: Vec<u64>,
+    x_count: Vec<u32>,
+    o_count: Vec<u32>,
+}
+
+impl Lines {
+    fn new(n: usize, words: usize) -> Lines {
+        Lines {
+            occ: vec![0; n * words],
+            x: vec![0; n * words],
+            x_count: vec![0; n],
+            o_count: vec![0; n],
+        }
+    }
+}
+
+/// A board of size `n` that is too large (or zero).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("board size {0} is outside 1..={MAX_N}")]
+pub struct SizeError(pub usize);
+
+/// An N x N Pousse board.
+#[derive(Clone, Debug)]
+pub struct Board {
+    n: usize,
+    words: usize,
+    rows: Lines,
+    cols: Lines,
+    straights: [u32; 2],
+    hashing: bool,
+    hash: u64,
+}
+
+/// A move whose index is outside `1..=n`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("move {0} is outside the board")]
+pub struct IllegalMove(pub Move);
+
+impl Board {
+    /// An empty board of size `n` (1..=[`MAX_N`]); `hashing` turns on the Zobrist hash.
+    pub fn new(n: usize, hashing: bool) -> Result<Board, SizeError> {
+        if n == 0 || n > MAX_N {
+            return Err(SizeError(n));
+        }
+        let words = n.div_ceil(64);
+        Ok(Board {
+            n,
+            words,
+            rows: Lines::new(n, words),
+            cols: Lines::new(n, words),
+            straights: [0, 0],
+            hashing,
+            hash: 0,
+        })
+    }
+
+    /// The board size.
+    pub fn size(&self) -> usize {
+        self.n
+    }
+
+    /// The contents of square (`row`, `col`), both 0-based.
+    pub fn get(&self, row: usize, col: usize) -> Option<Colour> {
+        let i = row * self.words + col / 64;
+        let bit = 1u64 << (col % 64);
+        if self.rows.occ[i] & bit == 0 {
+            None
+        } else if self.rows.x[i] & bit != 0 {
+            Some(Colour::X)
+        } else {
+            Some(Colour::O)
+        }
+    }
+
+    /// The numbers of straights of X and of O.
+    pub fn straights(&self) -> (u32, u32) {
+        (self.straights[0], self.straights[1])
+    }
+
+    /// The Zobrist hash of the contents (0 when hashing is off).
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Whether two boards have the same contents.
+    pub fn same_contents(&self, other: &Board) -> bool {
+        self.n == other.n && self.rows.occ == other.rows.occ && self.rows.x == other.rows.x
+    }
+
+    /// The board as text, rows top to bottom separated by `/`, `.` for empty.
+    pub fn to_text(&self) -> String {
+        let mut s = String::with_capacity(self.n * (self.n + 1));
+        for r in 0..self.n {
+            if r > 0 {
+                s.push('/');
+            }
+            for c in 0..self.n {
+                s.push(self.get(r, c).map_or('.', Colour::letter));
+            }
+        }
+        s
+    }
+
+    /// Plays `mv` for `mover`, checking that the index is on the board.
+    pub fn play(&mut self, mv: Move, mover: Colour) -> Result<(), IllegalMove> {
+        if mv.index == 0 || mv.index as usize > self.n {
+            return Err(IllegalMove(mv));
+        }
+        self.play_unchecked(mv, mover);
+        Ok(())
+    }
+
+    /// Plays `mv` for `mover` without checking the index.
+    ///
+    /// The caller guarantees `1 <= mv.index <= n` (the parser does); an index outside panics
+    /// on a slice bound or corrupts nothing but this board.
+    #[inline]
+    pub fn play_unchecked(&mut self, mv: Move, mover: Colour) {
+        let line = mv.index as usize - 1;
+        let mover_x = mover == Colour::X;
+        let mut ctx = Push {
+            n: self.n,
+            words: self.words,
+            straights: &mut self.straights,
+            hash: if self.hashing {
+                Some(&mut self.hash)
+            } else {
+                None
+            },
+        };
+        match mv.edge {
+            Edge::Left => ctx.push(&mut self.rows, &mut self.cols, line, true, mover_x, true),
+            Edge::Right => ctx.push(&mut self.rows, &mut self.cols, line, false, mover_x, true),
+            Edge::Top => ctx.push(&mut self.cols, &mut self.rows, line, true, mover_x, false),
+            Edge::Bottom => ctx.push(&mut self.cols, &mut self.rows, line, false, mover_x, false),
+        }
+    }
+}
+
+/// The parts of a board a push updates besides the two orientations.
+struct Push<'a> {
+    n: usize,
+    words: usize,
+    straights: &'a mut [u32; 2],
+    hash: Option<&'a mut u64>,
+}
+
+impl Push<'_> {
+    /// Mask of the valid bits of word `w` of a line.
+    #[inline]
+    fn valid(&self, w: usize) -> u64 {
+        if w + 1 == self.words && self.n % 64 != 0 {
+            (1u64 << (self.n % 64)) - 1
+        } else {
+            !0
+        }
+    }
+
+    /// Inserts a marker into line `line` of `main`, at bit 0 when `from_start`, else at bit
+    /// `n - 1`, shifting the segment up to the first empty square (or the whole line, whose
+    /// far end falls off). `main_is_rows` says which orientation `main` is, for square indices.
+    #[inline]
+    fn push(
+        &mut self,
+        main: &mut Lines,
+        cross: &mut Lines,
+        line: usize,
+        from_start: bool,
+        mover_x: bool,
+        main_is_rows: bool,
+    ) {
+        let (n, words) = (self.n, self.words);
+        let base = line * words;
+        let mover_bit = mover_x as u64;
+        if from_start {
+            // First empty square, else the whole line.
+            let mut end = n - 1;
+            for w in 0..words {
+                let free = !main.occ[base + w] & self.valid(w);
+                if free != 0 {
+                    end = w * 64 + free.trailing_zeros() as usize;
+                    break;
+                }
+            }
+            let last_word = end / 64;
+            // High words first, so the carry reads the old value of the word below.
+            for w in (0..=last_word).rev() {
+                let seg = if w == last_word {
+                    (2u64 << (end % 64)).wrapping_sub(1)
+                } else {
+                    !0
+                };
+                let old_x = main.x[base + w];
+                let old_occ = main.occ[base + w];
+                let carry = if w == 0 {
+                    mover_bit
+                } else {
+                    main.x[base + w - 1] >> 63
+                };
+                let new_x = (old_x & !seg) | (((old_x << 1) | carry) & seg);
+                let new_occ = old_occ | seg;
+                main.x[base + w] = new_x;
+                main.occ[base + w] = new_occ;
+                self.changed(cross, main_is_rows, line, w, old_occ, old_x, new_occ, new_x);
+            }
+        } else {
+            let mut start = 0;
+            for w in (0..words).rev() {
+                let free = !main.occ[base + w] & self.valid(w);
+                if free != 0 {
+                    start = w * 64 + 63 - free.leading_zeros() as usize;
+                    break;
+                }
+            }
+            let first_word = start / 64;
+            let top = (n - 1) % 64;
+            // Low words first, so the carry reads the old value of the word above.
+            for w in first_word..words {
+                let seg = if w == first_word { !0u64 << (start % 64) } else { !0 } & self.valid(w);
+                let old_x = main.x[base + w];
+                let old_occ = main.occ[base + w];
+                let carry = if w + 1 == words {
+                    mover_bit << top
+                } else {
+                    main.x[base + w + 1] << 63
+                };
+                let new_x = (old_x & !seg) | (((old_x >> 1) | carry) & seg);
+                let new_occ = old_occ | seg;
+                main.x[base + w] = new_x;
+                main.occ[base + w] = new_occ;
+                self.changed(cross, main_is_rows, line, w, old_occ, old_x, new_occ, new_x);
+            }
+        }
+        // The pushed line's own counts.
+        let old = (main.x_count[line], main.o_count[line]);
+        let (mut xc, mut oc) = (0, 0);
+        for w in 0..words {
+            let (occ, x) = (main.occ[base + w], main.x[base + w]);
+            xc += x.count_ones();
+            oc += (occ & !x).count_ones();
+        }
+        main.x_count[line] = xc;
+        main.o_count[line] = oc;
+        self.recount(old, (xc, oc));
+    }
+
+    /// Adjusts the straight totals for a line whose (X, O) counts went from `old` to `new`.
+    #[inline]
+    fn recount(&mut self, old: (u32, u32), new: (u32, u32)) {
+        let n = self.n as u32;
+        self.straights[0] = self.straights[0] + (new.0 == n) as u32 - (old.0 == n) as u32;
+        self.straights[1] = self.straights[1] + (new.1 == n) as u32 - (old.1 == n) as u32;
+    }
+
+    /// Mirrors the changed squares of word `w` of the pushed line into the cross lines.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn changed(
+        &mut self,
+        cross: &mut Lines,
+        main_is_rows: bool,
+        line: usize,
+        w: usize,
+        old_occ: u64,
+        old_x: u64,
+        new_occ: u64,
+        new_x: u64,
+    ) {
+        let mut diff = (old_occ ^ new_occ) | (old_x ^ new_x);
+        let cross_word = line / 64;
+        let cross_bit = 1u64 << (line % 64);
+        while diff != 0 {
+            let b = diff.trailing_zeros();
+            diff &= diff - 1;
+            let k = w * 64 + b as usize;
+            let was_occ = (old_occ >> b) & 1 != 0;
+            let was_x = (old_x >> b) & 1 != 0;
+            let is_x = (new_x >> b) & 1 != 0;
+            let ci = k * self.words + cross_word;
+            cross.occ[ci] |= cross_bit;
+            if was_x != is_x {
+                cross.x[ci] ^= cross_bit;
+            }
+            let old = (cross.x_count[k], cross.o_count[k]);
+            let was_o = was_occ && !was_x;
+            let new = (
+                old.0 + is_x as u32 - was_x as u32,
+                old.1 + !is_x as u32 - was_o as u32,
+            );
+            cross.x_count[k] = new.0;
+            cross.o_count[k] = new.1;
+            self.recount(old, new);
+            if let Some(hash) = self.hash.as_deref_mut() {
+                let square = if main_is_rows {
+                    line * self.n + k
+                } else {
+                    k * self.n + line
+                };
+                if was_occ {
+                    *hash ^= square_key(square, if was_x { Colour::X } else { Colour::O });
+                }
+                *hash ^= square_key(square, if is_x { Colour::X } else { Colour::O });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(s: &str) -> Move {
+        let edge = match &s[..1] {
+            "L" => Edge::Left,
+            "R" => Edge::Right,
+            "T" => Edge::Top,
+            _ => Edge::Bottom,
+        };
+        Move::new(edge, s[1..].parse().unwrap())
+    }
+
+    /// Recomputes the cross orientation, counts, straights and hash from the rows.
+    fn check_invariants(b: &Board) {
+        let n = b.n;
+        let mut fresh = Board::new(n, b.hashing).unwrap();
+        let mut hash = 0;
+        for r in 0..n {
+            for c in 0..n {
+                let v = b.get(r, c);
+                let (i, bit) = (c * b.words + r / 64, 1u64 << (r % 64));
+                let col_occ = b.cols.occ[i] & bit != 0;
+                let col_x = b.cols.x[i] & bit != 0;
+                assert_eq!(col_occ, v.is_some(), "occupancy differs at {r},{c}");
+                assert_eq!(col_x, v == Some(Colour::X), "colour differs at {r},{c}");
+                if let Some(colour) = v {
+                    hash ^= square_key(r * n + c, colour);
+                }
+            }
+        }
+        let mut x_straights = 0;
+        let mut o_straights = 0;
+        for l in 0..n {
+            let row: Vec<_> = (0..n).map(|c| b.get(l, c)).collect();
+            let col: Vec<_> = (0..n).map(|r| b.get(r, l)).collect();
+            for (cells, lines) in [(&row, &b.rows), (&col, &b.cols)] {
+                let xs = cells.iter().filter(|v| **v == Some(Colour::X)).count() as u32;
+                let os = cells.iter().filter(|v| **v == Some(Colour::O)).count() as u32;
+                assert_eq!((lines.x_count[l], lines.o_count[l]), (xs, os));
+                x_straights += (xs == n as u32) as u32;
+                o_straights += (os == n as u32) as u32;
+            }
+        }
+        assert_eq!(b.straights(), (x_straights, o_straights));
+        if b.hashing {
+            assert_eq!(b.hash, hash);
+        }
+        fresh.rows = b.rows.clone();
+        assert!(fresh.same_contents(b));
+    }
+
+    fn run(n: usize, moves: &[&str]) -> Vec<String> {
+        let mut b = Board::new(n, true).unwrap();
+        let mut out = vec![];
+        for (i, m) in moves.iter().enumerate() {
+            b.play(mv(m), Colour::of_move(i as u64 + 1)).unwrap();
+            check_invariants(&b);
+            out.push(b.to_text());
+        }
+        out
+    }
+
+    #[test]
+    fn spec_push_mechanics_column() {
+        let boards = run(5, &["T3", "T3", "T3", "T3", "T3", "T3"]);
+        assert_eq!(boards[0], "..X../...../...../...../.....");
+        assert_eq!(boards[4], "..X../..O../..X../..O../..X..");
+        assert_eq!(boards[5], "..O../..X../..O../..X../..O..");
+    }
+
+    #[test]
+    fn spec_push_mechanics_rows() {
+        let boards = run(5, &["R3", "L3", "R3", "L3", "B1", "T1"]);
+        assert_eq!(boards[2], "...../...../O..XX/...../.....");
+        assert_eq!(boards[3], "...../...../OO.XX/...../.....");
+        assert_eq!(boards[5], "O..../...../OO.XX/...../X....");
+    }
+
+    #[test]
+    fn spec_push_mechanics_mixed() {
+        let boards = run(5, &["T3", "L3", "T3", "L3", "T3", "L3", "T3"]);
+        assert_eq!(boards[5], "..X../..X../OOOX./...../.....");
+        assert_eq!(boards[6], "..X../..X../OOXX./..O../.....");
+    }
+
+    #[test]
+    fn multi_word_lines_push_and_fall_off() {
+        for n in [63, 64, 65, 127, 128, 130] {
+            let mut b = Board::new(n, true).unwrap();
+            let mut number = 0u64;
+            for edge in Edge::ALL {
+                for k in 0..(n + 3) {
+                    number += 1;
+                    let index = if k % 3 == 0 { 1 } else { (k % n) as u32 + 1 };
+                    b.play(Move::new(edge, index), Colour::of_move(number)).unwrap();
+                }
+                check_invariants(&b);
+            }
+        }
+    }
+
+    #[test]
+    fn sizes_are_checked() {
+        assert_eq!(Board::new(0, false).unwrap_err(), SizeError(0));
+        assert!(Board::new(MAX_N, false).is_ok());
+        assert!(Board::new(MAX_N + 1, false).is_err());
+        let mut b = Board::new(3, false).unwrap();
+        assert!(b.play(Move::new(Edge::Left, 4), Colour::X).is_err());
+        assert!(b.play(Move::new(Edge::Left, 0), Colour::X).is_err());
+    }
+}

@@ -1,0 +1,173 @@
+//! A game in progress: the board, whose turn it is, and (for the ICFP rule sets) the history
+//! of configurations needed to detect a repetition.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::board::{mix64, Board, SizeError};
+use super::{Colour, Move, Reason, Rules};
+
+/// Added to the hash of a configuration in which O is to move (`icfp98` only).
+const O_TO_MOVE_KEY: u64 = 0x6A09_E667_F3BC_C909;
+
+/// How a game ended: winner, decisive move, reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decision {
+    /// The winner.
+    pub winner: Colour,
+    /// The 1-based number of the decisive move.
+    pub at: u64,
+    /// Why.
+    pub reason: Reason,
+}
+
+/// The hashes are already uniformly mixed; hashing them again would only cost time.
+#[derive(Default)]
+struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+/// Every configuration reached so far, for repetition detection.
+///
+/// Memory is O(moves): the moves themselves (to rebuild any earlier board), and per move a
+/// hash-table entry and a link to the previous move with the same key. A key match is only a
+/// candidate: it is confirmed by rebuilding the earlier board and comparing contents, so a
+/// hash collision can cost time but never changes a verdict.
+struct History {
+    moves: Vec<Move>,
+    latest: HashMap<u64, u32, BuildHasherDefault<PassThrough>>,
+    /// `previous[k]`: the latest move before move `k` with the same key (0: none).
+    previous: Vec<u32>,
+}
+
+/// A Pousse game under one rule set.
+pub struct Game {
+    board: Board,
+    rules: Rules,
+    played: u64,
+    history: Option<History>,
+    decision: Option<Decision>,
+}
+
+impl Game {
+    /// A new game on an empty `n` x `n` board.
+    pub fn new(n: usize, rules: Rules) -> Result<Game, SizeError> {
+        let board = Board::new(n, rules.forbids_repetition())?;
+        let history = rules.forbids_repetition().then(|| History {
+            moves: Vec::new(),
+            latest: HashMap::default(),
+            previous: vec![0],
+        });
+        Ok(Game {
+            board,
+            rules,
+            played: 0,
+            history,
+            decision: None,
+        })
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Moves played so far.
+    pub fn played(&self) -> u64 {
+        self.played
+    }
+
+    /// How the game ended, if it has.
+    pub fn decision(&self) -> Option<Decision> {
+        self.decision
+    }
+
+    /// Plays the next move (X first, alternating) and returns the decision if it ended the
+    /// game. Once the game has ended, further moves are ignored.
+    ///
+    /// The move's index must be in `1..=n` (the parser guarantees it).
+    pub fn play(&mut self, mv: Move) -> Option<Decision> {
+        if self.decision.is_some() {
+            return self.decision;
+        }
+        self.played += 1;
+        let mover = Colour::of_move(self.played);
+        self.board.play_unchecked(mv, mover);
+        let (x, o) = self.board.straights();
+        if x != o {
+            let winner = if x > o { Colour::X } else { Colour::O };
+            self.decision = Some(Decision {
+                winner,
+                at: self.played,
+                reason: Reason::Straights { x, o },
+            });
+        } else if self.history.is_some() {
+            if let Some(earlier) = self.record(mv) {
+                self.decision = Some(Decision {
+                    winner: mover.other(),
+                    at: self.played,
+                    reason: Reason::Repetition { earlier },
+                });
+            }
+        }
+        self.decision
+    }
+
+    /// The configuration key after the latest move.
+    fn key(&self) -> u64 {
+        let side = if self.rules == Rules::Icfp98 && Colour::of_move(self.played + 1) == Colour::O
+        {
+            O_TO_MOVE_KEY
+        } else {
+            0
+        };
+        mix64(self.board.hash() ^ side)
+    }
+
+    /// Records the configuration after the latest move; returns the earlier move with the same
+    /// configuration, if any.
+    fn record(&mut self, mv: Move) -> Option<u64> {
+        let key = self.key();
+        let now = self.played;
+        let history = self.history.as_mut().expect("history exists under ICFP rules");
+        history.moves.push(mv);
+        let mut candidate = history.latest.get(&key).copied().unwrap_or(0);
+        while candidate != 0 {
+            let same_side = (now - candidate as u64) % 2 == 0;
+            if (same_side || self.rules == Rules::Icfp98Board)
+                && self.board_after(candidate as u64).same_contents(&self.board)
+            {
+                return Some(candidate as u64);
+            }
+            let history = self.history.as_ref().expect("history exists");
+            candidate = history.previous[candidate as usize];
+        }
+        let history = self.history.as_mut().expect("history exists");
+        let index = u32::try_from(now).expect("at most 2^32 - 1 moves under ICFP rules");
+        let previous = history.latest.insert(key, index).unwrap_or(0);
+        history.previous.push(previous);
+        None
+    }
+
+    /// Rebuilds the board after move `k` by replaying the recorded moves.
+    fn board_after(&self, k: u64) -> Board {
+        let history = self.history.as_ref().expect("history exists");
+        let mut board = Board::new(self.board.size(), false).expect("size already valid");
+        for (i, &mv) in history.moves[..k as usize].iter().enumerate() {
+            board.play_unchecked(mv, Colour::of_move(i as u64 + 1));
+        }
+        board
+    }
+}

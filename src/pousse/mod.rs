@@ -1,0 +1,209 @@
+//! Pousse (ICFP 1998; UVa 844): the optimized engine, its streaming parser, and the adapter
+//! that asks the reference crate for a second opinion.
+//!
+//! Rules and readings: `shared/specs/pousse.md` and the README.
+
+pub mod board;
+pub mod game;
+pub mod judge;
+pub mod parse;
+pub mod reference;
+
+use std::fmt;
+use std::str::FromStr;
+
+pub use board::{Board, MAX_N};
+pub use game::Game;
+
+/// Which events end a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Rules {
+    /// Straights only (the judging problem, UVa 844).
+    #[default]
+    Waterloo,
+    /// Straights, and a move that repeats an earlier configuration (board contents plus side
+    /// to move) makes the mover lose.
+    Icfp98,
+    /// As `Icfp98`, but a configuration is the board contents alone.
+    Icfp98Board,
+}
+
+impl Rules {
+    /// Every rule set, in documentation order.
+    pub const ALL: [Rules; 3] = [Rules::Waterloo, Rules::Icfp98, Rules::Icfp98Board];
+
+    /// The command-line name of the rule set.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rules::Waterloo => "waterloo",
+            Rules::Icfp98 => "icfp98",
+            Rules::Icfp98Board => "icfp98-board",
+        }
+    }
+
+    /// Whether repeating a configuration ends the game.
+    pub fn forbids_repetition(self) -> bool {
+        self != Rules::Waterloo
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Rules {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Rules, String> {
+        Rules::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| format!("unknown rule set '{s}' (waterloo, icfp98, icfp98-board)"))
+    }
+}
+
+/// A player's colour. X moves first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Colour {
+    /// The first player.
+    X,
+    /// The second player.
+    O,
+}
+
+impl Colour {
+    /// The other colour.
+    pub fn other(self) -> Colour {
+        match self {
+            Colour::X => Colour::O,
+            Colour::O => Colour::X,
+        }
+    }
+
+    /// The colour that makes the `number`-th move of a game (1-based).
+    pub fn of_move(number: u64) -> Colour {
+        if number % 2 == 1 {
+            Colour::X
+        } else {
+            Colour::O
+        }
+    }
+
+    /// `'X'` or `'O'`.
+    pub fn letter(self) -> char {
+        match self {
+            Colour::X => 'X',
+            Colour::O => 'O',
+        }
+    }
+}
+
+/// The edge a marker is inserted from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Edge {
+    /// `Li`: into row i from the left.
+    Left,
+    /// `Ri`: into row i from the right.
+    Right,
+    /// `Ti`: into column i from the top.
+    Top,
+    /// `Bi`: into column i from the bottom.
+    Bottom,
+}
+
+impl Edge {
+    /// Every edge, in the order `L R T B`.
+    pub const ALL: [Edge; 4] = [Edge::Left, Edge::Right, Edge::Top, Edge::Bottom];
+
+    /// The transcript letter.
+    pub fn letter(self) -> char {
+        match self {
+            Edge::Left => 'L',
+            Edge::Right => 'R',
+            Edge::Top => 'T',
+            Edge::Bottom => 'B',
+        }
+    }
+}
+
+/// A move as written in a transcript: an edge and a 1-based row or column index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Where the marker enters.
+    pub edge: Edge,
+    /// The 1-based row (for `L`, `R`) or column (for `T`, `B`).
+    pub index: u32,
+}
+
+impl Move {
+    /// The move `edge` + `index` (1-based).
+    pub fn new(edge: Edge, index: u32) -> Move {
+        Move { edge, index }
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.edge.letter(), self.index)
+    }
+}
+
+/// Why a game ended as it did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// The decisive move left `x` straights of X and `o` of O (unequal).
+    Straights {
+        /// X's straights after the decisive move.
+        x: u32,
+        /// O's straights after the decisive move.
+        o: u32,
+    },
+    /// The decisive move repeated the configuration reached after move `earlier`; its mover
+    /// lost.
+    Repetition {
+        /// The 1-based number of the earlier move.
+        earlier: u64,
+    },
+    /// `QUIT` came before any move ended the game.
+    Quit,
+}
+
+/// The result of judging one game, with enough detail to explain any disagreement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Judgement {
+    /// The board size.
+    pub n: usize,
+    /// The winner, `None` for `TIE GAME`.
+    pub winner: Option<Colour>,
+    /// The 1-based number of the move that ended the game.
+    pub decisive_move: Option<u64>,
+    /// Why.
+    pub reason: Reason,
+    /// Moves in the transcript (up to `QUIT`, including those after the decisive move).
+    pub moves: u64,
+}
+
+impl Judgement {
+    /// The contest's output line: `X WINS`, `O WINS` or `TIE GAME`.
+    pub fn verdict(&self) -> &'static str {
+        match self.winner {
+            Some(Colour::X) => "X WINS",
+            Some(Colour::O) => "O WINS",
+            None => "TIE GAME",
+        }
+    }
+
+    /// A one-line explanation: the decisive move and why.
+    pub fn explain(&self) -> String {
+        match (self.decisive_move, self.reason) {
+            (Some(m), Reason::Straights { x, o }) => {
+                format!("move {m}: straights X {x}, O {o}")
+            }
+            (Some(m), Reason::Repetition { earlier }) => {
+                format!("move {m}: repeats the configuration after move {earlier}")
+            }
+            _ => format!("QUIT after {} moves, no decision", self.moves),
+        }
+    }
+}
