@@ -128,7 +128,10 @@ mod tests {
     #[test]
     fn display_has_position_case_expected_found() {
         let e = InputError::new(Position::new(3, 2), Some(2), "a move", "'x'");
-        assert_eq!(e.located("a.in"), "a.in:3:2: case 2: expected a move, found 'x'");
+        assert_eq!(
+            e.located("a.in"),
+            "a.in:3:2: case 2: expected a move, found 'x'"
+        );
         let e = InputError::new(Position::new(1, 1), None, "N", "end of input");
         assert_eq!(e.to_string(), "1:1: expected N, found end of input");
     }

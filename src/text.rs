@@ -121,10 +121,14 @@ impl<R: Read> LineReader<R> {
         if let [rest @ .., b'\r'] = bytes {
             bytes = rest;
         }
+        let truncated = bytes.len() > self.max_len;
+        if truncated {
+            bytes = &bytes[..self.max_len];
+        }
         Line {
             number: self.lines,
             bytes,
-            truncated: false,
+            truncated,
         }
     }
 
@@ -178,7 +182,10 @@ mod tests {
     fn splits_lines_strips_cr_and_tracks_end() {
         let (lines, end) = all(b"a\r\nbb\n\nc", 10);
         let texts: Vec<_> = lines.iter().map(|l| l.1.clone()).collect();
-        assert_eq!(texts, vec![b"a".to_vec(), b"bb".to_vec(), b"".to_vec(), b"c".to_vec()]);
+        assert_eq!(
+            texts,
+            vec![b"a".to_vec(), b"bb".to_vec(), b"".to_vec(), b"c".to_vec()]
+        );
         assert_eq!(end, Position::new(4, 2));
         let (_, end) = all(b"a\n", 10);
         assert_eq!(end, Position::new(2, 1));
@@ -194,6 +201,13 @@ mod tests {
         let (lines, _) = all(&input, 8);
         assert_eq!(lines[0], (1, b"xxxxxxxx".to_vec(), true));
         assert_eq!(lines[1], (2, b"ok".to_vec(), false));
+        let (lines, _) = all(
+            b"0123456789abc
+ok
+",
+            8,
+        );
+        assert_eq!(lines[0], (1, b"01234567".to_vec(), true));
     }
 
     #[test]

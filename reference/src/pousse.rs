@@ -135,12 +135,13 @@ fn push(grid: &mut [Vec<u8>], letter: u8, index: usize, mover: u8) {
 }
 
 /// Counts rows and columns filled with one colour.
+#[allow(clippy::needless_range_loop)]
 fn count_straights(grid: &[Vec<u8>]) -> (usize, usize) {
     let n = grid.len();
     let (mut x, mut o) = (0, 0);
     for i in 0..n {
-        let row: Vec<u8> = (0..n).map(|c| grid[i][c]).collect();
-        let col: Vec<u8> = (0..n).map(|r| grid[r][i]).collect();
+        let row: Vec<u8> = grid[i].clone();
+        let col: Vec<u8> = grid.iter().map(|r| r[i]).collect();
         for line in [row, col] {
             if line.iter().all(|&v| v == b'X') {
                 x += 1;
@@ -187,14 +188,22 @@ fn number(line: &[u8], what: &str) -> Result<u64, Fault> {
         .parse()
         .map_err(|_| (1, format!("{what} below 2^64"), quote(line)))?;
     if digits < line.len() {
-        return Err((digits as u64 + 1, "end of line".into(), describe_at(line, digits)));
+        return Err((
+            digits as u64 + 1,
+            "end of line".into(),
+            describe_at(line, digits),
+        ));
     }
     Ok(value)
 }
 
 fn board_size(value: u64) -> Result<usize, Fault> {
     if value == 0 || value > MAX_N as u64 {
-        Err((1, format!("a board size from 1 to {MAX_N}"), value.to_string()))
+        Err((
+            1,
+            format!("a board size from 1 to {MAX_N}"),
+            value.to_string(),
+        ))
     } else {
         Ok(value as usize)
     }
@@ -228,7 +237,11 @@ fn one_move(line: &[u8], n: usize) -> Result<Option<(u8, usize)>, Fault> {
         return Err((2, wanted, quote(index_text)));
     }
     if line.len() > 1 + digits {
-        return Err((2 + digits as u64, "end of line".into(), describe_at(line, 1 + digits)));
+        return Err((
+            2 + digits as u64,
+            "end of line".into(),
+            describe_at(line, 1 + digits),
+        ));
     }
     Ok(Some((letter, index as usize)))
 }
@@ -292,7 +305,11 @@ fn parse(input: &[u8]) -> Result<Vec<Transcript>, ParseError> {
         next = after;
     } else {
         if value == 0 {
-            return Err(err(0, None, (1, "a case count of at least 1".into(), "0".into())));
+            return Err(err(
+                0,
+                None,
+                (1, "a case count of at least 1".into(), "0".into()),
+            ));
         }
         next = 1;
         let mut k = 1u64;
@@ -326,6 +343,28 @@ fn parse(input: &[u8]) -> Result<Vec<Transcript>, ParseError> {
     Ok(games)
 }
 
+/// The board after each move of `moves` (written `L1`, `T3`, ...) on an empty `n` x `n` board,
+/// as text: rows top to bottom separated by `/`, `.` for empty. For tests of push mechanics.
+pub fn boards_after_each_move(n: usize, moves: &[&str]) -> Vec<String> {
+    let mut grid = vec![vec![EMPTY; n]; n];
+    let mut out = Vec::new();
+    for (i, m) in moves.iter().enumerate() {
+        let mover = if i % 2 == 0 { b'X' } else { b'O' };
+        push(
+            &mut grid,
+            m.as_bytes()[0],
+            m[1..].parse().expect("index"),
+            mover,
+        );
+        let rows: Vec<String> = grid
+            .iter()
+            .map(|r| String::from_utf8(r.clone()).expect("ASCII"))
+            .collect();
+        out.push(rows.join("/"));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,7 +375,10 @@ mod tests {
 
     #[test]
     fn samples() {
-        assert_eq!(verdict("4\nL2\nT2\nL2\nB2\nR2\nQUIT\n", Rules::Waterloo), None);
+        assert_eq!(
+            verdict("4\nL2\nT2\nL2\nB2\nR2\nQUIT\n", Rules::Waterloo),
+            None
+        );
         let v = judge(b"4\nL2\nT2\nL2\nB2\nR2\nT1\nL2\nQUIT\n", Rules::Waterloo).unwrap();
         assert_eq!((v[0].winner, v[0].decisive_move), (Some('X'), Some(7)));
     }
@@ -346,6 +388,9 @@ mod tests {
         let t = "2\nL1\nL1\nL2\nL2\nT2\nQUIT\n";
         assert_eq!(verdict(t, Rules::Icfp98Board), Some('O'));
         assert_eq!(verdict(t, Rules::Icfp98), None);
-        assert_eq!(verdict("2\nR1\nR1\nR1\nR1\nQUIT\n", Rules::Icfp98), Some('X'));
+        assert_eq!(
+            verdict("2\nR1\nR1\nR1\nR1\nQUIT\n", Rules::Icfp98),
+            Some('X')
+        );
     }
 }

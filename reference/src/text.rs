@@ -11,7 +11,10 @@ pub fn lines(input: &[u8]) -> (Vec<&[u8]>, (u64, u64)) {
     let end = if ends_with_newline {
         (raw.len() as u64 + 1, 1)
     } else {
-        (raw.len() as u64, raw.last().map_or(0, |l| l.len()) as u64 + 1)
+        (
+            raw.len() as u64,
+            raw.last().map_or(0, |l| l.len()) as u64 + 1,
+        )
     };
     let lines = raw
         .into_iter()
@@ -22,5 +25,8 @@ pub fn lines(input: &[u8]) -> (Vec<&[u8]>, (u64, u64)) {
 
 /// A piece of input quoted for a message.
 pub fn quote(bytes: &[u8]) -> String {
-    format!("'{}'", String::from_utf8_lossy(&bytes[..bytes.len().min(24)]))
+    format!(
+        "'{}'",
+        String::from_utf8_lossy(&bytes[..bytes.len().min(24)])
+    )
 }

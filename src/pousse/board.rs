@@ -35,11 +35,28 @@ use super::{Colour, Edge, Move};
 /// The largest board size the engine judges; larger sizes are refused with a clear error.
 pub const MAX_N: usize = 4096;
 
-/// The key of `colour` on the square with row-major index `square`, for the Zobrist hash.
+/// The Zobrist key of an X on square `square` (row-major index).
+///
+/// Keys are chosen so that a colour flip is one key: an O on a square is keyed
+/// `x_key ^ flip_key`, so turning X into O (or back) toggles [`flip_key`] alone.
+#[inline]
+pub fn x_key(square: usize) -> u64 {
+    mix64((square as u64) ^ 0x9E37_79B9_7F4A_7C15)
+}
+
+/// The key toggled when the marker on `square` changes colour (see [`x_key`]).
+#[inline]
+pub fn flip_key(square: usize) -> u64 {
+    mix64((square as u64) ^ 0xD1B5_4A32_D192_ED03)
+}
+
+/// The Zobrist key of `colour` on `square`.
 #[inline]
 pub fn square_key(square: usize, colour: Colour) -> u64 {
-    let v = ((square as u64) << 1) | (colour == Colour::O) as u64;
-    mix64(v ^ 0x9E37_79B9_7F4A_7C15)
+    match colour {
+        Colour::X => x_key(square),
+        Colour::O => x_key(square) ^ flip_key(square),
+    }
 }
 
 /// SplitMix64's finalizer: a bijective mixer of 64-bit values.
@@ -55,8 +72,7 @@ pub fn mix64(mut z: u64) -> u64 {
 struct Lines {
     occ: Vec<u64>,
     x: Vec<u64>,
-    x_count: Vec<u32>,
-    o_count: Vec<u32>,
+    balance: Vec<i32>,
 }
 
 impl Lines {
@@ -64,8 +80,7 @@ impl Lines {
         Lines {
             occ: vec![0; n * words],
             x: vec![0; n * words],
-            x_count: vec![0; n],
-            o_count: vec![0; n],
+            balance: vec![0; n],
         }
     }
 }
@@ -272,7 +287,11 @@ impl Push<'_> {
             let top = (n - 1) % 64;
             // Low words first, so the carry reads the old value of the word above.
             for w in first_word..words {
-                let seg = if w == first_word { !0u64 << (start % 64) } else { !0 } & self.valid(w);
+                let seg = if w == first_word {
+                    !0u64 << (start % 64)
+                } else {
+                    !0
+                } & self.valid(w);
                 let old_x = main.x[base + w];
                 let old_occ = main.occ[base + w];
                 let carry = if w + 1 == words {
@@ -287,25 +306,35 @@ impl Push<'_> {
                 self.changed(cross, main_is_rows, line, w, old_occ, old_x, new_occ, new_x);
             }
         }
-        // The pushed line's own counts.
-        let old = (main.x_count[line], main.o_count[line]);
-        let (mut xc, mut oc) = (0, 0);
+        // The pushed line's own balance.
+        let old = main.balance[line];
+        let mut new = 0i32;
         for w in 0..words {
             let (occ, x) = (main.occ[base + w], main.x[base + w]);
-            xc += x.count_ones();
-            oc += (occ & !x).count_ones();
+            new += x.count_ones() as i32 - (occ & !x).count_ones() as i32;
         }
-        main.x_count[line] = xc;
-        main.o_count[line] = oc;
-        self.recount(old, (xc, oc));
+        main.balance[line] = new;
+        self.rebalance(old, new);
     }
 
-    /// Adjusts the straight totals for a line whose (X, O) counts went from `old` to `new`.
+    /// Adjusts the straight totals for a line whose balance went from `old` to `new`.
     #[inline]
-    fn recount(&mut self, old: (u32, u32), new: (u32, u32)) {
-        let n = self.n as u32;
-        self.straights[0] = self.straights[0] + (new.0 == n) as u32 - (old.0 == n) as u32;
-        self.straights[1] = self.straights[1] + (new.1 == n) as u32 - (old.1 == n) as u32;
+    fn rebalance(&mut self, old: i32, new: i32) {
+        let n = self.n as i32;
+        if old.abs() == n || new.abs() == n {
+            self.straights[0] = self.straights[0] + (new == n) as u32 - (old == n) as u32;
+            self.straights[1] = self.straights[1] + (new == -n) as u32 - (old == -n) as u32;
+        }
+    }
+
+    /// The row-major index of square `k` of line `line` of the pushed orientation.
+    #[inline]
+    fn square(&self, main_is_rows: bool, line: usize, k: usize) -> usize {
+        if main_is_rows {
+            line * self.n + k
+        } else {
+            k * self.n + line
+        }
     }
 
     /// Mirrors the changed squares of word `w` of the pushed line into the cross lines.
@@ -322,41 +351,59 @@ impl Push<'_> {
         new_occ: u64,
         new_x: u64,
     ) {
-        let mut diff = (old_occ ^ new_occ) | (old_x ^ new_x);
         let cross_word = line / 64;
-        let cross_bit = 1u64 << (line % 64);
-        while diff != 0 {
-            let b = diff.trailing_zeros();
-            diff &= diff - 1;
+        let cross_shift = line % 64;
+        // The square that was empty (at most one per push).
+        let filled = old_occ ^ new_occ;
+        if filled != 0 {
+            let b = filled.trailing_zeros();
             let k = w * 64 + b as usize;
-            let was_occ = (old_occ >> b) & 1 != 0;
-            let was_x = (old_x >> b) & 1 != 0;
-            let is_x = (new_x >> b) & 1 != 0;
+            let is_x = (new_x >> b) & 1;
             let ci = k * self.words + cross_word;
-            cross.occ[ci] |= cross_bit;
-            if was_x != is_x {
-                cross.x[ci] ^= cross_bit;
-            }
-            let old = (cross.x_count[k], cross.o_count[k]);
-            let was_o = was_occ && !was_x;
-            let new = (
-                old.0 + is_x as u32 - was_x as u32,
-                old.1 + !is_x as u32 - was_o as u32,
-            );
-            cross.x_count[k] = new.0;
-            cross.o_count[k] = new.1;
-            self.recount(old, new);
-            if let Some(hash) = self.hash.as_deref_mut() {
-                let square = if main_is_rows {
-                    line * self.n + k
-                } else {
-                    k * self.n + line
-                };
-                if was_occ {
-                    *hash ^= square_key(square, if was_x { Colour::X } else { Colour::O });
+            cross.occ[ci] |= 1 << cross_shift;
+            cross.x[ci] |= is_x << cross_shift;
+            let old = cross.balance[k];
+            let new = old + 2 * is_x as i32 - 1;
+            cross.balance[k] = new;
+            self.rebalance(old, new);
+            if self.hash.is_some() {
+                let sq = self.square(main_is_rows, line, k);
+                let key = x_key(sq) ^ if is_x == 0 { flip_key(sq) } else { 0 };
+                if let Some(h) = self.hash.as_deref_mut() {
+                    *h ^= key;
                 }
-                *hash ^= square_key(square, if is_x { Colour::X } else { Colour::O });
             }
+        }
+        // Squares whose marker changed colour: cross lines 64w.. of this word.
+        let mut flips = (old_x ^ new_x) & old_occ;
+        let mut hash_delta = 0;
+        let hashing = self.hash.is_some();
+        let first = w * 64;
+        let last = (first + 64).min(self.n);
+        let balance = &mut cross.balance[first..last];
+        let xs = &mut cross.x[first * self.words..last * self.words];
+        let n = self.n as i32;
+        let (mut x_delta, mut o_delta) = (0i32, 0i32);
+        while flips != 0 {
+            let b = flips.trailing_zeros() as usize;
+            flips &= flips - 1;
+            let is_x = ((new_x >> b) & 1) as i32;
+            xs[b * self.words + cross_word] ^= 1 << cross_shift;
+            let old = balance[b];
+            let new = old + 4 * is_x - 2;
+            balance[b] = new;
+            if old.abs() == n || new.abs() == n {
+                x_delta += (new == n) as i32 - (old == n) as i32;
+                o_delta += (new == -n) as i32 - (old == -n) as i32;
+            }
+            if hashing {
+                hash_delta ^= flip_key(self.square(main_is_rows, line, first + b));
+            }
+        }
+        self.straights[0] = self.straights[0].wrapping_add_signed(x_delta);
+        self.straights[1] = self.straights[1].wrapping_add_signed(o_delta);
+        if let Some(h) = self.hash.as_deref_mut() {
+            *h ^= hash_delta;
         }
     }
 }
@@ -401,7 +448,7 @@ mod tests {
             for (cells, lines) in [(&row, &b.rows), (&col, &b.cols)] {
                 let xs = cells.iter().filter(|v| **v == Some(Colour::X)).count() as u32;
                 let os = cells.iter().filter(|v| **v == Some(Colour::O)).count() as u32;
-                assert_eq!((lines.x_count[l], lines.o_count[l]), (xs, os));
+                assert_eq!(lines.balance[l], xs as i32 - os as i32);
                 x_straights += (xs == n as u32) as u32;
                 o_straights += (os == n as u32) as u32;
             }
@@ -457,7 +504,8 @@ mod tests {
                 for k in 0..(n + 3) {
                     number += 1;
                     let index = if k % 3 == 0 { 1 } else { (k % n) as u32 + 1 };
-                    b.play(Move::new(edge, index), Colour::of_move(number)).unwrap();
+                    b.play(Move::new(edge, index), Colour::of_move(number))
+                        .unwrap();
                 }
                 check_invariants(&b);
             }

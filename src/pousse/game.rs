@@ -127,8 +127,7 @@ impl Game {
 
     /// The configuration key after the latest move.
     fn key(&self) -> u64 {
-        let side = if self.rules == Rules::Icfp98 && Colour::of_move(self.played + 1) == Colour::O
-        {
+        let side = if self.rules == Rules::Icfp98 && Colour::of_move(self.played + 1) == Colour::O {
             O_TO_MOVE_KEY
         } else {
             0
@@ -141,13 +140,18 @@ impl Game {
     fn record(&mut self, mv: Move) -> Option<u64> {
         let key = self.key();
         let now = self.played;
-        let history = self.history.as_mut().expect("history exists under ICFP rules");
+        let history = self
+            .history
+            .as_mut()
+            .expect("history exists under ICFP rules");
         history.moves.push(mv);
         let mut candidate = history.latest.get(&key).copied().unwrap_or(0);
         while candidate != 0 {
             let same_side = (now - candidate as u64) % 2 == 0;
             if (same_side || self.rules == Rules::Icfp98Board)
-                && self.board_after(candidate as u64).same_contents(&self.board)
+                && self
+                    .board_after(candidate as u64)
+                    .same_contents(&self.board)
             {
                 return Some(candidate as u64);
             }

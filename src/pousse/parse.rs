@@ -47,13 +47,26 @@ pub fn number_line(bytes: &[u8], what: &str) -> Result<u64, LineFault> {
     }
     let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
     if bytes[0] == b'0' && digits > 1 {
-        return Err((1, format!("{what} without leading zeros"), describe_bytes(bytes)));
+        return Err((
+            1,
+            format!("{what} without leading zeros"),
+            describe_bytes(bytes),
+        ));
     }
     let mut value: u64 = 0;
     for &d in &bytes[..digits] {
-        value = match value.checked_mul(10).and_then(|v| v.checked_add((d - b'0') as u64)) {
+        value = match value
+            .checked_mul(10)
+            .and_then(|v| v.checked_add((d - b'0') as u64))
+        {
             Some(v) => v,
-            None => return Err((1, format!("{what} that fits in 64 bits"), describe_bytes(bytes))),
+            None => {
+                return Err((
+                    1,
+                    format!("{what} that fits in 64 bits"),
+                    describe_bytes(bytes),
+                ))
+            }
         };
     }
     if digits < bytes.len() {
@@ -109,7 +122,13 @@ pub fn move_line(bytes: &[u8], n: usize) -> Result<Item, LineFault> {
             ));
         }
         None => return Err((1, "a move or QUIT".into(), "an empty line".into())),
-        Some(_) => return Err((1, "a move (L, R, T or B and an index) or QUIT".into(), describe_bytes(bytes))),
+        Some(_) => {
+            return Err((
+                1,
+                "a move (L, R, T or B and an index) or QUIT".into(),
+                describe_bytes(bytes),
+            ))
+        }
     };
     let index_expected = || format!("an index from 1 to {n}");
     let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
@@ -220,7 +239,13 @@ impl<R: Read> Parser<R> {
     }
 
     fn at_end(&self, expected: impl Into<String>) -> JudgeError {
-        InputError::new(self.lines.end_position(), self.case, expected, "end of input").into()
+        InputError::new(
+            self.lines.end_position(),
+            self.case,
+            expected,
+            "end of input",
+        )
+        .into()
     }
 
     fn next_held(&mut self) -> Result<Option<Held>, JudgeError> {

@@ -24,7 +24,9 @@ pub fn judge<R: Read>(mut reader: R, rules: Rules) -> Result<Vec<Judgement>, Jud
 fn convert(v: plain::Verdict) -> Judgement {
     Judgement {
         n: v.n,
-        winner: v.winner.map(|c| if c == 'X' { Colour::X } else { Colour::O }),
+        winner: v
+            .winner
+            .map(|c| if c == 'X' { Colour::X } else { Colour::O }),
         decisive_move: v.decisive_move,
         reason: match v.reason {
             plain::Reason::Straights { x, o } => Reason::Straights {
@@ -39,4 +41,3 @@ fn convert(v: plain::Verdict) -> Judgement {
         moves: v.moves,
     }
 }
-

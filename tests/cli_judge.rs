@@ -1,0 +1,110 @@
+//! `referee judge` through the binary: output, errors and exit codes per the CLI contract.
+
+use assert_cmd::Command;
+
+fn referee() -> Command {
+    Command::cargo_bin("referee").unwrap()
+}
+
+fn corpus(path: &str) -> String {
+    format!("{}/corpus/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn second_sample_from_the_corpus_is_x_wins_with_both_engines() {
+    for engine in ["fast", "reference"] {
+        referee()
+            .args([
+                "judge",
+                "pousse",
+                &corpus("pousse/sample-2-x-wins.in"),
+                "--engine",
+                engine,
+            ])
+            .assert()
+            .success()
+            .stdout("X WINS\n");
+    }
+}
+
+#[test]
+fn rule_sets_from_standard_input() {
+    let input = "2\nL1\nL1\nL2\nL2\nT2\nQUIT\n";
+    for (rules, verdict) in [
+        ("icfp98-board", "O WINS\n"),
+        ("icfp98", "TIE GAME\n"),
+        ("waterloo", "TIE GAME\n"),
+    ] {
+        for engine in ["fast", "reference"] {
+            referee()
+                .args(["judge", "pousse", "--rules", rules, "--engine", engine])
+                .write_stdin(input)
+                .assert()
+                .success()
+                .stdout(verdict);
+        }
+    }
+    referee()
+        .args(["judge", "pousse", "-"])
+        .write_stdin("1\nL1\nQUIT\n")
+        .assert()
+        .success()
+        .stdout("X WINS\n");
+}
+
+#[test]
+fn multi_case_output_has_blank_lines_between_verdicts() {
+    referee()
+        .args(["judge", "pousse", &corpus("pousse/multi-case-uva844.in")])
+        .assert()
+        .success()
+        .stdout("TIE GAME\n\nX WINS\n\nX WINS\n");
+}
+
+#[test]
+fn invalid_input_prints_nothing_and_one_located_error() {
+    for engine in ["fast", "reference"] {
+        referee()
+            .args(["judge", "pousse", "--engine", engine])
+            .write_stdin("4\nL2\nL02\nQUIT\n")
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(predicates::str::starts_with(
+                "error: <stdin>:3:2: expected ",
+            ));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.in");
+    std::fs::write(&file, "2\n\n4\nL2\nQUIT\n\n3\nL4\nQUIT\n").unwrap();
+    let out = referee()
+        .args(["judge", "pousse"])
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stdout("")
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(out).unwrap();
+    assert!(
+        err.contains(&format!("{}:8:2: case 2: expected", file.display())),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1);
+}
+
+#[test]
+fn could_not_run_exits_2() {
+    referee()
+        .args(["judge", "pousse", "/nonexistent/file.in"])
+        .assert()
+        .code(2)
+        .stdout("");
+    referee()
+        .args(["judge", "pousse", "--rules", "chess"])
+        .write_stdin("1\nL1\nQUIT\n")
+        .assert()
+        .code(2);
+    referee().args(["judge", "go"]).assert().code(2);
+}

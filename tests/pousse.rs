@@ -1,0 +1,243 @@
+//! Pousse: the shared vectors on both implementations, invalid input, and a differential
+//! property test between engine and reference.
+
+mod common;
+
+use common::{decode_escapes, judge_both, vectors};
+use proptest::prelude::*;
+use referee::game::{Implementation, Pousse};
+use referee::pousse::{Board, Colour, Edge, Move, Reason, Rules};
+
+fn parse_move(s: &str) -> Move {
+    let edge = match &s[..1] {
+        "L" => Edge::Left,
+        "R" => Edge::Right,
+        "T" => Edge::Top,
+        "B" => Edge::Bottom,
+        other => panic!("bad edge {other}"),
+    };
+    Move::new(edge, s[1..].parse().unwrap())
+}
+
+#[test]
+fn game_vectors_on_both_implementations() {
+    let cases = vectors("pousse_games.txt");
+    assert!(cases.len() >= 20);
+    for fields in cases {
+        let [rules, transcript, verdict, decisive, reason] = &fields[..] else {
+            panic!("bad vector {fields:?}");
+        };
+        let rules: Rules = rules.parse().unwrap();
+        let input = transcript.split(' ').collect::<Vec<_>>().join("\n") + "\n";
+        let expected_reason = match reason.split(' ').collect::<Vec<_>>()[..] {
+            ["quit"] => Reason::Quit,
+            ["straights", x, o] => Reason::Straights {
+                x: x.parse().unwrap(),
+                o: o.parse().unwrap(),
+            },
+            ["repeats", k] => Reason::Repetition {
+                earlier: k.parse().unwrap(),
+            },
+            _ => panic!("bad reason {reason}"),
+        };
+        for imp in [Implementation::Fast, Implementation::Reference] {
+            let j = common::judge::<Pousse>(imp, input.as_bytes(), rules).unwrap();
+            assert_eq!(j.len(), 1);
+            let context = format!("{imp:?} {rules} {transcript}");
+            assert_eq!(j[0].verdict(), verdict, "{context}");
+            assert_eq!(j[0].decisive_move, decisive.parse().ok(), "{context}");
+            assert_eq!(j[0].reason, expected_reason, "{context}");
+        }
+    }
+}
+
+#[test]
+fn invalid_vectors_rejected_at_the_same_position_by_both() {
+    let cases = vectors("pousse_invalid.txt");
+    assert!(cases.len() >= 30);
+    for fields in cases {
+        let [input, position, case] = &fields[..] else {
+            panic!("bad vector {fields:?}");
+        };
+        let input = decode_escapes(input);
+        for imp in [Implementation::Fast, Implementation::Reference] {
+            let err = common::judge::<Pousse>(imp, &input, Rules::Waterloo)
+                .expect_err(&format!("{imp:?} accepted {fields:?}"));
+            let referee::error::JudgeError::Input(e) = err else {
+                panic!("not an input error");
+            };
+            assert_eq!(&e.position.to_string(), position, "{imp:?} {fields:?}: {e}");
+            assert_eq!(e.case, case.parse().ok(), "{imp:?} {fields:?}: {e}");
+        }
+    }
+}
+
+#[test]
+fn push_vectors_on_both_implementations() {
+    let text = std::fs::read_to_string(common::vector_path("pousse_push.txt")).unwrap();
+    let mut blocks = 0;
+    for block in text.split("\n\n") {
+        let mut lines = block.lines().filter(|l| !l.starts_with('#'));
+        let n: usize = lines
+            .next()
+            .unwrap()
+            .strip_prefix("n ")
+            .unwrap()
+            .parse()
+            .unwrap();
+        let steps: Vec<(&str, &str)> = lines
+            .map(|l| {
+                let mut parts = l.split_whitespace();
+                (parts.next().unwrap(), parts.next().unwrap())
+            })
+            .collect();
+        let moves: Vec<&str> = steps.iter().map(|s| s.0).collect();
+        let reference = referee_reference::pousse::boards_after_each_move(n, &moves);
+        let mut board = Board::new(n, true).unwrap();
+        for (i, (mv, expected)) in steps.iter().enumerate() {
+            board
+                .play(parse_move(mv), Colour::of_move(i as u64 + 1))
+                .unwrap();
+            assert_eq!(
+                board.to_text(),
+                *expected,
+                "engine, move {} of block {blocks}",
+                i + 1
+            );
+            assert_eq!(
+                reference[i],
+                *expected,
+                "reference, move {} of block {blocks}",
+                i + 1
+            );
+        }
+        blocks += 1;
+    }
+    assert_eq!(blocks, 4);
+}
+
+#[test]
+fn multi_case_input_gives_blank_line_between_verdicts() {
+    let input =
+        b"3\n\n4\nL2\nT2\nL2\nB2\nR2\nT1\nL2\nQUIT\n\n1\nL1\nQUIT\n\n2\nR1\nR1\nR1\nR1\nQUIT\n";
+    let (fast, reference) = judge_both::<Pousse>(input, Rules::Icfp98);
+    let fast = fast.unwrap();
+    assert_eq!(fast, reference.unwrap());
+    let out = referee::game::render::<Pousse>(&fast);
+    assert_eq!(out, "X WINS\n\nX WINS\n\nX WINS\n");
+}
+
+#[test]
+fn crlf_line_endings_are_accepted() {
+    let (fast, reference) = judge_both::<Pousse>(b"1\r\nL1\r\nQUIT\r\n", Rules::Waterloo);
+    assert_eq!(fast.unwrap()[0].verdict(), "X WINS");
+    assert_eq!(reference.unwrap()[0].verdict(), "X WINS");
+}
+
+#[test]
+fn the_largest_board_is_judged_and_one_more_is_refused() {
+    let n = referee::pousse::MAX_N;
+    let input = format!("{n}\nL{n}\nT1\nR1\nB{n}\nQUIT\n");
+    let (fast, reference) = judge_both::<Pousse>(input.as_bytes(), Rules::Icfp98);
+    assert_eq!(fast.unwrap(), reference.unwrap());
+    let input = format!("{}\nQUIT\n", n + 1);
+    let (fast, reference) = judge_both::<Pousse>(input.as_bytes(), Rules::Waterloo);
+    assert!(fast.unwrap_err().to_string().contains("at most 4096"));
+    assert!(reference.is_err());
+    assert_eq!(referee_reference::pousse::MAX_N, n);
+}
+
+/// A move strategy biased towards few distinct moves, so that straights and repetitions are
+/// both frequent, with some fully random moves mixed in.
+fn game_strategy() -> impl Strategy<Value = (usize, Vec<Move>)> {
+    let n = prop_oneof![6 => 1usize..=8, 1 => 9usize..=100];
+    n.prop_flat_map(|n| {
+        let mv = (0..4usize, 1..=n as u32).prop_map(|(e, i)| Move::new(Edge::ALL[e], i));
+        let palette = proptest::collection::vec(mv.clone(), 1..=4);
+        (
+            Just(n),
+            palette,
+            proptest::collection::vec((0..8usize, mv), 0..150),
+        )
+    })
+    .prop_map(|(n, palette, picks)| {
+        let moves = picks
+            .into_iter()
+            .map(|(k, random)| palette.get(k).copied().unwrap_or(random))
+            .collect();
+        (n, moves)
+    })
+}
+
+fn transcript(n: usize, moves: &[Move]) -> String {
+    let mut s = format!("{n}\n");
+    for m in moves {
+        s.push_str(&format!("{m}\n"));
+    }
+    s.push_str("QUIT\n");
+    s
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    #[test]
+    fn engine_matches_reference((n, moves) in game_strategy(), rules in 0..3usize) {
+        let rules = Rules::ALL[rules];
+        let text = transcript(n, &moves);
+        let (fast, reference) = judge_both::<Pousse>(text.as_bytes(), rules);
+        prop_assert_eq!(fast.unwrap(), reference.unwrap(), "{}", text);
+    }
+
+    #[test]
+    fn parsers_agree_on_corrupted_transcripts(
+        (n, moves) in game_strategy(),
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
+    ) {
+        let mut bytes = transcript(n, &moves).into_bytes();
+        for (at, byte) in edits {
+            let i = at.index(bytes.len());
+            // Mostly characters that matter to the grammar.
+            let b = b"\n\r 0123456789LRTBQUITlx+-"[byte as usize % 24];
+            bytes[i] = b;
+        }
+        let (fast, reference) = judge_both::<Pousse>(&bytes, Rules::Icfp98);
+        match (fast, reference) {
+            (Ok(f), Ok(r)) => prop_assert_eq!(f, r),
+            (Err(f), Err(r)) => {
+                let (referee::error::JudgeError::Input(f), referee::error::JudgeError::Input(r)) = (f, r) else {
+                    panic!("I/O error on a byte slice");
+                };
+                prop_assert_eq!((f.position, f.case), (r.position, r.case), "{} / {}", f, r);
+            }
+            (f, r) => prop_assert!(false, "one accepted, one rejected: {:?} / {:?}\n{:?}", f, r, String::from_utf8_lossy(&bytes)),
+        }
+    }
+}
+
+#[test]
+fn wins_and_repetitions_are_both_frequent_in_the_generated_games() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strategy = game_strategy();
+    let (mut wins, mut repetitions) = (0, 0);
+    for _ in 0..300 {
+        let (n, moves) = strategy.new_tree(&mut runner).unwrap().current();
+        let j = common::judge::<Pousse>(
+            Implementation::Fast,
+            transcript(n, &moves).as_bytes(),
+            Rules::Icfp98Board,
+        )
+        .unwrap();
+        match j[0].reason {
+            Reason::Straights { .. } => wins += 1,
+            Reason::Repetition { .. } => repetitions += 1,
+            Reason::Quit => {}
+        }
+    }
+    assert!(
+        wins >= 30 && repetitions >= 30,
+        "wins {wins}, repetitions {repetitions}"
+    );
+}
