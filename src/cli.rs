@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::game::{render, Game, Implementation, Pousse};
+use crate::game::{render, Game, Implementation, LittleSquares, Pousse, SomeGame};
 use crate::pousse::Rules;
 
 /// Decides who won: Pousse, LittleSquares and Some Game judged by an optimized engine and
@@ -31,6 +31,10 @@ enum Command {
 pub enum GameName {
     /// Pousse (ICFP 1998, UVa 844).
     Pousse,
+    /// LittleSquares (TopCoder SRM 389).
+    Littlesquares,
+    /// Some Game (DMOJ ioiqrp5).
+    Somegame,
 }
 
 #[derive(Debug, clap::Args)]
@@ -87,11 +91,16 @@ fn judge(args: JudgeArgs) -> ExitCode {
             Err(e) => return fail(format!("{}: {e}", p.display())),
         },
     };
+    if args.rules.is_some() && args.game != GameName::Pousse {
+        return fail("--rules applies to pousse only");
+    }
     match args.game {
         GameName::Pousse => {
             let rules = args.rules.map_or(Rules::default(), |r| r.0);
             judge_with::<Pousse>(&name, &mut input, args.engine, rules)
         }
+        GameName::Littlesquares => judge_with::<LittleSquares>(&name, &mut input, args.engine, ()),
+        GameName::Somegame => judge_with::<SomeGame>(&name, &mut input, args.engine, ()),
     }
 }
 
@@ -103,6 +112,13 @@ fn judge_with<G: Game>(
 ) -> ExitCode {
     match G::judge(implementation, input, options) {
         Ok(judgements) => {
+            if let Some((k, why)) = judgements
+                .iter()
+                .enumerate()
+                .find_map(|(k, j)| G::refusal(j).map(|why| (k + 1, why)))
+            {
+                return fail(format!("{name}: case {k}: {why}"));
+            }
             let mut out = io::stdout().lock();
             match out
                 .write_all(render::<G>(&judgements).as_bytes())

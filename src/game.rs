@@ -41,6 +41,12 @@ pub trait Game: 'static {
 
     /// A one-line explanation of a judgement (decisive move, reason, sizes).
     fn explain(judgement: &Self::Judgement) -> String;
+
+    /// Why this judgement is no verdict at all: the implementation refused the case (the
+    /// reference's search limit), `None` for a real verdict.
+    fn refusal(_judgement: &Self::Judgement) -> Option<String> {
+        None
+    }
 }
 
 /// The contest output for a list of judgements, exactly as the problem expects it.
@@ -78,6 +84,74 @@ impl Game for Pousse {
 
     fn verdict(j: &Self::Judgement) -> String {
         j.verdict().to_string()
+    }
+
+    fn explain(j: &Self::Judgement) -> String {
+        j.explain()
+    }
+}
+
+/// LittleSquares.
+pub struct LittleSquares;
+
+impl Game for LittleSquares {
+    const NAME: &'static str = "littlesquares";
+    const BETWEEN: &'static str = "";
+    type Options = ();
+    type Judgement = crate::littlesquares::Judgement;
+
+    fn judge(
+        implementation: Implementation,
+        input: &mut dyn Read,
+        (): (),
+    ) -> Result<Vec<Self::Judgement>, JudgeError> {
+        match implementation {
+            Implementation::Fast => crate::littlesquares::judge(input),
+            Implementation::Reference => crate::littlesquares::reference::judge(input),
+        }
+    }
+
+    fn verdict(j: &Self::Judgement) -> String {
+        j.verdict().to_string()
+    }
+
+    fn explain(j: &Self::Judgement) -> String {
+        j.explain()
+    }
+
+    fn refusal(j: &Self::Judgement) -> Option<String> {
+        (j.outcome == crate::littlesquares::Outcome::BeyondReferenceLimit).then(|| {
+            format!(
+                "beyond the reference's limit: {} empty squares, the exhaustive search stops at {}",
+                j.empty,
+                referee_reference::littlesquares::MAX_EMPTY
+            )
+        })
+    }
+}
+
+/// Some Game.
+pub struct SomeGame;
+
+impl Game for SomeGame {
+    const NAME: &'static str = "somegame";
+    const BETWEEN: &'static str = "\n";
+    type Options = ();
+    type Judgement = crate::somegame::Judgement;
+
+    fn judge(
+        implementation: Implementation,
+        input: &mut dyn Read,
+        (): (),
+    ) -> Result<Vec<Self::Judgement>, JudgeError> {
+        match implementation {
+            Implementation::Fast => crate::somegame::judge(input),
+            Implementation::Reference => crate::somegame::reference::judge(input),
+        }
+    }
+
+    fn verdict(j: &Self::Judgement) -> String {
+        j.verdict_text()
     }
 
     fn explain(j: &Self::Judgement) -> String {

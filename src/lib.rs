@@ -7,7 +7,9 @@
 pub mod cli;
 pub mod error;
 pub mod game;
+pub mod littlesquares;
 pub mod pousse;
+pub mod somegame;
 pub mod text;
 
 use error::{InputError, JudgeError, Position};

@@ -108,3 +108,84 @@ fn could_not_run_exits_2() {
         .code(2);
     referee().args(["judge", "go"]).assert().code(2);
 }
+
+#[test]
+fn littlesquares_and_somegame_samples_with_both_engines() {
+    for engine in ["fast", "reference"] {
+        referee()
+            .args([
+                "judge",
+                "littlesquares",
+                &corpus("littlesquares/example-4.in"),
+                "--engine",
+                engine,
+            ])
+            .assert()
+            .success()
+            .stdout("second\n");
+        referee()
+            .args([
+                "judge",
+                "somegame",
+                &corpus("somegame/samples-stacked.in"),
+                "--engine",
+                engine,
+            ])
+            .assert()
+            .success()
+            .stdout("PLAYER 1\n\nPLAYER 1\n\nERROR\n\nNO WINNERS\n");
+    }
+}
+
+#[test]
+fn reference_refusal_is_a_clear_error_not_a_guess() {
+    referee()
+        .args([
+            "judge",
+            "littlesquares",
+            &corpus("littlesquares/example-5-8x8.in"),
+        ])
+        .assert()
+        .success()
+        .stdout("first\n");
+    referee()
+        .args([
+            "judge",
+            "littlesquares",
+            &corpus("littlesquares/example-5-8x8.in"),
+            "--engine",
+            "reference",
+        ])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains("beyond the reference's limit"));
+}
+
+#[test]
+fn rules_only_for_pousse() {
+    referee()
+        .args(["judge", "somegame", "--rules", "icfp98"])
+        .write_stdin("1 1 1 1\n0\n")
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn invalid_somegame_and_littlesquares_inputs_are_located() {
+    referee()
+        .args(["judge", "somegame"])
+        .write_stdin("1 2 2 1\n0 0\n0 0 0\n")
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr("error: <stdin>:3:5: case 1: expected end of line after 2 values (row 2 of 2), found '0'\n");
+    referee()
+        .args(["judge", "littlesquares"])
+        .write_stdin("..\n.x\n")
+        .assert()
+        .code(1)
+        .stderr(predicates::str::starts_with(
+            "error: <stdin>:2:2: case 1: expected",
+        ));
+}

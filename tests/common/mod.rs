@@ -19,7 +19,7 @@ pub fn vectors(name: &str) -> Vec<Vec<String>> {
     std::fs::read_to_string(vector_path(name))
         .unwrap()
         .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter(|l| !l.starts_with("# ") && !l.trim().is_empty())
         .map(|l| l.split('|').map(|f| f.trim().to_string()).collect())
         .collect()
 }

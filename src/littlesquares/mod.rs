@@ -1,0 +1,75 @@
+//! LittleSquares (TopCoder SRM 389): who wins with best play. The engine uses the band
+//! decomposition and Sprague-Grundy values (`grundy`); the reference crate plays the game out.
+
+pub mod grundy;
+pub mod parse;
+pub mod reference;
+
+use std::io::Read;
+
+use crate::error::JudgeError;
+
+/// Whether a grid meets the contest's constraints: an even number of rows, 2..=10, and an
+/// even width, 2..=10. Grids outside are still judged; verify reports the flag.
+pub fn within_contest_limits(rows: usize, cols: usize) -> bool {
+    let ok = |v: usize| (2..=10).contains(&v) && v % 2 == 0;
+    ok(rows) && ok(cols)
+}
+
+/// The outcome for the player to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The player to move wins with best play.
+    First,
+    /// The player to move loses against best play.
+    Second,
+    /// The reference refused: more empty squares than it can search.
+    BeyondReferenceLimit,
+}
+
+/// The result of judging one grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Judgement {
+    /// Who wins.
+    pub outcome: Outcome,
+    /// Grid height.
+    pub rows: usize,
+    /// Grid width.
+    pub cols: usize,
+    /// Empty squares.
+    pub empty: u64,
+    /// Whether the grid is inside the contest's constraints.
+    pub within_contest_limits: bool,
+}
+
+impl Judgement {
+    /// The contest's output: `first` or `second`.
+    pub fn verdict(&self) -> &'static str {
+        match self.outcome {
+            Outcome::First => "first",
+            Outcome::Second => "second",
+            Outcome::BeyondReferenceLimit => "",
+        }
+    }
+
+    /// Size, empty squares and contest constraints.
+    pub fn explain(&self) -> String {
+        format!(
+            "{}x{} grid, {} empty; {} the contest constraints",
+            self.rows,
+            self.cols,
+            self.empty,
+            if self.within_contest_limits {
+                "within"
+            } else {
+                "outside"
+            }
+        )
+    }
+}
+
+/// Judges every grid of the input with the engine (streamed, memory proportional to the
+/// width).
+pub fn judge<R: Read>(reader: R) -> Result<Vec<Judgement>, JudgeError> {
+    parse::judge(reader)
+}

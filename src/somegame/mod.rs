@@ -1,0 +1,92 @@
+//! Some Game (DMOJ ioiqrp5): is this board won, still going, or impossible? Readings of the
+//! lost statement: `shared/specs/somegame.md` and the README.
+
+pub mod engine;
+pub mod parse;
+pub mod reference;
+
+use std::io::Read;
+
+use crate::error::JudgeError;
+
+/// The verdict for one board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// `PLAYER x`: player x has won.
+    Player(u64),
+    /// `NO WINNERS`: nobody has won (yet).
+    NoWinners,
+    /// `ERROR`: no legal play reaches the board.
+    Error,
+}
+
+/// Why the verdict is what it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// K = 0: every player has a line on every board; only the empty board is legal.
+    ZeroK,
+    /// A value above P, or square counts that turn order cannot produce.
+    Counts,
+    /// Nobody has a line.
+    NoLine,
+    /// `player`, the lowest-numbered with a line, is not the last mover.
+    NotLastMover {
+        /// The lowest-numbered player other than the last mover who has a line.
+        player: u64,
+    },
+    /// The last mover has a line, and `squares` of its squares could have been the winning
+    /// move (0: the game had ended earlier).
+    LastMoverLine {
+        /// Squares of the last mover whose removal leaves nobody with a line.
+        squares: u64,
+    },
+}
+
+/// The result of judging one board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Judgement {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Why.
+    pub reason: Reason,
+    /// Rows x columns.
+    pub squares: u64,
+}
+
+impl Judgement {
+    /// The contest's output line.
+    pub fn verdict_text(&self) -> String {
+        match self.verdict {
+            Verdict::Player(p) => format!("PLAYER {p}"),
+            Verdict::NoWinners => "NO WINNERS".into(),
+            Verdict::Error => "ERROR".into(),
+        }
+    }
+
+    /// The reason in words.
+    pub fn explain(&self) -> String {
+        match self.reason {
+            Reason::ZeroK => "K = 0: only the empty board is legal".into(),
+            Reason::Counts => "square counts or values impossible under turn order".into(),
+            Reason::NoLine => "nobody has a line".into(),
+            Reason::NotLastMover { player } => {
+                format!("player {player} has a line but did not move last")
+            }
+            Reason::LastMoverLine { squares } => {
+                format!(
+                    "the last mover has a line; {squares} squares could have been the winning move"
+                )
+            }
+        }
+    }
+}
+
+/// Judges every data set with the engine.
+pub fn judge<R: Read>(reader: R) -> Result<Vec<Judgement>, JudgeError> {
+    let mut parser = parse::Parser::new(reader);
+    let mut out = Vec::new();
+    while let Some(set) = parser.next_set()? {
+        out.push(engine::judge(&set));
+    }
+    Ok(out)
+}

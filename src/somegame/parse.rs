@@ -1,0 +1,327 @@
+//! Some Game input: data sets until the end of input, streamed byte by byte.
+//!
+//! Each data set is a header line of exactly four non-negative integers `P R C K` (P, R, C at
+//! least 1, R x C at most [`MAX_SQUARES`]) and then R lines of exactly C non-negative integers.
+//! Values are separated by spaces or tabs, may have leading zeros, and saturate at 2^64 - 1.
+//! Lines of blanks may stand before a header (not inside a board); a `\r` before `\n` (or at
+//! the very end) belongs to the line ending. Errors point at the first offending byte, or at
+//! the end of the line (or input) where something is missing; `case` is the data set number.
+//! Lines of any length are read in bounded memory.
+
+use std::io::Read;
+
+use crate::error::{describe_bytes, InputError, JudgeError, Position};
+
+/// The largest board (R x C) accepted.
+pub const MAX_SQUARES: u64 = 1 << 26;
+
+/// A data set as read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataSet {
+    /// Players.
+    pub players: u64,
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// Winning length.
+    pub k: u64,
+    /// Row-major cells. Values above `min(players, rows * cols)` are stored as that bound plus
+    /// one: every such board is impossible, whatever the exact value.
+    pub cells: Vec<u32>,
+}
+
+impl DataSet {
+    /// The largest cell value stored exactly.
+    pub fn value_cap(players: u64, squares: u64) -> u64 {
+        players.min(squares)
+    }
+}
+
+/// A lexical item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Token {
+    /// An integer starting at `col`.
+    Int { value: u64, col: u64 },
+    /// The end of a line, at column `col`.
+    Eol { col: u64 },
+    /// The end of input.
+    Eof,
+    /// A byte that is neither a digit, a blank nor a line end, at `col`.
+    Bad { byte: u8, col: u64 },
+}
+
+/// Splits a byte stream into integers and line ends, tracking lines and columns.
+struct Scanner<R> {
+    reader: R,
+    buf: Vec<u8>,
+    at: usize,
+    len: usize,
+    eof: bool,
+    line: u64,
+    col: u64,
+}
+
+impl<R: Read> Scanner<R> {
+    fn new(reader: R) -> Scanner<R> {
+        Scanner {
+            reader,
+            buf: vec![0; 1 << 16],
+            at: 0,
+            len: 0,
+            eof: false,
+            line: 1,
+            col: 1,
+        }
+    }
+
+    #[inline]
+    fn peek(&mut self) -> std::io::Result<Option<u8>> {
+        if self.at == self.len {
+            if self.eof {
+                return Ok(None);
+            }
+            self.at = 0;
+            self.len = loop {
+                match self.reader.read(&mut self.buf) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            };
+            if self.len == 0 {
+                self.eof = true;
+                return Ok(None);
+            }
+        }
+        Ok(Some(self.buf[self.at]))
+    }
+
+    #[inline]
+    fn advance(&mut self) {
+        self.at += 1;
+        self.col += 1;
+    }
+
+    fn position(&self) -> Position {
+        Position::new(self.line, self.col)
+    }
+
+    /// Skips blanks and the end of the line; the first other byte is returned as an error
+    /// (its column and value).
+    fn end_of_line(&mut self) -> std::io::Result<Result<(), (u64, u8)>> {
+        loop {
+            match self.peek()? {
+                Some(b' ' | b'\t') => self.advance(),
+                None => return Ok(Ok(())),
+                Some(b'\n' | b'\r') => {
+                    return Ok(match self.next()? {
+                        Token::Bad { byte, col } => Err((col, byte)),
+                        _ => Ok(()),
+                    });
+                }
+                Some(byte) => return Ok(Err((self.col, byte))),
+            }
+        }
+    }
+
+    /// The next token; after `Eol` the position is at the start of the next line.
+    #[inline]
+    fn next(&mut self) -> std::io::Result<Token> {
+        loop {
+            let Some(b) = self.peek()? else {
+                return Ok(Token::Eof);
+            };
+            match b {
+                b' ' | b'\t' => self.advance(),
+                b'\n' => {
+                    let col = self.col;
+                    self.advance();
+                    self.line += 1;
+                    self.col = 1;
+                    return Ok(Token::Eol { col });
+                }
+                b'\r' => {
+                    let col = self.col;
+                    self.advance();
+                    match self.peek()? {
+                        Some(b'\n') => {
+                            self.advance();
+                            self.line += 1;
+                            self.col = 1;
+                            return Ok(Token::Eol { col });
+                        }
+                        None => return Ok(Token::Eol { col }),
+                        Some(_) => return Ok(Token::Bad { byte: b'\r', col }),
+                    }
+                }
+                b'0'..=b'9' => {
+                    let col = self.col;
+                    let mut value: u64 = 0;
+                    while let Some(d @ b'0'..=b'9') = self.peek()? {
+                        value = value.saturating_mul(10).saturating_add((d - b'0') as u64);
+                        self.advance();
+                    }
+                    return match self.peek()? {
+                        None | Some(b' ' | b'\t' | b'\n' | b'\r') => Ok(Token::Int { value, col }),
+                        Some(byte) => Ok(Token::Bad {
+                            byte,
+                            col: self.col,
+                        }),
+                    };
+                }
+                byte => {
+                    return Ok(Token::Bad {
+                        byte,
+                        col: self.col,
+                    })
+                }
+            }
+        }
+    }
+}
+
+/// Reads data sets one by one.
+pub struct Parser<R> {
+    scanner: Scanner<R>,
+    case: u64,
+}
+
+impl<R: Read> Parser<R> {
+    /// A parser over `reader`.
+    pub fn new(reader: R) -> Parser<R> {
+        Parser {
+            scanner: Scanner::new(reader),
+            case: 0,
+        }
+    }
+
+    fn error(
+        &self,
+        line: u64,
+        col: u64,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> JudgeError {
+        InputError::new(Position::new(line, col), Some(self.case), expected, found).into()
+    }
+
+    /// Reads exactly `count` integers and the end of their line, calling `each(i, value)`
+    /// (which may reject a value). `what` names the line for messages.
+    fn line_of<F>(&mut self, count: u64, what: &str, mut each: F) -> Result<(), JudgeError>
+    where
+        F: FnMut(u64, u64) -> Result<(), (String, String)>,
+    {
+        let line = self.scanner.line;
+        for seen in 0..count {
+            match self.scanner.next()? {
+                Token::Int { value, col } => {
+                    if let Err((expected, found)) = each(seen, value) {
+                        return Err(self.error(line, col, expected, found));
+                    }
+                }
+                Token::Bad { byte, col } => {
+                    return Err(self.error(
+                        line,
+                        col,
+                        "a non-negative integer",
+                        describe_bytes(&[byte]),
+                    ));
+                }
+                Token::Eol { col } => {
+                    return Err(self.error(
+                        line,
+                        col,
+                        format!("{count} values ({what}), only {seen} on the line"),
+                        "end of line",
+                    ));
+                }
+                Token::Eof => {
+                    let p = self.scanner.position();
+                    return Err(self.error(
+                        p.line,
+                        p.column,
+                        format!("{count} values ({what})"),
+                        "end of input",
+                    ));
+                }
+            }
+        }
+        if let Err((col, byte)) = self.scanner.end_of_line()? {
+            return Err(self.error(
+                line,
+                col,
+                format!("end of line after {count} values ({what})"),
+                describe_bytes(&[byte]),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The next data set, or `None` at the end of input (after at least one data set).
+    pub fn next_set(&mut self) -> Result<Option<DataSet>, JudgeError> {
+        self.case += 1;
+        // Skip blank lines before the header.
+        loop {
+            let Some(b) = self.scanner.peek()? else {
+                if self.case > 1 {
+                    return Ok(None);
+                }
+                let p = self.scanner.position();
+                return Err(self.error(
+                    p.line,
+                    p.column,
+                    "a data set header 'P R C K'",
+                    "end of input",
+                ));
+            };
+            match b {
+                b' ' | b'\t' => self.scanner.advance(),
+                b'\n' | b'\r' => {
+                    if let Token::Bad { byte, col } = self.scanner.next()? {
+                        let line = self.scanner.line;
+                        return Err(self.error(
+                            line,
+                            col,
+                            "a data set header 'P R C K'",
+                            describe_bytes(&[byte]),
+                        ));
+                    }
+                }
+                _ => break,
+            }
+        }
+        let mut header = [0u64; 4];
+        self.line_of(4, "the header P R C K", |i, v| {
+            header[i as usize] = v;
+            match i {
+                0 if v == 0 => Err(("at least 1 player".into(), "0".into())),
+                1 if v == 0 => Err(("at least 1 row".into(), "0".into())),
+                2 if v == 0 => Err(("at least 1 column".into(), "0".into())),
+                2 if header[1].saturating_mul(v) > MAX_SQUARES => Err((
+                    format!("a board of at most {MAX_SQUARES} squares"),
+                    format!("{} x {v}", header[1]),
+                )),
+                _ => Ok(()),
+            }
+        })?;
+        let [players, rows, cols, k] = header;
+        let squares = rows * cols;
+        let cap = DataSet::value_cap(players, squares);
+        let mut cells = Vec::with_capacity(squares as usize);
+        for r in 0..rows {
+            let what = format!("row {} of {rows}", r + 1);
+            self.line_of(cols, &what, |_, v| {
+                cells.push(v.min(cap + 1) as u32);
+                Ok(())
+            })?;
+        }
+        Ok(Some(DataSet {
+            players,
+            rows: rows as usize,
+            cols: cols as usize,
+            k,
+            cells,
+        }))
+    }
+}

@@ -1,0 +1,43 @@
+//! The reference implementation's Some Game verdicts, in the engine's types.
+
+use std::io::Read;
+
+use referee_reference::somegame as plain;
+
+use super::{Judgement, Reason, Verdict};
+use crate::error::JudgeError;
+
+/// Judges every data set with the reference (literal definitions; slow by design).
+pub fn judge<R: Read>(mut reader: R) -> Result<Vec<Judgement>, JudgeError> {
+    let mut input = Vec::new();
+    reader.read_to_end(&mut input)?;
+    let boards = plain::parse(&input).map_err(crate::reference_error)?;
+    Ok(boards
+        .into_iter()
+        .map(|mut b| {
+            let squares = b.rows as u64 * b.cols as u64;
+            let (verdict, reason) = match plain::judge_board(&mut b) {
+                plain::Verdict::ZeroKEmpty => (Verdict::Player(1), Reason::ZeroK),
+                plain::Verdict::ZeroKNotEmpty => (Verdict::Error, Reason::ZeroK),
+                plain::Verdict::BadCounts => (Verdict::Error, Reason::Counts),
+                plain::Verdict::NoWinners => (Verdict::NoWinners, Reason::NoLine),
+                plain::Verdict::NotLastMover { player } => {
+                    (Verdict::Error, Reason::NotLastMover { player })
+                }
+                plain::Verdict::LastMoverLine { player, squares } => (
+                    if squares > 0 {
+                        Verdict::Player(player)
+                    } else {
+                        Verdict::Error
+                    },
+                    Reason::LastMoverLine { squares },
+                ),
+            };
+            Judgement {
+                verdict,
+                reason,
+                squares,
+            }
+        })
+        .collect())
+}

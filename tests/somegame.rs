@@ -1,0 +1,288 @@
+//! Some Game: shared vectors on both implementations, invalid input, differential property
+//! tests, and an exhaustive reachability oracle on tiny tori.
+
+mod common;
+
+use std::collections::HashSet;
+
+use common::{decode_escapes, judge_both, vectors};
+use proptest::prelude::*;
+use referee::game::{Implementation, SomeGame};
+use referee::somegame::{Reason, Verdict};
+
+fn reason(text: &str) -> Reason {
+    match text.split(' ').collect::<Vec<_>>()[..] {
+        ["zero-k"] => Reason::ZeroK,
+        ["counts"] => Reason::Counts,
+        ["no-line"] => Reason::NoLine,
+        ["not-last-mover", p] => Reason::NotLastMover {
+            player: p.parse().unwrap(),
+        },
+        ["last-mover-line", s] => Reason::LastMoverLine {
+            squares: s.parse().unwrap(),
+        },
+        _ => panic!("bad reason {text}"),
+    }
+}
+
+#[test]
+fn game_vectors_on_both_implementations() {
+    let cases = vectors("somegame_games.txt");
+    assert!(cases.len() >= 20);
+    for fields in cases {
+        let [set, verdict, why] = &fields[..] else {
+            panic!("bad vector {fields:?}");
+        };
+        let input = set.replace('/', "\n") + "\n";
+        for imp in [Implementation::Fast, Implementation::Reference] {
+            let j = common::judge::<SomeGame>(imp, input.as_bytes(), ()).unwrap();
+            assert_eq!(j[0].verdict_text(), *verdict, "{imp:?} {set}");
+            assert_eq!(j[0].reason, reason(why), "{imp:?} {set}");
+        }
+    }
+}
+
+#[test]
+fn invalid_vectors_rejected_at_the_same_position_by_both() {
+    let cases = vectors("somegame_invalid.txt");
+    assert!(cases.len() >= 15);
+    for fields in cases {
+        let [input, position, case] = &fields[..] else {
+            panic!("bad vector {fields:?}");
+        };
+        let input = decode_escapes(input);
+        for imp in [Implementation::Fast, Implementation::Reference] {
+            let err = common::judge::<SomeGame>(imp, &input, ())
+                .expect_err(&format!("{imp:?} accepted {fields:?}"));
+            let referee::error::JudgeError::Input(e) = err else {
+                panic!("not an input error");
+            };
+            assert_eq!(&e.position.to_string(), position, "{imp:?} {fields:?}: {e}");
+            assert_eq!(e.case, case.parse().ok(), "{imp:?} {fields:?}: {e}");
+        }
+    }
+}
+
+#[test]
+fn the_four_samples_stacked_give_blank_lines_between_verdicts() {
+    let input = "1 3 3 4\n1 0 0\n0 1 0\n0 0 1\n1 3 3 2\n1 0 0\n0 0 0\n0 1 0\n2 3 3 2\n2 2 2\n1 0 1\n0 0 0\n2 5 5 3\n0 0 0 2 0\n0 1 0 0 0\n0 0 2 0 0\n2 0 1 0 0\n0 0 0 0 1\n";
+    let (fast, reference) = judge_both::<SomeGame>(input.as_bytes(), ());
+    let fast = fast.unwrap();
+    assert_eq!(fast, reference.unwrap());
+    assert_eq!(
+        referee::game::render::<SomeGame>(&fast),
+        "PLAYER 1\n\nPLAYER 1\n\nERROR\n\nNO WINNERS\n"
+    );
+}
+
+/// A board as text.
+fn board_text(p: u64, r: usize, c: usize, k: u64, cells: &[u64]) -> String {
+    let mut s = format!("{p} {r} {c} {k}\n");
+    for row in cells.chunks(c) {
+        let line: Vec<String> = row.iter().map(|v| v.to_string()).collect();
+        s.push_str(&line.join(" "));
+        s.push('\n');
+    }
+    s
+}
+
+/// Whether `player` has a line (literal definition; independent of both implementations).
+fn oracle_has_line(cells: &[u64], r: usize, c: usize, k: u64, player: u64) -> bool {
+    let steps: [(usize, usize); 8] = [
+        (0, 1),
+        (1, 0),
+        (1, 1),
+        (1, c * 2 - 1),
+        (1, 2),
+        (2, 1),
+        (1, c * 2 - 2),
+        (2, c * 2 - 1),
+    ];
+    for start in 0..r * c {
+        for &(dr, dc) in &steps {
+            let (mut x, mut y) = (start / c, start % c);
+            let mut n = 0;
+            while cells[x * c + y] == player {
+                n += 1;
+                if n >= k {
+                    return true;
+                }
+                x = (x + dr) % r;
+                y = (y + dc) % c;
+                if x * c + y == start {
+                    return true;
+                }
+            }
+        }
+    }
+    k == 0
+}
+
+/// Every board reachable by legal play from the empty board, as base-(P+1) codes.
+fn reachable(p: u64, r: usize, c: usize, k: u64) -> HashSet<Vec<u64>> {
+    let mut seen = HashSet::new();
+    let mut stack = vec![vec![0u64; r * c]];
+    seen.insert(stack[0].clone());
+    while let Some(board) = stack.pop() {
+        let over = (1..=p).any(|pl| oracle_has_line(&board, r, c, k, pl));
+        let filled = board.iter().filter(|&&v| v != 0).count() as u64;
+        if over || filled == (r * c) as u64 {
+            continue;
+        }
+        let mover = filled % p + 1;
+        for i in 0..r * c {
+            if board[i] == 0 {
+                let mut next = board.clone();
+                next[i] = mover;
+                if seen.insert(next.clone()) {
+                    stack.push(next);
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// The oracle's verdict for a board.
+fn oracle_verdict(
+    reach: &HashSet<Vec<u64>>,
+    cells: &[u64],
+    p: u64,
+    r: usize,
+    c: usize,
+    k: u64,
+) -> Verdict {
+    if !reach.contains(cells) {
+        return Verdict::Error;
+    }
+    match (1..=p).find(|&pl| oracle_has_line(cells, r, c, k, pl)) {
+        Some(pl) => Verdict::Player(pl),
+        None => Verdict::NoWinners,
+    }
+}
+
+#[test]
+fn every_board_of_tiny_tori_matches_the_reachability_oracle() {
+    let mut sizes = vec![(3, 3), (2, 2), (2, 3), (3, 2)];
+    sizes.extend((1..=6).map(|c| (1, c)));
+    sizes.extend((1..=4).map(|c| (2, c)));
+    let mut checked = 0u64;
+    for &(r, c) in &sizes {
+        for p in 1..=3u64 {
+            // Every board is one multi-data-set input per (size, P, K).
+            let cells_count = r * c;
+            let total = (p + 1).pow(cells_count as u32);
+            if total > 70_000 {
+                continue; // 3x3 with P = 3 is covered by the random sample below.
+            }
+            for k in 0..=5u64 {
+                let reach = reachable(p, r, c, k);
+                let mut input = String::new();
+                let mut expected = Vec::new();
+                for code in 0..total {
+                    let mut cells = vec![0u64; cells_count];
+                    let mut x = code;
+                    for cell in cells.iter_mut() {
+                        *cell = x % (p + 1);
+                        x /= p + 1;
+                    }
+                    input.push_str(&board_text(p, r, c, k, &cells));
+                    expected.push(oracle_verdict(&reach, &cells, p, r, c, k));
+                }
+                let (fast, reference) = judge_both::<SomeGame>(input.as_bytes(), ());
+                let (fast, reference) = (fast.unwrap(), reference.unwrap());
+                for (i, want) in expected.iter().enumerate() {
+                    assert_eq!(
+                        fast[i].verdict, *want,
+                        "engine, P={p} {r}x{c} K={k} board {i}"
+                    );
+                    assert_eq!(
+                        reference[i].verdict, *want,
+                        "reference, P={p} {r}x{c} K={k} board {i}"
+                    );
+                }
+                checked += total;
+            }
+        }
+    }
+    assert!(checked > 500_000, "{checked}");
+}
+
+#[test]
+fn three_by_three_with_three_players_against_the_oracle() {
+    // 4^9 boards per K; every reachable board plus a deterministic sample of the others.
+    let (p, r, c) = (3u64, 3usize, 3usize);
+    for k in 0..=5u64 {
+        let reach = reachable(p, r, c, k);
+        let mut boards: Vec<Vec<u64>> = reach.iter().cloned().collect();
+        boards.sort();
+        let mut x = 0x2545F4914F6CDD1Du64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            boards.push((0..9).map(|i| (x >> (i * 2)) % 4).collect());
+        }
+        let input: String = boards.iter().map(|b| board_text(p, r, c, k, b)).collect();
+        let (fast, reference) = judge_both::<SomeGame>(input.as_bytes(), ());
+        let (fast, reference) = (fast.unwrap(), reference.unwrap());
+        for (i, b) in boards.iter().enumerate() {
+            let want = oracle_verdict(&reach, b, p, r, c, k);
+            assert_eq!(fast[i].verdict, want, "engine K={k} {b:?}");
+            assert_eq!(reference[i].verdict, want, "reference K={k} {b:?}");
+        }
+    }
+}
+
+/// Boards from random legal play stopped at a random point, then perhaps perturbed.
+fn board_strategy() -> impl Strategy<Value = String> {
+    (1u64..=4, 1usize..=7, 1usize..=7, 0u64..=6)
+        .prop_flat_map(|(p, r, c, k)| {
+            (
+                Just((p, r, c, k)),
+                proptest::collection::vec(any::<prop::sample::Index>(), 0..=r * c),
+                proptest::collection::vec((any::<prop::sample::Index>(), 0u64..=5), 0..3),
+            )
+        })
+        .prop_map(|((p, r, c, k), picks, perturb)| {
+            let mut cells = vec![0u64; r * c];
+            for (turn, pick) in picks.iter().enumerate() {
+                let free: Vec<usize> = (0..r * c).filter(|&i| cells[i] == 0).collect();
+                if free.is_empty()
+                    || (k > 0 && (1..=p).any(|pl| oracle_has_line(&cells, r, c, k, pl)))
+                {
+                    break;
+                }
+                cells[free[pick.index(free.len())]] = turn as u64 % p + 1;
+            }
+            for (at, v) in perturb {
+                cells[at.index(r * c)] = v;
+            }
+            board_text(p, r, c, k, &cells)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    #[test]
+    fn engine_matches_reference(board in board_strategy()) {
+        let (fast, reference) = judge_both::<SomeGame>(board.as_bytes(), ());
+        prop_assert_eq!(fast.unwrap(), reference.unwrap(), "{}", board);
+    }
+}
+
+#[test]
+fn all_three_verdicts_occur_in_generated_boards() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strategy = board_strategy();
+    let mut seen = HashSet::new();
+    for _ in 0..300 {
+        let text = strategy.new_tree(&mut runner).unwrap().current();
+        let j = common::judge::<SomeGame>(Implementation::Fast, text.as_bytes(), ()).unwrap();
+        seen.insert(std::mem::discriminant(&j[0].verdict));
+    }
+    assert_eq!(seen.len(), 3);
+}
