@@ -6,9 +6,9 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
-use crate::game::{render, Game, Implementation, LittleSquares, Pousse, SomeGame};
+use crate::game::{render, Game, GameName, Implementation, LittleSquares, Pousse, SomeGame};
 use crate::pousse::Rules;
 
 /// Decides who won: Pousse, LittleSquares and Some Game judged by an optimized engine and
@@ -24,17 +24,136 @@ pub struct Cli {
 enum Command {
     /// Judge one input in the game's contest format and print the contest's expected output.
     Judge(JudgeArgs),
+    /// Judge every `*.in` file under the paths with the engine and the reference, compare
+    /// with each other and with sibling `.ans` answers, and write CSV reports.
+    Verify(VerifyArgs),
+    /// Combine the reports of `verify --shard` runs into the reports of one unsharded run.
+    Merge(MergeArgs),
+    /// Grade submissions' output files against the engine's verdicts.
+    Grade(GradeArgs),
+    /// Write seeded random inputs (transcripts, grids, boards) to a directory.
+    Gen(GenArgs),
 }
 
-/// A game's command-line name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GameName {
-    /// Pousse (ICFP 1998, UVa 844).
-    Pousse,
-    /// LittleSquares (TopCoder SRM 389).
-    Littlesquares,
-    /// Some Game (DMOJ ioiqrp5).
-    Somegame,
+#[derive(Debug, clap::Args)]
+struct GenArgs {
+    /// The game.
+    game: GameName,
+    /// Output directory (created if needed).
+    #[arg(long)]
+    out: PathBuf,
+    /// How many files.
+    #[arg(long, default_value_t = 1)]
+    count: usize,
+    /// Seed; the same seed and shape give the same files.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Also write each file's `.ans` as judged by the engine.
+    #[arg(long)]
+    answers: bool,
+    /// Pousse: board size.
+    #[arg(long, default_value_t = 8)]
+    n: usize,
+    /// Pousse: moves per game.
+    #[arg(long, default_value_t = 100)]
+    moves: usize,
+    /// Pousse: draw 80% of the moves from a palette of this many (0: uniform moves).
+    #[arg(long, default_value_t = 0)]
+    palette: usize,
+    /// Pousse: only moves that do not end the game under --rules (long games a judge must
+    /// play to the end).
+    #[arg(long)]
+    undecided: bool,
+    /// Pousse: rule set for --undecided and for the file names (`.icfp98.in`).
+    #[arg(long, value_parser = clap::value_parser!(RulesArg))]
+    rules: Option<RulesArg>,
+    /// LittleSquares and Some Game: rows.
+    #[arg(long, default_value_t = 4)]
+    rows: usize,
+    /// LittleSquares and Some Game: columns.
+    #[arg(long, default_value_t = 4)]
+    cols: usize,
+    /// LittleSquares: probability that a square is filled.
+    #[arg(long, default_value_t = 0.3)]
+    filled: f64,
+    /// Some Game: players.
+    #[arg(long, default_value_t = 2)]
+    players: u64,
+    /// Some Game: winning length.
+    #[arg(long, default_value_t = 3)]
+    k: u64,
+    /// Some Game: fraction of squares filled by random play.
+    #[arg(long, default_value_t = 0.5)]
+    fill: f64,
+    /// Some Game: squares rewritten with random values afterwards.
+    #[arg(long, default_value_t = 0)]
+    perturb: usize,
+}
+
+#[derive(Debug, clap::Args)]
+struct VerifyArgs {
+    /// Files and directories to walk (recursively, in sorted order).
+    #[arg(default_value = ".")]
+    paths: Vec<PathBuf>,
+    /// The game of every file; without it each file's game is recognised from its content.
+    #[arg(long, value_enum)]
+    game: Option<GameName>,
+    /// Pousse rule set for files whose name does not choose one (`case.icfp98.in`).
+    #[arg(long, value_parser = clap::value_parser!(RulesArg))]
+    rules: Option<RulesArg>,
+    /// Directory for verdicts.csv and mismatches.csv.
+    #[arg(long, default_value = "reports")]
+    out: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Judge only the K-th of N disjoint slices of the files (1-based), e.g. `2/4`.
+    #[arg(long)]
+    shard: Option<crate::walk::Shard>,
+    /// The reference is slow by design: skip it (status `reference-skipped`) on cases whose
+    /// estimated work exceeds this many elementary steps (board squares visited). Default
+    /// 2e9, a few seconds.
+    #[arg(long, default_value_t = crate::verify::DEFAULT_REFERENCE_BUDGET)]
+    reference_budget: u64,
+    /// Do not run the reference at all.
+    #[arg(long)]
+    no_reference: bool,
+    /// Add the engine's time per file (`engine_micros`) to the reports (they are then no
+    /// longer byte-identical between runs).
+    #[arg(long)]
+    timings: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct MergeArgs {
+    /// The `--out` directories of the shard runs.
+    #[arg(required = true)]
+    shards: Vec<PathBuf>,
+    /// Directory for the combined reports.
+    #[arg(long, default_value = "reports")]
+    out: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct GradeArgs {
+    /// The cases: `*.in` files (with optional `.ans` answers).
+    #[arg(long)]
+    cases: PathBuf,
+    /// One folder per submission, holding `.out` files laid out like the cases.
+    #[arg(long)]
+    submissions: PathBuf,
+    /// Directory for grades.csv and summary.csv.
+    #[arg(long, default_value = "reports")]
+    out: PathBuf,
+    /// The game of every case; recognised from content when absent.
+    #[arg(long, value_enum)]
+    game: Option<GameName>,
+    /// Pousse rule set for cases whose name does not choose one.
+    #[arg(long, value_parser = clap::value_parser!(RulesArg))]
+    rules: Option<RulesArg>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    jobs: Option<usize>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -74,6 +193,141 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Judge(args) => judge(args),
+        Command::Verify(args) => verify(args),
+        Command::Merge(args) => merge(args),
+        Command::Grade(args) => grade(args),
+        Command::Gen(args) => generate(args),
+    }
+}
+
+fn generate(args: GenArgs) -> ExitCode {
+    use crate::generate as g;
+    if let Err(e) = std::fs::create_dir_all(&args.out) {
+        return fail(format!("{}: {e}", args.out.display()));
+    }
+    let rules = args.rules.map_or(Rules::default(), |r| r.0);
+    for i in 0..args.count {
+        let mut rng = g::Rng::new(crate::pousse::board::mix64(
+            args.seed ^ (i as u64).wrapping_mul(0x9E37_79B9),
+        ));
+        let (text, suffix) = match args.game {
+            GameName::Pousse => {
+                let shape = g::PousseShape {
+                    n: args.n.clamp(1, crate::pousse::MAX_N),
+                    moves: args.moves,
+                    palette: args.palette,
+                    undecided: args.undecided,
+                    rules,
+                };
+                let moves = g::pousse_moves(&mut rng, &shape);
+                let suffix = if rules == Rules::Waterloo {
+                    String::new()
+                } else {
+                    format!(".{rules}")
+                };
+                (g::pousse_transcript(shape.n, &moves), suffix)
+            }
+            GameName::Littlesquares => (
+                g::littlesquares_grid(&mut rng, args.rows.max(1), args.cols.max(1), args.filled),
+                String::new(),
+            ),
+            GameName::Somegame => {
+                let shape = g::SomeGameShape {
+                    players: args.players.max(1),
+                    rows: args.rows.max(1),
+                    cols: args.cols.max(1),
+                    k: args.k,
+                    fill: args.fill,
+                    perturb: args.perturb,
+                };
+                (
+                    g::somegame_text(&shape, &g::somegame_cells(&mut rng, &shape)),
+                    String::new(),
+                )
+            }
+        };
+        let path = args.out.join(format!(
+            "{}-{}-{i:06}{suffix}.in",
+            args.game.as_str(),
+            args.seed
+        ));
+        let written = std::fs::write(&path, &text).and_then(|()| {
+            if !args.answers {
+                return Ok(());
+            }
+            let answer = match args.game {
+                GameName::Pousse => {
+                    Pousse::judge(Implementation::Fast, &mut text.as_bytes(), rules)
+                        .map(|j| render::<Pousse>(&j))
+                }
+                GameName::Littlesquares => {
+                    LittleSquares::judge(Implementation::Fast, &mut text.as_bytes(), ())
+                        .map(|j| render::<LittleSquares>(&j))
+                }
+                GameName::Somegame => {
+                    SomeGame::judge(Implementation::Fast, &mut text.as_bytes(), ())
+                        .map(|j| render::<SomeGame>(&j))
+                }
+            };
+            std::fs::write(
+                path.with_extension("ans"),
+                answer.map_err(|e| std::io::Error::other(e.to_string()))?,
+            )
+        });
+        if let Err(e) = written {
+            return fail(format!("{}: {e}", path.display()));
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn verify(args: VerifyArgs) -> ExitCode {
+    let options = crate::verify::Options {
+        game: args.game,
+        rules: args.rules.map_or(Rules::default(), |r| r.0),
+        reference_budget: args.reference_budget,
+        no_reference: args.no_reference,
+    };
+    match crate::batch::verify(
+        &args.paths,
+        &options,
+        args.jobs,
+        args.shard,
+        &args.out,
+        args.timings,
+    ) {
+        Ok(outcome) if outcome.has_problems() => ExitCode::from(1),
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
+}
+
+fn merge(args: MergeArgs) -> ExitCode {
+    match crate::report::merge(&args.shards, &args.out) {
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(problems) => {
+            eprintln!("merged; {problems} rows are mismatches or invalid input");
+            ExitCode::from(1)
+        }
+        Err(e) => fail(e),
+    }
+}
+
+fn grade(args: GradeArgs) -> ExitCode {
+    let options = crate::grade::Options {
+        game: args.game,
+        rules: args.rules.map_or(Rules::default(), |r| r.0),
+    };
+    match crate::grade::grade(
+        &args.cases,
+        &args.submissions,
+        &options,
+        args.jobs,
+        &args.out,
+    ) {
+        Ok(judge_errors) if judge_errors > 0 => ExitCode::from(1),
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
     }
 }
 

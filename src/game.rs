@@ -16,6 +16,28 @@ pub enum Implementation {
     Reference,
 }
 
+/// A game's command-line name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
+pub enum GameName {
+    /// Pousse (ICFP 1998, UVa 844).
+    Pousse,
+    /// LittleSquares (TopCoder SRM 389).
+    Littlesquares,
+    /// Some Game (DMOJ ioiqrp5).
+    Somegame,
+}
+
+impl GameName {
+    /// The command-line spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameName::Pousse => Pousse::NAME,
+            GameName::Littlesquares => LittleSquares::NAME,
+            GameName::Somegame => SomeGame::NAME,
+        }
+    }
+}
+
 /// A contest game with two independent implementations.
 pub trait Game: 'static {
     /// The game's command-line name.
@@ -41,6 +63,13 @@ pub trait Game: 'static {
 
     /// A one-line explanation of a judgement (decisive move, reason, sizes).
     fn explain(judgement: &Self::Judgement) -> String;
+
+    /// The size of the case for reports: moves for Pousse, squares otherwise.
+    fn size(judgement: &Self::Judgement) -> u64;
+
+    /// An estimate of the reference implementation's work on this case, in elementary steps,
+    /// from the engine's judgement; `verify` skips the reference beyond its budget.
+    fn reference_cost(judgement: &Self::Judgement) -> u64;
 
     /// Why this judgement is no verdict at all: the implementation refused the case (the
     /// reference's search limit), `None` for a real verdict.
@@ -89,6 +118,19 @@ impl Game for Pousse {
     fn explain(j: &Self::Judgement) -> String {
         j.explain()
     }
+
+    fn size(j: &Self::Judgement) -> u64 {
+        j.moves
+    }
+
+    fn reference_cost(j: &Self::Judgement) -> u64 {
+        // Every move played recounts all 2N lines of N squares; under the ICFP rule sets it
+        // also compares the board with every earlier one. The rule set is not in the
+        // judgement, so the repetition scan is always counted (an overestimate for waterloo).
+        let played = j.decisive_move.unwrap_or(j.moves);
+        let board = (j.n as u64).pow(2);
+        played.saturating_mul(board).saturating_mul(2 + played / 2)
+    }
 }
 
 /// LittleSquares.
@@ -117,6 +159,18 @@ impl Game for LittleSquares {
 
     fn explain(j: &Self::Judgement) -> String {
         j.explain()
+    }
+
+    fn size(j: &Self::Judgement) -> u64 {
+        (j.rows * j.cols) as u64
+    }
+
+    fn reference_cost(j: &Self::Judgement) -> u64 {
+        // Memoised positions (2^empty) times the moves tried in each.
+        if j.empty > referee_reference::littlesquares::MAX_EMPTY as u64 {
+            return 0; // The reference refuses at once.
+        }
+        (1u64 << j.empty).saturating_mul(2 * j.empty + 1)
     }
 
     fn refusal(j: &Self::Judgement) -> Option<String> {
@@ -156,5 +210,23 @@ impl Game for SomeGame {
 
     fn explain(j: &Self::Judgement) -> String {
         j.explain()
+    }
+
+    fn size(j: &Self::Judgement) -> u64 {
+        j.squares
+    }
+
+    fn reference_cost(j: &Self::Judgement) -> u64 {
+        // A line check walks up to min(K, squares) squares from every square along 8 steps;
+        // there is one check per player, and one per square of the last mover removed.
+        let n = j.squares;
+        let walk = j.walk.min(n).max(1);
+        let checks = match j.reason {
+            crate::somegame::Reason::LastMoverLine { .. } => n + 1,
+            _ => 1,
+        };
+        n.saturating_mul(8)
+            .saturating_mul(walk)
+            .saturating_mul(checks)
     }
 }

@@ -4,13 +4,20 @@
 //!
 //! The binary is a thin layer over [`cli`]; every driver is generic over [`game::Game`].
 
+pub mod batch;
 pub mod cli;
+pub mod detect;
 pub mod error;
 pub mod game;
+pub mod generate;
+pub mod grade;
 pub mod littlesquares;
 pub mod pousse;
+pub mod report;
 pub mod somegame;
 pub mod text;
+pub mod verify;
+pub mod walk;
 
 use error::{InputError, JudgeError, Position};
 

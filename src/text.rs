@@ -8,6 +8,11 @@ use std::io::{self, Read};
 
 use crate::error::Position;
 
+/// The first buffer's size.
+const INITIAL_BUFFER: usize = 8 << 10;
+/// The buffer's size once the input proves larger than the first buffer.
+const LARGE_BUFFER: usize = 256 << 10;
+
 /// One line of input, without its `\n` and without a `\r` right before it.
 #[derive(Debug)]
 pub struct Line<'a> {
@@ -34,15 +39,17 @@ pub struct LineReader<R> {
     /// Raw length (including a stripped `\r`) of the last line handed out.
     last_len: u64,
     long_prefix: Vec<u8>,
+    /// Whether the last read filled the buffer (the input may be large).
+    filled_last_time: bool,
 }
 
 impl<R: Read> LineReader<R> {
-    /// A reader that cuts lines longer than `max_len` bytes.
+    /// A reader that cuts lines longer than `max_len` bytes. The buffer starts small (many
+    /// inputs are tiny) and grows when the input is large or a line needs it.
     pub fn new(reader: R, max_len: usize) -> LineReader<R> {
-        let cap = (max_len + 1).max(1 << 16);
         LineReader {
             reader,
-            buf: vec![0; cap],
+            buf: vec![0; INITIAL_BUFFER],
             start: 0,
             end: 0,
             eof: false,
@@ -51,6 +58,7 @@ impl<R: Read> LineReader<R> {
             last_terminated: true,
             last_len: 0,
             long_prefix: Vec::new(),
+            filled_last_time: false,
         }
     }
 
@@ -69,6 +77,14 @@ impl<R: Read> LineReader<R> {
             self.end -= self.start;
             self.start = 0;
         }
+        if self.end == self.buf.len() {
+            // A pending line fills the buffer: double it, up to what the longest line needs.
+            let cap = (self.max_len + 2).max(LARGE_BUFFER);
+            self.buf.resize((self.buf.len() * 2).min(cap), 0);
+        } else if self.filled_last_time && self.buf.len() < LARGE_BUFFER {
+            // The input outlives the first buffer: larger reads cost fewer system calls.
+            self.buf.resize(LARGE_BUFFER, 0);
+        }
         while self.end < self.buf.len() {
             match self.reader.read(&mut self.buf[self.end..]) {
                 Ok(0) => {
@@ -77,6 +93,7 @@ impl<R: Read> LineReader<R> {
                 }
                 Ok(n) => {
                     self.end += n;
+                    self.filled_last_time = self.end == self.buf.len();
                     break;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}

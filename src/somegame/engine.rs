@@ -91,6 +91,7 @@ pub fn judge(set: &DataSet) -> Judgement {
         verdict,
         reason,
         squares,
+        walk: set.k.min(squares),
     };
     let filled = set.cells.iter().filter(|&&v| v != 0).count() as u64;
     if set.k == 0 {

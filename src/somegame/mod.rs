@@ -51,6 +51,8 @@ pub struct Judgement {
     pub reason: Reason,
     /// Rows x columns.
     pub squares: u64,
+    /// The winning length K, capped at the board size (a longer walk never happens).
+    pub walk: u64,
 }
 
 impl Judgement {

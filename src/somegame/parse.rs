@@ -66,7 +66,7 @@ impl<R: Read> Scanner<R> {
     fn new(reader: R) -> Scanner<R> {
         Scanner {
             reader,
-            buf: vec![0; 1 << 16],
+            buf: vec![0; 1 << 13],
             at: 0,
             len: 0,
             eof: false,

@@ -37,6 +37,7 @@ pub fn judge<R: Read>(mut reader: R) -> Result<Vec<Judgement>, JudgeError> {
                 verdict,
                 reason,
                 squares,
+                walk: b.k.min(squares),
             }
         })
         .collect())

@@ -1,0 +1,308 @@
+//! `referee verify`, `merge` and `grade` through the binary.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn referee() -> Command {
+    let mut c = Command::cargo_bin("referee").unwrap();
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// A copy of the corpus in a temporary directory.
+fn corpus_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in walkdir::WalkDir::new(repo("corpus")) {
+        let entry = entry.unwrap();
+        let rel = entry.path().strip_prefix(repo("corpus")).unwrap();
+        let to = dir.path().join(rel);
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&to).unwrap();
+        } else {
+            fs::copy(entry.path(), &to).unwrap();
+        }
+    }
+    dir
+}
+
+fn lines(path: &Path) -> Vec<String> {
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn committed_reports_are_up_to_date() {
+    let out = tempfile::tempdir().unwrap();
+    referee()
+        .args(["verify", "corpus", "--out"])
+        .arg(out.path())
+        .assert()
+        .success();
+    for name in ["verdicts.csv", "mismatches.csv"] {
+        assert_eq!(
+            fs::read_to_string(out.path().join(name)).unwrap(),
+            fs::read_to_string(repo("reports").join(name)).unwrap(),
+            "reports/{name} is stale: run `cargo run --release -- verify corpus` and commit it"
+        );
+    }
+}
+
+#[test]
+fn a_wrong_answer_gives_exactly_one_expected_mismatch() {
+    let corpus = corpus_copy();
+    let out = tempfile::tempdir().unwrap();
+    fs::write(corpus.path().join("pousse/sample-1-tie.ans"), "X WINS\n").unwrap();
+    referee()
+        .arg("verify")
+        .arg(corpus.path())
+        .arg("--out")
+        .arg(out.path())
+        .assert()
+        .code(1);
+    let mismatches = lines(&out.path().join("mismatches.csv"));
+    assert_eq!(mismatches.len(), 2, "{mismatches:?}");
+    assert!(mismatches[1]
+        .contains("sample-1-tie.in,1,pousse,waterloo,TIE GAME,TIE GAME,X WINS,expected-mismatch"));
+}
+
+#[test]
+fn bad_files_are_reported_and_the_batch_goes_on() {
+    let corpus = corpus_copy();
+    let out = tempfile::tempdir().unwrap();
+    let d = corpus.path().join("bad");
+    fs::create_dir_all(&d).unwrap();
+    fs::write(d.join("corrupted.in"), "4\nL2\nL02\nQUIT\n").unwrap();
+    fs::write(d.join("binary.in"), [0u8, 159, 146, 150, 255, 0, 1]).unwrap();
+    fs::write(d.join("not-utf8.in"), b"4\nL2\xff\nQUIT\n").unwrap();
+    let mut long = b"4\n".to_vec();
+    long.extend(std::iter::repeat_n(b'L', 50_000_000));
+    fs::write(d.join("enormous-line.in"), long).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&d, d.join("loop")).unwrap();
+    referee()
+        .arg("verify")
+        .arg(corpus.path())
+        .arg("--out")
+        .arg(out.path())
+        .assert()
+        .code(1);
+    let verdicts = fs::read_to_string(out.path().join("verdicts.csv")).unwrap();
+    let mismatches = lines(&out.path().join("mismatches.csv"));
+    let invalid: Vec<&String> = mismatches
+        .iter()
+        .filter(|l| l.contains(",invalid-input,"))
+        .collect();
+    assert_eq!(
+        invalid.len(),
+        if cfg!(unix) { 5 } else { 4 },
+        "{mismatches:?}"
+    );
+    assert!(verdicts.contains("corrupted.in,,pousse,waterloo,,,,invalid-input"));
+    assert!(verdicts.contains(":3:2: expected an index without leading zeros"));
+    assert!(verdicts.contains("binary.in,,,,,,,invalid-input,,,,\"not recognised"));
+    assert!(verdicts.contains("symbolic link loop") || !cfg!(unix));
+    // Nothing judged before or after the bad files is lost.
+    let reference = fs::read_to_string(repo("reports/verdicts.csv")).unwrap();
+    let ok_rows = verdicts
+        .lines()
+        .filter(|l| l.contains(",ok,") || l.contains(",reference-skipped,"))
+        .count();
+    assert_eq!(ok_rows, reference.lines().count() - 1);
+}
+
+#[test]
+fn beyond_the_budget_the_reference_is_skipped() {
+    let out = tempfile::tempdir().unwrap();
+    referee()
+        .args([
+            "verify",
+            "corpus/pousse/sample-2-x-wins.in",
+            "--reference-budget",
+            "10",
+            "--out",
+        ])
+        .arg(out.path())
+        .assert()
+        .success();
+    let v = lines(&out.path().join("verdicts.csv"));
+    assert!(v[1].contains(",X WINS,,X WINS,reference-skipped,"), "{v:?}");
+    assert!(v[1].contains("over the budget"));
+    referee()
+        .args(["verify", "corpus/somegame", "--no-reference", "--out"])
+        .arg(out.path())
+        .assert()
+        .success();
+    assert!(lines(&out.path().join("verdicts.csv"))
+        .iter()
+        .skip(1)
+        .all(|l| l.contains("reference-skipped")));
+}
+
+#[test]
+fn shards_merged_equal_the_full_run() {
+    let full = tempfile::tempdir().unwrap();
+    referee()
+        .args(["verify", "corpus", "--out"])
+        .arg(full.path())
+        .assert()
+        .success();
+    let shards: Vec<tempfile::TempDir> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let mut sizes = vec![];
+    for (k, dir) in shards.iter().enumerate() {
+        referee()
+            .args([
+                "verify",
+                "corpus",
+                "--shard",
+                &format!("{}/3", k + 1),
+                "--out",
+            ])
+            .arg(dir.path())
+            .assert()
+            .success();
+        sizes.push(lines(&dir.path().join("verdicts.csv")).len() - 1);
+    }
+    assert!(sizes.iter().all(|&s| s > 0), "{sizes:?}");
+    let merged = tempfile::tempdir().unwrap();
+    let mut cmd = referee();
+    cmd.arg("merge");
+    for s in &shards {
+        cmd.arg(s.path());
+    }
+    cmd.arg("--out").arg(merged.path()).assert().success();
+    for name in ["verdicts.csv", "mismatches.csv"] {
+        assert_eq!(
+            fs::read(merged.path().join(name)).unwrap(),
+            fs::read(full.path().join(name)).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn reports_are_identical_whatever_the_number_of_jobs() {
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    referee()
+        .args(["verify", "corpus", "--jobs", "1", "--out"])
+        .arg(a.path())
+        .assert()
+        .success();
+    referee()
+        .args(["verify", "corpus", "--jobs", "4", "--out"])
+        .arg(b.path())
+        .assert()
+        .success();
+    assert_eq!(
+        fs::read(a.path().join("verdicts.csv")).unwrap(),
+        fs::read(b.path().join("verdicts.csv")).unwrap()
+    );
+}
+
+#[test]
+fn could_not_run_exits_2() {
+    referee().args(["verify", "no/such/dir"]).assert().code(2);
+    let file = tempfile::NamedTempFile::new().unwrap();
+    referee()
+        .args(["verify", "corpus/pousse/sample-1-tie.in", "--out"])
+        .arg(file.path().join("sub"))
+        .assert()
+        .code(2);
+    referee()
+        .args(["verify", "corpus", "--shard", "4/3"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn grade_gives_ac_pe_wa_no_and_je() {
+    let root = tempfile::tempdir().unwrap();
+    let cases = root.path().join("cases");
+    let subs = root.path().join("submissions");
+    fs::create_dir_all(cases.join("p")).unwrap();
+    fs::write(
+        cases.join("p/a.in"),
+        "4\nL2\nT2\nL2\nB2\nR2\nT1\nL2\nQUIT\n",
+    )
+    .unwrap();
+    fs::write(cases.join("p/b.in"), "2\n\n1\nL1\nQUIT\n\n2\nR2\nQUIT\n").unwrap();
+    fs::write(cases.join("s.in"), "1 3 3 4\n1 0 0\n0 1 0\n0 0 1\n").unwrap();
+    fs::write(cases.join("wrong-answer-file.in"), "1\nL1\nQUIT\n").unwrap();
+    fs::write(cases.join("wrong-answer-file.ans"), "O WINS\n").unwrap();
+    for (name, a, b, s) in [
+        (
+            "alice",
+            Some("X WINS\n"),
+            Some("X WINS\n\nTIE GAME\n"),
+            Some("PLAYER 1"),
+        ),
+        (
+            "bob",
+            Some("X WINS  \n"),
+            Some("X WINS\nTIE GAME\n"),
+            Some("PLAYER 2\n"),
+        ),
+        ("carol", None, Some("\u{ff}"), Some("PLAYER 1\n")),
+    ] {
+        let d = subs.join(name);
+        fs::create_dir_all(d.join("p")).unwrap();
+        for (file, text) in [("p/a.out", a), ("p/b.out", b), ("s.out", s)] {
+            if let Some(t) = text {
+                fs::write(d.join(file), t).unwrap();
+            }
+        }
+    }
+    let out = root.path().join("reports");
+    referee()
+        .args(["grade", "--cases"])
+        .arg(&cases)
+        .arg("--submissions")
+        .arg(&subs)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(1);
+    let grades = fs::read_to_string(out.join("grades.csv")).unwrap();
+    for expected in [
+        "alice,p/a.in,AC,",
+        "alice,p/b.in,AC,",
+        "alice,s.in,AC,",
+        "alice,wrong-answer-file.in,JE,",
+        "bob,p/a.in,AC,",
+        "bob,p/b.in,PE,",
+        "bob,s.in,WA,",
+        "carol,p/a.in,NO,",
+        "carol,p/b.in,WA,",
+    ] {
+        assert!(
+            grades.contains(expected),
+            "{expected} missing from\n{grades}"
+        );
+    }
+    let summary = lines(&out.join("summary.csv"));
+    assert_eq!(summary[0], "submission,cases,AC,PE,WA,NO,JE,result");
+    assert_eq!(summary[1], "alice,4,3,0,0,0,1,JE");
+    assert_eq!(summary[2], "bob,4,1,1,1,0,1,JE");
+    assert_eq!(summary[3], "carol,4,1,0,1,1,1,JE");
+    // Without the judge error the run exits 0.
+    fs::remove_file(cases.join("wrong-answer-file.in")).unwrap();
+    referee()
+        .args(["grade", "--cases"])
+        .arg(&cases)
+        .arg("--submissions")
+        .arg(&subs)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    assert_eq!(lines(&out.join("summary.csv"))[2], "bob,3,1,1,1,0,0,WA");
+}
