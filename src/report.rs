@@ -272,12 +272,13 @@ mod tests {
         v.sort_by(|a, b| order(*a, *b));
         assert_eq!(
             v,
+            // Component-wise, as a sorted walk visits them: "a" < "a-b" < "a.in".
             vec![
-                ("a-b/x.in", "1"),
-                ("a.in", "1"),
                 ("a/b/z.in", ""),
                 ("a/b/z.in", "9"),
-                ("a/b/z.in", "10")
+                ("a/b/z.in", "10"),
+                ("a-b/x.in", "1"),
+                ("a.in", "1")
             ]
         );
     }
