@@ -147,90 +147,146 @@ fn last_mover(set: &DataSet, filled: u64) -> Option<u32> {
     Some(last.min(u32::MAX as u64) as u32)
 }
 
-/// Walks every cycle of every step. Returns the lowest-numbered player other than `last` who
-/// has a line, and the lines of `last`.
-fn lines(set: &DataSet, last: u32) -> (Option<u64>, Vec<Run>) {
-    let (rows, cols) = (set.rows, set.cols);
-    let at = |(r, c): (usize, usize)| set.cells[r * cols + c];
-    let mut other: Option<u64> = None;
-    let mut runs = Vec::new();
-    let mut visited = vec![0u64; set.cells.len().div_ceil(64)];
-    let mut note = |owner: u32, run: Run, other: &mut Option<u64>| {
-        if owner == last {
-            runs.push(run);
-        } else {
-            *other = Some(other.map_or(owner as u64, |o| o.min(owner as u64)));
+/// The walk of one cycle: its runs so far. The first run is held back until the end, where
+/// it may join the last one across the cycle's start.
+#[derive(Clone, Copy, Default)]
+struct Lane {
+    /// The cycle's first square.
+    start: (usize, usize),
+    /// Owner and length of the first run, once it is closed.
+    first: Option<(u32, u64)>,
+    /// The run being walked.
+    owner: u32,
+    len: u64,
+    run_start: (usize, usize),
+}
+
+/// Collects the lines found while walking.
+struct Lines {
+    k: u64,
+    last: u32,
+    other: Option<u64>,
+    runs: Vec<Run>,
+}
+
+impl Lines {
+    fn note(&mut self, owner: u32, run: Run) {
+        if owner == 0 || (!run.whole_cycle && run.len < self.k) {
+            return;
         }
-    };
-    for d in STEPS {
-        let step = Step::new(d, rows, cols);
-        visited.iter_mut().for_each(|w| *w = 0);
-        for start in 0..set.cells.len() {
-            if visited[start / 64] >> (start % 64) & 1 != 0 {
-                continue;
-            }
-            let s = (start / cols, start % cols);
-            // Find a square whose owner differs from its predecessor's.
-            let mut prev = s;
-            let mut begin = None;
-            for _ in 0..step.cycle {
-                let next = step.next(prev);
-                if at(next) != at(prev) {
-                    begin = Some(next);
-                    break;
-                }
-                prev = next;
-            }
-            let Some(begin) = begin else {
-                // One owner on the whole cycle.
-                let mut sq = s;
-                for _ in 0..step.cycle {
-                    let i = sq.0 * cols + sq.1;
-                    visited[i / 64] |= 1 << (i % 64);
-                    sq = step.next(sq);
-                }
-                if at(s) != 0 {
-                    let run = Run {
-                        step,
-                        first: s,
-                        len: step.cycle,
-                        whole_cycle: true,
-                    };
-                    note(at(s), run, &mut other);
-                }
-                continue;
+        if owner == self.last {
+            self.runs.push(run);
+        } else {
+            self.other = Some(self.other.map_or(owner as u64, |o| o.min(owner as u64)));
+        }
+    }
+
+    /// Closes the run of `lane` that ended before the square at `pos` of owner `v`.
+    #[inline]
+    fn step(&mut self, lane: &mut Lane, step: Step, v: u32, pos: (usize, usize)) {
+        if v == lane.owner {
+            lane.len += 1;
+            return;
+        }
+        if lane.first.is_none() {
+            lane.first = Some((lane.owner, lane.len));
+        } else {
+            let run = Run {
+                step,
+                first: lane.run_start,
+                len: lane.len,
+                whole_cycle: false,
             };
-            // Walk the cycle once from `begin`, cutting it into runs.
-            let mut sq = begin;
-            let mut run_first = begin;
-            let mut run_len = 0u64;
-            for i in 0..=step.cycle {
-                let closing = i == step.cycle || (i > 0 && at(sq) != at(run_first));
-                if closing {
-                    let owner = at(run_first);
-                    if owner != 0 && run_len >= set.k {
-                        let run = Run {
-                            step,
-                            first: run_first,
-                            len: run_len,
-                            whole_cycle: false,
-                        };
-                        note(owner, run, &mut other);
-                    }
-                    run_first = sq;
-                    run_len = 0;
-                }
-                if i == step.cycle {
-                    break;
-                }
-                let idx = sq.0 * cols + sq.1;
-                visited[idx / 64] |= 1 << (idx % 64);
-                run_len += 1;
-                sq = step.next(sq);
+            self.note(lane.owner, run);
+        }
+        lane.owner = v;
+        lane.len = 1;
+        lane.run_start = pos;
+    }
+
+    /// Ends the walk of a cycle of length `cycle`.
+    fn finish(&mut self, lane: &Lane, step: Step) {
+        let run = |first, len| Run {
+            step,
+            first,
+            len,
+            whole_cycle: false,
+        };
+        match lane.first {
+            None => {
+                let whole = Run {
+                    step,
+                    first: lane.start,
+                    len: lane.len,
+                    whole_cycle: true,
+                };
+                self.note(lane.owner, whole);
+            }
+            Some((owner, len)) if owner == lane.owner => {
+                self.note(owner, run(lane.run_start, lane.len + len));
+            }
+            Some((owner, len)) => {
+                self.note(lane.owner, run(lane.run_start, lane.len));
+                self.note(owner, run(lane.start, len));
             }
         }
     }
-    (other, runs)
+}
+
+/// Walks every cycle of every step. Returns the lowest-numbered player other than `last` who
+/// has a line, and the lines of `last`.
+///
+/// For a step (dr, dc), the rows split into gcd(R, dr) classes; from row r0 the walk is back
+/// in row r0 after Tr = R / gcd(R, dr) steps, g = gcd(C, Tr x dc) columns further on, so the
+/// cycles through row r0 start at columns 0..g. Those g cycles are walked in lockstep: at each
+/// time step their squares are g consecutive columns of one row, read in memory order.
+fn lines(set: &DataSet, last: u32) -> (Option<u64>, Vec<Run>) {
+    let (rows, cols) = (set.rows, set.cols);
+    let mut found = Lines {
+        k: set.k,
+        last,
+        other: None,
+        runs: Vec::new(),
+    };
+    let mut lanes: Vec<Lane> = Vec::new();
+    for d in STEPS {
+        let step = Step::new(d, rows, cols);
+        let classes = gcd(rows as u64, step.dr as u64) as usize;
+        let period = rows / classes;
+        let shift = (period as u64 * step.dc as u64 % cols as u64) as usize;
+        let g = gcd(cols as u64, shift as u64) as usize;
+        debug_assert_eq!((period * (cols / g)) as u64, step.cycle);
+        for r0 in 0..classes {
+            lanes.clear();
+            lanes.extend((0..g).map(|c0| Lane {
+                start: (r0, c0),
+                owner: set.cells[r0 * cols + c0],
+                len: 0,
+                run_start: (r0, c0),
+                first: None,
+            }));
+            let (mut r, mut c) = (r0, 0);
+            for _ in 0..step.cycle {
+                let row = &set.cells[r * cols..(r + 1) * cols];
+                // Lane i is at column c + i (mod C): two contiguous pieces of the row.
+                let split = (cols - c).min(g);
+                for (lane, (&v, col)) in lanes[..split]
+                    .iter_mut()
+                    .zip(row[c..c + split].iter().zip(c..))
+                {
+                    found.step(lane, step, v, (r, col));
+                }
+                for (lane, (&v, col)) in lanes[split..].iter_mut().zip(row.iter().zip(0..)) {
+                    found.step(lane, step, v, (r, col));
+                }
+                (r, c) = step.next((r, c));
+            }
+            for lane in &lanes {
+                found.finish(lane, step);
+            }
+        }
+    }
+    (found.other, found.runs)
 }
 
 /// Counts the squares that lie, at an admissible position, on every line of the last mover.
