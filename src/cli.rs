@@ -33,6 +33,30 @@ enum Command {
     Grade(GradeArgs),
     /// Write seeded random inputs (transcripts, grids, boards) to a directory.
     Gen(GenArgs),
+    /// Hunt for divergences between engine and reference on seeded random cases; shrink and
+    /// save the first one found (exit 1).
+    Stress(StressArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct StressArgs {
+    /// The game.
+    game: GameName,
+    /// Pousse rule set (default: each case picks one at random).
+    #[arg(long, value_parser = clap::value_parser!(RulesArg))]
+    rules: Option<RulesArg>,
+    /// Seed; the same seed replays the same cases.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop after this many cases (default 10000 when --time is absent).
+    #[arg(long)]
+    cases: Option<u64>,
+    /// Stop after this many seconds.
+    #[arg(long)]
+    time: Option<f64>,
+    /// Where a shrunk diverging case is written.
+    #[arg(long, default_value = "stress-failures")]
+    out: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -197,6 +221,63 @@ pub fn main() -> ExitCode {
         Command::Merge(args) => merge(args),
         Command::Grade(args) => grade(args),
         Command::Gen(args) => generate(args),
+        Command::Stress(args) => stress(args),
+    }
+}
+
+fn stress(args: StressArgs) -> ExitCode {
+    use crate::harness::{littlesquares::GridCase, pousse::PousseCase, somegame::BoardCase};
+    let limits = crate::stress::Limits {
+        seed: args.seed,
+        cases: args.cases,
+        time: args.time.map(std::time::Duration::from_secs_f64),
+    };
+    let rules = args.rules.map(|r| r.0);
+    let suffix = match rules {
+        Some(r) if r != Rules::Waterloo => format!(".{r}"),
+        _ => String::new(),
+    };
+    let report = match args.game {
+        GameName::Pousse => crate::stress::run::<PousseCase>(limits, rules, &args.out, &suffix),
+        GameName::Littlesquares => crate::stress::run::<GridCase>(limits, None, &args.out, ""),
+        GameName::Somegame => crate::stress::run::<BoardCase>(limits, None, &args.out, ""),
+    };
+    let report = match report {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let secs = report.elapsed.as_secs_f64();
+    eprintln!(
+        "stress {}: {} cases in {secs:.1} s ({:.0} cases/s), seed {}",
+        args.game.as_str(),
+        report.cases,
+        report.cases as f64 / secs.max(1e-9),
+        args.seed
+    );
+    match report.finding {
+        None => ExitCode::SUCCESS,
+        Some(f) => {
+            let file = f.file.display();
+            let rules_flag = rules.map_or(String::new(), |r| format!(" --rules {r}"));
+            eprintln!("DIVERGENCE at case {} (shrunk, written to {file}):", f.case);
+            eprintln!("{}", f.divergence);
+            eprintln!("reproduce:");
+            eprintln!(
+                "  referee judge {} {file}{rules_flag} --engine fast",
+                args.game.as_str()
+            );
+            eprintln!(
+                "  referee judge {} {file}{rules_flag} --engine reference",
+                args.game.as_str()
+            );
+            eprintln!(
+                "  referee stress {}{rules_flag} --seed {} --cases {}",
+                args.game.as_str(),
+                args.seed,
+                f.case + 1
+            );
+            ExitCode::from(1)
+        }
     }
 }
 

@@ -58,6 +58,10 @@ pub trait Game: 'static {
         options: Self::Options,
     ) -> Result<Vec<Self::Judgement>, JudgeError>;
 
+    /// Whether the reference's parser accepts `input` (without judging it): for checking the
+    /// parsers against each other on inputs too large for the reference to judge.
+    fn reference_parses(input: &[u8]) -> Result<(), JudgeError>;
+
     /// The contest's output line for a judgement (without the newline).
     fn verdict(judgement: &Self::Judgement) -> String;
 
@@ -111,6 +115,10 @@ impl Game for Pousse {
         }
     }
 
+    fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
+        referee_reference::pousse::check(input).map_err(crate::reference_error)
+    }
+
     fn verdict(j: &Self::Judgement) -> String {
         j.verdict().to_string()
     }
@@ -151,6 +159,10 @@ impl Game for LittleSquares {
             Implementation::Fast => crate::littlesquares::judge(input),
             Implementation::Reference => crate::littlesquares::reference::judge(input),
         }
+    }
+
+    fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
+        referee_reference::littlesquares::check(input).map_err(crate::reference_error)
     }
 
     fn verdict(j: &Self::Judgement) -> String {
@@ -202,6 +214,12 @@ impl Game for SomeGame {
             Implementation::Fast => crate::somegame::judge(input),
             Implementation::Reference => crate::somegame::reference::judge(input),
         }
+    }
+
+    fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
+        referee_reference::somegame::parse(input)
+            .map(|_| ())
+            .map_err(crate::reference_error)
     }
 
     fn verdict(j: &Self::Judgement) -> String {

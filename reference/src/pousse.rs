@@ -59,6 +59,11 @@ pub fn judge(input: &[u8], rules: Rules) -> Result<Vec<Verdict>, ParseError> {
     Ok(games.iter().map(|g| play(g, rules)).collect())
 }
 
+/// Checks the input's grammar only.
+pub fn check(input: &[u8]) -> Result<(), ParseError> {
+    parse(input).map(|_| ())
+}
+
 /// Plays one game move by move.
 fn play(game: &Transcript, rules: Rules) -> Verdict {
     let n = game.n;
