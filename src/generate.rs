@@ -56,9 +56,14 @@ fn random_move(rng: &mut Rng, n: usize) -> Move {
     )
 }
 
+/// Above this board size, `undecided` games are made of plain random moves cut before any
+/// decisive one, instead of trying every move on a copy of the board.
+pub const UNDECIDED_BY_TRIAL: usize = 64;
+
 /// The moves of a random Pousse game. With `undecided`, each move is drawn until one leaves
 /// the straight counts equal and (ICFP rule sets) repeats no configuration seen so far; when no
 /// such move turns up in `8 N` draws the game stops early, so it may be shorter than asked.
+/// Above [`UNDECIDED_BY_TRIAL`], see there.
 pub fn pousse_moves(rng: &mut Rng, shape: &PousseShape) -> Vec<Move> {
     let n = shape.n;
     let palette: Vec<Move> = (0..shape.palette).map(|_| random_move(rng, n)).collect();
@@ -71,6 +76,17 @@ pub fn pousse_moves(rng: &mut Rng, shape: &PousseShape) -> Vec<Move> {
     };
     if !shape.undecided {
         return (0..shape.moves).map(|_| draw(rng)).collect();
+    }
+    if n > UNDECIDED_BY_TRIAL {
+        // Trying each move on a copy of the board costs O(N^2) per move here; random moves
+        // essentially never make a straight of N or repeat a position at this size. Play
+        // them, and cut the game before a decisive move should one happen.
+        let mut moves: Vec<Move> = (0..shape.moves).map(|_| draw(rng)).collect();
+        let mut game = crate::pousse::Game::new(n, shape.rules).expect("valid size");
+        if let Some(k) = moves.iter().position(|&m| game.play(m).is_some()) {
+            moves.truncate(k);
+        }
+        return moves;
     }
     let mut board = Board::new(n, true).expect("valid size");
     let mut seen: HashSet<u64> = HashSet::new();
@@ -193,7 +209,7 @@ mod tests {
     #[test]
     fn undecided_games_never_end() {
         for rules in Rules::ALL {
-            for n in [2, 3, 4, 8] {
+            for n in [2, 3, 4, 8, 65] {
                 let shape = PousseShape {
                     n,
                     moves: 2000,

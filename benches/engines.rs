@@ -1,0 +1,95 @@
+//! In-process benchmarks of the engines (no parsing, no process start): Pousse time per move,
+//! the whole judge of large LittleSquares and Some Game inputs, and the reference on the same
+//! Pousse moves for the engine/reference ratio. Run: `cargo bench --bench engines`.
+
+use divan::{black_box, Bencher};
+use referee::game::{Game, Implementation, LittleSquares, Pousse, SomeGame};
+use referee::generate::{
+    littlesquares_grid, pousse_moves, pousse_transcript, somegame_cells, somegame_text,
+    PousseShape, Rng, SomeGameShape,
+};
+use referee::pousse::{Move, Rules};
+
+fn main() {
+    divan::main();
+}
+
+fn moves(n: usize, count: usize, rules: Rules) -> Vec<Move> {
+    let shape = PousseShape {
+        n,
+        moves: count,
+        palette: 0,
+        undecided: true,
+        rules,
+    };
+    pousse_moves(&mut Rng::new(42), &shape)
+}
+
+/// 10^6 moves in which no move ends the game; the counter is moves, so divan prints time per
+/// move.
+#[divan::bench(args = [4, 8, 64, 100], sample_count = 5, sample_size = 1)]
+fn pousse_engine_waterloo(bencher: Bencher, n: usize) {
+    let moves = moves(n, 1_000_000, Rules::Waterloo);
+    bencher
+        .counter(divan::counter::ItemsCount::new(moves.len()))
+        .bench(|| {
+            let mut game = referee::pousse::Game::new(n, Rules::Waterloo).unwrap();
+            for &m in &moves {
+                game.play(m);
+            }
+            black_box(game.decision())
+        });
+}
+
+#[divan::bench(args = [4, 8, 64, 100], sample_count = 5, sample_size = 1)]
+fn pousse_engine_icfp98(bencher: Bencher, n: usize) {
+    let moves = moves(n, 1_000_000, Rules::Icfp98);
+    bencher
+        .counter(divan::counter::ItemsCount::new(moves.len()))
+        .bench(|| {
+            let mut game = referee::pousse::Game::new(n, Rules::Icfp98).unwrap();
+            for &m in &moves {
+                game.play(m);
+            }
+            black_box(game.decision())
+        });
+}
+
+/// Engine against reference on the same 10^4-move transcript at N = 100 (waterloo): the ratio
+/// of the two lines is the speedup. (The reference needs seconds for 10^5 moves; bench.sh
+/// measures that size end to end.)
+#[divan::bench(args = [Implementation::Fast, Implementation::Reference], sample_count = 3, sample_size = 1)]
+fn pousse_judge_n100_10k_moves(bencher: Bencher, imp: Implementation) {
+    let text = pousse_transcript(100, &moves(100, 10_000, Rules::Waterloo));
+    bencher
+        .counter(divan::counter::ItemsCount::new(10_000usize))
+        .bench(|| black_box(Pousse::judge(imp, &mut text.as_bytes(), Rules::Waterloo).unwrap()));
+}
+
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn littlesquares_4000x4000(bencher: Bencher) {
+    let text = littlesquares_grid(&mut Rng::new(3), 4000, 4000, 0.1);
+    bencher
+        .counter(divan::counter::ItemsCount::new(16_000_000usize))
+        .bench(|| {
+            black_box(LittleSquares::judge(Implementation::Fast, &mut text.as_bytes(), ()).unwrap())
+        });
+}
+
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn somegame_2000x2000_p4_k5(bencher: Bencher) {
+    let shape = SomeGameShape {
+        players: 4,
+        rows: 2000,
+        cols: 2000,
+        k: 5,
+        fill: 0.6,
+        perturb: 0,
+    };
+    let text = somegame_text(&shape, &somegame_cells(&mut Rng::new(3), &shape));
+    bencher
+        .counter(divan::counter::ItemsCount::new(4_000_000usize))
+        .bench(|| {
+            black_box(SomeGame::judge(Implementation::Fast, &mut text.as_bytes(), ()).unwrap())
+        });
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# End-to-end performance table: seeded workloads from `referee gen`, each timed (best of RUNS)
+# against `wc -l` on the same file, with peak memory from /usr/bin/time, and the engine against
+# the reference where the reference can finish. Prints a Markdown table (the README's
+# performance section holds the latest). Usage: scripts/bench.sh   (RUNS=3 by default)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-3}
+cargo build --release --quiet
+B=$PWD/target/release/referee
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+
+best() { # best wall time of RUNS runs of a command, in seconds
+  local best=999999 s e t
+  for _ in $(seq "$RUNS"); do
+    s=$(date +%s%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s%N)
+    t=$(echo "($e - $s) / 1000000000" | bc -l)
+    best=$(echo "if ($t < $best) $t else $best" | bc -l)
+  done
+  printf '%.4f' "$best"
+}
+peak_kb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1; }
+
+echo "| workload | file | wc -l | referee | per unit | x wc -l | peak memory |"
+echo "|---|---|---|---|---|---|---|"
+row() { # name file units unit-name command...
+  local name=$1 file=$2 units=$3 unit=$4; shift 4
+  local wc t kb
+  wc=$(best wc -l "$file")
+  t=$(best "$@")
+  kb=$(peak_kb "$@")
+  printf '| %s | %s MB | %.1f ms | %.1f ms | %.1f ns/%s | %.1f | %s MB |\n' "$name" \
+    "$(echo "$(stat -c %s "$file") / 1000000" | bc -l | xargs printf '%.1f')" \
+    "$(echo "$wc * 1000" | bc -l)" "$(echo "$t * 1000" | bc -l)" \
+    "$(echo "$t * 1000000000 / $units" | bc -l)" "$unit" "$(echo "$t / $wc" | bc -l)" \
+    "$(echo "$kb / 1024" | bc -l | xargs printf '%.1f')"
+}
+
+for rules in waterloo icfp98 icfp98-board; do
+  for n in 4 8 64 100 1000; do
+    $B gen pousse --out "$W/p-$rules-$n" --n "$n" --moves 1000000 --undecided --rules "$rules" --seed 5
+    f=$(ls "$W/p-$rules-$n"/*.in)
+    moves=$(($(wc -l < "$f") - 2))
+    row "pousse $rules N=$n, $moves undecided moves" "$f" "$moves" move "$B" judge pousse "$f" --rules "$rules"
+  done
+done
+$B gen littlesquares --out "$W/ls" --rows 4000 --cols 4000 --filled 0.1 --seed 5
+row "littlesquares 4000 x 4000" "$W"/ls/*.in 16000000 square "$B" judge littlesquares "$W"/ls/*.in
+$B gen somegame --out "$W/sg" --rows 2000 --cols 2000 --players 4 --k 5 --fill 0.6 --seed 5
+row "somegame 2000 x 2000, P=4, K=5" "$W"/sg/*.in 4000000 square "$B" judge somegame "$W"/sg/*.in
+
+echo
+echo "| engine vs reference (same input) | engine | reference | ratio |"
+echo "|---|---|---|---|"
+ratio() { # name file args...
+  local name=$1 file=$2; shift 2
+  local e r
+  e=$(best "$B" judge "$@" "$file")
+  r=$(best "$B" judge "$@" "$file" --engine reference)
+  printf '| %s | %.2f ms | %.0f ms | %.0f |\n' "$name" "$(echo "$e * 1000" | bc -l)" \
+    "$(echo "$r * 1000" | bc -l)" "$(echo "$r / $e" | bc -l)"
+}
+$B gen pousse --out "$W/pr" --n 100 --moves 100000 --seed 6
+ratio "pousse N=100, 10^5 random moves, waterloo" "$W"/pr/*.in pousse
+$B gen pousse --out "$W/pr8" --n 8 --moves 2000 --undecided --rules icfp98 --seed 6
+ratio "pousse N=8, 2000 undecided moves, icfp98" "$W"/pr8/*.icfp98.in pousse --rules icfp98
+$B gen littlesquares --out "$W/lsr" --rows 6 --cols 6 --filled 0.35 --seed 6
+ratio "littlesquares 6 x 6, ~23 empty" "$W"/lsr/*.in littlesquares
+$B gen somegame --out "$W/sgr" --rows 40 --cols 40 --players 2 --k 4 --fill 0.3 --seed 6
+ratio "somegame 40 x 40, P=2, K=4" "$W"/sgr/*.in somegame

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Plants realistic bugs one at a time in a scratch git worktree and records how long
+`referee stress` and the matching cargo-fuzz target take to find each. Writes a Markdown table
+to stdout. Usage: scripts/planted_bugs.py [--no-fuzz] [PLANT-NUMBERS...]   (takes ~20 minutes)"""
+import os, re, shutil, subprocess, sys, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRATCH = "/tmp/referee-planted"
+FUZZ = "--no-fuzz" not in sys.argv
+ONLY = [a for a in sys.argv[1:] if not a.startswith("--")]  # plant numbers (1-based), or all
+
+# (name, file, old, new, stress args, fuzz target)
+PLANTS = [
+    ("push forgets the fall-off (a full line ignores the insertion)", "src/pousse/board.rs",
+     "        let base = line * words;\n        let mover_bit = mover_x as u64;\n",
+     "        let base = line * words;\n        let mover_bit = mover_x as u64;\n"
+     "        if (0..words).all(|w| main.occ[base + w] == self.valid(w)) {\n            return;\n        }\n",
+     ["pousse", "--rules", "waterloo"], "pousse_engine_matches_reference"),
+    ("straights counted for the mover only", "src/pousse/game.rs",
+     "        let (x, o) = self.board.straights();\n",
+     "        let (x, o) = self.board.straights();\n"
+     "        let (x, o) = if mover == Colour::X { (x, 0) } else { (0, o) };\n",
+     ["pousse", "--rules", "waterloo"], "pousse_engine_matches_reference"),
+    ("repetition check ignores the side to move (icfp98)", "src/pousse/game.rs",
+     ["            if (same_side || self.rules == Rules::Icfp98Board)",
+      "let side = if self.rules == Rules::Icfp98 && "],
+     ["            let _ = same_side;\n            if true",
+      "let side = if false && "],
+     ["pousse", "--rules", "icfp98"], "pousse_engine_matches_reference"),
+    ("LittleSquares never fills a lone bottom-row square", "src/littlesquares/parse.rs",
+     "self.value ^= run_value(run) as u32 ^ (t != b) as u32;",
+     "self.value ^= run_value(run) as u32 ^ (t && !b) as u32;",
+     ["littlesquares"], "littlesquares_engine_matches_reference"),
+    ("LittleSquares XORs win/lose bits instead of Grundy values", "src/littlesquares/parse.rs",
+     "self.value ^= run_value(run) as u32 ^ (t != b) as u32;",
+     "self.value ^= (run_value(run) != 0) as u32 ^ (t != b) as u32;",
+     ["littlesquares"], "littlesquares_engine_matches_reference"),
+    ("Some Game without wrap-around (cycles walked as open paths)", "src/somegame/engine.rs",
+     "            Some((owner, len)) if owner == lane.owner => {",
+     "            Some((owner, len)) if owner == lane.owner && false => {",
+     ["somegame"], "somegame_engine_matches_reference"),
+]
+
+def run(cmd, cwd, timeout=None):
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+def main():
+    if os.path.exists(SCRATCH):
+        run(["git", "worktree", "remove", "--force", SCRATCH], ROOT)
+    run(["git", "worktree", "add", "--detach", SCRATCH, "HEAD"], ROOT)
+    env_target = os.path.join(SCRATCH, "target")
+    print("| planted bug | stress: cases | stress: seconds | fuzz target: seconds (runs) |")
+    print("|---|---|---|---|")
+    for i, (name, path, old, new, args, target) in enumerate(PLANTS, 1):
+        if ONLY and str(i) not in ONLY:
+            continue
+        f = os.path.join(SCRATCH, path)
+        original = open(f).read()
+        planted = original
+        for o, n in zip(old if isinstance(old, list) else [old], new if isinstance(new, list) else [new]):
+            assert o in planted, (name, o)
+            planted = planted.replace(o, n, 1)
+        open(f, "w").write(planted)
+        b = run(["cargo", "build", "--release", "--quiet"], SCRATCH)
+        assert b.returncode == 0, b.stderr
+        out = os.path.join(SCRATCH, "stress-out")
+        t = time.time()
+        s = run([os.path.join(env_target, "release/referee"), "stress", *args, "--seed", "7",
+                 "--time", "60", "--out", out], SCRATCH)
+        took = time.time() - t
+        m = re.search(r"(\d+) cases in ([\d.]+) s", s.stderr)
+        found = s.returncode == 1
+        stress = (m.group(1), f"{took:.2f}") if found else ("not found", "> 60")
+        fuzz = "-"
+        if FUZZ:
+            work = os.path.join(SCRATCH, "fuzz-work")
+            shutil.rmtree(work, ignore_errors=True)
+            shutil.copytree(os.path.join(SCRATCH, "fuzz/seeds", target), work)
+            run(["cargo", "fuzz", "build", "-s", "none", target], os.path.join(SCRATCH, "fuzz"))
+            t = time.time()
+            r = run(["cargo", "fuzz", "run", "-s", "none", target, work, "--",
+                     "-max_total_time=60", "-seed=7"], os.path.join(SCRATCH, "fuzz"))
+            took = time.time() - t
+            runs = re.findall(r"#(\d+)", r.stderr)
+            fuzz = f"{took:.1f} ({runs[-1] if runs else '?'} runs)" if r.returncode != 0 else "> 60 (not found)"
+            # Keep the finding as a regression input.
+            art = os.path.join(SCRATCH, "fuzz/artifacts", target)
+            if os.path.isdir(art):
+                for a in sorted(os.listdir(art)):
+                    dest = os.path.join(ROOT, "fuzz/regressions", target, "planted-" + a)
+                    shutil.copy(os.path.join(art, a), dest)
+                shutil.rmtree(art)
+        print(f"| {name} | {stress[0]} | {stress[1]} | {fuzz} |", flush=True)
+        open(f, "w").write(original)
+    run(["git", "worktree", "remove", "--force", SCRATCH], ROOT)
+
+main()
