@@ -73,3 +73,25 @@ pub fn judge_both<G: Game>(input: &[u8], options: G::Options) -> Both<G> {
         judge::<G>(Implementation::Reference, input, options),
     )
 }
+
+/// Checks every vector of an invalid-input file (`input with escapes | line:column | case`):
+/// both implementations reject it, at the same position and case. Returns the vector count.
+pub fn assert_invalid_vectors<G: Game>(file: &str, options: G::Options) -> usize {
+    let cases = vectors(file);
+    for fields in &cases {
+        let [input, position, case] = &fields[..] else {
+            panic!("bad vector {fields:?}");
+        };
+        let input = decode_escapes(input);
+        for imp in [Implementation::Fast, Implementation::Reference] {
+            let err = judge::<G>(imp, &input, options)
+                .expect_err(&format!("{imp:?} accepted {fields:?}"));
+            let JudgeError::Input(e) = err else {
+                panic!("not an input error");
+            };
+            assert_eq!(&e.position.to_string(), position, "{imp:?} {fields:?}: {e}");
+            assert_eq!(e.case, case.parse().ok(), "{imp:?} {fields:?}: {e}");
+        }
+    }
+    cases.len()
+}
