@@ -4,7 +4,8 @@
 cd "$SRC/referee/fuzz"
 cargo fuzz build -O --debug-assertions
 for target in pousse_engine_matches_reference pousse_parsers_agree_and_never_panic \
-              littlesquares_engine_matches_reference somegame_engine_matches_reference; do
+              littlesquares_engine_matches_reference somegame_engine_matches_reference \
+              somegame_matches_reachability_oracle; do
   cp "target/x86_64-unknown-linux-gnu/release/$target" "$OUT/"
   (cd "seeds/$target" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)
 done

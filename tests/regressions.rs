@@ -9,7 +9,11 @@ use referee::harness::fuzz;
 
 type Property = fn(&[u8]);
 
-const TARGETS: [(&str, Property); 4] = [
+const TARGETS: [(&str, Property); 5] = [
+    (
+        "somegame_matches_reachability_oracle",
+        fuzz::somegame_matches_reachability_oracle,
+    ),
     (
         "pousse_engine_matches_reference",
         fuzz::pousse_engine_matches_reference,

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use common::{judge_both, vectors};
 use proptest::prelude::*;
 use referee::game::{Implementation, SomeGame};
-use referee::somegame::{Reason, Verdict};
+use referee::somegame::Reason;
 
 fn reason(text: &str) -> Reason {
     match text.split(' ').collect::<Vec<_>>()[..] {
@@ -71,80 +71,9 @@ fn board_text(p: u64, r: usize, c: usize, k: u64, cells: &[u64]) -> String {
     s
 }
 
-/// Whether `player` has a line (literal definition; independent of both implementations).
-fn oracle_has_line(cells: &[u64], r: usize, c: usize, k: u64, player: u64) -> bool {
-    let steps: [(usize, usize); 8] = [
-        (0, 1),
-        (1, 0),
-        (1, 1),
-        (1, c * 2 - 1),
-        (1, 2),
-        (2, 1),
-        (1, c * 2 - 2),
-        (2, c * 2 - 1),
-    ];
-    for start in 0..r * c {
-        for &(dr, dc) in &steps {
-            let (mut x, mut y) = (start / c, start % c);
-            let mut n = 0;
-            while cells[x * c + y] == player {
-                n += 1;
-                if n >= k {
-                    return true;
-                }
-                x = (x + dr) % r;
-                y = (y + dc) % c;
-                if x * c + y == start {
-                    return true;
-                }
-            }
-        }
-    }
-    k == 0
-}
-
-/// Every board reachable by legal play from the empty board, as base-(P+1) codes.
-fn reachable(p: u64, r: usize, c: usize, k: u64) -> HashSet<Vec<u64>> {
-    let mut seen = HashSet::new();
-    let mut stack = vec![vec![0u64; r * c]];
-    seen.insert(stack[0].clone());
-    while let Some(board) = stack.pop() {
-        let over = (1..=p).any(|pl| oracle_has_line(&board, r, c, k, pl));
-        let filled = board.iter().filter(|&&v| v != 0).count() as u64;
-        if over || filled == (r * c) as u64 {
-            continue;
-        }
-        let mover = filled % p + 1;
-        for i in 0..r * c {
-            if board[i] == 0 {
-                let mut next = board.clone();
-                next[i] = mover;
-                if seen.insert(next.clone()) {
-                    stack.push(next);
-                }
-            }
-        }
-    }
-    seen
-}
-
-/// The oracle's verdict for a board.
-fn oracle_verdict(
-    reach: &HashSet<Vec<u64>>,
-    cells: &[u64],
-    p: u64,
-    r: usize,
-    c: usize,
-    k: u64,
-) -> Verdict {
-    if !reach.contains(cells) {
-        return Verdict::Error;
-    }
-    match (1..=p).find(|&pl| oracle_has_line(cells, r, c, k, pl)) {
-        Some(pl) => Verdict::Player(pl),
-        None => Verdict::NoWinners,
-    }
-}
+use referee::somegame::oracle::{
+    has_line as oracle_has_line, reachable, verdict as oracle_verdict,
+};
 
 #[test]
 fn every_board_of_tiny_tori_matches_the_reachability_oracle() {

@@ -54,3 +54,18 @@ pub fn pousse_parsers_agree_and_never_panic(data: &[u8]) {
         );
     }
 }
+
+/// `somegame_matches_reachability_oracle`: on tiny tori, the engine's verdict is the one the
+/// exhaustive reachability oracle gives, and the reference agrees with the engine.
+pub fn somegame_matches_reachability_oracle(data: &[u8]) {
+    use super::somegame::TinyTorusCase;
+    let Ok(case) = TinyTorusCase::arbitrary_take_rest(Unstructured::new(data)) else {
+        return;
+    };
+    if let Err(why) = case.engine_agrees_with_oracle() {
+        panic!("engine and reachability oracle disagree: {why}\ninput:\n{case:?}");
+    }
+    if let Err(d) = compare::<crate::game::SomeGame>(&case.0.input(), ()) {
+        panic!("engine and reference disagree\n{d}\ninput:\n{case:?}");
+    }
+}

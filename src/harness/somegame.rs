@@ -170,3 +170,63 @@ impl<'a> arbitrary::Arbitrary<'a> for BoardCase {
         })
     }
 }
+
+/// A board on a tiny torus (at most 3 x 3, 1 x N or 2 x N strips up to 6 squares), P = 1..3,
+/// K = 0..5: small enough for the reachability oracle.
+#[derive(Clone, PartialEq, Eq)]
+pub struct TinyTorusCase(pub BoardCase);
+
+impl fmt::Debug for TinyTorusCase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl TinyTorusCase {
+    /// Whether the engine's verdict is the oracle's (the reference is compared separately).
+    pub fn engine_agrees_with_oracle(&self) -> Result<(), String> {
+        let b = &self.0;
+        let want =
+            crate::somegame::oracle::cached_verdict(&b.cells, b.players, b.rows, b.cols, b.k);
+        let got = crate::somegame::judge(&super::Case::input(b)[..]).map_err(|e| e.to_string())?;
+        if got[0].verdict == want {
+            Ok(())
+        } else {
+            Err(format!("engine {:?}, oracle {want:?}", got[0].verdict))
+        }
+    }
+}
+
+#[cfg(feature = "arbitrary")]
+impl<'a> arbitrary::Arbitrary<'a> for TinyTorusCase {
+    fn arbitrary(u: &mut arbitrary::Unstructured<'a>) -> arbitrary::Result<TinyTorusCase> {
+        const SHAPES: [(usize, usize); 12] = [
+            (1, 1),
+            (1, 2),
+            (1, 3),
+            (1, 4),
+            (1, 5),
+            (1, 6),
+            (2, 2),
+            (2, 3),
+            (3, 2),
+            (2, 1),
+            (3, 1),
+            (3, 3),
+        ];
+        let (rows, cols) = SHAPES[u.choose_index(SHAPES.len())?];
+        let players: u64 = u.int_in_range(1..=3)?;
+        let k: u64 = u.int_in_range(0..=5)?;
+        let mut cells = vec![0u64; rows * cols];
+        for c in cells.iter_mut() {
+            *c = u.int_in_range(0..=players)?;
+        }
+        Ok(TinyTorusCase(BoardCase {
+            players,
+            rows,
+            cols,
+            k,
+            cells,
+        }))
+    }
+}

@@ -2,6 +2,7 @@
 //! lost statement: `shared/specs/somegame.md` and the README.
 
 pub mod engine;
+pub mod oracle;
 pub mod parse;
 pub mod reference;
 
