@@ -39,14 +39,19 @@ fn lines(path: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Runs `referee verify corpus` (from the repository root) into `out`; it must exit 0.
+fn verify_corpus_into(out: &Path) {
+    referee()
+        .args(["verify", "corpus", "--out"])
+        .arg(out)
+        .assert()
+        .success();
+}
+
 #[test]
 fn committed_reports_are_up_to_date() {
     let out = tempfile::tempdir().unwrap();
-    referee()
-        .args(["verify", "corpus", "--out"])
-        .arg(out.path())
-        .assert()
-        .success();
+    verify_corpus_into(out.path());
     for name in ["verdicts.csv", "mismatches.csv"] {
         assert_eq!(
             fs::read_to_string(out.path().join(name)).unwrap(),
@@ -150,11 +155,7 @@ fn beyond_the_budget_the_reference_is_skipped() {
 #[test]
 fn shards_merged_equal_the_full_run() {
     let full = tempfile::tempdir().unwrap();
-    referee()
-        .args(["verify", "corpus", "--out"])
-        .arg(full.path())
-        .assert()
-        .success();
+    verify_corpus_into(full.path());
     let shards: Vec<tempfile::TempDir> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
     let mut sizes = vec![];
     for (k, dir) in shards.iter().enumerate() {

@@ -84,6 +84,18 @@ struct Run {
     whole_cycle: bool,
 }
 
+impl Run {
+    /// A run of `len` squares from `first` that does not close its cycle.
+    fn path(step: Step, first: (usize, usize), len: u64) -> Run {
+        Run {
+            step,
+            first,
+            len,
+            whole_cycle: false,
+        }
+    }
+}
+
 /// Judges one data set.
 pub fn judge(set: &DataSet) -> Judgement {
     let squares = set.rows as u64 * set.cols as u64;
@@ -191,13 +203,7 @@ impl Lines {
         if lane.first.is_none() {
             lane.first = Some((lane.owner, lane.len));
         } else {
-            let run = Run {
-                step,
-                first: lane.run_start,
-                len: lane.len,
-                whole_cycle: false,
-            };
-            self.note(lane.owner, run);
+            self.note(lane.owner, Run::path(step, lane.run_start, lane.len));
         }
         lane.owner = v;
         lane.len = 1;
@@ -206,12 +212,7 @@ impl Lines {
 
     /// Ends the walk of a cycle of length `cycle`.
     fn finish(&mut self, lane: &Lane, step: Step) {
-        let run = |first, len| Run {
-            step,
-            first,
-            len,
-            whole_cycle: false,
-        };
+        let run = |first, len| Run::path(step, first, len);
         match lane.first {
             None => {
                 let whole = Run {
