@@ -58,6 +58,16 @@ pub trait Game: 'static {
         options: Self::Options,
     ) -> Result<Vec<Self::Judgement>, JudgeError>;
 
+    /// The engine again through its general code path, where the engine has specialised
+    /// ones (Pousse: small boards); `None` where it has a single path. The harness requires
+    /// the same result as [`judge`](Game::judge) with the engine.
+    fn judge_general_path(
+        _input: &[u8],
+        _options: Self::Options,
+    ) -> Option<Result<Vec<Self::Judgement>, JudgeError>> {
+        None
+    }
+
     /// Whether the reference's parser accepts `input` (without judging it): for checking the
     /// parsers against each other on inputs too large for the reference to judge.
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError>;
@@ -113,6 +123,13 @@ impl Game for Pousse {
             Implementation::Fast => crate::pousse::judge::judge(input, rules),
             Implementation::Reference => crate::pousse::reference::judge(input, rules),
         }
+    }
+
+    fn judge_general_path(
+        input: &[u8],
+        rules: Self::Options,
+    ) -> Option<Result<Vec<Self::Judgement>, JudgeError>> {
+        Some(crate::pousse::judge::judge_on_general_boards(input, rules))
     }
 
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {

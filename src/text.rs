@@ -103,6 +103,28 @@ impl<R: Read> LineReader<R> {
         Ok(())
     }
 
+    /// The buffered bytes not yet handed out, starting at the next line (possibly empty, and
+    /// possibly ending inside a line). With [`skip_line`](Self::skip_line) this lets a caller
+    /// decode common lines in place; anything unusual goes through [`next_line`](Self::next_line).
+    #[inline]
+    pub fn pending(&self) -> &[u8] {
+        &self.buf[self.start..self.end]
+    }
+
+    /// Consumes a line of `len` bytes plus its `\n` from the front of [`pending`](Self::pending).
+    ///
+    /// The caller guarantees that `pending()[len]` is `b'\n'` and that the line holds no `\r`
+    /// right before it; line numbering continues as if [`next_line`](Self::next_line) had
+    /// returned the line.
+    #[inline]
+    pub fn skip_line(&mut self, len: usize) {
+        debug_assert_eq!(self.buf[self.start + len], b'\n');
+        self.start += len + 1;
+        self.lines += 1;
+        self.last_terminated = true;
+        self.last_len = len as u64;
+    }
+
     /// The next line, or `None` at the end of input.
     pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
         let mut scanned = 0;

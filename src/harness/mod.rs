@@ -72,6 +72,14 @@ fn describe<G: Game>(result: &Result<Vec<G::Judgement>, JudgeError>) -> String {
 /// for acceptance by the reference parser.
 pub fn compare<G: Game>(input: &[u8], options: G::Options) -> Result<(), Divergence> {
     let fast = G::judge(Implementation::Fast, &mut &input[..], options);
+    if let Some(general) = G::judge_general_path(input, options) {
+        if !same_result::<G>(&fast, &general) {
+            return Err(Divergence {
+                engine: describe::<G>(&fast),
+                reference: format!("(the engine's general path) {}", describe::<G>(&general)),
+            });
+        }
+    }
     let affordable = match &fast {
         Ok(js) => {
             js.iter()
@@ -87,11 +95,8 @@ pub fn compare<G: Game>(input: &[u8], options: G::Options) -> Result<(), Diverge
         G::reference_parses(input).map(|()| Vec::new())
     };
     let agree = match (&fast, &reference) {
-        (Ok(f), Ok(r)) => !affordable || f == r,
-        (Err(JudgeError::Input(f)), Err(JudgeError::Input(r))) => {
-            (f.position, f.case) == (r.position, r.case)
-        }
-        _ => false,
+        (Ok(_), Ok(_)) if !affordable => true,
+        _ => same_result::<G>(&fast, &reference),
     };
     if agree {
         Ok(())
@@ -104,6 +109,20 @@ pub fn compare<G: Game>(input: &[u8], options: G::Options) -> Result<(), Diverge
                 format!("(parse only) {}", describe::<G>(&reference))
             },
         })
+    }
+}
+
+/// Whether two results agree: equal judgements, or input errors at the same position and case.
+fn same_result<G: Game>(
+    a: &Result<Vec<G::Judgement>, JudgeError>,
+    b: &Result<Vec<G::Judgement>, JudgeError>,
+) -> bool {
+    match (a, b) {
+        (Ok(a), Ok(b)) => a == b,
+        (Err(JudgeError::Input(a)), Err(JudgeError::Input(b))) => {
+            (a.position, a.case) == (b.position, b.case)
+        }
+        _ => false,
     }
 }
 

@@ -30,7 +30,7 @@
 //! and then visits only the squares whose value changed, to update the other orientation, the
 //! counts and the hash: never a scan of the board.
 
-use super::{Colour, Edge, Move};
+use super::{BoardRepr, Colour, Edge, Move};
 
 /// The largest board size the engine judges; larger sizes are refused with a clear error.
 pub const MAX_N: usize = 4096;
@@ -205,6 +205,27 @@ impl Board {
             Edge::Top => ctx.push(&mut self.cols, &mut self.rows, line, true, mover_x, false),
             Edge::Bottom => ctx.push(&mut self.cols, &mut self.rows, line, false, mover_x, false),
         }
+    }
+}
+
+impl BoardRepr for Board {
+    fn empty(n: usize, hashing: bool) -> Board {
+        Board::new(n, hashing).expect("the caller checked the size")
+    }
+    #[inline]
+    fn play_unchecked(&mut self, mv: Move, mover: Colour) {
+        Board::play_unchecked(self, mv, mover)
+    }
+    #[inline]
+    fn straights(&self) -> (u32, u32) {
+        Board::straights(self)
+    }
+    #[inline]
+    fn contents_hash(&self) -> u64 {
+        self.hash
+    }
+    fn same_contents(&self, other: &Board) -> bool {
+        Board::same_contents(self, other)
     }
 }
 

@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::board::{mix64, Board, SizeError};
-use super::{Colour, Move, Reason, Rules};
+use super::board::{mix64, Board, SizeError, MAX_N};
+use super::{BoardRepr, Colour, Move, Reason, Rules};
 
 /// Added to the hash of a configuration in which O is to move (`icfp98` only).
 const O_TO_MOVE_KEY: u64 = 0x6A09_E667_F3BC_C909;
@@ -52,9 +52,11 @@ struct History {
     previous: Vec<u32>,
 }
 
-/// A Pousse game under one rule set.
-pub struct Game {
-    board: Board,
+/// A Pousse game under one rule set, on board representation `B` ([`Board`] for any size;
+/// [`SmallBoard`](super::SmallBoard) is faster for N <= 8).
+pub struct Game<B = Board> {
+    n: usize,
+    board: B,
     rules: Rules,
     played: u64,
     history: Option<History>,
@@ -63,16 +65,29 @@ pub struct Game {
     key_mask: u64,
 }
 
-impl Game {
+impl Game<Board> {
     /// A new game on an empty `n` x `n` board.
     pub fn new(n: usize, rules: Rules) -> Result<Game, SizeError> {
-        let board = Board::new(n, rules.forbids_repetition())?;
+        Game::on(n, rules)
+    }
+}
+
+impl<B: BoardRepr> Game<B> {
+    /// A new game on an empty `n` x `n` board of representation `B`; the caller makes sure
+    /// `B` supports size `n` (every size in `1..=MAX_N` for [`Board`], `1..=8` for
+    /// [`SmallBoard`](super::SmallBoard)).
+    pub fn on(n: usize, rules: Rules) -> Result<Game<B>, SizeError> {
+        if n == 0 || n > MAX_N {
+            return Err(SizeError(n));
+        }
+        let board = B::empty(n, rules.forbids_repetition());
         let history = rules.forbids_repetition().then(|| History {
             moves: Vec::new(),
             latest: HashMap::default(),
             previous: vec![0],
         });
         Ok(Game {
+            n,
             board,
             rules,
             played: 0,
@@ -83,7 +98,7 @@ impl Game {
     }
 
     /// The board.
-    pub fn board(&self) -> &Board {
+    pub fn board(&self) -> &B {
         &self.board
     }
 
@@ -135,7 +150,7 @@ impl Game {
         } else {
             0
         };
-        mix64(self.board.hash() ^ side) & self.key_mask
+        mix64(self.board.contents_hash() ^ side) & self.key_mask
     }
 
     /// Records the configuration after the latest move; returns the earlier move with the same
@@ -169,9 +184,9 @@ impl Game {
     }
 
     /// Rebuilds the board after move `k` by replaying the recorded moves.
-    fn board_after(&self, k: u64) -> Board {
+    fn board_after(&self, k: u64) -> B {
         let history = self.history.as_ref().expect("history exists");
-        let mut board = Board::new(self.board.size(), false).expect("size already valid");
+        let mut board = B::empty(self.n, false);
         for (i, &mv) in history.moves[..k as usize].iter().enumerate() {
             board.play_unchecked(mv, Colour::of_move(i as u64 + 1));
         }

@@ -4,7 +4,7 @@ use std::io::Read;
 
 use super::game::Game;
 use super::parse::Parser;
-use super::{Judgement, Reason, Rules};
+use super::{Board, BoardRepr, Judgement, Reason, Rules, SmallBoard};
 use crate::error::{describe_bytes, InputError, JudgeError, Position};
 
 /// The longest game the ICFP rule sets can judge (moves are numbered with 32 bits in the
@@ -13,43 +13,86 @@ pub const MAX_ICFP_MOVES: u64 = u32::MAX as u64 - 1;
 
 /// Judges every game of a transcript with the engine, reading it once, in memory bounded by
 /// the board and (ICFP rule sets) the history.
+///
+/// Boards of size up to [`SMALL_MAX_N`](super::SMALL_MAX_N) are played on a [`SmallBoard`], larger ones on a
+/// [`Board`].
 pub fn judge<R: Read>(reader: R, rules: Rules) -> Result<Vec<Judgement>, JudgeError> {
+    judge_with(reader, rules, true)
+}
+
+/// [`judge`] with every board played on the general [`Board`], even the small ones: the
+/// harness checks that both paths agree, so that the general board stays tested at the small
+/// sizes where random cases (and most bugs) live.
+pub fn judge_on_general_boards<R: Read>(
+    reader: R,
+    rules: Rules,
+) -> Result<Vec<Judgement>, JudgeError> {
+    judge_with(reader, rules, false)
+}
+
+fn judge_with<R: Read>(
+    reader: R,
+    rules: Rules,
+    small_boards: bool,
+) -> Result<Vec<Judgement>, JudgeError> {
     let mut parser = Parser::new(reader);
     let mut out = Vec::new();
     while let Some(n) = parser.next_game()? {
-        let mut game = Game::new(n, rules).expect("the parser checked the board size");
-        let mut moves = 0u64;
-        while let Some(mv) = parser.next_move()? {
-            moves += 1;
-            if game.decision().is_none() {
-                if rules.forbids_repetition() && moves > MAX_ICFP_MOVES {
-                    return Err(InputError::new(
-                        Position::default(),
-                        parser.case(),
-                        format!("at most {MAX_ICFP_MOVES} moves under the ICFP rules"),
-                        describe_bytes(b"a longer game"),
-                    )
-                    .into());
-                }
-                game.play(mv);
-            }
-        }
-        out.push(match game.decision() {
-            Some(d) => Judgement {
-                n,
-                winner: Some(d.winner),
-                decisive_move: Some(d.at),
-                reason: d.reason,
-                moves,
-            },
-            None => Judgement {
-                n,
-                winner: None,
-                decisive_move: None,
-                reason: Reason::Quit,
-                moves,
-            },
-        });
+        let play = match n {
+            1 if small_boards => play_game::<SmallBoard<1>, R>,
+            2 if small_boards => play_game::<SmallBoard<2>, R>,
+            3 if small_boards => play_game::<SmallBoard<3>, R>,
+            4 if small_boards => play_game::<SmallBoard<4>, R>,
+            5 if small_boards => play_game::<SmallBoard<5>, R>,
+            6 if small_boards => play_game::<SmallBoard<6>, R>,
+            7 if small_boards => play_game::<SmallBoard<7>, R>,
+            8 if small_boards => play_game::<SmallBoard<8>, R>,
+            _ => play_game::<Board, R>,
+        };
+        out.push(play(&mut parser, n, rules)?);
     }
     Ok(out)
+}
+
+/// Plays the moves of the game the parser has just started (size `n`) to its `QUIT`, on board
+/// representation `B`; moves after the decisive one are still parsed (and checked), not played.
+#[inline]
+fn play_game<B: BoardRepr, R: Read>(
+    parser: &mut Parser<R>,
+    n: usize,
+    rules: Rules,
+) -> Result<Judgement, JudgeError> {
+    let mut game = Game::<B>::on(n, rules).expect("the parser checked the board size");
+    let mut moves = 0u64;
+    while let Some(mv) = parser.next_move()? {
+        moves += 1;
+        if game.decision().is_none() {
+            if rules.forbids_repetition() && moves > MAX_ICFP_MOVES {
+                return Err(InputError::new(
+                    Position::default(),
+                    parser.case(),
+                    format!("at most {MAX_ICFP_MOVES} moves under the ICFP rules"),
+                    describe_bytes(b"a longer game"),
+                )
+                .into());
+            }
+            game.play(mv);
+        }
+    }
+    Ok(match game.decision() {
+        Some(d) => Judgement {
+            n,
+            winner: Some(d.winner),
+            decisive_move: Some(d.at),
+            reason: d.reason,
+            moves,
+        },
+        None => Judgement {
+            n,
+            winner: None,
+            decisive_move: None,
+            reason: Reason::Quit,
+            moves,
+        },
+    })
 }

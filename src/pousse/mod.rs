@@ -8,12 +8,31 @@ pub mod game;
 pub mod judge;
 pub mod parse;
 pub mod reference;
+pub mod small;
 
 use std::fmt;
 use std::str::FromStr;
 
 pub use board::{Board, MAX_N};
 pub use game::Game;
+pub use small::{SmallBoard, SMALL_MAX_N};
+
+/// What a game needs from a board representation; [`Board`] (any size) and [`SmallBoard`]
+/// (N <= 8, one word per colour) both provide it, and [`Game`] is generic over it.
+pub trait BoardRepr: Clone {
+    /// An empty board of size `n`, which the caller has checked is supported; `hashing` asks
+    /// for [`contents_hash`](BoardRepr::contents_hash) to be maintained.
+    fn empty(n: usize, hashing: bool) -> Self;
+    /// Plays `mv` for `mover`; the caller guarantees `1 <= mv.index <= n`.
+    fn play_unchecked(&mut self, mv: Move, mover: Colour);
+    /// The numbers of straights of X and of O.
+    fn straights(&self) -> (u32, u32);
+    /// A hash of the contents (meaningful when built with `hashing`): equal contents give
+    /// equal hashes.
+    fn contents_hash(&self) -> u64;
+    /// Whether two boards have the same contents.
+    fn same_contents(&self, other: &Self) -> bool;
+}
 
 /// Which events end a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

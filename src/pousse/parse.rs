@@ -165,6 +165,43 @@ pub fn move_line(bytes: &[u8], n: usize) -> Result<Item, LineFault> {
     Ok(Item::Move(Move::new(edge, value as u32)))
 }
 
+/// Decodes the common case of a move line in place: `[LRTB]`, an index in `1..=n` without
+/// leading zero, then `\n`. Returns the move and the line's length (without the `\n`), or
+/// `None` for anything else (including a line not yet fully buffered), which the caller then
+/// parses with [`move_line`], so errors and unusual forms are handled in one place.
+#[inline]
+fn quick_move(pending: &[u8], n: usize) -> Option<(Move, usize)> {
+    // One bounds check for the longest line taken here ("B4096\n"); shorter lines near the
+    // end of the buffer go to the slow path.
+    let &[letter, first, b2, b3, b4, b5, ..] = pending else {
+        return None;
+    };
+    let edge = match letter {
+        b'L' => Edge::Left,
+        b'R' => Edge::Right,
+        b'T' => Edge::Top,
+        b'B' => Edge::Bottom,
+        _ => return None,
+    };
+    let first = first.wrapping_sub(b'1');
+    if first > 8 {
+        return None;
+    }
+    let mut index = first as usize + 1;
+    // MAX_N has 4 digits: longer indices go to the slow path (and fail there).
+    for (len, b) in [(2, b2), (3, b3), (4, b4), (5, b5)] {
+        if b == b'\n' {
+            return (index <= n).then_some((Move::new(edge, index as u32), len));
+        }
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        index = index * 10 + digit as usize;
+    }
+    None
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
     /// Nothing read yet.
@@ -347,9 +384,21 @@ impl<R: Read> Parser<R> {
     }
 
     /// The next move of the current game, or `None` at its `QUIT`.
-    #[inline]
+    #[inline(always)]
     pub fn next_move(&mut self) -> Result<Option<Move>, JudgeError> {
         debug_assert_eq!(self.state, State::InGame);
+        if self.held.is_none() {
+            if let Some((mv, len)) = quick_move(self.lines.pending(), self.n) {
+                self.lines.skip_line(len);
+                return Ok(Some(mv));
+            }
+        }
+        self.next_move_slowly()
+    }
+
+    /// [`next_move`](Self::next_move) for every line the fast path does not take.
+    #[inline(never)]
+    fn next_move_slowly(&mut self) -> Result<Option<Move>, JudgeError> {
         let parsed = if let Some(h) = self.held.take() {
             move_line(h.bytes(), self.n).map_err(|f| (h.number, f))
         } else {
@@ -368,6 +417,72 @@ impl<R: Read> Parser<R> {
                 Ok(None)
             }
             Err((line, f)) => Err(self.fault(line, f)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const _: () = assert!(MAX_N < 10_000, "quick_move reads at most 4 index digits");
+
+    #[test]
+    fn quick_move_takes_the_common_lines_and_leaves_the_rest() {
+        assert_eq!(
+            quick_move(b"L1\nR2\n", 5),
+            Some((Move::new(Edge::Left, 1), 2))
+        );
+        assert_eq!(
+            quick_move(b"B4096\n", 4096),
+            Some((Move::new(Edge::Bottom, 4096), 5))
+        );
+        assert_eq!(
+            quick_move(b"T12\nQUIT\n", 12),
+            Some((Move::new(Edge::Top, 12), 3))
+        );
+        for slow in [
+            &b"L1"[..],
+            b"L1\nQ",
+            b"L1\r\n",
+            b"L0\n",
+            b"L01\n",
+            b"L6\n",
+            b"L40960\n",
+            b"l1\n",
+            b"QUIT\n",
+            b"L 1\n",
+            b"\n",
+            b"",
+        ] {
+            assert_eq!(quick_move(slow, 5), None, "{slow:?}");
+        }
+    }
+
+    proptest! {
+        /// Whatever the fast path accepts, the full parser accepts as the same move.
+        #[test]
+        fn quick_move_agrees_with_move_line(
+            bytes in proptest::collection::vec(
+                prop_oneof![Just(b'L'), Just(b'T'), Just(b'\n'), Just(b'0'), Just(b'1'),
+                            Just(b'9'), Just(b'\r'), any::<u8>()], 0..8),
+            n in 1usize..=MAX_N,
+        ) {
+            let end = bytes.iter().position(|&b| b == b'\n');
+            match quick_move(&bytes, n) {
+                Some((mv, len)) => {
+                    prop_assert_eq!(Some(len), end);
+                    prop_assert_eq!(move_line(&bytes[..len], n), Ok(Item::Move(mv)));
+                }
+                None if bytes.len() >= 6 => {
+                    if let Some(len) = end {
+                        prop_assert!(!matches!(move_line(&bytes[..len], n), Ok(Item::Move(_)))
+                            || bytes[..len].ends_with(b"\r") || len > 5);
+                    }
+                }
+                None => {}
+            }
         }
     }
 }

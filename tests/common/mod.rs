@@ -67,11 +67,19 @@ pub type Both<G> = (
 );
 
 /// Judges `input` with the engine and with the reference.
+///
+/// Where the engine has a general path besides its specialised ones, that path must give the
+/// same result.
 pub fn judge_both<G: Game>(input: &[u8], options: G::Options) -> Both<G> {
-    (
-        judge::<G>(Implementation::Fast, input, options),
-        judge::<G>(Implementation::Reference, input, options),
-    )
+    let fast = judge::<G>(Implementation::Fast, input, options);
+    if let Some(general) = G::judge_general_path(input, options) {
+        assert_eq!(
+            format!("{fast:?}"),
+            format!("{general:?}"),
+            "the engine's general path disagrees"
+        );
+    }
+    (fast, judge::<G>(Implementation::Reference, input, options))
 }
 
 /// Checks every vector of an invalid-input file (`input with escapes | line:column | case`):
