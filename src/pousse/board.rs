@@ -22,13 +22,18 @@
 //!
 //! - `rows` and `cols` describe the same board: bit `c` of row `r` equals bit `r` of column `c`,
 //!   in both bitboards.
-//! - `x_count[l]` and `o_count[l]` are the numbers of X and O cells of line `l`, and
-//!   `straights[X]`/`straights[O]` the numbers of lines whose count equals `n`.
+//! - Each orientation keeps, for every line, its numbers of X and of O cells as *bit-sliced*
+//!   counters: plane `p` of the X counts is a bitboard over the lines (line `l` is bit `l % 64`
+//!   of word `l / 64`) holding bit `p` of each line's X count. `full_x`/`full_o` are the lines
+//!   whose count equals `n` (straights), and `straights[X]`/`straights[O]` their totals.
 //! - When hashing is on, `hash` is the XOR of [`square_key`] over the occupied squares.
 //!
-//! A move rewrites the pushed line with word operations (a shift by one of the pushed segment)
-//! and then visits only the squares whose value changed, to update the other orientation, the
-//! counts and the hash: never a scan of the board.
+//! A move rewrites the pushed line with word operations (a shift by one of the pushed segment).
+//! The squares of one word of the pushed line are the crossing lines of one counter word, so
+//! the crossing lines' counts change by word-parallel bit-sliced additions and subtractions
+//! of the masks of squares that became or stopped being X (or O), 64 lines at a time. Only
+//! the other orientation's bitboards (and the hash) are updated square by square, for the
+//! squares whose value changed: never a scan of the board.
 
 use super::{BoardRepr, Colour, Edge, Move};
 
@@ -72,16 +77,80 @@ pub fn mix64(mut z: u64) -> u64 {
 struct Lines {
     occ: Vec<u64>,
     x: Vec<u64>,
-    balance: Vec<i32>,
+    /// Bit-sliced X counts: `x_count[p * words + w]` holds bit `p` of the counts of lines
+    /// `64w..64w + 64`.
+    x_count: Vec<u64>,
+    /// Bit-sliced O counts, laid out like `x_count`.
+    o_count: Vec<u64>,
+    /// Lines full of X (one bit per line).
+    full_x: Vec<u64>,
+    /// Lines full of O.
+    full_o: Vec<u64>,
 }
 
 impl Lines {
-    fn new(n: usize, words: usize) -> Lines {
+    fn new(n: usize, words: usize, planes: usize) -> Lines {
         Lines {
             occ: vec![0; n * words],
             x: vec![0; n * words],
-            balance: vec![0; n],
+            x_count: vec![0; planes * words],
+            o_count: vec![0; planes * words],
+            full_x: vec![0; words],
+            full_o: vec![0; words],
         }
+    }
+}
+
+/// Adds 1 to the bit-sliced counters of word `w` selected by `mask` (no counter overflows:
+/// counts never exceed `n`).
+#[inline]
+fn count_up(planes: &mut [u64], words: usize, w: usize, mut mask: u64) {
+    let mut i = w;
+    while mask != 0 {
+        let carry = planes[i] & mask;
+        planes[i] ^= mask;
+        mask = carry;
+        i += words;
+    }
+}
+
+/// Subtracts 1 from the bit-sliced counters of word `w` selected by `mask` (none is 0).
+#[inline]
+fn count_down(planes: &mut [u64], words: usize, w: usize, mut mask: u64) {
+    let mut i = w;
+    while mask != 0 {
+        let borrow = !planes[i] & mask;
+        planes[i] ^= mask;
+        mask = borrow;
+        i += words;
+    }
+}
+
+/// The counters of word `w` that equal `value`, which has exactly `planes.len() / words`
+/// bits with its top bit set (the board size), so only counters whose top plane is set can
+/// qualify: on typical boards (lines about half full of each colour) there are none, and the
+/// other planes are not read.
+#[inline]
+fn count_equals(planes: &[u64], words: usize, w: usize, value: usize) -> u64 {
+    let top = planes.len() / words - 1;
+    let mut eq = planes[top * words + w];
+    if eq == 0 {
+        return 0;
+    }
+    for p in 0..top {
+        let plane = planes[p * words + w];
+        eq &= if (value >> p) & 1 == 1 { plane } else { !plane };
+    }
+    eq
+}
+
+/// Sets the counter of lane `bit` of word `w` to `value`.
+#[inline]
+fn count_set(planes: &mut [u64], words: usize, w: usize, bit: u64, value: u32) {
+    for p in 0..planes.len() / words {
+        let plane = &mut planes[p * words + w];
+        let lane = bit & (((value >> p) & 1) as u64).wrapping_neg();
+        *plane = (*plane & !bit) | lane;
     }
 }
 
@@ -114,11 +183,12 @@ impl Board {
             return Err(SizeError(n));
         }
         let words = n.div_ceil(64);
+        let planes = (usize::BITS - n.leading_zeros()) as usize;
         Ok(Board {
             n,
             words,
-            rows: Lines::new(n, words),
-            cols: Lines::new(n, words),
+            rows: Lines::new(n, words, planes),
+            cols: Lines::new(n, words, planes),
             straights: [0, 0],
             hashing,
             hash: 0,
@@ -327,38 +397,42 @@ impl Push<'_> {
                 self.changed(cross, main_is_rows, line, w, old_occ, old_x, new_occ, new_x);
             }
         }
-        // The pushed line's own balance.
-        let old = main.balance[line];
-        let mut new = 0i32;
+        // The pushed line's own counts.
+        let (mut xs, mut os) = (0, 0);
         for w in 0..words {
             let (occ, x) = (main.occ[base + w], main.x[base + w]);
-            new += x.count_ones() as i32 - (occ & !x).count_ones() as i32;
+            xs += x.count_ones();
+            os += (occ & !x).count_ones();
         }
-        main.balance[line] = new;
-        self.rebalance(old, new);
+        let (w, bit) = (line / 64, 1u64 << (line % 64));
+        count_set(&mut main.x_count, words, w, bit, xs);
+        count_set(&mut main.o_count, words, w, bit, os);
+        self.refresh_full(main, w);
     }
 
-    /// Adjusts the straight totals for a line whose balance went from `old` to `new`.
+    /// Recomputes which lines of counter word `w` are straights, adjusting the totals.
     #[inline]
-    fn rebalance(&mut self, old: i32, new: i32) {
-        let n = self.n as i32;
-        if old.abs() == n || new.abs() == n {
-            self.straights[0] = self.straights[0] + (new == n) as u32 - (old == n) as u32;
-            self.straights[1] = self.straights[1] + (new == -n) as u32 - (old == -n) as u32;
+    fn refresh_full(&mut self, lines: &mut Lines, w: usize) {
+        if lines.full_x[w] | lines.full_o[w] == 0 {
+            let top = lines.x_count.len() - self.words + w;
+            if lines.x_count[top] | lines.o_count[top] == 0 {
+                return;
+            }
+        }
+        let full_x = count_equals(&lines.x_count, self.words, w, self.n);
+        let full_o = count_equals(&lines.o_count, self.words, w, self.n);
+        let (old_x, old_o) = (lines.full_x[w], lines.full_o[w]);
+        if (full_x ^ old_x) | (full_o ^ old_o) != 0 {
+            self.straights[0] = self.straights[0] + full_x.count_ones() - old_x.count_ones();
+            self.straights[1] = self.straights[1] + full_o.count_ones() - old_o.count_ones();
+            lines.full_x[w] = full_x;
+            lines.full_o[w] = full_o;
         }
     }
 
-    /// The row-major index of square `k` of line `line` of the pushed orientation.
-    #[inline]
-    fn square(&self, main_is_rows: bool, line: usize, k: usize) -> usize {
-        if main_is_rows {
-            line * self.n + k
-        } else {
-            k * self.n + line
-        }
-    }
-
-    /// Mirrors the changed squares of word `w` of the pushed line into the cross lines.
+    /// Mirrors the changed squares of word `w` of the pushed line into the cross lines: their
+    /// bitboards square by square, their counts word-parallel (square `64w + b` of the pushed
+    /// line lies on cross line `64w + b`, lane `b` of counter word `w`).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn changed(
@@ -372,59 +446,63 @@ impl Push<'_> {
         new_occ: u64,
         new_x: u64,
     ) {
+        let words = self.words;
         let cross_word = line / 64;
-        let cross_shift = line % 64;
+        let cross_bit = 1u64 << (line % 64);
+        let (old_o, new_o) = (old_occ & !old_x, new_occ & !new_x);
+        // Counts, 64 crossing lines at a time.
+        count_up(&mut cross.x_count, words, w, new_x & !old_x);
+        count_down(&mut cross.x_count, words, w, old_x & !new_x);
+        count_up(&mut cross.o_count, words, w, new_o & !old_o);
+        count_down(&mut cross.o_count, words, w, old_o & !new_o);
+        self.refresh_full(cross, w);
         // The square that was empty (at most one per push).
         let filled = old_occ ^ new_occ;
-        if filled != 0 {
-            let b = filled.trailing_zeros();
-            let k = w * 64 + b as usize;
-            let is_x = (new_x >> b) & 1;
-            let ci = k * self.words + cross_word;
-            cross.occ[ci] |= 1 << cross_shift;
-            cross.x[ci] |= is_x << cross_shift;
-            let old = cross.balance[k];
-            let new = old + 2 * is_x as i32 - 1;
-            cross.balance[k] = new;
-            self.rebalance(old, new);
-            if self.hash.is_some() {
-                let sq = self.square(main_is_rows, line, k);
-                let key = x_key(sq) ^ if is_x == 0 { flip_key(sq) } else { 0 };
-                if let Some(h) = self.hash.as_deref_mut() {
-                    *h ^= key;
-                }
-            }
-        }
-        // Squares whose marker changed colour: cross lines 64w.. of this word.
-        let mut flips = (old_x ^ new_x) & old_occ;
-        let mut hash_delta = 0;
-        let hashing = self.hash.is_some();
         let first = w * 64;
-        let last = (first + 64).min(self.n);
-        let balance = &mut cross.balance[first..last];
-        let xs = &mut cross.x[first * self.words..last * self.words];
-        let n = self.n as i32;
-        let (mut x_delta, mut o_delta) = (0i32, 0i32);
-        while flips != 0 {
-            let b = flips.trailing_zeros() as usize;
-            flips &= flips - 1;
-            let is_x = ((new_x >> b) & 1) as i32;
-            xs[b * self.words + cross_word] ^= 1 << cross_shift;
-            let old = balance[b];
-            let new = old + 4 * is_x - 2;
-            balance[b] = new;
-            if old.abs() == n || new.abs() == n {
-                x_delta += (new == n) as i32 - (old == n) as i32;
-                o_delta += (new == -n) as i32 - (old == -n) as i32;
+        if filled != 0 {
+            let b = filled.trailing_zeros() as usize;
+            let ci = (first + b) * words + cross_word;
+            cross.occ[ci] |= cross_bit;
+            if (new_x >> b) & 1 == 1 {
+                cross.x[ci] |= cross_bit;
             }
-            if hashing {
-                hash_delta ^= flip_key(self.square(main_is_rows, line, first + b));
+            if let Some(h) = self.hash.as_deref_mut() {
+                let sq = if main_is_rows {
+                    line * self.n + first + b
+                } else {
+                    (first + b) * self.n + line
+                };
+                *h ^= if (new_x >> b) & 1 == 1 {
+                    x_key(sq)
+                } else {
+                    x_key(sq) ^ flip_key(sq)
+                };
             }
         }
-        self.straights[0] = self.straights[0].wrapping_add_signed(x_delta);
-        self.straights[1] = self.straights[1].wrapping_add_signed(o_delta);
+        // Squares whose marker changed colour.
+        let flips = (old_x ^ new_x) & old_occ;
+        let last = (first + 64).min(self.n);
+        let xs = &mut cross.x[first * words..last * words];
+        let mut rest = flips;
+        while rest != 0 {
+            let b = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            xs[b * words + cross_word] ^= cross_bit;
+        }
         if let Some(h) = self.hash.as_deref_mut() {
-            *h ^= hash_delta;
+            let mut delta = 0;
+            let mut rest = flips;
+            while rest != 0 {
+                let b = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let sq = if main_is_rows {
+                    line * self.n + first + b
+                } else {
+                    (first + b) * self.n + line
+                };
+                delta ^= flip_key(sq);
+            }
+            *h ^= delta;
         }
     }
 }
@@ -469,7 +547,20 @@ mod tests {
             for (cells, lines) in [(&row, &b.rows), (&col, &b.cols)] {
                 let xs = cells.iter().filter(|v| **v == Some(Colour::X)).count() as u32;
                 let os = cells.iter().filter(|v| **v == Some(Colour::O)).count() as u32;
-                assert_eq!(lines.balance[l], xs as i32 - os as i32);
+                let (w, bit) = (l / 64, 1u64 << (l % 64));
+                let count = |planes: &[u64]| -> u32 {
+                    (0..planes.len() / b.words)
+                        .map(|p| ((planes[p * b.words + w] & bit != 0) as u32) << p)
+                        .sum()
+                };
+                assert_eq!(
+                    (count(&lines.x_count), count(&lines.o_count)),
+                    (xs, os),
+                    "n={n} line {l} rows? {}",
+                    std::ptr::eq(lines, &b.rows)
+                );
+                assert_eq!(lines.full_x[w] & bit != 0, xs == n as u32);
+                assert_eq!(lines.full_o[w] & bit != 0, os == n as u32);
                 x_straights += (xs == n as u32) as u32;
                 o_straights += (os == n as u32) as u32;
             }

@@ -1,10 +1,8 @@
 //! A game in progress: the board, whose turn it is, and (for the ICFP rule sets) the history
 //! of configurations needed to detect a repetition.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use super::board::{mix64, Board, SizeError, MAX_N};
+use super::history::{History, PackedMove, BATCH};
 use super::{BoardRepr, Colour, Move, Reason, Rules};
 
 /// Added to the hash of a configuration in which O is to move (`icfp98` only).
@@ -19,37 +17,6 @@ pub struct Decision {
     pub at: u64,
     /// Why.
     pub reason: Reason,
-}
-
-/// The hashes are already uniformly mixed; hashing them again would only cost time.
-#[derive(Default)]
-struct PassThrough(u64);
-
-impl Hasher for PassThrough {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | b as u64;
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = v;
-    }
-}
-
-/// Every configuration reached so far, for repetition detection.
-///
-/// Memory is O(moves): the moves themselves (to rebuild any earlier board), and per move a
-/// hash-table entry and a link to the previous move with the same key. A key match is only a
-/// candidate: it is confirmed by rebuilding the earlier board and comparing contents, so a
-/// hash collision can cost time but never changes a verdict.
-struct History {
-    moves: Vec<Move>,
-    latest: HashMap<u64, u32, BuildHasherDefault<PassThrough>>,
-    /// `previous[k]`: the latest move before move `k` with the same key (0: none).
-    previous: Vec<u32>,
 }
 
 /// A Pousse game under one rule set, on board representation `B` ([`Board`] for any size;
@@ -81,11 +48,7 @@ impl<B: BoardRepr> Game<B> {
             return Err(SizeError(n));
         }
         let board = B::empty(n, rules.forbids_repetition());
-        let history = rules.forbids_repetition().then(|| History {
-            moves: Vec::new(),
-            latest: HashMap::default(),
-            previous: vec![0],
-        });
+        let history = rules.forbids_repetition().then(History::new);
         Ok(Game {
             n,
             board,
@@ -107,7 +70,9 @@ impl<B: BoardRepr> Game<B> {
         self.played
     }
 
-    /// How the game ended, if it has.
+    /// How the game ended, as far as known: after [`play`](Self::play), exactly; after
+    /// [`play_batched`](Self::play_batched), a repetition may still wait for
+    /// [`finish`](Self::finish).
     pub fn decision(&self) -> Option<Decision> {
         self.decision
     }
@@ -117,28 +82,48 @@ impl<B: BoardRepr> Game<B> {
     ///
     /// The move's index must be in `1..=n` (the parser guarantees it).
     pub fn play(&mut self, mv: Move) -> Option<Decision> {
+        self.play_batched(mv);
+        self.finish()
+    }
+
+    /// Plays the next move like [`play`](Self::play), but checks for a repetition only once
+    /// every [`BATCH`] moves (or when the straights decide, or at [`finish`](Self::finish)),
+    /// which is several times faster on long games. Moves played after an undiscovered
+    /// repetition are wasted work, never a different verdict.
+    #[inline]
+    pub fn play_batched(&mut self, mv: Move) {
         if self.decision.is_some() {
-            return self.decision;
+            return;
         }
         self.played += 1;
         let mover = Colour::of_move(self.played);
         self.board.play_unchecked(mv, mover);
         let (x, o) = self.board.straights();
         if x != o {
-            let winner = if x > o { Colour::X } else { Colour::O };
-            self.decision = Some(Decision {
-                winner,
-                at: self.played,
-                reason: Reason::Straights { x, o },
-            });
-        } else if self.history.is_some() {
-            if let Some(earlier) = self.record(mv) {
+            // A repetition at an earlier move ends the game before these straights.
+            self.check_repetitions();
+            if self.decision.is_none() {
+                let winner = if x > o { Colour::X } else { Colour::O };
                 self.decision = Some(Decision {
-                    winner: mover.other(),
+                    winner,
                     at: self.played,
-                    reason: Reason::Repetition { earlier },
+                    reason: Reason::Straights { x, o },
                 });
             }
+        } else if self.history.is_some() {
+            let key = self.key();
+            let history = self.history.as_mut().expect("history exists");
+            history.record(mv, key);
+            if history.unchecked() >= BATCH {
+                self.check_repetitions();
+            }
+        }
+    }
+
+    /// Finishes any pending repetition check and returns the decision.
+    pub fn finish(&mut self) -> Option<Decision> {
+        if self.decision.is_none() {
+            self.check_repetitions();
         }
         self.decision
     }
@@ -153,45 +138,44 @@ impl<B: BoardRepr> Game<B> {
         mix64(self.board.contents_hash() ^ side) & self.key_mask
     }
 
-    /// Records the configuration after the latest move; returns the earlier move with the same
-    /// configuration, if any.
-    fn record(&mut self, mv: Move) -> Option<u64> {
-        let key = self.key();
-        let now = self.played;
-        let history = self
-            .history
-            .as_mut()
-            .expect("history exists under ICFP rules");
-        history.moves.push(mv);
-        let mut candidate = history.latest.get(&key).copied().unwrap_or(0);
-        while candidate != 0 {
-            let same_side = (now - candidate as u64) % 2 == 0;
-            if (same_side || self.rules == Rules::Icfp98Board)
-                && self
-                    .board_after(candidate as u64)
-                    .same_contents(&self.board)
-            {
-                return Some(candidate as u64);
+    /// Checks the recorded but unchecked configurations; on a repetition, decides the game.
+    fn check_repetitions(&mut self) {
+        let Some(history) = self.history.as_mut() else {
+            return;
+        };
+        if history.unchecked() == 0 {
+            return;
+        }
+        let (n, rules, played, board) = (self.n, self.rules, self.played, &self.board);
+        let found = history.check(|moves, j, k| {
+            let same_side = (k - j) % 2 == 0;
+            if !same_side && rules != Rules::Icfp98Board {
+                return false;
             }
-            let history = self.history.as_ref().expect("history exists");
-            candidate = history.previous[candidate as usize];
+            let later = if k == played {
+                board.clone()
+            } else {
+                board_after::<B>(n, &moves[..k as usize])
+            };
+            board_after::<B>(n, &moves[..j as usize]).same_contents(&later)
+        });
+        if let Some((k, earlier)) = found {
+            self.decision = Some(Decision {
+                winner: Colour::of_move(k).other(),
+                at: k,
+                reason: Reason::Repetition { earlier },
+            });
         }
-        let history = self.history.as_mut().expect("history exists");
-        let index = u32::try_from(now).expect("at most 2^32 - 1 moves under ICFP rules");
-        let previous = history.latest.insert(key, index).unwrap_or(0);
-        history.previous.push(previous);
-        None
     }
+}
 
-    /// Rebuilds the board after move `k` by replaying the recorded moves.
-    fn board_after(&self, k: u64) -> B {
-        let history = self.history.as_ref().expect("history exists");
-        let mut board = B::empty(self.n, false);
-        for (i, &mv) in history.moves[..k as usize].iter().enumerate() {
-            board.play_unchecked(mv, Colour::of_move(i as u64 + 1));
-        }
-        board
+/// The board after playing `moves` from the empty board of size `n`.
+fn board_after<B: BoardRepr>(n: usize, moves: &[PackedMove]) -> B {
+    let mut board = B::empty(n, false);
+    for (i, &mv) in moves.iter().enumerate() {
+        board.play_unchecked(mv.unpack(), Colour::of_move(i as u64 + 1));
     }
+    board
 }
 
 #[cfg(test)]

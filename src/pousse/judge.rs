@@ -67,7 +67,7 @@ fn play_game<B: BoardRepr, R: Read>(
     while let Some(mv) = parser.next_move()? {
         moves += 1;
         if game.decision().is_none() {
-            if rules.forbids_repetition() && moves > MAX_ICFP_MOVES {
+            if rules.forbids_repetition() && moves > MAX_ICFP_MOVES && game.finish().is_none() {
                 return Err(InputError::new(
                     Position::default(),
                     parser.case(),
@@ -76,10 +76,10 @@ fn play_game<B: BoardRepr, R: Read>(
                 )
                 .into());
             }
-            game.play(mv);
+            game.play_batched(mv);
         }
     }
-    Ok(match game.decision() {
+    Ok(match game.finish() {
         Some(d) => Judgement {
             n,
             winner: Some(d.winner),

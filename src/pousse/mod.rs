@@ -5,6 +5,7 @@
 
 pub mod board;
 pub mod game;
+pub mod history;
 pub mod judge;
 pub mod parse;
 pub mod reference;

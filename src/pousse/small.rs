@@ -283,7 +283,11 @@ mod tests {
             assert_eq!(runs(row, shifts), 1);
             // One square short of the run, wherever the gap is.
             for gap in 0..len {
-                assert_eq!(runs(row & !(1 << gap), shifts) & 1, 0, "len {len} gap {gap}");
+                assert_eq!(
+                    runs(row & !(1 << gap), shifts) & 1,
+                    0,
+                    "len {len} gap {gap}"
+                );
             }
         }
     }
