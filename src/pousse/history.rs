@@ -187,13 +187,13 @@ mod tests {
         // Distinct keys for 5000 moves (the table grows several times), then move 5001
         // repeats move 1234's key, and move 5002 repeats move 10's.
         for k in 1..=5000u64 {
-            h.record(mv, k * 0x9E37_79B9_7F4A_7C15);
+            h.record(mv, k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
             if h.unchecked() == BATCH {
                 assert_eq!(h.check(|_, _, _| true), None);
             }
         }
-        h.record(mv, 1234 * 0x9E37_79B9_7F4A_7C15);
-        h.record(mv, 10 * 0x9E37_79B9_7F4A_7C15);
+        h.record(mv, 1234u64.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        h.record(mv, 10u64.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         assert_eq!(h.check(|_, _, _| true), Some((5001, 1234)));
         assert_eq!(h.unchecked(), 0);
     }
