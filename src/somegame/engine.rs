@@ -307,8 +307,11 @@ fn winning_squares(set: &DataSet, runs: &[Run]) -> u64 {
                 continue;
             }
         } else {
-            let from = run.len.saturating_sub(k);
-            let to = (k - 1).min(run.len - 1);
+            // Runs that are not whole cycles are at least K long (`Lines::note` keeps no
+            // others), so the last K - 1 positions from either end are on the run.
+            debug_assert!(run.len >= k);
+            let from = run.len - k;
+            let to = k - 1;
             if from > to {
                 continue;
             }
