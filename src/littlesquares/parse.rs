@@ -185,37 +185,6 @@ fn check_row(row: &[u8], width: Option<usize>) -> Result<(), (usize, String)> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dots_marks_exactly_the_dot_bytes() {
-        for pattern in 0..=255u64 {
-            let bytes: Vec<u8> = (0..8)
-                .map(|i| {
-                    if pattern >> i & 1 == 1 {
-                        b'.'
-                    } else {
-                        [b'#', 0x2F, 0xAE, 0][i % 4]
-                    }
-                })
-                .collect();
-            let word = u64::from_le_bytes(bytes.clone().try_into().unwrap());
-            assert_eq!(dots(word), pattern, "{bytes:?}");
-        }
-        let mut out = Vec::new();
-        let row: Vec<u8> = (0..150)
-            .map(|i| if i % 3 == 0 { b'.' } else { b'#' })
-            .collect();
-        empty_squares(&row, &mut out);
-        for i in 0..150 {
-            assert_eq!(out[i / 64] >> (i % 64) & 1 == 1, i % 3 == 0, "square {i}");
-        }
-        assert_eq!(out.len(), 3);
-    }
-}
-
 fn found(bytes: &[u8], i: usize) -> String {
     bytes
         .get(i)
@@ -375,5 +344,36 @@ fn judge_literals(bytes: &[u8]) -> Result<Vec<Judgement>, JudgeError> {
             }
         }
         out.push(fold.finish());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dots_marks_exactly_the_dot_bytes() {
+        for pattern in 0..=255u64 {
+            let bytes: Vec<u8> = (0..8)
+                .map(|i| {
+                    if pattern >> i & 1 == 1 {
+                        b'.'
+                    } else {
+                        [b'#', 0x2F, 0xAE, 0][i % 4]
+                    }
+                })
+                .collect();
+            let word = u64::from_le_bytes(bytes.clone().try_into().unwrap());
+            assert_eq!(dots(word), pattern, "{bytes:?}");
+        }
+        let mut out = Vec::new();
+        let row: Vec<u8> = (0..150)
+            .map(|i| if i % 3 == 0 { b'.' } else { b'#' })
+            .collect();
+        empty_squares(&row, &mut out);
+        for i in 0..150 {
+            assert_eq!(out[i / 64] >> (i % 64) & 1 == 1, i % 3 == 0, "square {i}");
+        }
+        assert_eq!(out.len(), 3);
     }
 }
