@@ -624,6 +624,27 @@ mod tests {
         }
     }
 
+    /// Straights in lines of every counter word (lines 64 and beyond live in word 1 and
+    /// up): X fills the last row (column), O the first, one marker each per move.
+    #[test]
+    fn straights_in_every_counter_word() {
+        for n in [3, 64, 65, 100, 130] {
+            for (x_line, o_line) in [
+                (Move::new(Edge::Left, n as u32), Move::new(Edge::Right, 1)),
+                (Move::new(Edge::Bottom, n as u32), Move::new(Edge::Top, 1)),
+            ] {
+                let mut b = Board::new(n, true).unwrap();
+                for i in 0..n {
+                    b.play(x_line, Colour::X).unwrap();
+                    b.play(o_line, Colour::O).unwrap();
+                    check_invariants(&b);
+                    let full = (i + 1 == n) as u32;
+                    assert_eq!(b.straights(), (full, full), "n={n} after {} pairs", i + 1);
+                }
+            }
+        }
+    }
+
     #[test]
     fn sizes_are_checked() {
         assert_eq!(Board::new(0, false).unwrap_err(), SizeError(0));

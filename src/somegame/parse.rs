@@ -15,6 +15,42 @@ use crate::error::{describe_bytes, InputError, JudgeError, Position};
 /// The largest board (R x C) accepted.
 pub const MAX_SQUARES: u64 = 1 << 26;
 
+/// The longest board row read in place by the fast path; longer ones go through the tokens.
+const LONGEST_BUFFERED_LINE: usize = 1 << 20;
+
+/// Reads a row line (without its `\n`) of exactly `count` integers separated by spaces,
+/// pushing each (capped at `cap + 1`) to `cells`. Returns `false`, with `cells` unchanged, for
+/// anything else (tabs, `\r`, a wrong count, a bad byte): the token path then reads the line
+/// again and reports the problem where it is.
+fn quick_row(line: &[u8], count: u64, cap: u64, cells: &mut Vec<u32>) -> bool {
+    let start = cells.len();
+    let mut seen = 0;
+    let mut i = 0;
+    while i < line.len() {
+        if line[i] == b' ' {
+            i += 1;
+            continue;
+        }
+        let mut value: u64 = 0;
+        while let Some(&d @ b'0'..=b'9') = line.get(i) {
+            value = value.saturating_mul(10).saturating_add((d - b'0') as u64);
+            i += 1;
+        }
+        let ends_well = matches!(line.get(i), None | Some(b' '));
+        if seen == count || !ends_well {
+            cells.truncate(start);
+            return false;
+        }
+        cells.push(value.min(cap + 1) as u32);
+        seen += 1;
+    }
+    if seen != count {
+        cells.truncate(start);
+        return false;
+    }
+    true
+}
+
 /// A data set as read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DataSet {
@@ -123,6 +159,46 @@ impl<R: Read> Scanner<R> {
                 Some(byte) => return Ok(Err((self.col, byte))),
             }
         }
+    }
+
+    /// Makes sure the rest of the current line, through its `\n`, is in the buffer (growing
+    /// it up to [`LONGEST_BUFFERED_LINE`]); returns the `\n`'s index in the buffer, or `None`
+    /// for a longer line or a last line without `\n` (which the token path then reads).
+    fn buffered_line(&mut self) -> std::io::Result<Option<usize>> {
+        let mut scanned = 0;
+        loop {
+            let pending = &self.buf[self.at..self.len];
+            if let Some(i) = memchr::memchr(b'\n', &pending[scanned..]) {
+                return Ok(Some(self.at + scanned + i));
+            }
+            scanned = pending.len();
+            if self.eof || scanned >= LONGEST_BUFFERED_LINE {
+                return Ok(None);
+            }
+            self.buf.copy_within(self.at..self.len, 0);
+            self.len -= self.at;
+            self.at = 0;
+            if self.len == self.buf.len() {
+                let grown = (2 * self.buf.len()).min(LONGEST_BUFFERED_LINE + 1);
+                self.buf.resize(grown, 0);
+            }
+            loop {
+                match self.reader.read(&mut self.buf[self.len..]) {
+                    Ok(0) => self.eof = true,
+                    Ok(n) => self.len += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e),
+                }
+                break;
+            }
+        }
+    }
+
+    /// Consumes the buffered line ending at index `newline` (from [`buffered_line`]).
+    fn skip_line(&mut self, newline: usize) {
+        self.at = newline + 1;
+        self.line += 1;
+        self.col = 1;
     }
 
     /// The next token; after `Eol` the position is at the start of the next line.
@@ -310,6 +386,13 @@ impl<R: Read> Parser<R> {
         let cap = DataSet::value_cap(players, squares);
         let mut cells = Vec::with_capacity(squares as usize);
         for r in 0..rows {
+            if let Some(newline) = self.scanner.buffered_line()? {
+                let line = &self.scanner.buf[self.scanner.at..newline];
+                if quick_row(line, cols, cap, &mut cells) {
+                    self.scanner.skip_line(newline);
+                    continue;
+                }
+            }
             let what = format!("row {} of {rows}", r + 1);
             self.line_of(cols, &what, |_, v| {
                 cells.push(v.min(cap + 1) as u32);
@@ -323,5 +406,37 @@ impl<R: Read> Parser<R> {
             k,
             cells,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quick(line: &[u8], count: u64) -> Option<Vec<u32>> {
+        let mut cells = vec![7];
+        let taken = quick_row(line, count, 4, &mut cells);
+        if !taken {
+            assert_eq!(cells, vec![7], "a refused row leaves the cells unchanged");
+        }
+        taken.then(|| cells[1..].to_vec())
+    }
+
+    #[test]
+    fn quick_row_takes_plain_rows_and_leaves_the_rest_to_the_tokens() {
+        assert_eq!(quick(b"0 1 2", 3), Some(vec![0, 1, 2]));
+        assert_eq!(quick(b"  00 3   12 ", 3), Some(vec![0, 3, 5]));
+        assert_eq!(quick(b"99999999999999999999999 1", 2), Some(vec![5, 1]));
+        for refused in [
+            &b"0 1"[..],
+            b"0 1 2 3",
+            b"0\t1 2",
+            b"0 1 2\r",
+            b"0 1x 2",
+            b"0 -1 2",
+            b"",
+        ] {
+            assert_eq!(quick(refused, 3), None, "{refused:?}");
+        }
     }
 }
