@@ -195,11 +195,6 @@ impl Board {
         })
     }
 
-    /// The board size.
-    pub fn size(&self) -> usize {
-        self.n
-    }
-
     /// The contents of square (`row`, `col`), both 0-based.
     pub fn get(&self, row: usize, col: usize) -> Option<Colour> {
         let i = row * self.words + col / 64;

@@ -146,11 +146,6 @@ impl<const N: usize> SmallBoard<N> {
         SmallBoard { x: 0, o: 0 }
     }
 
-    /// The board size.
-    pub fn size(&self) -> usize {
-        N
-    }
-
     /// The contents of square (`row`, `col`), both 0-based.
     pub fn get(&self, row: usize, col: usize) -> Option<Colour> {
         let bit = 1u64 << (8 * row + col);
