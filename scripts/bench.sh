@@ -45,6 +45,21 @@ for rules in waterloo icfp98 icfp98-board; do
     row "pousse $rules N=$n, $moves undecided moves" "$f" "$moves" move "$B" judge pousse "$f" --rules "$rules"
   done
 done
+echo
+echo "| same transcript (no move decides under icfp98) | waterloo | icfp98 | icfp98-board | icfp98 / waterloo |"
+echo "|---|---|---|---|---|"
+for n in 4 8 64 100 1000; do
+  f=$(ls "$W/p-icfp98-$n"/*.in)
+  tw=$(best "$B" judge pousse "$f" --rules waterloo)
+  ti=$(best "$B" judge pousse "$f" --rules icfp98)
+  tb=$(best "$B" judge pousse "$f" --rules icfp98-board)
+  printf '| N=%s, %s moves | %.1f ms | %.1f ms | %.1f ms | %.2f |\n' "$n" "$(($(wc -l < "$f") - 2))" \
+    "$(echo "$tw * 1000" | bc -l)" "$(echo "$ti * 1000" | bc -l)" "$(echo "$tb * 1000" | bc -l)" \
+    "$(echo "$ti / $tw" | bc -l)"
+done
+echo
+echo "| workload | file | wc -l | referee | per unit | x wc -l | peak memory |"
+echo "|---|---|---|---|---|---|---|"
 $B gen littlesquares --out "$W/ls" --rows 4000 --cols 4000 --filled 0.1 --seed 5
 row "littlesquares 4000 x 4000" "$W"/ls/*.in 16000000 square "$B" judge littlesquares "$W"/ls/*.in
 $B gen somegame --out "$W/sg" --rows 2000 --cols 2000 --players 4 --k 5 --fill 0.6 --seed 5

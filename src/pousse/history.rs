@@ -74,16 +74,6 @@ impl History {
         }
     }
 
-    /// Moves recorded so far.
-    pub fn len(&self) -> usize {
-        self.moves.len()
-    }
-
-    /// Whether no move is recorded.
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-
     /// Records the next move and the key of the configuration after it, unchecked.
     ///
     /// # Panics
@@ -223,6 +213,6 @@ mod tests {
         );
         tried.sort();
         assert_eq!(tried, vec![(1, 4), (2, 4), (3, 4)]);
-        assert_eq!(h.len(), 4);
+        assert_eq!(h.moves.len(), 4);
     }
 }
