@@ -2,14 +2,25 @@
 # End-to-end performance table: seeded workloads from `referee gen`, each timed (best of RUNS)
 # against `wc -l` on the same file, with peak memory from /usr/bin/time, and the engine against
 # the reference where the reference can finish. Prints a Markdown table (the README's
-# performance section holds the latest). Usage: scripts/bench.sh   (RUNS=3 by default)
+# performance section holds the latest). Usage: [RUNS=3] [BENCH_DIR=dir] scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
 cargo build --release --quiet
 B=$PWD/target/release/referee
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
+# Workloads go to a temporary directory, or to $BENCH_DIR (kept, and reused when present:
+# generating 10^6-move undecided games by trial moves takes minutes).
+if [ -n "${BENCH_DIR:-}" ]; then
+  W=$BENCH_DIR
+  mkdir -p "$W"
+else
+  W=$(mktemp -d)
+  trap 'rm -rf "$W"' EXIT
+fi
+gen() { # directory, then `referee gen` arguments: generates unless the directory exists
+  local dir=$1; shift
+  [ -d "$dir" ] || $B gen "$@" --out "$dir" >/dev/null
+}
 
 best() { # best wall time of RUNS runs of a command, in seconds
   local best=999999 s e t
@@ -39,7 +50,7 @@ row() { # name file units unit-name command...
 
 for rules in waterloo icfp98 icfp98-board; do
   for n in 4 8 64 100 1000; do
-    $B gen pousse --out "$W/p-$rules-$n" --n "$n" --moves 1000000 --undecided --rules "$rules" --seed 5
+    gen "$W/p-$rules-$n" pousse --n "$n" --moves 1000000 --undecided --rules "$rules" --seed 5
     f=$(ls "$W/p-$rules-$n"/*.in)
     moves=$(($(wc -l < "$f") - 2))
     row "pousse $rules N=$n, $moves undecided moves" "$f" "$moves" move "$B" judge pousse "$f" --rules "$rules"
@@ -60,9 +71,9 @@ done
 echo
 echo "| workload | file | wc -l | referee | per unit | x wc -l | peak memory |"
 echo "|---|---|---|---|---|---|---|"
-$B gen littlesquares --out "$W/ls" --rows 4000 --cols 4000 --filled 0.1 --seed 5
+gen "$W/ls" littlesquares --rows 4000 --cols 4000 --filled 0.1 --seed 5
 row "littlesquares 4000 x 4000" "$W"/ls/*.in 16000000 square "$B" judge littlesquares "$W"/ls/*.in
-$B gen somegame --out "$W/sg" --rows 2000 --cols 2000 --players 4 --k 5 --fill 0.6 --seed 5
+gen "$W/sg" somegame --rows 2000 --cols 2000 --players 4 --k 5 --fill 0.6 --seed 5
 row "somegame 2000 x 2000, P=4, K=5" "$W"/sg/*.in 4000000 square "$B" judge somegame "$W"/sg/*.in
 
 echo
@@ -76,11 +87,11 @@ ratio() { # name file args...
   printf '| %s | %.2f ms | %.0f ms | %.0f |\n' "$name" "$(echo "$e * 1000" | bc -l)" \
     "$(echo "$r * 1000" | bc -l)" "$(echo "$r / $e" | bc -l)"
 }
-$B gen pousse --out "$W/pr" --n 100 --moves 100000 --seed 6
+gen "$W/pr" pousse --n 100 --moves 100000 --seed 6
 ratio "pousse N=100, 10^5 random moves, waterloo" "$W"/pr/*.in pousse
-$B gen pousse --out "$W/pr8" --n 8 --moves 2000 --undecided --rules icfp98 --seed 6
+gen "$W/pr8" pousse --n 8 --moves 2000 --undecided --rules icfp98 --seed 6
 ratio "pousse N=8, 2000 undecided moves, icfp98" "$W"/pr8/*.icfp98.in pousse --rules icfp98
-$B gen littlesquares --out "$W/lsr" --rows 6 --cols 6 --filled 0.35 --seed 6
+gen "$W/lsr" littlesquares --rows 6 --cols 6 --filled 0.35 --seed 6
 ratio "littlesquares 6 x 6, ~23 empty" "$W"/lsr/*.in littlesquares
-$B gen somegame --out "$W/sgr" --rows 40 --cols 40 --players 2 --k 4 --fill 0.3 --seed 6
+gen "$W/sgr" somegame --rows 40 --cols 40 --players 2 --k 4 --fill 0.3 --seed 6
 ratio "somegame 40 x 40, P=2, K=4" "$W"/sgr/*.in somegame
