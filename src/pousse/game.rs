@@ -65,11 +65,6 @@ impl<B: BoardRepr> Game<B> {
         &self.board
     }
 
-    /// Moves played so far.
-    pub fn played(&self) -> u64 {
-        self.played
-    }
-
     /// How the game ended, as far as known: after [`play`](Self::play), exactly; after
     /// [`play_batched`](Self::play_batched), a repetition may still wait for
     /// [`finish`](Self::finish).
@@ -182,6 +177,18 @@ fn board_after<B: BoardRepr>(n: usize, moves: &[PackedMove]) -> B {
 mod tests {
     use super::*;
     use crate::generate::{pousse_moves, PousseShape, Rng};
+
+    #[test]
+    fn sizes_outside_the_board_limits_are_refused() {
+        for rules in Rules::ALL {
+            assert_eq!(Game::new(0, rules).err(), Some(SizeError(0)));
+            assert_eq!(
+                Game::new(MAX_N + 1, rules).err(),
+                Some(SizeError(MAX_N + 1))
+            );
+            assert!(Game::new(1, rules).is_ok() && Game::new(MAX_N, rules).is_ok());
+        }
+    }
 
     /// With every configuration key equal, each move is compared with every earlier one by
     /// exact board comparison: verdicts must not change. (Real 64-bit keys never collide in
