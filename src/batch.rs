@@ -65,8 +65,12 @@ pub fn verify(
     }
     let bar = progress(files.len(), "verifying");
     let per_file: Vec<Vec<Row>> = pool(jobs)?.install(|| {
+        // Small pieces: rayon otherwise splits the list into a few large ranges up front, and
+        // a range of expensive files (the reference's exhaustive searches) left one thread
+        // working alone at the end (speedup 1.37 where the machine gives 1.99).
         files
             .par_iter()
+            .with_max_len(8)
             .map(|f| {
                 let rows = verify_file(f, options);
                 bar.inc(1);

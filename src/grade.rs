@@ -150,6 +150,7 @@ pub fn grade(
     let graded: Vec<Graded> = pool(jobs)?.install(|| {
         found
             .par_iter()
+            .with_max_len(8) // small pieces balance uneven files (see batch::verify)
             .map(|f| {
                 let rel = f.path.strip_prefix(cases).unwrap_or(&f.path).to_path_buf();
                 let expected = match &f.error {
