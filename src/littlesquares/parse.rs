@@ -359,7 +359,7 @@ mod tests {
                     if pattern >> i & 1 == 1 {
                         b'.'
                     } else {
-                        [b'#', 0x2F, 0xAE, 0][i % 4]
+                        [b'#', 0x2F, 0xAE, 0xD1, 0][i % 5]
                     }
                 })
                 .collect();
