@@ -352,6 +352,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn check_row_fast_path_refuses_what_the_full_check_refuses() {
+        assert!(check_row(&vec![b'.'; MAX_WIDTH], None).is_ok());
+        assert_eq!(
+            check_row(&vec![b'.'; MAX_WIDTH + 1], None).unwrap_err().0,
+            MAX_WIDTH
+        );
+        // Rows without a '.', so that a fast path testing only for '.' would pass them.
+        assert_eq!(check_row(b"#x#", None).unwrap_err().0, 1);
+        assert_eq!(check_row(b"##x", Some(3)).unwrap_err().0, 2);
+        assert_eq!(check_row(b"###", Some(2)).unwrap_err().0, 2);
+        assert_eq!(check_row(b"##", Some(3)).unwrap_err().0, 2);
+    }
+
+    #[test]
     fn dots_marks_exactly_the_dot_bytes() {
         for pattern in 0..=255u64 {
             let bytes: Vec<u8> = (0..8)
