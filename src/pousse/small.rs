@@ -88,6 +88,17 @@ const fn run_shifts(len: u32, step: u32) -> [u32; 3] {
     shifts
 }
 
+/// A push into `line` entering at `entry`, the contents rotating left by `rotate` (below 32:
+/// markers move towards higher bits, `L` and `T`).
+const fn push(line: u64, entry: u64, rotate: u32) -> Push {
+    Push {
+        line,
+        entry,
+        rotate,
+        up: rotate < 32,
+    }
+}
+
 /// The push table of size `n`: `[edge][index - 1]`, indexed like [`Edge::ALL`].
 const fn pushes(n: usize) -> [[Push; SMALL_MAX_N]; 4] {
     let none = Push {
@@ -102,30 +113,10 @@ const fn pushes(n: usize) -> [[Push; SMALL_MAX_N]; 4] {
     let mut i = 0;
     while i < n {
         let (row, col) = (row0 << (8 * i), col0 << i);
-        table[0][i] = Push {
-            line: row,
-            entry: 1 << (8 * i),
-            rotate: 1,
-            up: true,
-        };
-        table[1][i] = Push {
-            line: row,
-            entry: 1 << (8 * i + last),
-            rotate: 63,
-            up: false,
-        };
-        table[2][i] = Push {
-            line: col,
-            entry: 1 << i,
-            rotate: 8,
-            up: true,
-        };
-        table[3][i] = Push {
-            line: col,
-            entry: 1 << (8 * last + i),
-            rotate: 56,
-            up: false,
-        };
+        table[0][i] = push(row, 1 << (8 * i), 1);
+        table[1][i] = push(row, 1 << (8 * i + last), 63);
+        table[2][i] = push(col, 1 << i, 8);
+        table[3][i] = push(col, 1 << (8 * last + i), 56);
         i += 1;
     }
     table
