@@ -1,4 +1,4 @@
-//! The Pousse board as bitboards, kept in two orientations.
+//! The general Pousse board (every size up to [`MAX_N`]) as 8 x 8 tiles of bits.
 //!
 //! # Square indexing
 //!
@@ -9,60 +9,50 @@
 //! row r  0 |   |   |   |   |   Li pushes row i-1 towards higher columns,
 //! (0-    1 |   |   |   |   |   Ri towards lower columns; Ti pushes column
 //! based) 2 |   |   |   |   |   i-1 towards higher rows, Bi towards lower rows.
-//!          3 |   |   |   |   |
+//!        3 |   |   |   |   |
 //!          +---+---+---+---+
 //! ```
 //!
-//! A *line* is a row or a column. Each line is stored as `words = ceil(n / 64)` 64-bit words;
-//! bit `k` of a row's words is column `k`, bit `k` of a column's words is row `k`. Every line
-//! has an occupancy bitboard (`occ`) and an X bitboard (`x`); a cell is O when it is occupied
-//! and not X. Bits at positions `>= n` are always zero.
+//! The board is cut into `t x t` *tiles* of 8 x 8 squares, `t = 8 * ceil(n / 64)` (a whole
+//! number of line-mask words, see below; the tiles past the board stay empty). Tile
+//! `(tr, tc)` is word `tr * t + tc` of each plane, and square `(r, c)` is bit
+//! `8 * (r % 8) + c % 8` of tile `(r / 8, c / 8)`:
+//!
+//! ```text
+//!   one tile (bit numbers)      byte k of a tile  = 8 squares of one row
+//!    0  1  2  3  4  5  6  7     bit j of each byte = 8 squares of one column
+//!    8  9 10 11 12 13 14 15
+//!   ...
+//!   56 57 58 59 60 61 62 63
+//! ```
+//!
+//! Two planes: `occ` (the square holds a marker) and `x` (the marker is X); a square is O
+//! when it is occupied and not X. Bits of squares outside the board are always zero.
+//!
+//! A *line* is a row or a column. A push reads and writes the pushed line as a *line mask*
+//! of `words = ceil(n / 64)` words, bit `k` of word `w` being square `64 w + k` along the
+//! line: for a row, one byte from each tile of its tile row; for a column, one bit column
+//! from each tile of its tile column, gathered (and spread back) by a multiplication. So a
+//! push costs a load and a store per tile it touches, in either orientation, and nothing per
+//! square; there is no second copy of the board to keep in step.
 //!
 //! # Invariants
 //!
-//! - `rows` and `cols` describe the same board: bit `c` of row `r` equals bit `r` of column `c`,
-//!   in both bitboards.
-//! - Each orientation keeps, for every line, its numbers of X and of O cells as *bit-sliced*
-//!   counters: plane `p` of the X counts is a bitboard over the lines (line `l` is bit `l % 64`
-//!   of word `l / 64`) holding bit `p` of each line's X count. `full_x`/`full_o` are the lines
-//!   whose count equals `n` (straights), and `straights[X]`/`straights[O]` their totals.
-//! - When hashing is on, `hash` is the XOR of [`square_key`] over the occupied squares.
+//! For each orientation ([`Lines`] `rows` and `cols`), for every line `l`:
+//! - `filled[l]` is its number of occupied squares, and bit `l` of `full` says it is `n`
+//!   (occupancy only grows, so a full line stays full);
+//! - its number of X is held *bit-sliced*: plane `p` of `x_count` is a bitboard over the
+//!   lines (line `l` is bit `l % 64` of word `l / 64`) holding bit `p` of each line's count;
+//! - `full_x` / `full_o` are the lines of `n` X / of `n` O (a full line without X), and
+//!   `straights[X]` / `straights[O]` their totals over both orientations.
 //!
-//! A move rewrites the pushed line with word operations (a shift by one of the pushed segment).
-//! The squares of one word of the pushed line are the crossing lines of one counter word, so
-//! the crossing lines' counts change by word-parallel bit-sliced additions and subtractions
-//! of the masks of squares that became or stopped being X (or O), 64 lines at a time. Only
-//! the other orientation's bitboards (and the hash) are updated square by square, for the
-//! squares whose value changed: never a scan of the board.
+//! When hashing is on, `hash` is the XOR of `tile_key(i, x[i]) ^ tile_key(i, 0)` over the
+//! tiles `i` and of `occupied_key(square)` over the occupied squares (row-major index).
 
 use super::{BoardRepr, Colour, Edge, Move};
 
 /// The largest board size the engine judges; larger sizes are refused with a clear error.
 pub const MAX_N: usize = 4096;
-
-/// The Zobrist key of an X on square `square` (row-major index).
-///
-/// Keys are chosen so that a colour flip is one key: an O on a square is keyed
-/// `x_key ^ flip_key`, so turning X into O (or back) toggles [`flip_key`] alone.
-#[inline]
-pub fn x_key(square: usize) -> u64 {
-    mix64((square as u64) ^ 0x9E37_79B9_7F4A_7C15)
-}
-
-/// The key toggled when the marker on `square` changes colour (see [`x_key`]).
-#[inline]
-pub fn flip_key(square: usize) -> u64 {
-    mix64((square as u64) ^ 0xD1B5_4A32_D192_ED03)
-}
-
-/// The Zobrist key of `colour` on `square`.
-#[inline]
-pub fn square_key(square: usize, colour: Colour) -> u64 {
-    match colour {
-        Colour::X => x_key(square),
-        Colour::O => x_key(square) ^ flip_key(square),
-    }
-}
 
 /// SplitMix64's finalizer: a bijective mixer of 64-bit values.
 #[inline]
@@ -72,85 +62,223 @@ pub fn mix64(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// One orientation's lines (all rows, or all columns).
+/// The hash contribution of tile `tile` of the X plane holding `bits`.
+#[inline]
+fn tile_key(tile: usize, bits: u64) -> u64 {
+    mix64(bits ^ (tile as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// The hash contribution of an occupied square (row-major index).
+#[inline]
+fn occupied_key(square: usize) -> u64 {
+    mix64((square as u64) ^ 0xD1B5_4A32_D192_ED03)
+}
+
+/// Bit 0 of every byte: column 0 of a tile.
+const TILE_COLUMN_0: u64 = 0x0101_0101_0101_0101;
+
+/// Column `j` of a tile (bits `j, j + 8, ..., j + 56`) as a byte, the tile's row 0 in bit 0.
+#[inline]
+fn tile_column(tile: u64, j: usize) -> u64 {
+    // Bit 8k times the multiplier's byte m (= 2^(7 - m)) lands on bit 8(k + m) + 7 - m; all
+    // those positions differ, so there are no carries, and k + m = 7 puts bit 8k on 56 + k.
+    (((tile >> j) & TILE_COLUMN_0).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
+/// The inverse of [`tile_column`]: bit `k` of `byte` (< 256) to bit `8k + j`.
+#[inline]
+fn column_bits(byte: u64, j: usize) -> u64 {
+    // Bits 0..=6: bit k times 2^(7m) lands on k + 7m; those positions differ for k <= 6, and
+    // the multiples of 8 among them are m = k. Bit 7 would collide (7 + 0 = 0 + 7): moved alone.
+    let low = ((byte & 0x7F).wrapping_mul(0x0002_0408_1020_4081)) & TILE_COLUMN_0;
+    (low | ((byte >> 7) << 56)) << j
+}
+
+/// Where word `w` of line `line`'s mask lives: the index of its first tile and the step to
+/// the next of its 8 tiles; the line is a row when `ROWS`, else a column, and `t` is the
+/// number of tiles per side.
+#[inline(always)]
+fn word_tiles<const ROWS: bool>(t: usize, line: usize, w: usize) -> (usize, usize) {
+    let (outer, first) = (line / 8, 8 * w);
+    if ROWS {
+        (outer * t + first, 1)
+    } else {
+        (first * t + outer, t)
+    }
+}
+
+/// Word `w` of the line mask of line `line` of `plane` (see [`word_tiles`]).
+#[inline(always)]
+fn load_word<const ROWS: bool>(plane: &[u64], t: usize, line: usize, w: usize) -> u64 {
+    let (mut i, step) = word_tiles::<ROWS>(t, line, w);
+    let inner = line % 8;
+    let mut word = 0;
+    for k in 0..8 {
+        let tile = plane[i];
+        let byte = if ROWS {
+            (tile >> (8 * inner)) & 0xFF
+        } else {
+            tile_column(tile, inner)
+        };
+        word |= byte << (8 * k);
+        i += step;
+    }
+    word
+}
+
+/// Writes `word` as word `w` of the line mask of line `line` of `plane` (see [`word_tiles`]);
+/// returns the change of the hash when `HASH` (else 0).
+#[inline(always)]
+fn store_word<const ROWS: bool, const HASH: bool>(
+    plane: &mut [u64],
+    t: usize,
+    line: usize,
+    w: usize,
+    word: u64,
+) -> u64 {
+    let (mut i, step) = word_tiles::<ROWS>(t, line, w);
+    let inner = line % 8;
+    let keep = if ROWS {
+        !(0xFF << (8 * inner))
+    } else {
+        !(TILE_COLUMN_0 << inner)
+    };
+    let mut delta = 0;
+    for k in 0..8 {
+        let byte = (word >> (8 * k)) & 0xFF;
+        let bits = if ROWS {
+            byte << (8 * inner)
+        } else {
+            column_bits(byte, inner)
+        };
+        let old = plane[i];
+        let new = (old & keep) | bits;
+        plane[i] = new;
+        if HASH {
+            delta ^= tile_key(i, old) ^ tile_key(i, new);
+        }
+        i += step;
+    }
+    delta
+}
+
+/// One orientation's per-line counts (all rows, or all columns).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Lines {
-    occ: Vec<u64>,
-    x: Vec<u64>,
-    /// Bit-sliced X counts: `x_count[p * words + w]` holds bit `p` of the counts of lines
-    /// `64w..64w + 64`.
-    x_count: Vec<u64>,
-    /// Bit-sliced O counts, laid out like `x_count`.
-    o_count: Vec<u64>,
-    /// Lines full of X (one bit per line).
+    /// Occupied squares per line.
+    filled: Vec<u32>,
+    /// Lines with no empty square (one bit per line).
+    full: Vec<u64>,
+    /// X squares per line.
+    x_count: Counters,
+    /// Lines full of X.
     full_x: Vec<u64>,
     /// Lines full of O.
     full_o: Vec<u64>,
 }
 
 impl Lines {
-    fn new(n: usize, words: usize, planes: usize) -> Lines {
+    fn new(n: usize, words: usize) -> Lines {
         Lines {
-            occ: vec![0; n * words],
-            x: vec![0; n * words],
-            x_count: vec![0; planes * words],
-            o_count: vec![0; planes * words],
+            filled: vec![0; n],
+            full: vec![0; words],
+            x_count: Counters::new(n, words),
             full_x: vec![0; words],
             full_o: vec![0; words],
         }
     }
-}
 
-/// Adds 1 to the bit-sliced counters of word `w` selected by `mask` (no counter overflows:
-/// counts never exceed `n`).
-#[inline]
-fn count_up(planes: &mut [u64], words: usize, w: usize, mut mask: u64) {
-    let mut i = w;
-    while mask != 0 {
-        let carry = planes[i] & mask;
-        planes[i] ^= mask;
-        mask = carry;
-        i += words;
+    /// Counts one more occupied square in line `line`.
+    #[inline]
+    fn fill(&mut self, line: usize, n: usize) {
+        self.filled[line] += 1;
+        if self.filled[line] as usize == n {
+            self.full[line / 64] |= 1 << (line % 64);
+        }
     }
 }
 
-/// Subtracts 1 from the bit-sliced counters of word `w` selected by `mask` (none is 0).
-#[inline]
-fn count_down(planes: &mut [u64], words: usize, w: usize, mut mask: u64) {
-    let mut i = w;
-    while mask != 0 {
-        let borrow = !planes[i] & mask;
-        planes[i] ^= mask;
-        mask = borrow;
-        i += words;
-    }
+/// Bit-sliced counters, one per line: line `l` is lane `l % 64` of word `l / 64`, and word
+/// `w`'s planes are `planes[w * depth..(w + 1) * depth]`, plane `p` holding bit `p` of each of
+/// its 64 lanes' counts. `depth` is the bit length of `n`, so every count in `0..=n` fits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Counters {
+    depth: usize,
+    planes: Vec<u64>,
 }
 
-/// The counters of word `w` that equal `value`, which has exactly `planes.len() / words`
-/// bits with its top bit set (the board size), so only counters whose top plane is set can
-/// qualify: on typical boards (lines about half full of each colour) there are none, and the
-/// other planes are not read.
-#[inline]
-fn count_equals(planes: &[u64], words: usize, w: usize, value: usize) -> u64 {
-    let top = planes.len() / words - 1;
-    let mut eq = planes[top * words + w];
-    if eq == 0 {
-        return 0;
+impl Counters {
+    fn new(n: usize, words: usize) -> Counters {
+        let depth = (usize::BITS - n.leading_zeros()) as usize;
+        Counters {
+            depth,
+            planes: vec![0; depth * words],
+        }
     }
-    for p in 0..top {
-        let plane = planes[p * words + w];
-        eq &= if (value >> p) & 1 == 1 { plane } else { !plane };
-    }
-    eq
-}
 
-/// Sets the counter of lane `bit` of word `w` to `value`.
-#[inline]
-fn count_set(planes: &mut [u64], words: usize, w: usize, bit: u64, value: u32) {
-    for p in 0..planes.len() / words {
-        let plane = &mut planes[p * words + w];
-        let lane = bit & (((value >> p) & 1) as u64).wrapping_neg();
-        *plane = (*plane & !bit) | lane;
+    /// The planes of word `w`.
+    #[inline]
+    fn word(&self, w: usize) -> &[u64] {
+        &self.planes[w * self.depth..(w + 1) * self.depth]
+    }
+
+    /// Adds 1 to the lanes `up` and subtracts 1 from the lanes `down` (disjoint) of word `w`,
+    /// one ripple for both. No count leaves `0..=n`.
+    #[inline]
+    fn add(&mut self, w: usize, up: u64, down: u64) {
+        let depth = self.depth;
+        let (mut carry, mut borrow) = (up, down);
+        for plane in &mut self.planes[w * depth..(w + 1) * depth] {
+            if carry | borrow == 0 {
+                break;
+            }
+            let old = *plane;
+            *plane = old ^ (carry | borrow);
+            carry &= old;
+            borrow &= !old;
+        }
+    }
+
+    /// The lanes of word `w` whose count is `value`, which has its top bit in the top plane
+    /// (the board size), so only lanes whose top plane is set can qualify: on typical boards
+    /// (lines about half full of each colour) there are none, and the other planes are not
+    /// read.
+    #[inline]
+    fn equal(&self, w: usize, value: usize) -> u64 {
+        let planes = self.word(w);
+        let top = planes.len() - 1;
+        let mut eq = planes[top];
+        if eq == 0 {
+            return 0;
+        }
+        for (p, &plane) in planes[..top].iter().enumerate() {
+            eq &= if (value >> p) & 1 == 1 { plane } else { !plane };
+        }
+        eq
+    }
+
+    /// The lanes among `among` (of word `w`) whose count is zero. Planes are read from the top
+    /// down and the scan stops once no candidate is left: on typical boards (counts near
+    /// n / 2) that is after two or three planes.
+    #[inline]
+    fn zero(&self, w: usize, among: u64) -> u64 {
+        let mut zero = among;
+        for &plane in self.word(w).iter().rev() {
+            if zero == 0 {
+                break;
+            }
+            zero &= !plane;
+        }
+        zero
+    }
+
+    /// The count of line `line`.
+    #[cfg(test)]
+    fn get(&self, line: usize) -> u32 {
+        let lane = line % 64;
+        (self.word(line / 64).iter().enumerate())
+            .map(|(p, plane)| ((plane >> lane) as u32 & 1) << p)
+            .sum()
     }
 }
 
@@ -163,12 +291,19 @@ pub struct SizeError(pub usize);
 #[derive(Clone, Debug)]
 pub struct Board {
     n: usize,
+    /// Tiles per side.
+    t: usize,
+    /// Words per line mask.
     words: usize,
+    occ: Vec<u64>,
+    x: Vec<u64>,
     rows: Lines,
     cols: Lines,
     straights: [u32; 2],
     hashing: bool,
     hash: u64,
+    /// The pushed line's X mask before the push (scratch space, `words` long).
+    old_x: Vec<u64>,
 }
 
 /// A move whose index is outside `1..=n`.
@@ -177,31 +312,40 @@ pub struct Board {
 pub struct IllegalMove(pub Move);
 
 impl Board {
-    /// An empty board of size `n` (1..=[`MAX_N`]); `hashing` turns on the Zobrist hash.
+    /// An empty board of size `n` (1..=[`MAX_N`]); `hashing` turns on the hash.
     pub fn new(n: usize, hashing: bool) -> Result<Board, SizeError> {
         if n == 0 || n > MAX_N {
             return Err(SizeError(n));
         }
         let words = n.div_ceil(64);
-        let planes = (usize::BITS - n.leading_zeros()) as usize;
+        let t = 8 * words;
         Ok(Board {
             n,
+            t,
             words,
-            rows: Lines::new(n, words, planes),
-            cols: Lines::new(n, words, planes),
+            occ: vec![0; t * t],
+            x: vec![0; t * t],
+            rows: Lines::new(n, words),
+            cols: Lines::new(n, words),
             straights: [0, 0],
             hashing,
             hash: 0,
+            old_x: vec![0; words],
         })
+    }
+
+    /// The tile index and bit of square (`row`, `col`).
+    #[inline]
+    fn locate(&self, row: usize, col: usize) -> (usize, u64) {
+        ((row / 8) * self.t + col / 8, 1 << (8 * (row % 8) + col % 8))
     }
 
     /// The contents of square (`row`, `col`), both 0-based.
     pub fn get(&self, row: usize, col: usize) -> Option<Colour> {
-        let i = row * self.words + col / 64;
-        let bit = 1u64 << (col % 64);
-        if self.rows.occ[i] & bit == 0 {
+        let (i, bit) = self.locate(row, col);
+        if self.occ[i] & bit == 0 {
             None
-        } else if self.rows.x[i] & bit != 0 {
+        } else if self.x[i] & bit != 0 {
             Some(Colour::X)
         } else {
             Some(Colour::O)
@@ -213,14 +357,14 @@ impl Board {
         (self.straights[0], self.straights[1])
     }
 
-    /// The Zobrist hash of the contents (0 when hashing is off).
+    /// The hash of the contents (0 when hashing is off).
     pub fn hash(&self) -> u64 {
         self.hash
     }
 
     /// Whether two boards have the same contents.
     pub fn same_contents(&self, other: &Board) -> bool {
-        self.n == other.n && self.rows.occ == other.rows.occ && self.rows.x == other.rows.x
+        self.n == other.n && self.occ == other.occ && self.x == other.x
     }
 
     /// The board as text, rows top to bottom separated by `/`, `.` for empty.
@@ -252,24 +396,167 @@ impl Board {
     /// on a slice bound or corrupts nothing but this board.
     #[inline]
     pub fn play_unchecked(&mut self, mv: Move, mover: Colour) {
+        if self.hashing {
+            self.play_on_edge::<true>(mv, mover);
+        } else {
+            self.play_on_edge::<false>(mv, mover);
+        }
+    }
+
+    /// [`play_unchecked`](Board::play_unchecked), the hash maintained when `HASH`.
+    #[inline(always)]
+    fn play_on_edge<const HASH: bool>(&mut self, mv: Move, mover: Colour) {
         let line = mv.index as usize - 1;
         let mover_x = mover == Colour::X;
-        let mut ctx = Push {
-            n: self.n,
-            words: self.words,
-            straights: &mut self.straights,
-            hash: if self.hashing {
-                Some(&mut self.hash)
-            } else {
-                None
-            },
-        };
         match mv.edge {
-            Edge::Left => ctx.push(&mut self.rows, &mut self.cols, line, true, mover_x, true),
-            Edge::Right => ctx.push(&mut self.rows, &mut self.cols, line, false, mover_x, true),
-            Edge::Top => ctx.push(&mut self.cols, &mut self.rows, line, true, mover_x, false),
-            Edge::Bottom => ctx.push(&mut self.cols, &mut self.rows, line, false, mover_x, false),
+            Edge::Left => self.push::<true, HASH>(line, true, mover_x),
+            Edge::Right => self.push::<true, HASH>(line, false, mover_x),
+            Edge::Top => self.push::<false, HASH>(line, true, mover_x),
+            Edge::Bottom => self.push::<false, HASH>(line, false, mover_x),
         }
+    }
+
+    /// Mask of the squares of word `w` of a line mask that are on the board.
+    #[inline]
+    fn valid(&self, w: usize) -> u64 {
+        if w + 1 == self.words && self.n % 64 != 0 {
+            (1u64 << (self.n % 64)) - 1
+        } else {
+            !0
+        }
+    }
+
+    /// Inserts a marker into line `line` (a row when `ROWS`, else a column) at square 0 when
+    /// `from_start`, else at square `n - 1`, shifting the segment up to the first empty square
+    /// (or the whole line, whose far end falls off). The hash is maintained when `HASH`.
+    #[inline]
+    fn push<const ROWS: bool, const HASH: bool>(
+        &mut self,
+        line: usize,
+        from_start: bool,
+        mover_x: bool,
+    ) {
+        let (n, t, words) = (self.n, self.t, self.words);
+        let own_full = if ROWS {
+            &self.rows.full
+        } else {
+            &self.cols.full
+        };
+        let line_is_full = own_full[line / 64] & (1 << (line % 64)) != 0;
+        // The segment lo..=hi that shifts, and the empty square it fills (if any).
+        let (lo, hi, empty) = if line_is_full {
+            (0, n - 1, None)
+        } else if from_start {
+            let mut w = 0;
+            let end = loop {
+                let free = !load_word::<ROWS>(&self.occ, t, line, w) & self.valid(w);
+                if free != 0 {
+                    break w * 64 + free.trailing_zeros() as usize;
+                }
+                w += 1;
+            };
+            (0, end, Some(end))
+        } else {
+            let mut w = words - 1;
+            let start = loop {
+                let free = !load_word::<ROWS>(&self.occ, t, line, w) & self.valid(w);
+                if free != 0 {
+                    break w * 64 + 63 - free.leading_zeros() as usize;
+                }
+                w -= 1;
+            };
+            (start, n - 1, Some(start))
+        };
+        let (first_word, last_word) = (lo / 64, hi / 64);
+        for w in first_word..=last_word {
+            self.old_x[w] = load_word::<ROWS>(&self.x, t, line, w);
+        }
+        let mover_bit = mover_x as u64;
+        let (own, cross) = if ROWS {
+            (&mut self.rows, &mut self.cols)
+        } else {
+            (&mut self.cols, &mut self.rows)
+        };
+        for w in first_word..=last_word {
+            let old = self.old_x[w];
+            let low = if w == first_word {
+                !0u64 << (lo % 64)
+            } else {
+                !0
+            };
+            let high = if w == last_word {
+                (2u64 << (hi % 64)).wrapping_sub(1)
+            } else {
+                !0
+            };
+            let seg = low & high;
+            let new = if from_start {
+                let carry = if w == 0 {
+                    mover_bit
+                } else {
+                    self.old_x[w - 1] >> 63
+                };
+                (old & !seg) | (((old << 1) | carry) & seg)
+            } else {
+                let carry = if w + 1 == words {
+                    mover_bit << ((n - 1) % 64)
+                } else {
+                    self.old_x[w + 1] << 63
+                };
+                (old & !seg) | (((old >> 1) | carry) & seg)
+            };
+            if new != old {
+                self.hash ^= store_word::<ROWS, HASH>(&mut self.x, t, line, w, new);
+                // Square 64w + b of the line lies on crossing line 64w + b: lane b of word w.
+                cross.x_count.add(w, new & !old, old & !new);
+            }
+        }
+        // The pushed line's own X count: the marker that entered, minus the one that fell off.
+        let fell_x = if !line_is_full {
+            false
+        } else if from_start {
+            (self.old_x[words - 1] >> ((n - 1) % 64)) & 1 == 1
+        } else {
+            self.old_x[0] & 1 == 1
+        };
+        let (own_word, own_bit) = (line / 64, 1u64 << (line % 64));
+        if mover_x != fell_x {
+            let (up, down) = if mover_x { (own_bit, 0) } else { (0, own_bit) };
+            own.x_count.add(own_word, up, down);
+        }
+        if let Some(square) = empty {
+            own.fill(line, n);
+            cross.fill(square, n);
+            let (row, col) = if ROWS { (line, square) } else { (square, line) };
+            let (i, bit) = ((row / 8) * t + col / 8, 1 << (8 * (row % 8) + col % 8));
+            self.occ[i] |= bit;
+            if HASH {
+                self.hash ^= occupied_key(row * n + col);
+            }
+        }
+        refresh_full(own, &mut self.straights, n, own_word);
+        for w in first_word..=last_word {
+            refresh_full(cross, &mut self.straights, n, w);
+        }
+    }
+}
+
+/// Recomputes which lines of counter word `w` are straights, adjusting the totals.
+#[inline(always)]
+fn refresh_full(lines: &mut Lines, straights: &mut [u32; 2], n: usize, w: usize) {
+    let full = lines.full[w];
+    if full == 0 {
+        // Straights are full lines.
+        return;
+    }
+    let full_x = lines.x_count.equal(w, n);
+    let full_o = lines.x_count.zero(w, full);
+    let (old_x, old_o) = (lines.full_x[w], lines.full_o[w]);
+    if (full_x ^ old_x) | (full_o ^ old_o) != 0 {
+        straights[0] = straights[0] + full_x.count_ones() - old_x.count_ones();
+        straights[1] = straights[1] + full_o.count_ones() - old_o.count_ones();
+        lines.full_x[w] = full_x;
+        lines.full_o[w] = full_o;
     }
 }
 
@@ -294,214 +581,6 @@ impl BoardRepr for Board {
     }
 }
 
-/// The parts of a board a push updates besides the two orientations.
-struct Push<'a> {
-    n: usize,
-    words: usize,
-    straights: &'a mut [u32; 2],
-    hash: Option<&'a mut u64>,
-}
-
-impl Push<'_> {
-    /// Mask of the valid bits of word `w` of a line.
-    #[inline]
-    fn valid(&self, w: usize) -> u64 {
-        if w + 1 == self.words && self.n % 64 != 0 {
-            (1u64 << (self.n % 64)) - 1
-        } else {
-            !0
-        }
-    }
-
-    /// Inserts a marker into line `line` of `main`, at bit 0 when `from_start`, else at bit
-    /// `n - 1`, shifting the segment up to the first empty square (or the whole line, whose
-    /// far end falls off). `main_is_rows` says which orientation `main` is, for square indices.
-    #[inline]
-    fn push(
-        &mut self,
-        main: &mut Lines,
-        cross: &mut Lines,
-        line: usize,
-        from_start: bool,
-        mover_x: bool,
-        main_is_rows: bool,
-    ) {
-        let (n, words) = (self.n, self.words);
-        let base = line * words;
-        let mover_bit = mover_x as u64;
-        if from_start {
-            // First empty square, else the whole line.
-            let mut end = n - 1;
-            for w in 0..words {
-                let free = !main.occ[base + w] & self.valid(w);
-                if free != 0 {
-                    end = w * 64 + free.trailing_zeros() as usize;
-                    break;
-                }
-            }
-            let last_word = end / 64;
-            // High words first, so the carry reads the old value of the word below.
-            for w in (0..=last_word).rev() {
-                let seg = if w == last_word {
-                    (2u64 << (end % 64)).wrapping_sub(1)
-                } else {
-                    !0
-                };
-                let old_x = main.x[base + w];
-                let old_occ = main.occ[base + w];
-                let carry = if w == 0 {
-                    mover_bit
-                } else {
-                    main.x[base + w - 1] >> 63
-                };
-                let new_x = (old_x & !seg) | (((old_x << 1) | carry) & seg);
-                let new_occ = old_occ | seg;
-                main.x[base + w] = new_x;
-                main.occ[base + w] = new_occ;
-                self.changed(cross, main_is_rows, line, w, old_occ, old_x, new_occ, new_x);
-            }
-        } else {
-            let mut start = 0;
-            for w in (0..words).rev() {
-                let free = !main.occ[base + w] & self.valid(w);
-                if free != 0 {
-                    start = w * 64 + 63 - free.leading_zeros() as usize;
-                    break;
-                }
-            }
-            let first_word = start / 64;
-            let top = (n - 1) % 64;
-            // Low words first, so the carry reads the old value of the word above.
-            for w in first_word..words {
-                let seg = if w == first_word {
-                    !0u64 << (start % 64)
-                } else {
-                    !0
-                } & self.valid(w);
-                let old_x = main.x[base + w];
-                let old_occ = main.occ[base + w];
-                let carry = if w + 1 == words {
-                    mover_bit << top
-                } else {
-                    main.x[base + w + 1] << 63
-                };
-                let new_x = (old_x & !seg) | (((old_x >> 1) | carry) & seg);
-                let new_occ = old_occ | seg;
-                main.x[base + w] = new_x;
-                main.occ[base + w] = new_occ;
-                self.changed(cross, main_is_rows, line, w, old_occ, old_x, new_occ, new_x);
-            }
-        }
-        // The pushed line's own counts.
-        let (mut xs, mut os) = (0, 0);
-        for w in 0..words {
-            let (occ, x) = (main.occ[base + w], main.x[base + w]);
-            xs += x.count_ones();
-            os += (occ & !x).count_ones();
-        }
-        let (w, bit) = (line / 64, 1u64 << (line % 64));
-        count_set(&mut main.x_count, words, w, bit, xs);
-        count_set(&mut main.o_count, words, w, bit, os);
-        self.refresh_full(main, w);
-    }
-
-    /// Recomputes which lines of counter word `w` are straights, adjusting the totals.
-    #[inline]
-    fn refresh_full(&mut self, lines: &mut Lines, w: usize) {
-        if lines.full_x[w] | lines.full_o[w] == 0 {
-            let top = lines.x_count.len() - self.words + w;
-            if lines.x_count[top] | lines.o_count[top] == 0 {
-                return;
-            }
-        }
-        let full_x = count_equals(&lines.x_count, self.words, w, self.n);
-        let full_o = count_equals(&lines.o_count, self.words, w, self.n);
-        let (old_x, old_o) = (lines.full_x[w], lines.full_o[w]);
-        if (full_x ^ old_x) | (full_o ^ old_o) != 0 {
-            self.straights[0] = self.straights[0] + full_x.count_ones() - old_x.count_ones();
-            self.straights[1] = self.straights[1] + full_o.count_ones() - old_o.count_ones();
-            lines.full_x[w] = full_x;
-            lines.full_o[w] = full_o;
-        }
-    }
-
-    /// Mirrors the changed squares of word `w` of the pushed line into the cross lines: their
-    /// bitboards square by square, their counts word-parallel (square `64w + b` of the pushed
-    /// line lies on cross line `64w + b`, lane `b` of counter word `w`).
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn changed(
-        &mut self,
-        cross: &mut Lines,
-        main_is_rows: bool,
-        line: usize,
-        w: usize,
-        old_occ: u64,
-        old_x: u64,
-        new_occ: u64,
-        new_x: u64,
-    ) {
-        let words = self.words;
-        let cross_word = line / 64;
-        let cross_bit = 1u64 << (line % 64);
-        let (old_o, new_o) = (old_occ & !old_x, new_occ & !new_x);
-        // Counts, 64 crossing lines at a time.
-        count_up(&mut cross.x_count, words, w, new_x & !old_x);
-        count_down(&mut cross.x_count, words, w, old_x & !new_x);
-        count_up(&mut cross.o_count, words, w, new_o & !old_o);
-        count_down(&mut cross.o_count, words, w, old_o & !new_o);
-        self.refresh_full(cross, w);
-        // The square that was empty (at most one per push).
-        let filled = old_occ ^ new_occ;
-        let first = w * 64;
-        if filled != 0 {
-            let b = filled.trailing_zeros() as usize;
-            let ci = (first + b) * words + cross_word;
-            cross.occ[ci] |= cross_bit;
-            if (new_x >> b) & 1 == 1 {
-                cross.x[ci] |= cross_bit;
-            }
-            if let Some(h) = self.hash.as_deref_mut() {
-                let sq = if main_is_rows {
-                    line * self.n + first + b
-                } else {
-                    (first + b) * self.n + line
-                };
-                *h ^= if (new_x >> b) & 1 == 1 {
-                    x_key(sq)
-                } else {
-                    x_key(sq) ^ flip_key(sq)
-                };
-            }
-        }
-        // Squares whose marker changed colour.
-        let flips = (old_x ^ new_x) & old_occ;
-        let last = (first + 64).min(self.n);
-        let xs = &mut cross.x[first * words..last * words];
-        let mut rest = flips;
-        while rest != 0 {
-            let b = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            xs[b * words + cross_word] ^= cross_bit;
-        }
-        if let Some(h) = self.hash.as_deref_mut() {
-            let mut delta = 0;
-            let mut rest = flips;
-            while rest != 0 {
-                let b = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let sq = if main_is_rows {
-                    line * self.n + first + b
-                } else {
-                    (first + b) * self.n + line
-                };
-                delta ^= flip_key(sq);
-            }
-            *h ^= delta;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -516,21 +595,26 @@ mod tests {
         Move::new(edge, s[1..].parse().unwrap())
     }
 
-    /// Recomputes the cross orientation, counts, straights and hash from the rows.
+    /// Recomputes the counts, straights and hash from the squares, and checks that squares
+    /// outside the board are empty.
     fn check_invariants(b: &Board) {
         let n = b.n;
-        let mut fresh = Board::new(n, b.hashing).unwrap();
         let mut hash = 0;
+        for (i, (&x, &occ)) in b.x.iter().zip(&b.occ).enumerate() {
+            assert_eq!(x & !occ, 0, "an X square is not occupied in tile {i}");
+            hash ^= tile_key(i, x) ^ tile_key(i, 0);
+            let (tr, tc) = (i / b.t, i % b.t);
+            for bit in 0..64 {
+                let (r, c) = (8 * tr + bit / 8, 8 * tc + bit % 8);
+                if r >= n || c >= n {
+                    assert_eq!(occ >> bit & 1, 0, "square {r},{c} is outside the board");
+                }
+            }
+        }
         for r in 0..n {
             for c in 0..n {
-                let v = b.get(r, c);
-                let (i, bit) = (c * b.words + r / 64, 1u64 << (r % 64));
-                let col_occ = b.cols.occ[i] & bit != 0;
-                let col_x = b.cols.x[i] & bit != 0;
-                assert_eq!(col_occ, v.is_some(), "occupancy differs at {r},{c}");
-                assert_eq!(col_x, v == Some(Colour::X), "colour differs at {r},{c}");
-                if let Some(colour) = v {
-                    hash ^= square_key(r * n + c, colour);
+                if b.get(r, c).is_some() {
+                    hash ^= occupied_key(r * n + c);
                 }
             }
         }
@@ -543,17 +627,11 @@ mod tests {
                 let xs = cells.iter().filter(|v| **v == Some(Colour::X)).count() as u32;
                 let os = cells.iter().filter(|v| **v == Some(Colour::O)).count() as u32;
                 let (w, bit) = (l / 64, 1u64 << (l % 64));
-                let count = |planes: &[u64]| -> u32 {
-                    (0..planes.len() / b.words)
-                        .map(|p| ((planes[p * b.words + w] & bit != 0) as u32) << p)
-                        .sum()
-                };
-                assert_eq!(
-                    (count(&lines.x_count), count(&lines.o_count)),
-                    (xs, os),
-                    "n={n} line {l} rows? {}",
-                    std::ptr::eq(lines, &b.rows)
-                );
+                let count = lines.x_count.get(l);
+                let rows = std::ptr::eq(lines, &b.rows);
+                assert_eq!(count, xs, "n={n} line {l} rows? {rows}");
+                assert_eq!(lines.filled[l], xs + os, "n={n} line {l} rows? {rows}");
+                assert_eq!(lines.full[w] & bit != 0, xs + os == n as u32);
                 assert_eq!(lines.full_x[w] & bit != 0, xs == n as u32);
                 assert_eq!(lines.full_o[w] & bit != 0, os == n as u32);
                 x_straights += (xs == n as u32) as u32;
@@ -564,8 +642,26 @@ mod tests {
         if b.hashing {
             assert_eq!(b.hash, hash);
         }
-        fresh.rows = b.rows.clone();
-        assert!(fresh.same_contents(b));
+        let mut copy = Board::new(n, false).unwrap();
+        copy.x = b.x.clone();
+        copy.occ = b.occ.clone();
+        assert!(copy.same_contents(b));
+    }
+
+    #[test]
+    fn tile_columns_gather_and_spread() {
+        for byte in 0..256u64 {
+            for j in 0..8 {
+                let bits = column_bits(byte, j);
+                assert_eq!(bits & !(TILE_COLUMN_0 << j), 0, "byte {byte:#x} column {j}");
+                for k in 0..8 {
+                    assert_eq!(bits >> (8 * k + j) & 1, byte >> k & 1);
+                }
+                assert_eq!(tile_column(bits, j), byte);
+                // Other columns of the tile do not leak into the gathered byte.
+                assert_eq!(tile_column(bits | !(TILE_COLUMN_0 << j), j), byte);
+            }
+        }
     }
 
     fn run(n: usize, moves: &[&str]) -> Vec<String> {
