@@ -192,9 +192,11 @@ mod tests {
 
     /// With every configuration key equal, each move is compared with every earlier one by
     /// exact board comparison: verdicts must not change. (Real 64-bit keys never collide in
-    /// tests, so without this the exact confirmation would go unchecked.)
+    /// tests, so without this the exact confirmation would go unchecked.) Both board
+    /// representations: each confirms with its own `same_contents`.
     #[test]
     fn verdicts_do_not_depend_on_hash_collisions() {
+        use crate::pousse::SmallBoard;
         let mut decided = 0;
         for seed in 0..300 {
             let mut rng = Rng::new(seed);
@@ -208,14 +210,31 @@ mod tests {
                 rules,
             };
             let moves = pousse_moves(&mut rng, &shape);
-            let mut honest = Game::new(n, rules).unwrap();
-            let mut colliding = Game::new(n, rules).unwrap();
-            colliding.key_mask = 0;
-            for &m in &moves {
-                assert_eq!(honest.play(m), colliding.play(m), "seed {seed}");
-            }
-            decided += honest.decision().is_some() as u32;
+            decided += collisions_change_nothing::<Board>(n, rules, &moves, seed) as u32;
+            match n {
+                1 => collisions_change_nothing::<SmallBoard<1>>(n, rules, &moves, seed),
+                2 => collisions_change_nothing::<SmallBoard<2>>(n, rules, &moves, seed),
+                3 => collisions_change_nothing::<SmallBoard<3>>(n, rules, &moves, seed),
+                _ => collisions_change_nothing::<SmallBoard<4>>(n, rules, &moves, seed),
+            };
         }
         assert!(decided > 100, "{decided}");
+    }
+
+    /// Plays `moves` in a game with honest keys and in one whose keys all collide, requiring
+    /// the same decisions; returns whether the game was decided.
+    fn collisions_change_nothing<B: BoardRepr>(
+        n: usize,
+        rules: Rules,
+        moves: &[Move],
+        seed: u64,
+    ) -> bool {
+        let mut honest = Game::<B>::on(n, rules).unwrap();
+        let mut colliding = Game::<B>::on(n, rules).unwrap();
+        colliding.key_mask = 0;
+        for &m in moves {
+            assert_eq!(honest.play(m), colliding.play(m), "seed {seed}");
+        }
+        honest.decision().is_some()
     }
 }

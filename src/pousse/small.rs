@@ -246,6 +246,13 @@ mod tests {
         }
     }
 
+    /// The caller must ask for the size the type holds; another size is a bug, caught.
+    #[test]
+    #[should_panic(expected = "board size")]
+    fn empty_refuses_another_size() {
+        <SmallBoard<4> as BoardRepr>::empty(5, false);
+    }
+
     #[test]
     fn agrees_with_the_general_board_move_by_move() {
         agrees_with_the_general_board::<1>();
