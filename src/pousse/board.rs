@@ -74,6 +74,12 @@ fn occupied_key(square: usize) -> u64 {
     mix64((square as u64) ^ 0xD1B5_4A32_D192_ED03)
 }
 
+/// The tile index and the bit of square (`row`, `col`) on a board of `t` tiles per side.
+#[inline]
+fn square_tile(t: usize, row: usize, col: usize) -> (usize, u64) {
+    ((row / 8) * t + col / 8, 1 << (8 * (row % 8) + col % 8))
+}
+
 /// Bit 0 of every byte: column 0 of a tile.
 const TILE_COLUMN_0: u64 = 0x0101_0101_0101_0101;
 
@@ -334,15 +340,9 @@ impl Board {
         })
     }
 
-    /// The tile index and bit of square (`row`, `col`).
-    #[inline]
-    fn locate(&self, row: usize, col: usize) -> (usize, u64) {
-        ((row / 8) * self.t + col / 8, 1 << (8 * (row % 8) + col % 8))
-    }
-
     /// The contents of square (`row`, `col`), both 0-based.
     pub fn get(&self, row: usize, col: usize) -> Option<Colour> {
-        let (i, bit) = self.locate(row, col);
+        let (i, bit) = square_tile(self.t, row, col);
         if self.occ[i] & bit == 0 {
             None
         } else if self.x[i] & bit != 0 {
@@ -528,7 +528,7 @@ impl Board {
             own.fill(line, n);
             cross.fill(square, n);
             let (row, col) = if ROWS { (line, square) } else { (square, line) };
-            let (i, bit) = ((row / 8) * t + col / 8, 1 << (8 * (row % 8) + col % 8));
+            let (i, bit) = square_tile(t, row, col);
             self.occ[i] |= bit;
             if HASH {
                 self.hash ^= occupied_key(row * n + col);
