@@ -104,25 +104,27 @@ impl<R: Read> LineReader<R> {
     }
 
     /// The buffered bytes not yet handed out, starting at the next line (possibly empty, and
-    /// possibly ending inside a line). With [`skip_line`](Self::skip_line) this lets a caller
+    /// possibly ending inside a line). With [`skip_lines`](Self::skip_lines) this lets a caller
     /// decode common lines in place; anything unusual goes through [`next_line`](Self::next_line).
     #[inline]
     pub fn pending(&self) -> &[u8] {
         &self.buf[self.start..self.end]
     }
 
-    /// Consumes a line of `len` bytes plus its `\n` from the front of [`pending`](Self::pending).
+    /// Consumes `count` (at least 1) complete lines, `bytes` bytes in all with their `\n`s,
+    /// from the front of [`pending`](Self::pending), the last of them `last_len` bytes long
+    /// (without its `\n`).
     ///
-    /// The caller guarantees that `pending()[len]` is `b'\n'` and that the line holds no `\r`
+    /// The caller guarantees that each of those lines ends with `b'\n'` and holds no `\r`
     /// right before it; line numbering continues as if [`next_line`](Self::next_line) had
-    /// returned the line.
+    /// returned them.
     #[inline]
-    pub fn skip_line(&mut self, len: usize) {
-        debug_assert_eq!(self.buf[self.start + len], b'\n');
-        self.start += len + 1;
-        self.lines += 1;
+    pub fn skip_lines(&mut self, count: u64, bytes: usize, last_len: usize) {
+        debug_assert!(count >= 1 && self.buf[self.start + bytes - 1] == b'\n');
+        self.start += bytes;
+        self.lines += count;
         self.last_terminated = true;
-        self.last_len = len as u64;
+        self.last_len = last_len as u64;
     }
 
     /// The next line, or `None` at the end of input.

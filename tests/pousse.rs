@@ -252,3 +252,73 @@ fn multi_word_lines_match_the_reference_move_by_move() {
         }
     }
 }
+
+/// A reader that hands out at most `step` bytes per call (cycling through 1..=7), so line
+/// boundaries fall everywhere relative to the read buffer.
+struct Trickle<'a> {
+    bytes: &'a [u8],
+    step: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        self.step = self.step % 7 + 1;
+        let n = self.step.min(out.len()).min(self.bytes.len());
+        out[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+/// Judges `text` read whole and read a few bytes at a time: verdicts and errors (with their
+/// positions) must not depend on buffering. Returns the outcome as text.
+fn judged_in_any_chunks(text: &str, rules: Rules) -> String {
+    let show = |r: Result<Vec<referee::pousse::Judgement>, referee::error::JudgeError>| match r {
+        Ok(js) => format!("{js:?}"),
+        Err(e) => format!("error: {e}"),
+    };
+    let whole = show(referee::pousse::judge::judge(text.as_bytes(), rules));
+    let trickled = show(referee::pousse::judge::judge(
+        Trickle {
+            bytes: text.as_bytes(),
+            step: 0,
+        },
+        rules,
+    ));
+    assert_eq!(whole, trickled, "{text:?}");
+    whole
+}
+
+/// The batched move reader decodes runs of common lines straight from the read buffer: a bad
+/// or unusual line right after such a run (and runs cut by the buffer's end) must be handled
+/// exactly as line-by-line reading would, with the right line number.
+#[test]
+fn move_batches_keep_lines_and_errors_exact() {
+    let run: String = (0..5000)
+        .map(|i| ["L1\n", "T2\n", "R3\n", "B1\n"][i % 4])
+        .collect();
+    let cases = [
+        (format!("3\n{run}QUIT\n"), None),
+        (format!("3\n{run}L1 \nQUIT\n"), Some("5002:")),
+        (format!("3\n{run}L4\nQUIT\n"), Some("5002:")),
+        (format!("3\n{run}L01\nQUIT\n"), Some("5002:")),
+        (format!("3\n{run}X1\nQUIT\n"), Some("5002:")),
+        (format!("3\n{run}L1\r\nT2\nQUIT\n"), None),
+        (format!("3\n{run}"), Some("5002:")),
+        (format!("2\n\n3\n{run}QUIT\n\n2\nL1\nL2\nQUIT\n"), None),
+        (
+            format!("2\n\n3\n{run}QUIT\n\n2\nL1\nL3\nQUIT\n"),
+            Some("5008:"),
+        ),
+    ];
+    for (text, error) in cases {
+        let outcome = judged_in_any_chunks(&text, Rules::Waterloo);
+        match error {
+            None => assert!(!outcome.starts_with("error"), "{outcome}"),
+            Some(line) => assert!(
+                outcome.starts_with("error") && outcome.contains(line),
+                "{outcome}"
+            ),
+        }
+    }
+}

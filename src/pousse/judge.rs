@@ -4,12 +4,15 @@ use std::io::Read;
 
 use super::game::Game;
 use super::parse::Parser;
-use super::{Board, BoardRepr, Judgement, Reason, Rules, SmallBoard};
+use super::{Board, BoardRepr, Edge, Judgement, Move, Reason, Rules, SmallBoard};
 use crate::error::{describe_bytes, InputError, JudgeError, Position};
 
 /// The longest game the ICFP rule sets can judge (moves are numbered with 32 bits in the
 /// repetition history; such a game would need tens of gigabytes of history anyway).
 pub const MAX_ICFP_MOVES: u64 = u32::MAX as u64 - 1;
+
+/// How many moves the parser decodes per call (see [`Parser::next_moves`]).
+const MOVES_PER_READ: usize = 64;
 
 /// Judges every game of a transcript with the engine, reading it once, in memory bounded by
 /// the board and (ICFP rule sets) the history.
@@ -64,9 +67,17 @@ fn play_game<B: BoardRepr, R: Read>(
 ) -> Result<Judgement, JudgeError> {
     let mut game = Game::<B>::on(n, rules).expect("the parser checked the board size");
     let mut moves = 0u64;
-    while let Some(mv) = parser.next_move()? {
-        moves += 1;
-        if game.decision().is_none() {
+    let mut batch = [Move::new(Edge::Left, 1); MOVES_PER_READ];
+    loop {
+        let count = parser.next_moves(&mut batch)?;
+        if count == 0 {
+            break;
+        }
+        for &mv in &batch[..count] {
+            moves += 1;
+            if game.decision().is_some() {
+                continue;
+            }
             if rules.forbids_repetition() && moves > MAX_ICFP_MOVES && game.finish().is_none() {
                 return Err(InputError::new(
                     Position::default(),

@@ -383,20 +383,42 @@ impl<R: Read> Parser<R> {
         Ok(())
     }
 
-    /// The next move of the current game, or `None` at its `QUIT`.
-    #[inline(always)]
-    pub fn next_move(&mut self) -> Result<Option<Move>, JudgeError> {
+    /// Reads the next moves of the game into `out` (not empty) and returns how many, 0 at its
+    /// `QUIT`: as many as the read buffer holds in the common form (see [`quick_move`]),
+    /// decoded in one pass with one update of the line count, else one move through the
+    /// general path ([`next_move_slowly`](Self::next_move_slowly)), so moves, errors and
+    /// positions do not depend on how the input was buffered.
+    #[inline]
+    pub fn next_moves(&mut self, out: &mut [Move]) -> Result<usize, JudgeError> {
         debug_assert_eq!(self.state, State::InGame);
         if self.held.is_none() {
-            if let Some((mv, len)) = quick_move(self.lines.pending(), self.n) {
-                self.lines.skip_line(len);
-                return Ok(Some(mv));
+            let pending = self.lines.pending();
+            let (mut taken, mut bytes, mut last_len) = (0, 0, 0);
+            while taken < out.len() {
+                let Some((mv, len)) = quick_move(&pending[bytes..], self.n) else {
+                    break;
+                };
+                out[taken] = mv;
+                taken += 1;
+                bytes += len + 1;
+                last_len = len;
+            }
+            if taken > 0 {
+                self.lines.skip_lines(taken as u64, bytes, last_len);
+                return Ok(taken);
             }
         }
-        self.next_move_slowly()
+        Ok(match self.next_move_slowly()? {
+            Some(mv) => {
+                out[0] = mv;
+                1
+            }
+            None => 0,
+        })
     }
 
-    /// [`next_move`](Self::next_move) for every line the fast path does not take.
+    /// The next move through the general path (any line the fast path does not take): `None`
+    /// at the game's `QUIT`.
     #[inline(never)]
     fn next_move_slowly(&mut self) -> Result<Option<Move>, JudgeError> {
         let parsed = if let Some(h) = self.held.take() {
