@@ -18,9 +18,8 @@ PLANTS = [
          "        let free = !(self.x | self.o) & p.line;\n",
          "        let free = !(self.x | self.o) & p.line;\n        if free == 0 {\n            return;\n        }\n"),
         ("src/pousse/board.rs",
-         "        let base = line * words;\n        let mover_bit = mover_x as u64;\n",
-         "        let base = line * words;\n        let mover_bit = mover_x as u64;\n"
-         "        if (0..words).all(|w| main.occ[base + w] == self.valid(w)) {\n            return;\n        }\n"),
+         "        let (lo, hi, empty) = if line_is_full {\n",
+         "        if line_is_full {\n            return;\n        }\n        let (lo, hi, empty) = if line_is_full {\n"),
      ], ["pousse", "--rules", "waterloo"], "pousse_engine_matches_reference"),
     ("straights counted for the mover only", [
         ("src/pousse/game.rs",
