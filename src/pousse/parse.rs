@@ -450,6 +450,54 @@ mod tests {
 
     const _: () = assert!(MAX_N < 10_000, "quick_move reads at most 4 index digits");
 
+    /// Each kind of bad line gets its own column, expectation and description of what was
+    /// found (the error message is the judge's answer for a bad transcript, so it is pinned
+    /// here exactly).
+    #[test]
+    fn bad_lines_name_column_expected_and_found() {
+        let fault = |col: u64, expected: &str, found: &str| -> LineFault {
+            (col, expected.to_string(), found.to_string())
+        };
+        let n = 12;
+        for (line, want) in [
+            (
+                &b"L+3"[..],
+                fault(2, "an index without a sign, from 1 to 12", "'+'"),
+            ),
+            (
+                b"L-3",
+                fault(2, "an index without a sign, from 1 to 12", "'-'"),
+            ),
+            (b"L", fault(2, "an index from 1 to 12", "end of line")),
+            (b"Lx", fault(2, "an index from 1 to 12", "'x'")),
+            (b"L0", fault(2, "an index from 1 to 12", "'0'")),
+            (
+                b"L00",
+                fault(2, "an index without leading zeros, from 1 to 12", "'00'"),
+            ),
+            (
+                b"L012",
+                fault(2, "an index without leading zeros, from 1 to 12", "'012'"),
+            ),
+            (b"L13", fault(2, "an index from 1 to 12", "'13'")),
+            (b"L3x", fault(3, "end of line after the move", "'x'")),
+            (b"L12 ", fault(4, "end of line after the move", "' '")),
+        ] {
+            assert_eq!(move_line(line, n).err(), Some(want), "{line:?}");
+        }
+        for (line, want) in [
+            (&b"+5"[..], fault(1, "N without a sign", "'+5'")),
+            (b"-5", fault(1, "N without a sign", "'-5'")),
+            (b"05", fault(1, "N without leading zeros", "'05'")),
+            (b"", fault(1, "N (a decimal number)", "an empty line")),
+            (b"x", fault(1, "N (a decimal number)", "'x'")),
+        ] {
+            assert_eq!(number_line(line, "N").err(), Some(want), "{line:?}");
+        }
+        // A lone 0 is a number (the size check refuses it later, with its own message).
+        assert_eq!(number_line(b"0", "N"), Ok(0));
+    }
+
     #[test]
     fn quick_move_takes_the_common_lines_and_leaves_the_rest() {
         assert_eq!(
@@ -464,6 +512,18 @@ mod tests {
             quick_move(b"T12\nQUIT\n", 12),
             Some((Move::new(Edge::Top, 12), 3))
         );
+        // Every edge letter and every first digit is taken (a line left to the slow path would
+        // be judged the same, only slower, so this is the only test that sees it).
+        for edge in Edge::ALL {
+            for index in 1..=19u32 {
+                let line = format!("{}{index}\n....", edge.letter());
+                assert_eq!(
+                    quick_move(line.as_bytes(), 19),
+                    Some((Move::new(edge, index), line.len() - 5)),
+                    "{line:?}"
+                );
+            }
+        }
         for slow in [
             &b"L1"[..],
             b"L1\nQ",
