@@ -498,6 +498,36 @@ mod tests {
         assert_eq!(number_line(b"0", "N"), Ok(0));
     }
 
+    /// Buffered common lines come back as one batch (a reader that fell back to one move per
+    /// call would judge the same, only slower), and the parser knows which case it is in.
+    #[test]
+    fn moves_come_in_batches_and_cases_are_counted() {
+        let mut single = Parser::new(&b"3\nL1\nT2\nR3\nQUIT\n"[..]);
+        assert_eq!(single.next_game().unwrap(), Some(3));
+        assert_eq!(single.case(), None);
+        let mut out = [Move::new(Edge::Left, 1); 8];
+        // The first move line was read ahead to tell the formats apart: it comes alone.
+        assert_eq!(single.next_moves(&mut out).unwrap(), 1);
+        assert_eq!(out[0], Move::new(Edge::Left, 1));
+        assert_eq!(single.next_moves(&mut out).unwrap(), 2);
+        let played = [(Edge::Top, 2), (Edge::Right, 3)];
+        assert_eq!(out[..2], played.map(|(e, i)| Move::new(e, i)));
+        assert_eq!(single.next_moves(&mut out).unwrap(), 0);
+        assert_eq!(single.next_game().unwrap(), None);
+        // A batch stops at the slice's end; the rest comes with the next call.
+        let mut multi = Parser::new(&b"2\n\n2\nB1\nB2\nL1\nQUIT\n\n1\nQUIT\n"[..]);
+        assert_eq!(multi.next_game().unwrap(), Some(2));
+        assert_eq!(multi.case(), Some(1));
+        assert_eq!(multi.next_moves(&mut out[..2]).unwrap(), 2);
+        assert_eq!(multi.next_moves(&mut out).unwrap(), 1);
+        assert_eq!(out[0], Move::new(Edge::Left, 1));
+        assert_eq!(multi.next_moves(&mut out).unwrap(), 0);
+        assert_eq!(multi.next_game().unwrap(), Some(1));
+        assert_eq!(multi.case(), Some(2));
+        assert_eq!(multi.next_moves(&mut out).unwrap(), 0);
+        assert_eq!(multi.next_game().unwrap(), None);
+    }
+
     #[test]
     fn quick_move_takes_the_common_lines_and_leaves_the_rest() {
         assert_eq!(
