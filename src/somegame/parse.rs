@@ -439,4 +439,111 @@ mod tests {
             assert_eq!(quick(refused, 3), None, "{refused:?}");
         }
     }
+
+    /// A reader serving `bytes` in pieces of 1..=7 bytes, failing with `Interrupted` before
+    /// every third piece (a read to retry, not an error), or failing for good at `fail_at`.
+    struct Stutter<'a> {
+        bytes: &'a [u8],
+        calls: usize,
+        fail_at: Option<usize>,
+    }
+
+    impl Read for Stutter<'_> {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            self.calls += 1;
+            if self.fail_at.is_some_and(|at| self.bytes.len() <= at) {
+                return Err(std::io::Error::other("disk on fire"));
+            }
+            if self.calls % 3 == 0 {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            let n = (self.calls % 7 + 1).min(out.len()).min(self.bytes.len());
+            out[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    fn sets(reader: impl Read) -> Result<Vec<DataSet>, String> {
+        let mut parser = Parser::new(reader);
+        let mut out = vec![];
+        while let Some(set) = parser.next_set().map_err(|e| e.to_string())? {
+            out.push(set);
+        }
+        Ok(out)
+    }
+
+    /// Whole, in stuttering pieces: the same data sets or the same error.
+    fn sets_any_way(text: &[u8]) -> Result<Vec<DataSet>, String> {
+        let whole = sets(text);
+        let stuttered = sets(Stutter {
+            bytes: text,
+            calls: 0,
+            fail_at: None,
+        });
+        assert_eq!(whole, stuttered);
+        whole
+    }
+
+    /// Rows longer than the read buffer (8 KiB, then 16 KiB) make it grow; retried reads
+    /// lose nothing; a failing reader is an error, not a retry (in a row or in the header).
+    #[test]
+    fn long_rows_retried_reads_and_read_errors() {
+        let cols = 20000;
+        let row: Vec<String> = (0..cols).map(|c| (c % 3).to_string()).collect();
+        let text = format!("2 2 {cols} 3\n{}\n{}\n", row.join(" "), row.join("  "));
+        let got = sets_any_way(text.as_bytes()).unwrap();
+        let expected: Vec<u32> = (0..2 * cols).map(|i| (i % cols % 3) as u32).collect();
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].cells, expected);
+        let failing = Stutter {
+            bytes: text.as_bytes(),
+            calls: 0,
+            fail_at: Some(text.len() / 2),
+        };
+        let error = sets(failing).unwrap_err();
+        assert!(error.contains("disk on fire"), "{error}");
+        let failing_early = Stutter {
+            bytes: text.as_bytes(),
+            calls: 0,
+            fail_at: Some(text.len() - 3),
+        };
+        let error = sets(failing_early).unwrap_err();
+        assert!(error.contains("disk on fire"), "{error}");
+    }
+
+    /// Values above the cap (min(P, R x C)) are stored as cap + 1; errors in rows read by the
+    /// token path name the row, and line numbers keep counting across `\r\n` lines.
+    #[test]
+    fn capped_values_and_row_errors() {
+        assert_eq!(
+            sets_any_way(b"5 1 2 1\n4 0\n").unwrap()[0].cells,
+            vec![3, 0]
+        );
+        // The same through the token path (`\r\n` rows are not read in place).
+        assert_eq!(
+            sets_any_way(b"5 1 2 1\r\n4 0\r\n").unwrap()[0].cells,
+            vec![3, 0]
+        );
+        let error = sets_any_way(b"1 2 2 1\n0 0\n0\n").unwrap_err();
+        assert!(
+            error.starts_with("3:") && error.contains("row 2 of 2"),
+            "{error}"
+        );
+        let error = sets_any_way(b"1 3 2 1\r\n0 0\r\n0 0\r\n0\r\n").unwrap_err();
+        assert!(
+            error.starts_with("4:") && error.contains("row 3 of 3"),
+            "{error}"
+        );
+        let error = sets_any_way(b"1 3 2 1\r\n0 0\r\n0 0\r\n0 x\r\n").unwrap_err();
+        assert!(error.starts_with("4:3:"), "{error}");
+        // A board of exactly MAX_SQUARES squares passes the header check (and then lacks rows).
+        let error = sets_any_way(b"1 8192 8192 1\n").unwrap_err();
+        assert!(
+            !error.contains("at most") && error.contains("row 1 of 8192"),
+            "{error}"
+        );
+        let error = sets_any_way(b"1 8192 8193 1\n").unwrap_err();
+        assert!(error.contains("at most 67108864 squares"), "{error}");
+    }
 }
