@@ -455,44 +455,39 @@ mod tests {
     /// here exactly).
     #[test]
     fn bad_lines_name_column_expected_and_found() {
-        let fault = |col: u64, expected: &str, found: &str| -> LineFault {
-            (col, expected.to_string(), found.to_string())
-        };
-        let n = 12;
-        for (line, want) in [
-            (
-                &b"L+3"[..],
-                fault(2, "an index without a sign, from 1 to 12", "'+'"),
-            ),
-            (
-                b"L-3",
-                fault(2, "an index without a sign, from 1 to 12", "'-'"),
-            ),
-            (b"L", fault(2, "an index from 1 to 12", "end of line")),
-            (b"Lx", fault(2, "an index from 1 to 12", "'x'")),
-            (b"L0", fault(2, "an index from 1 to 12", "'0'")),
-            (
-                b"L00",
-                fault(2, "an index without leading zeros, from 1 to 12", "'00'"),
-            ),
-            (
-                b"L012",
-                fault(2, "an index without leading zeros, from 1 to 12", "'012'"),
-            ),
-            (b"L13", fault(2, "an index from 1 to 12", "'13'")),
-            (b"L3x", fault(3, "end of line after the move", "'x'")),
-            (b"L12 ", fault(4, "end of line after the move", "' '")),
-        ] {
-            assert_eq!(move_line(line, n).err(), Some(want), "{line:?}");
-        }
-        for (line, want) in [
-            (&b"+5"[..], fault(1, "N without a sign", "'+5'")),
-            (b"-5", fault(1, "N without a sign", "'-5'")),
-            (b"05", fault(1, "N without leading zeros", "'05'")),
-            (b"", fault(1, "N (a decimal number)", "an empty line")),
-            (b"x", fault(1, "N (a decimal number)", "'x'")),
-        ] {
-            assert_eq!(number_line(line, "N").err(), Some(want), "{line:?}");
+        const INDEX: &str = "an index from 1 to 12";
+        const UNSIGNED: &str = "an index without a sign, from 1 to 12";
+        const NO_ZEROS: &str = "an index without leading zeros, from 1 to 12";
+        const END: &str = "end of line after the move";
+        let moves: [(&[u8], u64, &str, &str); 10] = [
+            (b"L+3", 2, UNSIGNED, "'+'"),
+            (b"L-3", 2, UNSIGNED, "'-'"),
+            (b"L", 2, INDEX, "end of line"),
+            (b"Lx", 2, INDEX, "'x'"),
+            (b"L0", 2, INDEX, "'0'"),
+            (b"L00", 2, NO_ZEROS, "'00'"),
+            (b"L012", 2, NO_ZEROS, "'012'"),
+            (b"L13", 2, INDEX, "'13'"),
+            (b"L3x", 3, END, "'x'"),
+            (b"L12 ", 4, END, "' '"),
+        ];
+        let numbers: [(&[u8], u64, &str, &str); 5] = [
+            (b"+5", 1, "N without a sign", "'+5'"),
+            (b"-5", 1, "N without a sign", "'-5'"),
+            (b"05", 1, "N without leading zeros", "'05'"),
+            (b"", 1, "N (a decimal number)", "an empty line"),
+            (b"x", 1, "N (a decimal number)", "'x'"),
+        ];
+        type Parse<'a> = &'a dyn Fn(&[u8]) -> Option<LineFault>;
+        let parsers: [(&[_], Parse); 2] = [
+            (&moves, &|line| move_line(line, 12).err()),
+            (&numbers, &|line| number_line(line, "N").err()),
+        ];
+        for (cases, parse) in parsers {
+            for &(line, col, expected, found) in cases {
+                let want = (col, expected.to_string(), found.to_string());
+                assert_eq!(parse(line), Some(want), "{line:?}");
+            }
         }
         // A lone 0 is a number (the size check refuses it later, with its own message).
         assert_eq!(number_line(b"0", "N"), Ok(0));
