@@ -16,8 +16,6 @@
 //! largest removal, 2 * 71 + 2 * 12 + 2 = 168) and extended by the period beyond; a test
 //! compares the extension with direct computation up to 5000.
 
-use std::sync::OnceLock;
-
 /// Values computed directly.
 pub const DIRECT: usize = 256;
 /// Where the period starts.
@@ -25,41 +23,44 @@ pub const PREPERIOD: usize = 71;
 /// The period.
 pub const PERIOD: usize = 12;
 
-/// `g(0..len)` computed from the definition (quadratic time).
-pub fn direct_table(len: usize) -> Vec<u8> {
-    let mut g: Vec<u8> = Vec::with_capacity(len);
-    for l in 0..len {
+/// `g(0..LEN)` computed from the definition (quadratic time; every value is below 256).
+/// A `const fn`, so the judge's table is built by the compiler.
+pub const fn direct_table<const LEN: usize>() -> [u8; LEN] {
+    let mut g = [0u8; LEN];
+    let mut l = 0;
+    while l < LEN {
         let mut seen = [false; 256];
-        if l >= 2 {
-            for a in 0..=l - 2 {
-                seen[(g[a] ^ g[l - 2 - a]) as usize] = true;
-            }
+        let mut a = 0;
+        while a + 2 <= l {
+            seen[(g[a] ^ g[l - 2 - a]) as usize] = true;
+            a += 1;
         }
-        if l >= 1 {
-            for a in 0..l {
-                seen[(g[a] ^ g[l - 1 - a] ^ 1) as usize] = true;
-            }
+        a = 0;
+        while a < l {
+            seen[(g[a] ^ g[l - 1 - a] ^ 1) as usize] = true;
+            a += 1;
         }
-        let mex = seen.iter().position(|s| !s).expect("values stay small") as u8;
-        g.push(mex);
+        let mut mex = 0;
+        while seen[mex] {
+            mex += 1;
+        }
+        g[l] = mex as u8;
+        l += 1;
     }
     g
 }
 
-fn table() -> &'static [u8] {
-    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
-    TABLE.get_or_init(|| direct_table(DIRECT))
-}
+/// `g(0..DIRECT)`.
+static TABLE: [u8; DIRECT] = direct_table::<DIRECT>();
 
 /// `g(len)`: the value of a run of `len` fully empty columns in a band.
 #[inline]
 pub fn run_value(len: usize) -> u8 {
-    let t = table();
     if len < DIRECT {
-        t[len]
+        TABLE[len]
     } else {
         let back = (len - (DIRECT - PERIOD)) / PERIOD + 1;
-        t[len - back * PERIOD]
+        TABLE[len - back * PERIOD]
     }
 }
 
@@ -69,12 +70,12 @@ mod tests {
 
     #[test]
     fn first_values_match_the_spec() {
-        assert_eq!(direct_table(11), vec![0, 0, 2, 2, 1, 4, 3, 3, 1, 4, 2]);
+        assert_eq!(direct_table::<11>(), [0, 0, 2, 2, 1, 4, 3, 3, 1, 4, 2]);
     }
 
     #[test]
     fn periodic_extension_matches_direct_computation() {
-        let direct = direct_table(5000);
+        let direct = direct_table::<5000>();
         for (l, &v) in direct.iter().enumerate() {
             assert_eq!(run_value(l), v, "g({l})");
         }

@@ -12,6 +12,8 @@
 
 use std::io::{Cursor, Read};
 
+use wide::u8x16;
+
 use super::grundy::run_value;
 use super::{Judgement, Outcome};
 use crate::error::{describe_bytes, InputError, JudgeError, Position};
@@ -34,94 +36,109 @@ pub struct Fold {
     /// The top row of an unfinished band (empty squares).
     top: Vec<u64>,
     /// The row being added (scratch, to keep its allocation).
-    bottom: Vec<u64>,
+    incoming: Vec<u64>,
 }
 
-/// Fills `out` with the empty-square bitmask of `row`.
-fn empty_squares(row: &[u8], out: &mut Vec<u64>) {
+/// Fills `out` with the empty-square bitmask of `row` (bit `i % 64` of word `i / 64` is set
+/// when byte `i` is `.`) and returns whether every byte is `.` or `#`.
+///
+/// Sixteen bytes per step: two byte compares and a `movemask` (SSE2 through `wide`, which
+/// falls back to plain code on other targets); the tail of fewer than 16 bytes goes byte by
+/// byte.
+fn row_squares(row: &[u8], out: &mut Vec<u64>) -> bool {
+    let dot = u8x16::from(b'.');
+    let hash = u8x16::from(b'#');
+    let mut squares_only = true;
     out.clear();
     out.extend(row.chunks(64).map(|chunk| {
         let mut mask = 0u64;
-        let mut eights = chunk.chunks_exact(8);
-        for (k, eight) in eights.by_ref().enumerate() {
-            let word = u64::from_le_bytes(eight.try_into().expect("8 bytes"));
-            mask |= dots(word) << (8 * k);
+        let mut sixteens = chunk.chunks_exact(16);
+        for (k, sixteen) in sixteens.by_ref().enumerate() {
+            let bytes = u8x16::from(<[u8; 16]>::try_from(sixteen).expect("16 bytes"));
+            let dots = bytes.simd_eq(dot);
+            squares_only &= (dots | bytes.simd_eq(hash)).to_bitmask() == 0xFFFF;
+            mask |= u64::from(dots.to_bitmask()) << (16 * k);
         }
-        let done = chunk.len() / 8 * 8;
-        for (i, &b) in eights.remainder().iter().enumerate() {
-            mask |= ((b == b'.') as u64) << (done + i);
+        let done = chunk.len() / 16 * 16;
+        for (i, &b) in sixteens.remainder().iter().enumerate() {
+            squares_only &= b == b'.' || b == b'#';
+            mask |= u64::from(b == b'.') << (done + i);
         }
         mask
     }));
-}
-
-/// Bit `i` set where byte `i` of `word` (little-endian) is `.`: an exact zero-byte test of
-/// `word ^ "........"` (no false positives from borrows), then the byte flags gathered into
-/// 8 bits by one multiplication.
-#[inline]
-fn dots(word: u64) -> u64 {
-    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let x = word ^ 0x2E2E_2E2E_2E2E_2E2E;
-    let zero = !(((x & LOW7) + LOW7) | x | LOW7);
-    ((zero >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+    squares_only
 }
 
 /// The XOR of [`run_value`] over the maximal runs of set bits of `bits` (a row's bitmask,
 /// runs continuing across words).
+///
+/// A run starts at a set bit whose lower neighbour is clear and ends at a set bit whose upper
+/// neighbour is clear; starts and ends alternate along the row, so the loop pairs the k-th
+/// end with the k-th start, one iteration per run and no branch per square. A run still open
+/// at a word's end keeps its start in `open`.
 fn runs_value(bits: impl Iterator<Item = u64>) -> u32 {
     let mut value = 0u32;
-    let mut run = 0usize;
-    for word in bits {
-        let mut pos = 0;
-        while pos < 64 {
-            let rest = word >> pos;
-            if rest & 1 == 1 {
-                // Inside a run: it goes on for the trailing ones (zeros were shifted in at
-                // the top, so this stops at the word's end at the latest).
-                let ones = (!rest).trailing_zeros() as usize;
-                run += ones;
-                pos += ones;
-            } else {
-                value ^= run_value(run) as u32;
-                run = 0;
-                if rest == 0 {
-                    break;
-                }
-                pos += rest.trailing_zeros() as usize;
-            }
+    let mut open: Option<usize> = None;
+    let mut below = 0u64; // bit 63 of the previous word, as bit 0
+    let mut base = 0usize;
+    let mut words = bits.peekable();
+    while let Some(word) = words.next() {
+        let above = words.peek().map_or(0, |next| next & 1);
+        let mut starts = word & !((word << 1) | below);
+        let mut ends = word & !((word >> 1) | (above << 63));
+        while ends != 0 {
+            let end = base + ends.trailing_zeros() as usize;
+            let start = open.take().unwrap_or_else(|| {
+                let s = base + starts.trailing_zeros() as usize;
+                starts &= starts - 1;
+                s
+            });
+            value ^= u32::from(run_value(end + 1 - start));
+            ends &= ends - 1;
         }
+        if starts != 0 {
+            open = Some(base + starts.trailing_zeros() as usize);
+        }
+        below = word >> 63;
+        base += 64;
     }
-    value ^ run_value(run) as u32
+    value
 }
 
 impl Fold {
-    /// Adds the next row (already validated: `.` and `#` only, the grid's width).
-    pub fn push_row(&mut self, row: &[u8]) {
+    /// Adds the next row if it is one: only `.` and `#`, and the grid's width (the first row
+    /// sets the width: at least 1, at most [`MAX_WIDTH`]). Returns `false` and leaves the fold
+    /// as it was otherwise; [`row_fault`] then says where the row goes wrong.
+    pub fn push_row(&mut self, row: &[u8]) -> bool {
+        let width_ok = if self.rows == 0 {
+            (1..=MAX_WIDTH).contains(&row.len())
+        } else {
+            row.len() == self.cols
+        };
+        if !width_ok || !row_squares(row, &mut self.incoming) {
+            return false;
+        }
         if self.rows == 0 {
             self.cols = row.len();
         }
+        let count = |words: &[u64]| words.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        self.empty += count(&self.incoming);
         if self.rows % 2 == 0 {
-            empty_squares(row, &mut self.top);
-            self.empty += self.top.iter().map(|w| w.count_ones() as u64).sum::<u64>();
+            std::mem::swap(&mut self.top, &mut self.incoming);
         } else {
-            empty_squares(row, &mut self.bottom);
-            self.empty += self
-                .bottom
-                .iter()
-                .map(|w| w.count_ones() as u64)
-                .sum::<u64>();
             // A column with one empty square is a nim heap of 1; runs of columns empty in
             // both rows are the band's games.
-            let lone: u32 = self
-                .top
+            let (top, bottom) = (&self.top, &self.incoming);
+            let lone: u32 = top
                 .iter()
-                .zip(&self.bottom)
+                .zip(bottom)
                 .map(|(t, b)| (t ^ b).count_ones())
                 .sum();
-            let both = self.top.iter().zip(&self.bottom).map(|(t, b)| t & b);
+            let both = top.iter().zip(bottom).map(|(t, b)| t & b);
             self.value ^= runs_value(both) ^ (lone % 2);
         }
         self.rows += 1;
+        true
     }
 
     /// Whether no row was added.
@@ -149,39 +166,27 @@ impl Fold {
     }
 }
 
-/// Checks a row against the grid's width (`None` for a first row); returns the 0-based index
-/// of the first problem and what was expected there.
-fn check_row(row: &[u8], width: Option<usize>) -> Result<(), (usize, String)> {
+/// Where a row that [`Fold::push_row`] refused goes wrong, against the grid's width (`None`
+/// for a first row): the 0-based index of the first problem and what was expected there.
+fn row_fault(row: &[u8], width: Option<usize>) -> (usize, String) {
     let limit = width.unwrap_or(MAX_WIDTH);
-    // The common case, in a form the compiler vectorises (no early exit inside a chunk).
-    if row.len() == limit || (width.is_none() && !row.is_empty() && row.len() <= limit) {
-        let squares_only = row.chunks(256).all(|chunk| {
-            chunk
-                .iter()
-                .fold(true, |ok, &b| ok & ((b == b'.') | (b == b'#')))
-        });
-        if squares_only {
-            return Ok(());
-        }
-    }
     for (i, &b) in row.iter().enumerate() {
         if i == limit {
-            return Err(match width {
+            return match width {
                 Some(w) => (
                     i,
                     format!("end of row after {w} squares (the grid's width)"),
                 ),
                 None => (i, format!("a row of at most {MAX_WIDTH} squares")),
-            });
+            };
         }
         if b != b'.' && b != b'#' {
-            return Err((i, "'.' or '#'".into()));
+            return (i, "'.' or '#'".into());
         }
     }
     match width {
-        Some(w) if row.len() < w => Err((row.len(), format!("{w} squares (the grid's width)"))),
-        None if row.is_empty() => Err((0, "a row of at least one square".into())),
-        _ => Ok(()),
+        Some(w) => (row.len(), format!("{w} squares (the grid's width)")),
+        None => (0, "a row of at least one square".into()),
     }
 }
 
@@ -227,13 +232,13 @@ fn judge_rows<R: Read>(input: R) -> Result<Vec<Judgement>, JudgeError> {
             }
             continue;
         }
-        let width = (!fold.is_empty()).then_some(fold.cols);
-        if let Err((i, expected)) = check_row(line.bytes, width) {
+        if !fold.push_row(line.bytes) {
+            let width = (!fold.is_empty()).then_some(fold.cols);
+            let (i, expected) = row_fault(line.bytes, width);
             let case = Some(out.len() as u64 + 1);
             let at = Position::new(line.number, i as u64 + 1);
             return Err(InputError::new(at, case, expected, found(line.bytes, i)).into());
         }
-        fold.push_row(line.bytes);
     }
     if !fold.is_empty() {
         out.push(fold.finish());
@@ -318,8 +323,9 @@ fn judge_literals(bytes: &[u8]) -> Result<Vec<Judgement>, JudgeError> {
                 s.bump();
             }
             let row = &bytes[start..s.at];
-            let width = (!fold.is_empty()).then_some(fold.cols);
-            if let Err((i, expected)) = check_row(row, width) {
+            if !fold.push_row(row) {
+                let width = (!fold.is_empty()).then_some(fold.cols);
+                let (i, expected) = row_fault(row, width);
                 let at = Position::new(s.line, (start + i - s.line_start) as u64 + 1);
                 let what = if i < row.len() {
                     found(row, i)
@@ -332,7 +338,6 @@ fn judge_literals(bytes: &[u8]) -> Result<Vec<Judgement>, JudgeError> {
                 return Err(fail(&s, "'\"' closing the row"));
             }
             s.bump();
-            fold.push_row(row);
             s.skip_space();
             match s.peek() {
                 Some(b',') => s.bump(),
@@ -350,44 +355,79 @@ fn judge_literals(bytes: &[u8]) -> Result<Vec<Judgement>, JudgeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
-    fn check_row_fast_path_refuses_what_the_full_check_refuses() {
-        assert!(check_row(&vec![b'.'; MAX_WIDTH], None).is_ok());
-        assert_eq!(
-            check_row(&vec![b'.'; MAX_WIDTH + 1], None).unwrap_err().0,
-            MAX_WIDTH
-        );
-        // Rows without a '.', so that a fast path testing only for '.' would pass them.
-        assert_eq!(check_row(b"#x#", None).unwrap_err().0, 1);
-        assert_eq!(check_row(b"##x", Some(3)).unwrap_err().0, 2);
-        assert_eq!(check_row(b"###", Some(2)).unwrap_err().0, 2);
-        assert_eq!(check_row(b"##", Some(3)).unwrap_err().0, 2);
+    fn push_row_refuses_what_row_fault_describes() {
+        let mut fold = Fold::default();
+        assert!(fold.push_row(&vec![b'.'; MAX_WIDTH]));
+        assert!(!Fold::default().push_row(&vec![b'.'; MAX_WIDTH + 1]));
+        assert_eq!(row_fault(&vec![b'.'; MAX_WIDTH + 1], None).0, MAX_WIDTH);
+        assert!(!Fold::default().push_row(b""));
+        assert_eq!(row_fault(b"", None).0, 0);
+        // Rows without a '.', so that a test only for '.' would pass them; the bad byte in
+        // the 16-byte steps and in the tail.
+        let mut long = vec![b'#'; 100];
+        for at in [0, 15, 16, 63, 64, 95, 96, 99] {
+            long[at] = b'x';
+            assert!(!Fold::default().push_row(&long), "bad byte at {at}");
+            assert_eq!(row_fault(&long, None).0, at);
+            long[at] = b'#';
+        }
+        assert!(Fold::default().push_row(&long));
+        let mut fold = Fold::default();
+        assert!(fold.push_row(b"###"));
+        for (row, at) in [(&b"##x"[..], 2), (b"####", 3), (b"##", 2)] {
+            assert!(!fold.push_row(row));
+            assert_eq!(row_fault(row, Some(3)).0, at);
+        }
+        // A refused row leaves the fold as it was.
+        assert!(fold.push_row(b".#."));
+        let judged = fold.finish();
+        assert_eq!((judged.rows, judged.cols, judged.empty), (2, 3, 2));
     }
 
-    #[test]
-    fn dots_marks_exactly_the_dot_bytes() {
-        for pattern in 0..=255u64 {
-            let bytes: Vec<u8> = (0..8)
-                .map(|i| {
-                    if pattern >> i & 1 == 1 {
-                        b'.'
-                    } else {
-                        [b'#', 0x2F, 0xAE, 0xD1, 0][i % 5]
-                    }
-                })
-                .collect();
-            let word = u64::from_le_bytes(bytes.clone().try_into().unwrap());
-            assert_eq!(dots(word), pattern, "{bytes:?}");
+    /// Bytes drawn mostly from the two squares, sometimes anything.
+    fn row_bytes() -> impl Strategy<Value = Vec<u8>> {
+        let byte = prop_oneof![8 => Just(b'.'), 8 => Just(b'#'), 1 => any::<u8>()];
+        proptest::collection::vec(byte, 0..300)
+    }
+
+    proptest! {
+        #[test]
+        fn row_squares_matches_a_byte_by_byte_reading(row in row_bytes()) {
+            let mut out = Vec::new();
+            let squares_only = row_squares(&row, &mut out);
+            prop_assert_eq!(squares_only, row.iter().all(|&b| b == b'.' || b == b'#'));
+            prop_assert_eq!(out.len(), row.len().div_ceil(64));
+            for (i, &b) in row.iter().enumerate() {
+                prop_assert_eq!(out[i / 64] >> (i % 64) & 1 == 1, b == b'.', "square {}", i);
+            }
+            for (w, word) in out.iter().enumerate() {
+                let used = (row.len() - 64 * w).min(64);
+                prop_assert_eq!(word.checked_shr(used as u32).unwrap_or(0), 0);
+            }
         }
-        let mut out = Vec::new();
-        let row: Vec<u8> = (0..150)
-            .map(|i| if i % 3 == 0 { b'.' } else { b'#' })
-            .collect();
-        empty_squares(&row, &mut out);
-        for i in 0..150 {
-            assert_eq!(out[i / 64] >> (i % 64) & 1 == 1, i % 3 == 0, "square {i}");
+
+        #[test]
+        fn runs_value_matches_a_walk_over_the_squares(
+            words in proptest::collection::vec(
+                prop_oneof![Just(0u64), Just(u64::MAX), Just(u64::MAX - 1), Just(1 << 63), any::<u64>()],
+                0..6,
+            ),
+        ) {
+            let mut expected = 0u32;
+            let mut run = 0;
+            for i in 0..64 * words.len() {
+                if words[i / 64] >> (i % 64) & 1 == 1 {
+                    run += 1;
+                } else {
+                    expected ^= u32::from(run_value(run));
+                    run = 0;
+                }
+            }
+            expected ^= u32::from(run_value(run));
+            prop_assert_eq!(runs_value(words.iter().copied()), expected);
         }
-        assert_eq!(out.len(), 3);
     }
 }
