@@ -42,16 +42,18 @@ PLANTS = [
      ], ["littlesquares"], "littlesquares_engine_matches_reference"),
     ("LittleSquares XORs win/lose bits instead of Grundy values", [
         ("src/littlesquares/parse.rs",
-         "                value ^= run_value(run) as u32;",
-         "                value ^= (run_value(run) != 0) as u32;"),
-        ("src/littlesquares/parse.rs",
-         "    value ^ run_value(run) as u32",
-         "    value ^ (run_value(run) != 0) as u32"),
+         "            value ^= u32::from(run_value(end + 1 - start));",
+         "            value ^= u32::from(run_value(end + 1 - start) != 0);"),
      ], ["littlesquares"], "littlesquares_engine_matches_reference"),
     ("Some Game without wrap-around (cycles walked as open paths)", [
         ("src/somegame/engine.rs",
          "            Some((owner, len)) if owner == lane.owner => {",
          "            Some((owner, len)) if owner == lane.owner && false => {"),
+     ], ["somegame"], "somegame_engine_matches_reference"),
+    ("Some Game scan without the second sweep (runs across the top edge missed)", [
+        ("src/somegame/scan.rs",
+         "    for i in 0..rows + step.dr * usize::from(k - 1) {",
+         "    for i in 0..rows {"),
      ], ["somegame"], "somegame_engine_matches_reference"),
 ]
 

@@ -10,6 +10,7 @@
 //! byte per square.
 
 use super::parse::DataSet;
+use super::scan::line_owners;
 use super::{Judgement, Reason, Verdict};
 
 /// The eight steps: rows, columns, both diagonals, and the four knight hops (d and -d give the
@@ -35,9 +36,9 @@ fn gcd(a: u64, b: u64) -> u64 {
 
 /// A step reduced modulo the board: `(dr, dc)` with `0 <= dr < R`, `0 <= dc < C`.
 #[derive(Clone, Copy)]
-struct Step {
-    dr: usize,
-    dc: usize,
+pub(super) struct Step {
+    pub(super) dr: usize,
+    pub(super) dc: usize,
     rows: usize,
     cols: usize,
     /// The length of every cycle of this step.
@@ -45,7 +46,7 @@ struct Step {
 }
 
 impl Step {
-    fn new((dr, dc): (i64, i64), rows: usize, cols: usize) -> Step {
+    pub(super) fn new((dr, dc): (i64, i64), rows: usize, cols: usize) -> Step {
         let dr = dr.rem_euclid(rows as i64) as usize;
         let dc = dc.rem_euclid(cols as i64) as usize;
         let r_period = rows as u64 / gcd(rows as u64, dr as u64);
@@ -77,7 +78,7 @@ impl Step {
 
 /// A line of the last mover: a maximal run starting at `first`, or a whole cycle.
 #[derive(Clone, Copy)]
-struct Run {
+pub(super) struct Run {
     step: Step,
     first: (usize, usize),
     len: u64,
@@ -105,7 +106,14 @@ pub fn judge(set: &DataSet) -> Judgement {
         squares,
         walk: set.k.min(squares),
     };
-    let filled = set.cells.iter().filter(|&&v| v != 0).count() as u64;
+    // Boards of byte-sized values (all but those with 255 players or more) are counted and
+    // scanned as bytes.
+    let bytes = byte_cells(&set.cells);
+    let census = bytes.as_deref().map(byte_census);
+    let filled = match &census {
+        Some(counts) => squares - counts[0],
+        None => set.cells.iter().filter(|&&v| v != 0).count() as u64,
+    };
     if set.k == 0 {
         return if filled == 0 {
             done(Verdict::Player(1), Reason::ZeroK)
@@ -113,9 +121,19 @@ pub fn judge(set: &DataSet) -> Judgement {
             done(Verdict::Error, Reason::ZeroK)
         };
     }
-    let Some(last) = last_mover(set, filled) else {
+    let Some(last) = last_mover(set, filled, census.as_ref()) else {
         return done(Verdict::Error, Reason::Counts);
     };
+    // The quick scan settles most boards; only a board where the last mover alone has a
+    // line needs the walk, which finds the runs themselves.
+    if let Some(owners) = bytes.and_then(|cells| line_owners(set, &cells)) {
+        if let Some(player) = owners.lowest_other(u64::from(last)) {
+            return done(Verdict::Error, Reason::NotLastMover { player });
+        }
+        if !owners.has(u64::from(last)) {
+            return done(Verdict::NoWinners, Reason::NoLine);
+        }
+    }
     let (other, runs) = lines(set, last);
     if let Some(player) = other {
         return done(Verdict::Error, Reason::NotLastMover { player });
@@ -132,23 +150,60 @@ pub fn judge(set: &DataSet) -> Judgement {
     done(verdict, Reason::LastMoverLine { squares: winning })
 }
 
+/// The board as bytes, when every value fits in one.
+fn byte_cells(cells: &[u32]) -> Option<Vec<u8>> {
+    let largest = cells.iter().fold(0, |m, &v| m.max(v));
+    (largest <= 255).then(|| cells.iter().map(|&v| v as u8).collect())
+}
+
+/// Squares per value of a board of bytes. Four tallies side by side, so that runs of one
+/// value do not wait on the same counter.
+fn byte_census(cells: &[u8]) -> [u64; 256] {
+    let mut tallies = [[0u32; 256]; 4];
+    let mut quads = cells.chunks_exact(4);
+    for quad in quads.by_ref() {
+        for (tally, &v) in tallies.iter_mut().zip(quad) {
+            tally[usize::from(v)] += 1;
+        }
+    }
+    for &v in quads.remainder() {
+        tallies[0][usize::from(v)] += 1;
+    }
+    std::array::from_fn(|v| tallies.iter().map(|t| u64::from(t[v])).sum())
+}
+
 /// Check 1: with n = mP + j filled squares, players 1..j own m + 1 and the others m. Returns
-/// the last mover (j, or P when j = 0), or `None` when the counts are impossible.
-fn last_mover(set: &DataSet, filled: u64) -> Option<u32> {
+/// the last mover (j, or P when j = 0), or `None` when the counts are impossible. `census`,
+/// when given, is [`byte_census`] of the board.
+fn last_mover(set: &DataSet, filled: u64, census: Option<&[u64; 256]>) -> Option<u32> {
     // A value above min(P, filled) is impossible: above P it is no player; above `filled`
     // (with P > filled, so m = 0) it would be a player owed nothing.
     let cap = set.players.min(filled) as usize;
-    let mut count = vec![0u32; cap + 1];
-    for &v in &set.cells {
-        match count.get_mut(v as usize) {
-            Some(c) => *c += 1,
-            None => return None,
+    let count: Vec<u64> = match census {
+        Some(counts) => {
+            if counts.iter().skip(cap + 1).any(|&c| c > 0) {
+                return None;
+            }
+            let mut count = vec![0u64; cap + 1];
+            let known = cap.min(255);
+            count[..=known].copy_from_slice(&counts[..=known]);
+            count
         }
-    }
+        None => {
+            let mut count = vec![0u64; cap + 1];
+            for &v in &set.cells {
+                match count.get_mut(v as usize) {
+                    Some(c) => *c += 1,
+                    None => return None,
+                }
+            }
+            count
+        }
+    };
     let (m, j) = (filled / set.players, filled % set.players);
     for (p, &owned) in count.iter().enumerate().skip(1) {
         let expected = if (p as u64) <= j { m + 1 } else { m };
-        if owned as u64 != expected {
+        if owned != expected {
             return None;
         }
     }
@@ -250,7 +305,7 @@ impl Lines {
 /// in row r0 after Tr = R / gcd(R, dr) steps, g = gcd(C, Tr x dc) columns further on, so the
 /// cycles through row r0 start at columns 0..g. Those g cycles are walked in lockstep: at each
 /// time step their squares are g consecutive columns of one row, read in memory order.
-fn lines(set: &DataSet, last: u32) -> (Option<u64>, Vec<Run>) {
+pub(super) fn lines(set: &DataSet, last: u32) -> (Option<u64>, Vec<Run>) {
     let (rows, cols) = (set.rows, set.cols);
     let mut found = Lines {
         k: set.k,
@@ -337,4 +392,59 @@ fn winning_squares(set: &DataSet, runs: &[Run]) -> u64 {
     }
     let needed = runs.len() as u8;
     hits.iter().filter(|&&h| h == needed).count() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Counting a board as bytes decides check 1 as counting its values does, including
+        /// with more players than a byte holds (players above 255 own nothing here).
+        #[test]
+        fn byte_census_decides_the_counts_as_the_values_do(
+            players in prop_oneof![1u64..6, 250u64..300],
+            cells in proptest::collection::vec(prop_oneof![0u32..6, 250u32..258], 1..300),
+        ) {
+            let set = DataSet { players, rows: 1, cols: cells.len(), k: 3, cells };
+            let filled = set.cells.iter().filter(|&&v| v != 0).count() as u64;
+            let general = last_mover(&set, filled, None);
+            match byte_cells(&set.cells) {
+                Some(bytes) => {
+                    let census = byte_census(&bytes);
+                    prop_assert_eq!(set.cells.len() as u64 - census[0], filled);
+                    prop_assert_eq!(last_mover(&set, filled, Some(&census)), general);
+                }
+                None => prop_assert!(set.cells.iter().any(|&v| v > 255)),
+            }
+        }
+    }
+
+    #[test]
+    fn more_players_than_a_byte_holds() {
+        // 300 players, 300 stones, one each: player 256 and up own values above 255.
+        let cells: Vec<u32> = (1..=300).collect();
+        let set = DataSet {
+            players: 300,
+            rows: 1,
+            cols: 300,
+            k: 3,
+            cells,
+        };
+        assert_eq!(byte_cells(&set.cells), None);
+        assert_eq!(last_mover(&set, 300, None), Some(300));
+        // 256 players, one stone each for 1..=255: player 255 moved last, 256 is owed none.
+        let cells: Vec<u32> = (1..=255).collect();
+        let set = DataSet {
+            players: 256,
+            rows: 1,
+            cols: 255,
+            k: 3,
+            cells,
+        };
+        let census = byte_census(&byte_cells(&set.cells).unwrap());
+        assert_eq!(last_mover(&set, 255, Some(&census)), Some(255));
+        assert_eq!(last_mover(&set, 255, None), Some(255));
+    }
 }

@@ -5,6 +5,7 @@ pub mod engine;
 pub mod oracle;
 pub mod parse;
 pub mod reference;
+pub mod scan;
 
 use std::io::Read;
 

@@ -18,11 +18,55 @@ pub const MAX_SQUARES: u64 = 1 << 26;
 /// The longest board row read in place by the fast path; longer ones go through the tokens.
 const LONGEST_BUFFERED_LINE: usize = 1 << 20;
 
+/// The common row: `count` single digits separated by single spaces (`"0 3 1 2"`), read
+/// four cells per 8-byte word. Same contract as [`quick_row`]: `false` with `cells` unchanged
+/// for any other line.
+fn single_digit_row(line: &[u8], count: u64, cap: u64, cells: &mut Vec<u32>) -> bool {
+    if count == 0 || line.len() as u64 != 2 * count - 1 {
+        return false;
+    }
+    const SPACES: u64 = 0x2000_2000_2000_2000; // the odd bytes of "d d d d "
+    const ODD: u64 = 0xFF00_FF00_FF00_FF00;
+    const EVEN: u64 = 0x00FF_00FF_00FF_00FF;
+    const LANE_BIT8: u64 = 0x0100_0100_0100_0100;
+    let largest = cap.saturating_add(1).min(9) as u32;
+    let start = cells.len();
+    let mut words = line.chunks_exact(8);
+    let mut ok = true;
+    for word in words.by_ref() {
+        let word = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+        // Each even byte x sits in a 16-bit lane: x >= '0' sets bit 8 of x + 0xD0, and
+        // x > '9' sets bit 8 of x + 0xC6.
+        let x = word & EVEN;
+        let digits = (x + 0x00D0_00D0_00D0_00D0) & !(x + 0x00C6_00C6_00C6_00C6) & LANE_BIT8;
+        ok &= (word & ODD) == SPACES && digits == LANE_BIT8;
+        let values = x.wrapping_sub(0x0030_0030_0030_0030);
+        cells.extend((0..4).map(|lane| ((values >> (16 * lane)) as u32 & 0xFF).min(largest)));
+    }
+    for (i, &b) in words.remainder().iter().enumerate() {
+        if i % 2 == 0 {
+            ok &= b.is_ascii_digit();
+            cells.push(u32::from(b.wrapping_sub(b'0')).min(largest));
+        } else {
+            ok &= b == b' ';
+        }
+    }
+    if !ok {
+        cells.truncate(start);
+    }
+    ok
+}
+
 /// Reads a row line (without its `\n`) of exactly `count` integers separated by spaces,
 /// pushing each (capped at `cap + 1`) to `cells`. Returns `false`, with `cells` unchanged, for
 /// anything else (tabs, `\r`, a wrong count, a bad byte): the token path then reads the line
 /// again and reports the problem where it is.
 fn quick_row(line: &[u8], count: u64, cap: u64, cells: &mut Vec<u32>) -> bool {
+    single_digit_row(line, count, cap, cells) || spaced_row(line, count, cap, cells)
+}
+
+/// [`quick_row`] for any line of values separated by spaces, value by value.
+fn spaced_row(line: &[u8], count: u64, cap: u64, cells: &mut Vec<u32>) -> bool {
     let start = cells.len();
     let mut seen = 0;
     let mut i = 0;
@@ -420,6 +464,42 @@ mod tests {
             assert_eq!(cells, vec![7], "a refused row leaves the cells unchanged");
         }
         taken.then(|| cells[1..].to_vec())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(5000))]
+        /// The single-digit reader takes every row of single digits and single spaces, and
+        /// agrees with the general reader on every line it takes.
+        #[test]
+        fn single_digit_rows_read_as_the_general_reader_reads_them(
+            digits in proptest::collection::vec(0u8..10, 1..40),
+            corrupt in proptest::option::of((
+                proptest::num::usize::ANY,
+                proptest::sample::select(b"0123456789 /:\t-x\r".to_vec()),
+            )),
+            cap in 0u64..12,
+        ) {
+            // Digits and single spaces, then perhaps one byte changed.
+            let mut line: Vec<u8> = digits.iter().flat_map(|d| [b' ', b'0' + d]).skip(1).collect();
+            if let Some((at, byte)) = corrupt {
+                let at = at % line.len();
+                line[at] = byte;
+            }
+            let count = line.len().div_ceil(2) as u64;
+            let (mut fast, mut general) = (vec![7], vec![7]);
+            let canonical = line.len() % 2 == 1
+                && line.iter().enumerate().all(|(i, &b)| {
+                    if i % 2 == 0 { b.is_ascii_digit() } else { b == b' ' }
+                });
+            let taken = single_digit_row(&line, count, cap, &mut fast);
+            proptest::prop_assert_eq!(taken, canonical);
+            if taken {
+                proptest::prop_assert!(spaced_row(&line, count, cap, &mut general));
+                proptest::prop_assert_eq!(fast, general);
+            } else {
+                proptest::prop_assert_eq!(fast, vec![7]);
+            }
+        }
     }
 
     #[test]

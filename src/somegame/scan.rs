@@ -1,0 +1,327 @@
+//! A fast first look at a Some Game board: which players have a line, for small K and P.
+//!
+//! The engine's walk ([`super::engine`]) finds every run with its position, which the
+//! winning-move check needs, at ~30 instructions per square and step. Most boards never get
+//! that far: if a player other than the last mover has a line the board is impossible, and if
+//! nobody has one nobody has won. This scan answers just "who has a line" with run counters
+//! computed a whole row at a time, 16 squares per vector operation.
+//!
+//! For a step d = (dr, dc) (reduced modulo the board), the counter of square s is the number
+//! of consecutive squares of its owner ending at s along d, capped at K:
+//!
+//! `count(s) = owner(s) == 0 ? 0 : owner(s) == owner(s - d) ? min(count(s - d) + 1, K) : 1`
+//!
+//! When dr >= 1, `s - d` lies in an earlier row, so a row's counters follow from the row dr
+//! above, shifted by dc columns: two contiguous pieces, no dependency inside the row. The
+//! board is a torus, so the first dr rows follow from the last ones: the rows are swept once
+//! with the rows above row 0 counting 0 (every counter then is a lower bound of the true run,
+//! exact once the chain behind it is K long), then dr x (K - 1) rows more (round the board
+//! again as often as needed), after which every square has K squares of chain behind it. Squares may repeat (a short cycle
+//! owned by one player is a line of every length); the counters follow the cycle round as
+//! often as needed, as the definition does. A step with dr = 0 (the row step, or any step on
+//! a board of one row) is the step (dc, 0) of the transposed board. The scan stops as soon as
+//! every player has a line.
+//!
+//! A step that reduces to (0, 0) (a knight hop on a board of one or two rows, ...) makes every
+//! square its own cycle, so every stone is a line. The scan reads the board as bytes (the
+//! engine converts boards whose values fit) and declines (returns `None`) when K is above
+//! 254, which its byte counters cannot count to.
+
+use super::engine::{Step, STEPS};
+use super::parse::DataSet;
+
+/// Which players have a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LineOwners {
+    /// Bit p % 64 of word p / 64: player p has a line (bit 0 unused).
+    players: [u64; 4],
+}
+
+impl LineOwners {
+    fn add(&mut self, player: u8) {
+        self.players[usize::from(player / 64)] |= 1 << (player % 64);
+    }
+
+    /// Whether `player` has a line.
+    pub fn has(&self, player: u64) -> bool {
+        player < 256 && self.players[player as usize / 64] >> (player % 64) & 1 == 1
+    }
+
+    /// The lowest-numbered player other than `last` who has a line.
+    pub fn lowest_other(&self, last: u64) -> Option<u64> {
+        (1..256).find(|&p| p != last && self.has(p))
+    }
+}
+
+/// Who has a line on `set`'s board, given as bytes in `cells`, or `None` when the scan does
+/// not apply (K above 254; see the module documentation).
+pub fn line_owners(set: &DataSet, cells: &[u8]) -> Option<LineOwners> {
+    let (rows, cols) = (set.rows, set.cols);
+    let k = u8::try_from(set.k)
+        .ok()
+        .filter(|&k| (1..=254).contains(&k))?;
+    let mut owners = LineOwners::default();
+    // Once every player has a line there is nothing left to learn.
+    let everyone = (1..=set.players.min(255) as u8).fold(LineOwners::default(), |mut all, p| {
+        all.add(p);
+        all
+    });
+    let mut counts = Vec::new();
+    let mut transposed = Vec::new();
+    for step in STEPS.iter().map(|&d| Step::new(d, rows, cols)) {
+        if owners == everyone {
+            break;
+        }
+        if (step.dr, step.dc) == (0, 0) {
+            // Every square is its own cycle: a stone is a line of every length.
+            cells
+                .iter()
+                .filter(|&&v| v != 0)
+                .for_each(|&v| owners.add(v));
+        } else if step.dr == 0 {
+            // Along the rows: the step (dc, 0) of the transposed board.
+            if transposed.is_empty() {
+                transposed = transpose(cells, rows, cols);
+            }
+            let step = Step::new((step.dc as i64, 0), cols, rows);
+            across_rows(&transposed, cols, rows, &step, k, &mut counts, &mut owners);
+        } else {
+            across_rows(cells, rows, cols, &step, k, &mut counts, &mut owners);
+        }
+    }
+    Some(owners)
+}
+
+/// The `cols x rows` board whose row c is column c of the `rows x cols` board `cells`: 8 x 8
+/// blocks transposed in registers, the ragged edges square by square.
+fn transpose(cells: &[u8], rows: usize, cols: usize) -> Vec<u8> {
+    let mut out = vec![0u8; cells.len()];
+    let (full_rows, full_cols) = (rows / 8 * 8, cols / 8 * 8);
+    for r0 in (0..full_rows).step_by(8) {
+        for c0 in (0..full_cols).step_by(8) {
+            let block: [u64; 8] = std::array::from_fn(|i| {
+                let at = (r0 + i) * cols + c0;
+                u64::from_le_bytes(cells[at..at + 8].try_into().expect("8 bytes"))
+            });
+            for (j, word) in transpose8(block).iter().enumerate() {
+                let at = (c0 + j) * rows + r0;
+                out[at..at + 8].copy_from_slice(&word.to_le_bytes());
+            }
+        }
+    }
+    for r in 0..rows {
+        let first_left = if r < full_rows { full_cols } else { 0 };
+        for c in first_left..cols {
+            out[c * rows + r] = cells[r * cols + c];
+        }
+    }
+    out
+}
+
+/// Transposes the 8 x 8 byte matrix whose row i is `m[i]` (byte j is column j): swaps of
+/// 4 x 4, then 2 x 2, then 1 x 1 blocks across the diagonal.
+fn transpose8(mut m: [u64; 8]) -> [u64; 8] {
+    for (half, mask) in [
+        (4, 0x0000_0000_FFFF_FFFFu64),
+        (2, 0x0000_FFFF_0000_FFFF),
+        (1, 0x00FF_00FF_00FF_00FF),
+    ] {
+        let shift = 8 * half as u32;
+        for i in (0..8).filter(|i| i & half == 0) {
+            let t = ((m[i] >> shift) ^ m[i + half]) & mask;
+            m[i] ^= t << shift;
+            m[i + half] ^= t;
+        }
+    }
+    m
+}
+
+/// The counters of a step with dr >= 1, row by row: the full sweep, then dr x (K - 1) rows
+/// more, going round as often as needed.
+fn across_rows(
+    cells: &[u8],
+    rows: usize,
+    cols: usize,
+    step: &Step,
+    k: u8,
+    counts: &mut Vec<u8>,
+    owners: &mut LineOwners,
+) {
+    // Sweep row i needs the counters of sweep row i - dr only: a ring of dr + 1 rows, where
+    // the rows before the first read as no run at all.
+    let ring = step.dr + 1;
+    counts.clear();
+    counts.resize(ring * cols, 0);
+    for i in 0..rows + step.dr * usize::from(k - 1) {
+        let r = i % rows;
+        let above = (r + rows - step.dr) % rows;
+        let (row, above_row) = two_rows(counts, cols, i % ring, (i + 1) % ring);
+        let (cur, prev) = (&cells[r * cols..][..cols], &cells[above * cols..][..cols]);
+        // Column c follows column c - dc of the row above: columns dc.. from 0.., and
+        // columns ..dc from the last dc columns.
+        let split = cols - step.dc;
+        let mut reached = advance(
+            &cur[step.dc..],
+            &prev[..split],
+            &above_row[..split],
+            &mut row[step.dc..],
+            k,
+        );
+        reached |= advance(
+            &cur[..step.dc],
+            &prev[split..],
+            &above_row[split..],
+            &mut row[..step.dc],
+            k,
+        );
+        if reached {
+            note_owners(cur, row, k, owners);
+        }
+    }
+}
+
+/// Row `r` of `counts` mutably and row `above` (a different row) shared (rows of `cols`).
+fn two_rows(counts: &mut [u8], cols: usize, r: usize, above: usize) -> (&mut [u8], &[u8]) {
+    debug_assert_ne!(r, above);
+    if r < above {
+        let (low, high) = counts.split_at_mut(above * cols);
+        (&mut low[r * cols..][..cols], &high[..cols])
+    } else {
+        let (low, high) = counts.split_at_mut(r * cols);
+        (&mut high[..cols], &low[above * cols..][..cols])
+    }
+}
+
+/// One piece of a row: `out[i]` is the counter of the square owned by `cur[i]` whose
+/// predecessor is owned by `prev[i]` with counter `prev_count[i]`. Returns whether a counter
+/// reached K. Written without branches so that the compiler vectorises it.
+#[inline]
+fn advance(cur: &[u8], prev: &[u8], prev_count: &[u8], out: &mut [u8], k: u8) -> bool {
+    let mut reached = 0u8;
+    for (((&v, &p), &n), o) in cur.iter().zip(prev).zip(prev_count).zip(out) {
+        let filled = u8::from(v != 0);
+        let longer = (n + 1).min(k);
+        *o = if v == p { longer * filled } else { filled };
+        reached |= u8::from(*o == k);
+    }
+    reached != 0
+}
+
+/// Records the owners of the squares of a row whose counter reached K.
+#[cold]
+fn note_owners(cur: &[u8], counts: &[u8], k: u8, owners: &mut LineOwners) {
+    for (&v, &n) in cur.iter().zip(counts) {
+        if n == k {
+            owners.add(v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::engine::lines;
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The scan agrees with the engine's walk on who has a line, for every choice of last
+        /// mover, on small boards of every shape (one row, one column, cycles shorter than K).
+        #[test]
+        fn agrees_with_the_walk(
+            (rows, cols, players, k, cells) in (1usize..7, 1usize..7, 1u64..4, 1u64..8)
+                .prop_flat_map(|(r, c, p, k)| {
+                    let cells = proptest::collection::vec(
+                        prop_oneof![2 => Just(0u32), 3 => 1..=p as u32], r * c);
+                    (Just(r), Just(c), Just(p), Just(k), cells)
+                })
+        ) {
+            let board = DataSet { players, rows, cols, k, cells };
+            let owners = scan(&board).expect("small values and K");
+            for last in 1..=players as u32 {
+                let (other, runs) = lines(&board, last);
+                prop_assert_eq!(owners.lowest_other(u64::from(last)), other, "last {}", last);
+                prop_assert_eq!(owners.has(u64::from(last)), !runs.is_empty(), "last {}", last);
+            }
+        }
+    }
+
+    /// The scan of a board whose values fit in bytes.
+    fn scan(board: &DataSet) -> Option<LineOwners> {
+        let bytes: Vec<u8> = board
+            .cells
+            .iter()
+            .map(|&v| u8::try_from(v).unwrap())
+            .collect();
+        line_owners(board, &bytes)
+    }
+
+    fn set(players: u64, k: u64, rows: &[&[u32]]) -> DataSet {
+        DataSet {
+            players,
+            rows: rows.len(),
+            cols: rows[0].len(),
+            k,
+            cells: rows.concat(),
+        }
+    }
+
+    #[test]
+    fn lines_along_every_kind_of_step() {
+        // The first sample: a main diagonal of a 3 x 3 board is a cycle, a line for K = 4.
+        let diagonal = set(1, 4, &[&[1, 0, 0], &[0, 1, 0], &[0, 0, 1]]);
+        let owners = scan(&diagonal).expect("scan applies");
+        assert!(owners.has(1));
+        // Rows: three in a row is not four on a row of four squares...
+        let mut board = set(2, 4, &[&[1, 1, 1, 0], &[2, 2, 0, 0], &[0; 4], &[0; 4]]);
+        assert_eq!(scan(&board), Some(LineOwners::default()));
+        // ...but it is when the row closes round the torus.
+        board.cells[3] = 1;
+        let owners = scan(&board).expect("scan applies");
+        assert!(owners.has(1) && !owners.has(2));
+        assert_eq!(owners.lowest_other(2), Some(1));
+        assert_eq!(owners.lowest_other(1), None);
+        // Two in a row on a row, a column, a diagonal, a knight hop across the edge.
+        board.k = 2;
+        for (a, b) in [(4, 5), (4, 8), (4, 9), (4, 15), (7, 9), (7, 14)] {
+            board.cells = vec![0; 16];
+            board.cells[a] = 2;
+            board.cells[b] = 2;
+            let owners = scan(&board).expect("scan applies");
+            assert!(owners.has(2), "squares {a} and {b}");
+            assert_eq!(owners.lowest_other(1), Some(2));
+        }
+        // Squares 4 and 14 (rows 1 and 3, columns 0 and 2) are no step apart.
+        board.cells = vec![0; 16];
+        board.cells[4] = 2;
+        board.cells[14] = 2;
+        assert_eq!(scan(&board), Some(LineOwners::default()));
+    }
+
+    #[test]
+    fn transpose_moves_every_square() {
+        for (rows, cols) in [(1, 1), (8, 8), (3, 17), (16, 9), (21, 40), (64, 7)] {
+            let cells: Vec<u8> = (0..rows * cols).map(|i| (i * 7 % 251) as u8).collect();
+            let t = transpose(&cells, rows, cols);
+            for r in 0..rows {
+                for c in 0..cols {
+                    assert_eq!(
+                        t[c * rows + r],
+                        cells[r * cols + c],
+                        "{rows} x {cols}: ({r}, {c})"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn declines_what_its_counters_cannot_hold() {
+        let mut board = set(300, 254, &[&[1, 0], &[0, 0]]);
+        assert!(scan(&board).is_some());
+        board.k = 255;
+        assert_eq!(scan(&board), None);
+        // One square: every step is (0, 0), each square its own cycle.
+        assert!(scan(&set(1, 1, &[&[1]])).unwrap().has(1));
+        assert!(scan(&set(2, 3, &[&[0, 2]])).unwrap().has(2));
+    }
+}
