@@ -74,7 +74,26 @@ echo "|---|---|---|---|---|---|---|"
 gen "$W/ls" littlesquares --rows 4000 --cols 4000 --filled 0.1 --seed 5
 row "littlesquares 4000 x 4000" "$W"/ls/*.in 16000000 square "$B" judge littlesquares "$W"/ls/*.in
 gen "$W/sg" somegame --rows 2000 --cols 2000 --players 4 --k 5 --fill 0.6 --seed 5
-row "somegame 2000 x 2000, P=4, K=5" "$W"/sg/*.in 4000000 square "$B" judge somegame "$W"/sg/*.in
+row "somegame 2000 x 2000, P=4, K=5 (every player has lines: ERROR)" "$W"/sg/*.in 4000000 square "$B" judge somegame "$W"/sg/*.in
+gen "$W/sgn" somegame --rows 2000 --cols 2000 --players 4 --k 10 --fill 0.6 --seed 5
+row "somegame 2000 x 2000, P=4, K=10 (nobody has a line)" "$W"/sgn/*.in 4000000 square "$B" judge somegame "$W"/sgn/*.in
+# The same board with player 4 (the last mover) given one line of K by swapping squares, so
+# the counts stay legal: the only case that needs the walk after the scan.
+if [ ! -f "$W/sgw.in" ]; then
+  python3 - "$W"/sgn/*.in "$W/sgw.in" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+players, rows, cols, k = map(int, lines[0].split())
+board = [line.split() for line in lines[1:1 + rows]]
+donors = ((r, c) for r in range(rows - 1, 0, -1) for c in range(cols) if board[r][c] == "4")
+for c in range(k):
+    if board[0][c] != "4":
+        r, d = next(donors)
+        board[0][c], board[r][d] = board[r][d], board[0][c]
+open(sys.argv[2], "w").write(lines[0] + "\n" + "\n".join(" ".join(row) for row in board) + "\n")
+PY
+fi
+row "somegame 2000 x 2000, P=4, K=10 (the last mover alone has a line: the walk)" "$W/sgw.in" 4000000 square "$B" judge somegame "$W/sgw.in"
 
 echo
 echo "| engine vs reference (same input) | engine | reference | ratio |"

@@ -126,6 +126,7 @@ pub fn judge(set: &DataSet) -> Judgement {
     };
     // The quick scan settles most boards; only a board where the last mover alone has a
     // line needs the walk, which finds the runs themselves.
+    let mut walk = [true; STEPS.len()];
     if let Some(owners) = bytes.and_then(|cells| line_owners(set, &cells)) {
         if let Some(player) = owners.lowest_other(u64::from(last)) {
             return done(Verdict::Error, Reason::NotLastMover { player });
@@ -133,8 +134,10 @@ pub fn judge(set: &DataSet) -> Judgement {
         if !owners.has(u64::from(last)) {
             return done(Verdict::NoWinners, Reason::NoLine);
         }
+        // Only the steps along which the last mover has a line hold runs to find.
+        walk = owners.steps_of(u64::from(last));
     }
-    let (other, runs) = lines(set, last);
+    let (other, runs) = lines(set, last, walk);
     if let Some(player) = other {
         return done(Verdict::Error, Reason::NotLastMover { player });
     }
@@ -298,14 +301,18 @@ impl Lines {
     }
 }
 
-/// Walks every cycle of every step. Returns the lowest-numbered player other than `last` who
-/// has a line, and the lines of `last`.
+/// Walks every cycle of the steps of [`STEPS`] marked in `walk`. Returns the lowest-numbered
+/// player other than `last` who has a line along them, and the lines of `last` along them.
 ///
 /// For a step (dr, dc), the rows split into gcd(R, dr) classes; from row r0 the walk is back
 /// in row r0 after Tr = R / gcd(R, dr) steps, g = gcd(C, Tr x dc) columns further on, so the
 /// cycles through row r0 start at columns 0..g. Those g cycles are walked in lockstep: at each
 /// time step their squares are g consecutive columns of one row, read in memory order.
-pub(super) fn lines(set: &DataSet, last: u32) -> (Option<u64>, Vec<Run>) {
+pub(super) fn lines(
+    set: &DataSet,
+    last: u32,
+    walk: [bool; STEPS.len()],
+) -> (Option<u64>, Vec<Run>) {
     let (rows, cols) = (set.rows, set.cols);
     let mut found = Lines {
         k: set.k,
@@ -314,7 +321,11 @@ pub(super) fn lines(set: &DataSet, last: u32) -> (Option<u64>, Vec<Run>) {
         runs: Vec::new(),
     };
     let mut lanes: Vec<Lane> = Vec::new();
-    for d in STEPS {
+    for d in STEPS
+        .iter()
+        .zip(walk)
+        .filter_map(|(&d, along)| along.then_some(d))
+    {
         let step = Step::new(d, rows, cols);
         let classes = gcd(rows as u64, step.dr as u64) as usize;
         let period = rows / classes;

@@ -30,26 +30,51 @@
 use super::engine::{Step, STEPS};
 use super::parse::DataSet;
 
-/// Which players have a line.
+/// A set of players 0..=255: bit p % 64 of word p / 64.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Players([u64; 4]);
+
+impl Players {
+    fn add(&mut self, player: u8) {
+        self.0[usize::from(player / 64)] |= 1 << (player % 64);
+    }
+
+    fn has(&self, player: u64) -> bool {
+        player < 256 && self.0[player as usize / 64] >> (player % 64) & 1 == 1
+    }
+
+    fn union(self, other: Players) -> Players {
+        Players(std::array::from_fn(|w| self.0[w] | other.0[w]))
+    }
+}
+
+/// Which players have a line, step by step (indices into [`STEPS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct LineOwners {
-    /// Bit p % 64 of word p / 64: player p has a line (bit 0 unused).
-    players: [u64; 4],
+    by_step: [Players; STEPS.len()],
 }
 
 impl LineOwners {
-    fn add(&mut self, player: u8) {
-        self.players[usize::from(player / 64)] |= 1 << (player % 64);
+    fn all(&self) -> Players {
+        self.by_step
+            .iter()
+            .fold(Players::default(), |all, &p| all.union(p))
     }
 
     /// Whether `player` has a line.
     pub fn has(&self, player: u64) -> bool {
-        player < 256 && self.players[player as usize / 64] >> (player % 64) & 1 == 1
+        self.all().has(player)
     }
 
     /// The lowest-numbered player other than `last` who has a line.
     pub fn lowest_other(&self, last: u64) -> Option<u64> {
-        (1..256).find(|&p| p != last && self.has(p))
+        let all = self.all();
+        (1..256).find(|&p| p != last && all.has(p))
+    }
+
+    /// For each step of [`STEPS`], whether `player` has a line along it.
+    pub fn steps_of(&self, player: u64) -> [bool; STEPS.len()] {
+        self.by_step.map(|p| p.has(player))
     }
 }
 
@@ -61,32 +86,32 @@ pub fn line_owners(set: &DataSet, cells: &[u8]) -> Option<LineOwners> {
         .ok()
         .filter(|&k| (1..=254).contains(&k))?;
     let mut owners = LineOwners::default();
-    // Once every player has a line there is nothing left to learn.
-    let everyone = (1..=set.players.min(255) as u8).fold(LineOwners::default(), |mut all, p| {
-        all.add(p);
-        all
-    });
+    // Once every player (two at least) has a line, someone other than the last mover has
+    // one: the board is impossible whoever moved last, and nothing is left to learn.
+    let mut everyone = Players::default();
+    (1..=set.players.min(255) as u8).for_each(|p| everyone.add(p));
     let mut counts = Vec::new();
     let mut transposed = Vec::new();
-    for step in STEPS.iter().map(|&d| Step::new(d, rows, cols)) {
-        if owners == everyone {
+    for (i, step) in STEPS.iter().map(|&d| Step::new(d, rows, cols)).enumerate() {
+        if set.players >= 2 && owners.all() == everyone {
             break;
         }
+        let found = &mut owners.by_step[i];
         if (step.dr, step.dc) == (0, 0) {
             // Every square is its own cycle: a stone is a line of every length.
             cells
                 .iter()
                 .filter(|&&v| v != 0)
-                .for_each(|&v| owners.add(v));
+                .for_each(|&v| found.add(v));
         } else if step.dr == 0 {
             // Along the rows: the step (dc, 0) of the transposed board.
             if transposed.is_empty() {
                 transposed = transpose(cells, rows, cols);
             }
             let step = Step::new((step.dc as i64, 0), cols, rows);
-            across_rows(&transposed, cols, rows, &step, k, &mut counts, &mut owners);
+            across_rows(&transposed, cols, rows, &step, k, &mut counts, found);
         } else {
-            across_rows(cells, rows, cols, &step, k, &mut counts, &mut owners);
+            across_rows(cells, rows, cols, &step, k, &mut counts, found);
         }
     }
     Some(owners)
@@ -145,7 +170,7 @@ fn across_rows(
     step: &Step,
     k: u8,
     counts: &mut Vec<u8>,
-    owners: &mut LineOwners,
+    owners: &mut Players,
 ) {
     // Sweep row i needs the counters of sweep row i - dr only: a ring of dr + 1 rows, where
     // the rows before the first read as no run at all.
@@ -209,7 +234,7 @@ fn advance(cur: &[u8], prev: &[u8], prev_count: &[u8], out: &mut [u8], k: u8) ->
 
 /// Records the owners of the squares of a row whose counter reached K.
 #[cold]
-fn note_owners(cur: &[u8], counts: &[u8], k: u8, owners: &mut LineOwners) {
+fn note_owners(cur: &[u8], counts: &[u8], k: u8, owners: &mut Players) {
     for (&v, &n) in cur.iter().zip(counts) {
         if n == k {
             owners.add(v);
@@ -238,9 +263,17 @@ mod tests {
             let board = DataSet { players, rows, cols, k, cells };
             let owners = scan(&board).expect("small values and K");
             for last in 1..=players as u32 {
-                let (other, runs) = lines(&board, last);
+                let (other, runs) = lines(&board, last, [true; STEPS.len()]);
                 prop_assert_eq!(owners.lowest_other(u64::from(last)), other, "last {}", last);
                 prop_assert_eq!(owners.has(u64::from(last)), !runs.is_empty(), "last {}", last);
+                if other.is_none() {
+                    // The steps the walk is then limited to: exactly those with a line.
+                    for (i, &along) in owners.steps_of(u64::from(last)).iter().enumerate() {
+                        let only = std::array::from_fn(|j| j == i);
+                        let (_, runs) = lines(&board, last, only);
+                        prop_assert_eq!(along, !runs.is_empty(), "last {} step {}", last, i);
+                    }
+                }
             }
         }
     }
