@@ -387,6 +387,60 @@ mod tests {
         assert_eq!((judged.rows, judged.cols, judged.empty), (2, 3, 2));
     }
 
+    /// Every error names line, column, grid, what was expected and what was found, in both
+    /// forms, on first and later lines and grids.
+    #[test]
+    fn errors_name_position_case_expected_and_found() {
+        for (input, message) in [
+            (
+                &b"..\n.x\n"[..],
+                "2:2: case 1: expected '.' or '#', found 'x'",
+            ),
+            (
+                b"..\n.\n",
+                "2:2: case 1: expected 2 squares (the grid's width), found end of row",
+            ),
+            (
+                b"..\n..\n\n..\n...\n",
+                "5:3: case 2: expected end of row after 2 squares (the grid's width), found '.'",
+            ),
+            (b"", "1:1: case 1: expected a grid, found end of input"),
+            (
+                b"{\"..\",\n \"..\",\n \"..\" \"..\"}",
+                "3:7: case 1: expected ',' or '}', found '\"'",
+            ),
+            (
+                b"{\"..\", \".\"}",
+                "1:10: case 1: expected 2 squares (the grid's width), found '\"'",
+            ),
+            (
+                b"{\"..\",\n  \".\"}",
+                "2:5: case 1: expected 2 squares (the grid's width), found '\"'",
+            ),
+            (
+                b"{\"..\", \".x\"}",
+                "1:10: case 1: expected '.' or '#', found 'x'",
+            ),
+            (
+                b"{\"..\"}\n {\"..\", \"x.\"}",
+                "2:10: case 2: expected '.' or '#', found 'x'",
+            ),
+        ] {
+            let error = judge(input).unwrap_err().to_string();
+            assert_eq!(error, message, "{}", String::from_utf8_lossy(input));
+        }
+        // The widest row there is, and one square more.
+        let widest = vec![b'.'; MAX_WIDTH];
+        assert_eq!(judge(&widest[..]).unwrap()[0].cols, MAX_WIDTH);
+        let wider = vec![b'#'; MAX_WIDTH + 1];
+        let error = judge(&wider[..]).unwrap_err().to_string();
+        let expected = format!(
+            "1:{}: case 1: expected a row of at most {MAX_WIDTH} squares",
+            MAX_WIDTH + 1
+        );
+        assert!(error.starts_with(&expected), "{error}");
+    }
+
     /// Bytes drawn mostly from the two squares, sometimes anything.
     fn row_bytes() -> impl Strategy<Value = Vec<u8>> {
         let byte = prop_oneof![8 => Just(b'.'), 8 => Just(b'#'), 1 => any::<u8>()];
