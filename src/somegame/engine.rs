@@ -9,7 +9,7 @@
 //! are the possible winning moves. Time O(R x C) per step for any K; memory one bit and one
 //! byte per square.
 
-use super::parse::DataSet;
+use super::parse::{Cells, DataSet};
 use super::scan::line_owners;
 use super::{Judgement, Reason, Verdict};
 
@@ -108,11 +108,19 @@ pub fn judge(set: &DataSet) -> Judgement {
     };
     // Boards of byte-sized values (all but those with 255 players or more) are counted and
     // scanned as bytes.
-    let bytes = byte_cells(&set.cells);
-    let census = bytes.as_deref().map(byte_census);
-    let filled = match &census {
-        Some(counts) => squares - counts[0],
-        None => set.cells.iter().filter(|&&v| v != 0).count() as u64,
+    let narrowed;
+    let bytes: Option<&[u8]> = match &set.cells {
+        Cells::Bytes(cells) => Some(cells),
+        Cells::Words(cells) => {
+            narrowed = byte_cells(cells);
+            narrowed.as_deref()
+        }
+    };
+    let census = bytes.map(byte_census);
+    let filled = match (&census, &set.cells) {
+        (Some(counts), _) => squares - counts[0],
+        (None, Cells::Bytes(cells)) => cells.iter().filter(|&&v| v != 0).count() as u64,
+        (None, Cells::Words(cells)) => cells.iter().filter(|&&v| v != 0).count() as u64,
     };
     if set.k == 0 {
         return if filled == 0 {
@@ -127,7 +135,7 @@ pub fn judge(set: &DataSet) -> Judgement {
     // The quick scan settles most boards; only a board where the last mover alone has a
     // line needs the walk, which finds the runs themselves.
     let mut walk = [true; STEPS.len()];
-    if let Some(owners) = bytes.and_then(|cells| line_owners(set, &cells)) {
+    if let Some(owners) = bytes.and_then(|cells| line_owners(set, cells)) {
         if let Some(player) = owners.lowest_other(u64::from(last)) {
             return done(Verdict::Error, Reason::NotLastMover { player });
         }
@@ -194,7 +202,7 @@ fn last_mover(set: &DataSet, filled: u64, census: Option<&[u64; 256]>) -> Option
         }
         None => {
             let mut count = vec![0u64; cap + 1];
-            for &v in &set.cells {
+            for v in set.cells.to_vec() {
                 match count.get_mut(v as usize) {
                     Some(c) => *c += 1,
                     None => return None,
@@ -313,6 +321,19 @@ pub(super) fn lines(
     last: u32,
     walk: [bool; STEPS.len()],
 ) -> (Option<u64>, Vec<Run>) {
+    match &set.cells {
+        Cells::Bytes(cells) => walk_cycles(set, cells, last, walk),
+        Cells::Words(cells) => walk_cycles(set, cells, last, walk),
+    }
+}
+
+/// [`lines`] over `cells`, the board's cells in either storage.
+fn walk_cycles<T: Copy + Into<u32>>(
+    set: &DataSet,
+    cells: &[T],
+    last: u32,
+    walk: [bool; STEPS.len()],
+) -> (Option<u64>, Vec<Run>) {
     let (rows, cols) = (set.rows, set.cols);
     let mut found = Lines {
         k: set.k,
@@ -336,24 +357,24 @@ pub(super) fn lines(
             lanes.clear();
             lanes.extend((0..g).map(|c0| Lane {
                 start: (r0, c0),
-                owner: set.cells[r0 * cols + c0],
+                owner: cells[r0 * cols + c0].into(),
                 len: 0,
                 run_start: (r0, c0),
                 first: None,
             }));
             let (mut r, mut c) = (r0, 0);
             for _ in 0..step.cycle {
-                let row = &set.cells[r * cols..(r + 1) * cols];
+                let row = &cells[r * cols..(r + 1) * cols];
                 // Lane i is at column c + i (mod C): two contiguous pieces of the row.
                 let split = (cols - c).min(g);
                 for (lane, (&v, col)) in lanes[..split]
                     .iter_mut()
                     .zip(row[c..c + split].iter().zip(c..))
                 {
-                    found.step(lane, step, v, (r, col));
+                    found.step(lane, step, v.into(), (r, col));
                 }
                 for (lane, (&v, col)) in lanes[split..].iter_mut().zip(row.iter().zip(0..)) {
-                    found.step(lane, step, v, (r, col));
+                    found.step(lane, step, v.into(), (r, col));
                 }
                 (r, c) = step.next((r, c));
             }
@@ -418,16 +439,20 @@ mod tests {
             players in prop_oneof![1u64..6, 250u64..300],
             cells in proptest::collection::vec(prop_oneof![0u32..6, 250u32..258], 1..300),
         ) {
-            let set = DataSet { players, rows: 1, cols: cells.len(), k: 3, cells };
-            let filled = set.cells.iter().filter(|&&v| v != 0).count() as u64;
+            let filled = cells.iter().filter(|&&v| v != 0).count() as u64;
+            let narrowed = byte_cells(&cells);
+            let set = DataSet { players, rows: 1, cols: cells.len(), k: 3, cells: cells.clone().into() };
             let general = last_mover(&set, filled, None);
-            match byte_cells(&set.cells) {
+            match narrowed {
                 Some(bytes) => {
                     let census = byte_census(&bytes);
-                    prop_assert_eq!(set.cells.len() as u64 - census[0], filled);
+                    prop_assert_eq!(cells.len() as u64 - census[0], filled);
                     prop_assert_eq!(last_mover(&set, filled, Some(&census)), general);
+                    // The same board stored as bytes is judged as stored as words.
+                    let as_bytes = DataSet { cells: Cells::Bytes(bytes), ..set.clone() };
+                    prop_assert_eq!(judge(&as_bytes), judge(&set));
                 }
-                None => prop_assert!(set.cells.iter().any(|&v| v > 255)),
+                None => prop_assert!(cells.iter().any(|&v| v > 255)),
             }
         }
     }
@@ -436,25 +461,25 @@ mod tests {
     fn more_players_than_a_byte_holds() {
         // 300 players, 300 stones, one each: player 256 and up own values above 255.
         let cells: Vec<u32> = (1..=300).collect();
+        assert_eq!(byte_cells(&cells), None);
         let set = DataSet {
             players: 300,
             rows: 1,
             cols: 300,
             k: 3,
-            cells,
+            cells: cells.into(),
         };
-        assert_eq!(byte_cells(&set.cells), None);
         assert_eq!(last_mover(&set, 300, None), Some(300));
         // 256 players, one stone each for 1..=255: player 255 moved last, 256 is owed none.
         let cells: Vec<u32> = (1..=255).collect();
+        let census = byte_census(&byte_cells(&cells).unwrap());
         let set = DataSet {
             players: 256,
             rows: 1,
             cols: 255,
             k: 3,
-            cells,
+            cells: cells.into(),
         };
-        let census = byte_census(&byte_cells(&set.cells).unwrap());
         assert_eq!(last_mover(&set, 255, Some(&census)), Some(255));
         assert_eq!(last_mover(&set, 255, None), Some(255));
     }

@@ -108,7 +108,67 @@ pub struct DataSet {
     pub k: u64,
     /// Row-major cells. Values above `min(players, rows * cols)` are stored as that bound plus
     /// one: every such board is impossible, whatever the exact value.
-    pub cells: Vec<u32>,
+    pub cells: Cells,
+}
+
+/// A board's cells, one byte each when every stored value fits in one (fewer than 255
+/// players, or a board of fewer than 255 squares), else four bytes each.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cells {
+    /// Values below 256.
+    Bytes(Vec<u8>),
+    /// Any values.
+    Words(Vec<u32>),
+}
+
+impl Cells {
+    /// Empty storage, of bytes when `largest` (the largest value stored) fits in one.
+    pub fn for_values_up_to(largest: u64, capacity: usize) -> Cells {
+        if largest <= u64::from(u8::MAX) {
+            Cells::Bytes(Vec::with_capacity(capacity))
+        } else {
+            Cells::Words(Vec::with_capacity(capacity))
+        }
+    }
+
+    /// Appends `values`, each of which fits the storage.
+    pub fn extend_from(&mut self, values: &[u32]) {
+        match self {
+            Cells::Bytes(cells) => cells.extend(values.iter().map(|&v| {
+                debug_assert!(v <= u32::from(u8::MAX));
+                v as u8
+            })),
+            Cells::Words(cells) => cells.extend_from_slice(values),
+        }
+    }
+
+    /// The number of cells.
+    pub fn len(&self) -> usize {
+        match self {
+            Cells::Bytes(cells) => cells.len(),
+            Cells::Words(cells) => cells.len(),
+        }
+    }
+
+    /// Whether there are no cells.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The values, widened.
+    pub fn to_vec(&self) -> Vec<u32> {
+        match self {
+            Cells::Bytes(cells) => cells.iter().map(|&v| u32::from(v)).collect(),
+            Cells::Words(cells) => cells.clone(),
+        }
+    }
+}
+
+impl From<Vec<u32>> for Cells {
+    /// Words, whatever the values (tests build boards this way).
+    fn from(values: Vec<u32>) -> Cells {
+        Cells::Words(values)
+    }
 }
 
 impl DataSet {
@@ -428,20 +488,25 @@ impl<R: Read> Parser<R> {
         let [players, rows, cols, k] = header;
         let squares = rows * cols;
         let cap = DataSet::value_cap(players, squares);
-        let mut cells = Vec::with_capacity(squares as usize);
+        let mut cells = Cells::for_values_up_to(cap + 1, squares as usize);
+        // Rows are read into `row`, then stored.
+        let mut row = Vec::with_capacity(cols as usize);
         for r in 0..rows {
+            row.clear();
             if let Some(newline) = self.scanner.buffered_line()? {
                 let line = &self.scanner.buf[self.scanner.at..newline];
-                if quick_row(line, cols, cap, &mut cells) {
+                if quick_row(line, cols, cap, &mut row) {
                     self.scanner.skip_line(newline);
+                    cells.extend_from(&row);
                     continue;
                 }
             }
             let what = format!("row {} of {rows}", r + 1);
             self.line_of(cols, &what, |_, v| {
-                cells.push(v.min(cap + 1) as u32);
+                row.push(v.min(cap + 1) as u32);
                 Ok(())
             })?;
+            cells.extend_from(&row);
         }
         Ok(Some(DataSet {
             players,
@@ -565,6 +630,23 @@ mod tests {
         whole
     }
 
+    /// Values are stored in bytes exactly when the largest stored value (the cap plus one)
+    /// fits in one; capped values come out the same either way.
+    #[test]
+    fn cells_are_bytes_when_every_stored_value_fits() {
+        let row: Vec<String> = (0..256).map(|v| v.to_string()).collect();
+        for (players, bytes) in [(254, true), (255, false), (300, false)] {
+            let text = format!("{players} 1 256 1\n{}\n", row.join(" "));
+            let set = sets_any_way(text.as_bytes()).unwrap().remove(0);
+            assert_eq!(matches!(set.cells, Cells::Bytes(_)), bytes, "P = {players}");
+            let capped: Vec<u32> = (0..256).map(|v| v.min(players as u32 + 1)).collect();
+            assert_eq!(set.cells.to_vec(), capped, "P = {players}");
+        }
+        // A large player count on a small board: the cap is the board size.
+        let set = sets_any_way(b"1000 1 3 1\n0 7 999\n").unwrap().remove(0);
+        assert_eq!(set.cells, Cells::Bytes(vec![0, 4, 4]));
+    }
+
     /// Rows longer than the read buffer (8 KiB, then 16 KiB) make it grow; retried reads
     /// lose nothing; a failing reader is an error, not a retry (in a row or in the header).
     #[test]
@@ -575,7 +657,7 @@ mod tests {
         let got = sets_any_way(text.as_bytes()).unwrap();
         let expected: Vec<u32> = (0..2 * cols).map(|i| (i % cols % 3) as u32).collect();
         assert_eq!(got.len(), 1);
-        assert_eq!(got[0].cells, expected);
+        assert_eq!(got[0].cells.to_vec(), expected);
         let failing = Stutter {
             bytes: text.as_bytes(),
             calls: 0,
@@ -597,12 +679,14 @@ mod tests {
     #[test]
     fn capped_values_and_row_errors() {
         assert_eq!(
-            sets_any_way(b"5 1 2 1\n4 0\n").unwrap()[0].cells,
+            sets_any_way(b"5 1 2 1\n4 0\n").unwrap()[0].cells.to_vec(),
             vec![3, 0]
         );
         // The same through the token path (`\r\n` rows are not read in place).
         assert_eq!(
-            sets_any_way(b"5 1 2 1\r\n4 0\r\n").unwrap()[0].cells,
+            sets_any_way(b"5 1 2 1\r\n4 0\r\n").unwrap()[0]
+                .cells
+                .to_vec(),
             vec![3, 0]
         );
         let error = sets_any_way(b"1 2 2 1\n0 0\n0\n").unwrap_err();

@@ -28,6 +28,8 @@
 //! 254, which its byte counters cannot count to.
 
 use super::engine::{Step, STEPS};
+#[cfg(test)]
+use super::parse::Cells;
 use super::parse::DataSet;
 
 /// A set of players 0..=255: bit p % 64 of word p / 64.
@@ -260,7 +262,7 @@ mod tests {
                     (Just(r), Just(c), Just(p), Just(k), cells)
                 })
         ) {
-            let board = DataSet { players, rows, cols, k, cells };
+            let board = DataSet { players, rows, cols, k, cells: cells.into() };
             let owners = scan(&board).expect("small values and K");
             for last in 1..=players as u32 {
                 let (other, runs) = lines(&board, last, [true; STEPS.len()]);
@@ -280,10 +282,8 @@ mod tests {
 
     /// The scan of a board whose values fit in bytes.
     fn scan(board: &DataSet) -> Option<LineOwners> {
-        let bytes: Vec<u8> = board
-            .cells
-            .iter()
-            .map(|&v| u8::try_from(v).unwrap())
+        let bytes: Vec<u8> = (board.cells.to_vec().into_iter())
+            .map(|v| u8::try_from(v).unwrap())
             .collect();
         line_owners(board, &bytes)
     }
@@ -294,7 +294,7 @@ mod tests {
             rows: rows.len(),
             cols: rows[0].len(),
             k,
-            cells: rows.concat(),
+            cells: rows.concat().into(),
         }
     }
 
@@ -308,7 +308,7 @@ mod tests {
         let mut board = set(2, 4, &[&[1, 1, 1, 0], &[2, 2, 0, 0], &[0; 4], &[0; 4]]);
         assert_eq!(scan(&board), Some(LineOwners::default()));
         // ...but it is when the row closes round the torus.
-        board.cells[3] = 1;
+        board.cells = Cells::Bytes(vec![1, 1, 1, 1, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
         let owners = scan(&board).expect("scan applies");
         assert!(owners.has(1) && !owners.has(2));
         assert_eq!(owners.lowest_other(2), Some(1));
@@ -316,17 +316,19 @@ mod tests {
         // Two in a row on a row, a column, a diagonal, a knight hop across the edge.
         board.k = 2;
         for (a, b) in [(4, 5), (4, 8), (4, 9), (4, 15), (7, 9), (7, 14)] {
-            board.cells = vec![0; 16];
-            board.cells[a] = 2;
-            board.cells[b] = 2;
+            let mut cells = vec![0; 16];
+            cells[a] = 2;
+            cells[b] = 2;
+            board.cells = Cells::Bytes(cells);
             let owners = scan(&board).expect("scan applies");
             assert!(owners.has(2), "squares {a} and {b}");
             assert_eq!(owners.lowest_other(1), Some(2));
         }
         // Squares 4 and 14 (rows 1 and 3, columns 0 and 2) are no step apart.
-        board.cells = vec![0; 16];
-        board.cells[4] = 2;
-        board.cells[14] = 2;
+        let mut cells = vec![0; 16];
+        cells[4] = 2;
+        cells[14] = 2;
+        board.cells = Cells::Bytes(cells);
         assert_eq!(scan(&board), Some(LineOwners::default()));
     }
 
