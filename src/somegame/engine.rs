@@ -458,6 +458,42 @@ mod tests {
     }
 
     #[test]
+    fn boards_of_more_players_than_a_byte_holds_are_judged() {
+        // 300 players, one stone each on a 2 x 150 board, no two alike side by side: nobody
+        // has a line of 2, and player 300 moved last.
+        let cells: Vec<u32> = (1..=300).collect();
+        let mut set = DataSet {
+            players: 300,
+            rows: 2,
+            cols: 150,
+            k: 2,
+            cells: cells.into(),
+        };
+        assert_eq!(judge(&set).verdict, Verdict::NoWinners);
+        // 301 stones on 2 x 151: player 1 (two stones, side by side) moved last and has the
+        // only line; either stone could have been the winning move. The scan cannot read
+        // these values as bytes, so the walk decides.
+        let cells: Vec<u32> = [1].into_iter().chain(1..=300).chain([0]).collect();
+        let set = DataSet {
+            players: 300,
+            rows: 2,
+            cols: 151,
+            k: 2,
+            cells: cells.into(),
+        };
+        let judged = judge(&set);
+        assert_eq!(judged.verdict, Verdict::Player(1));
+        assert_eq!(judged.reason, Reason::LastMoverLine { squares: 2 });
+        // One stone of player 300 fewer: the counts are wrong.
+        let cells: Vec<u32> = [1].into_iter().chain(1..300).chain([0, 0]).collect();
+        let set = DataSet {
+            cells: cells.into(),
+            ..set
+        };
+        assert_eq!(judge(&set).reason, Reason::Counts);
+    }
+
+    #[test]
     fn more_players_than_a_byte_holds() {
         // 300 players, 300 stones, one each: player 256 and up own values above 255.
         let cells: Vec<u32> = (1..=300).collect();
