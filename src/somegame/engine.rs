@@ -462,7 +462,7 @@ mod tests {
         // 300 players, one stone each on a 2 x 150 board, no two alike side by side: nobody
         // has a line of 2, and player 300 moved last.
         let cells: Vec<u32> = (1..=300).collect();
-        let mut set = DataSet {
+        let set = DataSet {
             players: 300,
             rows: 2,
             cols: 150,
