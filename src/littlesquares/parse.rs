@@ -43,30 +43,44 @@ pub struct Fold {
 /// when byte `i` is `.`) and returns whether every byte is `.` or `#`.
 ///
 /// Sixteen bytes per step: two byte compares and a `movemask` (SSE2 through `wide`, which
-/// falls back to plain code on other targets); the tail of fewer than 16 bytes goes byte by
-/// byte.
+/// falls back to plain code on other targets), four steps per word of the bitmask; the check
+/// accumulates in a vector and is read once per row. The tail of fewer than 16 bytes goes
+/// byte by byte.
 fn row_squares(row: &[u8], out: &mut Vec<u64>) -> bool {
     let dot = u8x16::from(b'.');
     let hash = u8x16::from(b'#');
-    let mut squares_only = true;
+    // Lanes stay all ones while every byte seen is a square.
+    let mut squares = u8x16::from(u8::MAX);
+    let mut sixteen = |bytes: &[u8]| {
+        let bytes = u8x16::from(<[u8; 16]>::try_from(bytes).expect("16 bytes"));
+        let dots = bytes.simd_eq(dot);
+        squares &= dots | bytes.simd_eq(hash);
+        u64::from(dots.to_bitmask())
+    };
     out.clear();
-    out.extend(row.chunks(64).map(|chunk| {
+    let mut words = row.chunks_exact(64);
+    out.extend(words.by_ref().map(|word| {
+        sixteen(&word[..16])
+            | sixteen(&word[16..32]) << 16
+            | sixteen(&word[32..48]) << 32
+            | sixteen(&word[48..]) << 48
+    }));
+    let tail = words.remainder();
+    let mut squares_only = true;
+    if !tail.is_empty() {
         let mut mask = 0u64;
-        let mut sixteens = chunk.chunks_exact(16);
-        for (k, sixteen) in sixteens.by_ref().enumerate() {
-            let bytes = u8x16::from(<[u8; 16]>::try_from(sixteen).expect("16 bytes"));
-            let dots = bytes.simd_eq(dot);
-            squares_only &= (dots | bytes.simd_eq(hash)).to_bitmask() == 0xFFFF;
-            mask |= u64::from(dots.to_bitmask()) << (16 * k);
+        let mut sixteens = tail.chunks_exact(16);
+        for (k, bytes) in sixteens.by_ref().enumerate() {
+            mask |= sixteen(bytes) << (16 * k);
         }
-        let done = chunk.len() / 16 * 16;
+        let done = tail.len() / 16 * 16;
         for (i, &b) in sixteens.remainder().iter().enumerate() {
             squares_only &= b == b'.' || b == b'#';
             mask |= u64::from(b == b'.') << (done + i);
         }
-        mask
-    }));
-    squares_only
+        out.push(mask);
+    }
+    squares_only && squares.to_bitmask() == 0xFFFF
 }
 
 /// The XOR of [`run_value`] over the maximal runs of set bits of `bits` (a row's bitmask,
