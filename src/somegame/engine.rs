@@ -10,7 +10,7 @@
 //! byte per square.
 
 use super::parse::{Cells, DataSet};
-use super::scan::line_owners;
+use super::scan::{scan, Scan};
 use super::{Judgement, Reason, Verdict};
 
 /// The eight steps: rows, columns, both diagonals, and the four knight hops (d and -d give the
@@ -59,6 +59,22 @@ impl Step {
             cols,
             cycle,
         }
+    }
+
+    /// The square before `(r, c)`.
+    #[inline]
+    fn prev(&self, (r, c): (usize, usize)) -> (usize, usize) {
+        let r = if r >= self.dr {
+            r - self.dr
+        } else {
+            r + self.rows - self.dr
+        };
+        let c = if c >= self.dc {
+            c - self.dc
+        } else {
+            c + self.cols - self.dc
+        };
+        (r, c)
     }
 
     /// The square after `(r, c)`.
@@ -132,26 +148,29 @@ pub fn judge(set: &DataSet) -> Judgement {
     let Some(last) = last_mover(set, filled, census.as_ref()) else {
         return done(Verdict::Error, Reason::Counts);
     };
-    // The quick scan settles most boards; only a board where the last mover alone has a
-    // line needs the walk, which finds the runs themselves.
-    let mut walk = [true; STEPS.len()];
-    if let Some(owners) = bytes.and_then(|cells| line_owners(set, cells)) {
-        if let Some(player) = owners.lowest_other(u64::from(last)) {
-            return done(Verdict::Error, Reason::NotLastMover { player });
+    // The quick scan settles most boards; where the last mover alone has lines, its hits
+    // lead to them. Boards the scan does not take are walked whole.
+    let runs = match bytes.and_then(|cells| scan(set, cells, u64::from(last)).map(|s| (cells, s))) {
+        Some((cells, found)) => {
+            if let Some(player) = found.owners.lowest_other(u64::from(last)) {
+                return done(Verdict::Error, Reason::NotLastMover { player });
+            }
+            if !found.owners.has(u64::from(last)) {
+                return done(Verdict::NoWinners, Reason::NoLine);
+            }
+            runs_from_hits(set, cells, last as u8, &found)
         }
-        if !owners.has(u64::from(last)) {
-            return done(Verdict::NoWinners, Reason::NoLine);
+        None => {
+            let (other, runs) = lines(set, last, [true; STEPS.len()]);
+            if let Some(player) = other {
+                return done(Verdict::Error, Reason::NotLastMover { player });
+            }
+            if runs.is_empty() {
+                return done(Verdict::NoWinners, Reason::NoLine);
+            }
+            runs
         }
-        // Only the steps along which the last mover has a line hold runs to find.
-        walk = owners.steps_of(u64::from(last));
-    }
-    let (other, runs) = lines(set, last, walk);
-    if let Some(player) = other {
-        return done(Verdict::Error, Reason::NotLastMover { player });
-    }
-    if runs.is_empty() {
-        return done(Verdict::NoWinners, Reason::NoLine);
-    }
+    };
     let winning = winning_squares(set, &runs);
     let verdict = if winning > 0 {
         Verdict::Player(last as u64)
@@ -386,6 +405,76 @@ fn walk_cycles<T: Copy + Into<u32>>(
     (found.other, found.runs)
 }
 
+/// The lines of `last` (who alone has lines, and owns a square, so fits in a byte) found from
+/// the scan's hits: from each hit square not on a run found already, the run through it is
+/// walked back to its start and on to its end (or found to be its whole cycle). A step with
+/// too many hits to record is walked whole. Stops early once there are more runs than steps,
+/// which no square can share (see [`winning_squares`]).
+fn runs_from_hits(set: &DataSet, cells: &[u8], last: u8, found: &Scan) -> Vec<Run> {
+    let (rows, cols) = (set.rows, set.cols);
+    let mut runs = Vec::new();
+    let mut walk = [false; STEPS.len()];
+    let mut covered: Vec<u64> = Vec::new();
+    let owned = |(r, c): (usize, usize)| cells[r * cols + c] == last;
+    for (i, &d) in STEPS.iter().enumerate() {
+        let hits = &found.hits[i];
+        if hits.overflow {
+            walk[i] = true;
+            continue;
+        }
+        if hits.squares.is_empty() {
+            continue;
+        }
+        let step = Step::new(d, rows, cols);
+        covered.clear();
+        covered.resize(cells.len().div_ceil(64), 0);
+        let cover = |covered: &mut Vec<u64>, from: (usize, usize), len: u64| {
+            let mut sq = from;
+            for _ in 0..len {
+                let at = sq.0 * cols + sq.1;
+                covered[at / 64] |= 1 << (at % 64);
+                sq = step.next(sq);
+            }
+        };
+        for &square in &hits.squares {
+            if covered[square / 64] >> (square % 64) & 1 == 1 {
+                continue;
+            }
+            let start = (square / cols, square % cols);
+            // Back to the run's first square, unless the whole cycle is the player's.
+            let (mut first, mut back) = (start, 0u64);
+            while back + 1 < step.cycle && owned(step.prev(first)) {
+                first = step.prev(first);
+                back += 1;
+            }
+            let run = if back + 1 == step.cycle {
+                Run {
+                    step,
+                    first: start,
+                    len: step.cycle,
+                    whole_cycle: true,
+                }
+            } else {
+                let (mut end, mut len) = (start, back + 1);
+                while owned(step.next(end)) {
+                    end = step.next(end);
+                    len += 1;
+                }
+                Run::path(step, first, len)
+            };
+            cover(&mut covered, run.first, run.len);
+            runs.push(run);
+            if runs.len() > STEPS.len() {
+                return runs;
+            }
+        }
+    }
+    if walk.contains(&true) {
+        runs.extend(lines(set, u32::from(last), walk).1);
+    }
+    runs
+}
+
 /// Counts the squares that lie, at an admissible position, on every line of the last mover.
 fn winning_squares(set: &DataSet, runs: &[Run]) -> u64 {
     // A square lies on at most one run per step: more runs than steps cannot share one.
@@ -455,6 +544,93 @@ mod tests {
                 None => prop_assert!(cells.iter().any(|&v| v > 255)),
             }
         }
+    }
+
+    /// A comparable form of a run: its step, length, and first square (any square of the
+    /// cycle, here the smallest, for a whole cycle).
+    fn run_key(run: &Run, cols: usize) -> (usize, usize, u64, bool, usize) {
+        let first = if run.whole_cycle {
+            let mut sq = run.first;
+            let mut least = usize::MAX;
+            for _ in 0..run.len {
+                least = least.min(sq.0 * cols + sq.1);
+                sq = run.step.next(sq);
+            }
+            least
+        } else {
+            run.first.0 * cols + run.first.1
+        };
+        (run.step.dr, run.step.dc, run.len, run.whole_cycle, first)
+    }
+
+    proptest! {
+        /// Where the last mover alone has lines, the runs found from the scan's hits are the
+        /// walk's runs, on small boards of every shape.
+        #[test]
+        fn runs_from_hits_are_the_walks_runs(
+            (rows, cols, k, cells) in (1usize..7, 1usize..7, 1u64..7)
+                .prop_flat_map(|(r, c, k)| {
+                    let cells = proptest::collection::vec(
+                        prop_oneof![3 => Just(0u8), 2 => Just(1u8), 1 => Just(2u8)], r * c);
+                    (Just(r), Just(c), Just(k), cells)
+                })
+        ) {
+            let set = DataSet {
+                players: 2,
+                rows,
+                cols,
+                k,
+                cells: Cells::Bytes(cells.clone()),
+            };
+            let found = scan(&set, &cells, 1).expect("K fits");
+            prop_assume!(found.owners.lowest_other(1).is_none());
+            let (_, mut walked) = lines(&set, 1, [true; STEPS.len()]);
+            let mut hit = runs_from_hits(&set, &cells, 1, &found);
+            if walked.len() > STEPS.len() {
+                // The hits stop early: more runs than steps is all that matters.
+                prop_assert!(hit.len() > STEPS.len());
+                return Ok(());
+            }
+            let key = |runs: &mut Vec<Run>| {
+                let mut keys: Vec<_> = runs.iter().map(|r| run_key(r, cols)).collect();
+                keys.sort();
+                keys
+            };
+            prop_assert_eq!(key(&mut hit), key(&mut walked));
+            prop_assert_eq!(winning_squares(&set, &hit), winning_squares(&set, &walked));
+        }
+    }
+
+    #[test]
+    fn steps_with_more_hits_than_recorded_are_walked() {
+        // 2 x 10000: player 1 (last, 5001 stones) holds row 0's first 5001 squares, player 2
+        // (5000 stones) every other square of row 1, so only player 1 has lines: one run of
+        // 5001 along the row step and the two knight steps that reduce to it, with 5000
+        // squares each whose counter reaches K = 2, more than the scan records.
+        let cols = 10_000;
+        let mut cells = vec![0u8; 2 * cols];
+        cells[..5001].fill(1);
+        (0..cols).step_by(2).for_each(|c| cells[cols + c] = 2);
+        let set = DataSet {
+            players: 2,
+            rows: 2,
+            cols,
+            k: 2,
+            cells: Cells::Bytes(cells.clone()),
+        };
+        let found = scan(&set, &cells, 1).unwrap();
+        assert_eq!(found.owners.lowest_other(1), None);
+        assert!(found.hits[0].overflow);
+        let runs = runs_from_hits(&set, &cells, 1, &found);
+        let (_, walked) = lines(&set, 1, [true; STEPS.len()]);
+        assert_eq!(runs.len(), 3);
+        assert_eq!(walked.len(), 3);
+        // No square of a run of 5001 can break it below 2: the game had ended earlier.
+        let judged = judge(&set);
+        assert_eq!(
+            (judged.verdict, judged.reason),
+            (Verdict::Error, Reason::LastMoverLine { squares: 0 })
+        );
     }
 
     #[test]

@@ -1,10 +1,13 @@
-//! A fast first look at a Some Game board: which players have a line, for small K and P.
+//! A fast first look at a Some Game board: which players have a line, and where the last
+//! mover's lines are, for small K and P.
 //!
 //! The engine's walk ([`super::engine`]) finds every run with its position, which the
 //! winning-move check needs, at ~30 instructions per square and step. Most boards never get
 //! that far: if a player other than the last mover has a line the board is impossible, and if
-//! nobody has one nobody has won. This scan answers just "who has a line" with run counters
-//! computed a whole row at a time, 16 squares per vector operation.
+//! nobody has one nobody has won. This scan answers "who has a line" with run counters
+//! computed a whole row at a time, 16 squares per vector operation, and records the last
+//! mover's squares whose counter reached K (every line holds one), from which the engine walks
+//! just those lines.
 //!
 //! For a step d = (dr, dc) (reduced modulo the board), the counter of square s is the number
 //! of consecutive squares of its owner ending at s along d, capped at K:
@@ -73,16 +76,52 @@ impl LineOwners {
         let all = self.all();
         (1..256).find(|&p| p != last && all.has(p))
     }
+}
 
-    /// For each step of [`STEPS`], whether `player` has a line along it.
-    pub fn steps_of(&self, player: u64) -> [bool; STEPS.len()] {
-        self.by_step.map(|p| p.has(player))
-    }
+/// The most squares recorded for one step in [`Hits`].
+pub const MAX_HITS: usize = 1 << 12;
+
+/// Squares of one player whose counter reached K along one step: each lies on a line of that
+/// player, and every line of the player along the step holds at least one of them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Hits {
+    /// Row-major square indices (a square may appear more than once).
+    pub squares: Vec<usize>,
+    /// More than [`MAX_HITS`] squares: `squares` holds only the first ones.
+    pub overflow: bool,
+}
+
+/// The scan's findings: who has a line along each step, and where the chosen player's lines
+/// are.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Scan {
+    /// Who has a line.
+    pub owners: LineOwners,
+    /// Per step of [`STEPS`], squares of the player asked about (the last mover) on a line.
+    pub hits: [Hits; STEPS.len()],
+}
+
+/// Who has a line on `set`'s board, given as bytes in `cells`, and where `last`'s lines are;
+/// `None` when the scan does not apply (K above 254; see the module documentation).
+pub fn scan(set: &DataSet, cells: &[u8], last: u64) -> Option<Scan> {
+    let mut found = Scan::default();
+    found.owners = line_owners_and_hits(set, cells, last, &mut found.hits)?;
+    Some(found)
 }
 
 /// Who has a line on `set`'s board, given as bytes in `cells`, or `None` when the scan does
 /// not apply (K above 254; see the module documentation).
 pub fn line_owners(set: &DataSet, cells: &[u8]) -> Option<LineOwners> {
+    line_owners_and_hits(set, cells, u64::MAX, &mut Default::default())
+}
+
+/// [`line_owners`], also filling `hits` with the squares of `last` on lines.
+fn line_owners_and_hits(
+    set: &DataSet,
+    cells: &[u8],
+    last: u64,
+    hits: &mut [Hits; STEPS.len()],
+) -> Option<LineOwners> {
     let (rows, cols) = (set.rows, set.cols);
     let k = u8::try_from(set.k)
         .ok()
@@ -98,22 +137,27 @@ pub fn line_owners(set: &DataSet, cells: &[u8]) -> Option<LineOwners> {
         if set.players >= 2 && owners.all() == everyone {
             break;
         }
-        let found = &mut owners.by_step[i];
+        let mut finder = Finder {
+            k,
+            owners: &mut owners.by_step[i],
+            last,
+            hits: &mut hits[i],
+            transposed: step.dr == 0,
+        };
         if (step.dr, step.dc) == (0, 0) {
             // Every square is its own cycle: a stone is a line of every length.
-            cells
-                .iter()
-                .filter(|&&v| v != 0)
-                .for_each(|&v| found.add(v));
+            for (square, &v) in cells.iter().enumerate().filter(|(_, &v)| v != 0) {
+                finder.note(v, square);
+            }
         } else if step.dr == 0 {
             // Along the rows: the step (dc, 0) of the transposed board.
             if transposed.is_empty() {
                 transposed = transpose(cells, rows, cols);
             }
             let step = Step::new((step.dc as i64, 0), cols, rows);
-            across_rows(&transposed, cols, rows, &step, k, &mut counts, found);
+            across_rows(&transposed, cols, rows, &step, &mut counts, &mut finder);
         } else {
-            across_rows(cells, rows, cols, &step, k, &mut counts, found);
+            across_rows(cells, rows, cols, &step, &mut counts, &mut finder);
         }
     }
     Some(owners)
@@ -170,10 +214,10 @@ fn across_rows(
     rows: usize,
     cols: usize,
     step: &Step,
-    k: u8,
     counts: &mut Vec<u8>,
-    owners: &mut Players,
+    finder: &mut Finder,
 ) {
+    let k = finder.k;
     // Sweep row i needs the counters of sweep row i - dr only: a ring of dr + 1 rows, where
     // the rows before the first read as no run at all.
     let ring = step.dr + 1;
@@ -202,7 +246,7 @@ fn across_rows(
             k,
         );
         if reached {
-            note_owners(cur, row, k, owners);
+            finder.note_row(cur, row, r, rows);
         }
     }
 }
@@ -234,12 +278,44 @@ fn advance(cur: &[u8], prev: &[u8], prev_count: &[u8], out: &mut [u8], k: u8) ->
     reached != 0
 }
 
-/// Records the owners of the squares of a row whose counter reached K.
-#[cold]
-fn note_owners(cur: &[u8], counts: &[u8], k: u8, owners: &mut Players) {
-    for (&v, &n) in cur.iter().zip(counts) {
-        if n == k {
-            owners.add(v);
+/// Where the owners of lines along one step are recorded.
+struct Finder<'a> {
+    k: u8,
+    owners: &'a mut Players,
+    /// The player whose squares on lines are recorded in `hits`.
+    last: u64,
+    hits: &'a mut Hits,
+    /// Rows are the board's columns (the row step, on the transposed board).
+    transposed: bool,
+}
+
+impl Finder<'_> {
+    /// Records a square of `owner` (row-major index `square` on the board) on a line.
+    fn note(&mut self, owner: u8, square: usize) {
+        self.owners.add(owner);
+        if u64::from(owner) == self.last {
+            if self.hits.squares.len() < MAX_HITS {
+                self.hits.squares.push(square);
+            } else {
+                self.hits.overflow = true;
+            }
+        }
+    }
+
+    /// Records the squares of row `r` (of `rows`) whose counter reached K.
+    #[cold]
+    fn note_row(&mut self, cur: &[u8], counts: &[u8], r: usize, rows: usize) {
+        let cols = cur.len();
+        for (c, (&v, &n)) in cur.iter().zip(counts).enumerate() {
+            if n == self.k {
+                // On the transposed board, square (r, c) is the board's (c, r).
+                let square = if self.transposed {
+                    c * rows + r
+                } else {
+                    r * cols + c
+                };
+                self.note(v, square);
+            }
         }
     }
 }
@@ -269,11 +345,13 @@ mod tests {
                 prop_assert_eq!(owners.lowest_other(u64::from(last)), other, "last {}", last);
                 prop_assert_eq!(owners.has(u64::from(last)), !runs.is_empty(), "last {}", last);
                 if other.is_none() {
-                    // The steps the walk is then limited to: exactly those with a line.
-                    for (i, &along) in owners.steps_of(u64::from(last)).iter().enumerate() {
+                    // Hits along exactly the steps with a line of the last mover.
+                    let bytes: Vec<u8> = board.cells.to_vec().iter().map(|&v| v as u8).collect();
+                    let found = super::scan(&board, &bytes, u64::from(last)).unwrap();
+                    for (i, hits) in found.hits.iter().enumerate() {
                         let only = std::array::from_fn(|j| j == i);
                         let (_, runs) = lines(&board, last, only);
-                        prop_assert_eq!(along, !runs.is_empty(), "last {} step {}", last, i);
+                        prop_assert_eq!(!hits.squares.is_empty(), !runs.is_empty(), "last {} step {}", last, i);
                     }
                 }
             }
