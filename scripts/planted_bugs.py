@@ -45,10 +45,10 @@ PLANTS = [
          "            value ^= u32::from(run_value(end + 1 - start));",
          "            value ^= u32::from(run_value(end + 1 - start) != 0);"),
      ], ["littlesquares"], "littlesquares_engine_matches_reference"),
-    ("Some Game without wrap-around (cycles walked as open paths)", [
+    ("Some Game run walked forward only from the square where the scan found it", [
         ("src/somegame/engine.rs",
-         "            Some((owner, len)) if owner == lane.owner => {",
-         "            Some((owner, len)) if owner == lane.owner && false => {"),
+         "            while back + 1 < step.cycle && owned(step.prev(first)) {",
+         "            while false && back + 1 < step.cycle && owned(step.prev(first)) {"),
      ], ["somegame"], "somegame_engine_matches_reference"),
     ("Some Game scan without the second sweep (runs across the top edge missed)", [
         ("src/somegame/scan.rs",

@@ -634,6 +634,24 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_board_of_more_players_than_a_byte_holds() {
+        // Nothing filled: the last mover would be player 256, who fits no byte; the scan
+        // still reads the board (all zeros) and must not trip over the question.
+        let set = DataSet {
+            players: 256,
+            rows: 20,
+            cols: 20,
+            k: 3,
+            cells: vec![0; 400].into(),
+        };
+        let judged = judge(&set);
+        assert_eq!(
+            (judged.verdict, judged.reason),
+            (Verdict::NoWinners, Reason::NoLine)
+        );
+    }
+
+    #[test]
     fn boards_of_more_players_than_a_byte_holds_are_judged() {
         // 300 players, one stone each on a 2 x 150 board, no two alike side by side: nobody
         // has a line of 2, and player 300 moved last.
