@@ -54,6 +54,10 @@ struct StressArgs {
     /// Stop after this many seconds.
     #[arg(long)]
     time: Option<f64>,
+    /// A case not judged within this many seconds counts as a hang: it is saved (as
+    /// `...-hang.in` in --out) and the run stops with exit 1.
+    #[arg(long, default_value_t = 10.0)]
+    case_time: f64,
     /// Where a shrunk diverging case is written.
     #[arg(long, default_value = "stress-failures")]
     out: PathBuf,
@@ -227,10 +231,23 @@ pub fn main() -> ExitCode {
 
 fn stress(args: StressArgs) -> ExitCode {
     use crate::harness::{littlesquares::GridCase, pousse::PousseCase, somegame::BoardCase};
+    let seconds = |flag: &str, value: f64| {
+        std::time::Duration::try_from_secs_f64(value)
+            .map_err(|_| format!("{flag} must be a non-negative number of seconds, not {value}"))
+    };
+    let durations = (
+        args.time.map(|t| seconds("--time", t)).transpose(),
+        seconds("--case-time", args.case_time),
+    );
+    let (time, case_time) = match durations {
+        (Ok(time), Ok(case_time)) => (time, case_time),
+        (Err(e), _) | (_, Err(e)) => return fail(e),
+    };
     let limits = crate::stress::Limits {
         seed: args.seed,
         cases: args.cases,
-        time: args.time.map(std::time::Duration::from_secs_f64),
+        time,
+        case_time,
     };
     let rules = args.rules.map(|r| r.0);
     let suffix = match rules {

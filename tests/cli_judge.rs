@@ -189,3 +189,30 @@ fn invalid_somegame_and_littlesquares_inputs_are_located() {
             "error: <stdin>:2:2: case 1: expected",
         ));
 }
+
+#[test]
+fn stress_refuses_time_limits_that_are_not_seconds() {
+    for flag in ["--case-time=-1", "--case-time=nan", "--time=-3"] {
+        referee()
+            .args(["stress", "somegame", "--cases", "1", flag])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(
+                "must be a non-negative number of seconds",
+            ));
+    }
+    referee()
+        .args([
+            "stress",
+            "somegame",
+            "--cases",
+            "50",
+            "--case-time",
+            "5",
+            "--seed",
+            "3",
+        ])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("stress somegame: 50 cases"));
+}
