@@ -133,10 +133,10 @@ pub fn judge(set: &DataSet) -> Judgement {
         }
     };
     let census = bytes.map(byte_census);
-    let filled = match (&census, &set.cells) {
-        (Some(counts), _) => squares - counts[0],
-        (None, Cells::Bytes(cells)) => cells.iter().filter(|&&v| v != 0).count() as u64,
-        (None, Cells::Words(cells)) => cells.iter().filter(|&&v| v != 0).count() as u64,
+    // Without a census the cells are words with a value above 255 (a rare board).
+    let filled = match &census {
+        Some(counts) => squares - counts[0],
+        None => set.cells.to_vec().iter().filter(|&&v| v != 0).count() as u64,
     };
     if set.k == 0 {
         return if filled == 0 {
