@@ -18,8 +18,8 @@ PLANTS = [
          "        let free = !(self.x | self.o) & p.line;\n",
          "        let free = !(self.x | self.o) & p.line;\n        if free == 0 {\n            return;\n        }\n"),
         ("src/pousse/board.rs",
-         "        let (lo, hi, empty) = if line_is_full {\n",
-         "        if line_is_full {\n            return;\n        }\n        let (lo, hi, empty) = if line_is_full {\n"),
+         "        let (lo, hi) = match (filled, UP) {\n",
+         "        if filled.is_none() {\n            return;\n        }\n        let (lo, hi) = match (filled, UP) {\n"),
      ], ["pousse", "--rules", "waterloo"], "pousse_engine_matches_reference"),
     ("straights counted for the mover only", [
         ("src/pousse/game.rs",
