@@ -1080,6 +1080,33 @@ mod tests {
         );
     }
 
+    /// The largest board: two rows of 512 tiles filled to straights from opposite ends, then
+    /// one of them broken by a push of the other colour; spot checks instead of the full
+    /// invariants (16 million squares).
+    #[test]
+    fn the_largest_board_fills_rows_and_counts_their_straights() {
+        let n = MAX_N;
+        let last = n as u32;
+        let mut b = Board::new(n, true).unwrap();
+        for i in 0..n {
+            b.play(Move::new(Edge::Left, last), Colour::X).unwrap();
+            b.play(Move::new(Edge::Right, 1), Colour::O).unwrap();
+            let full = (i + 1 == n) as u32;
+            assert_eq!(b.straights(), (full, full), "after {} pairs", i + 1);
+        }
+        assert_eq!(b.rows[n - 1], Line::Straight(Colour::X));
+        assert_eq!(b.rows[0], Line::Straight(Colour::O));
+        assert!(matches!(b.cols[n / 2], Line::Open { .. }));
+        // X pushes its own straight along: nothing changes; O breaks it.
+        b.play(Move::new(Edge::Left, last), Colour::X).unwrap();
+        assert_eq!(b.straights(), (1, 1));
+        b.play(Move::new(Edge::Left, last), Colour::O).unwrap();
+        assert_eq!(b.straights(), (0, 1));
+        assert_eq!(b.get(n - 1, 0), Some(Colour::O));
+        assert_eq!(b.get(n - 1, n - 1), Some(Colour::X));
+        assert_eq!(b.get(n / 2, n / 2), None);
+    }
+
     #[test]
     fn sizes_are_checked() {
         assert_eq!(Board::new(0, false).unwrap_err(), SizeError(0));
