@@ -51,8 +51,10 @@
 //! colours) or [`Line::Straight`]. A push changes one square of each crossing line, about half
 //! of them on a full board; one AND per tile with the crossing orientation's watch plane finds
 //! the changes to a named square or to a straight, about one per move on a random board, and
-//! only those lines are looked at again. The pushed line itself is checked at its named squares
-//! after the push.
+//! only those lines are looked at again. On the pushed line itself the named markers move one
+//! square along with the push (one that falls off is replaced by the entering marker when
+//! that has its colour, else looked for), and its named empty square stays valid unless the
+//! push filled it.
 //!
 //! # Invariants
 //!
