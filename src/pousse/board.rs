@@ -363,16 +363,6 @@ impl Board {
         }
     }
 
-    /// The occupancy line masks of one orientation.
-    #[inline(always)]
-    fn occupied(&self, rows: bool) -> &[u64] {
-        if rows {
-            &self.occupied_rows
-        } else {
-            &self.occupied_cols
-        }
-    }
-
     /// The statuses of one orientation.
     #[inline(always)]
     fn lines(&self, rows: bool) -> &[Line] {
@@ -397,7 +387,12 @@ impl Board {
     #[inline]
     fn empty_square(&self, rows: bool, line: usize, first: bool) -> Option<usize> {
         let words = self.words;
-        let occupied = &self.occupied(rows)[line * words..(line + 1) * words];
+        let masks = if rows {
+            &self.occupied_rows
+        } else {
+            &self.occupied_cols
+        };
+        let occupied = &masks[line * words..(line + 1) * words];
         let free = |w: usize| !occupied[w] & self.valid(w);
         if first {
             (0..words)
