@@ -1,16 +1,18 @@
 //! The configurations a game has reached, for repetition detection (ICFP rule sets).
 //!
 //! Memory is O(moves): the moves themselves (so that any earlier board can be rebuilt), and
-//! per move a hash-table slot and a link to the previous move with the same key. A key match
+//! per move its configuration's key and a hash-table slot. A key match
 //! is only a candidate, confirmed by the caller (rebuilding both boards and comparing their
 //! contents), so a hash collision can cost time but never changes a verdict.
 //!
 //! Keys are checked in batches: a table of 10^6 configurations is far larger than the caches,
 //! so each lookup is a cache miss; touching the slots of a whole batch first lets those misses
-//! overlap instead of paying for them one after another.
+//! overlap instead of paying for them one after another. From 2 MiB on the table lives in
+//! transparent huge pages (see [`Slots`]), which removes most of its page faults and TLB misses.
 
 use std::hint::black_box;
-use std::thread::JoinHandle;
+
+use memmap2::MmapMut;
 
 use super::{Edge, Move};
 
@@ -41,38 +43,67 @@ impl PackedMove {
 /// The history of one game: the moves, the configuration key after each, and a hash table
 /// of the checked moves by key.
 ///
-/// Memory per move: 2 bytes of move, 8 of key, and 16-32 of table (8-byte slots, at most half
-/// in use); 10^6 moves take about 26 MB. Keeping it small matters more than it seems: fresh
-/// memory costs a page fault per 4 KiB, which dominated the first version (16-byte slots
-/// plus a chain link per move: 36,000 faults for 10^6 moves, now 10,000).
+/// Memory per move: 2 bytes of move, 4 of key, and 16-32 of table (8-byte slots, at most half
+/// in use); 10^6 moves take about 22 MB (30 MB at the peak, while a doubling copies the
+/// table). Keeping it small matters more than it seems: fresh memory costs a page fault per
+/// 4 KiB, which dominated the first version (16-byte slots plus a chain link per move: 36,000
+/// faults for 10^6 moves); with the table in huge pages, 10^6 moves take ~3,900 faults, most
+/// of them for the moves and keys.
 pub struct History {
     moves: Vec<PackedMove>,
-    /// `keys[k - 1]`: the key after move `k`.
-    keys: Vec<u64>,
+    /// `low_keys[k - 1]`: the low 32 bits of the key after move `k` (the high 32 are in the
+    /// move's slot: together, the whole key).
+    low_keys: Vec<u32>,
+    /// The whole keys of the unchecked moves `checked + 1..=moves.len()`.
+    unchecked_keys: Vec<u64>,
     /// Open addressing with linear probing from the key's top bits (keys are already mixed).
     /// A slot holds the key's high 32 bits (a tag, so that probing past other keys reads no
     /// other memory) above the move number (0: empty slot). Equal keys are all kept (each
     /// match is only a candidate).
-    slots: Vec<u64>,
+    slots: Slots,
     /// Moves entered in `slots`: `1..=checked`.
     checked: usize,
-    /// The next, doubled table, being zeroed and faulted in by a helper thread (see
-    /// [`History::check`]).
-    next: Option<JoinHandle<Vec<u64>>>,
 }
 
-/// The smallest table whose successor is prepared by a helper thread (2^16 slots, 512 KiB).
-const PREPARE_FROM: usize = 1 << 16;
+/// The slots of a hash table, zeroed: a vector while small; from [`HUGE_FROM`] bytes an
+/// anonymous mapping advised to use transparent huge pages (Linux), so that a table of 16 MiB
+/// costs 8 page faults instead of 4,096, and its random accesses miss the TLB far less often.
+/// Where the mapping or the advice fails, it is still a zeroed table, with small pages.
+enum Slots {
+    Vec(Vec<u64>),
+    Mapped(MmapMut),
+}
 
-/// A zeroed table of `len` slots whose pages are all mapped: a page is written once, which
-/// makes the kernel allocate it now rather than at the first insertion into it.
-fn mapped_table(len: usize) -> Vec<u64> {
-    // `black_box` hides that the memory is known to be zero, so the writes are kept.
-    let mut table = black_box(vec![0u64; len]);
-    for slot in table.iter_mut().step_by(4096 / std::mem::size_of::<u64>()) {
-        *slot = 0;
+/// The smallest table (in bytes) kept in huge pages: one huge page.
+const HUGE_FROM: usize = 2 << 20;
+
+impl Slots {
+    /// A zeroed table of `len` slots.
+    fn zeroed(len: usize) -> Slots {
+        let bytes = len * std::mem::size_of::<u64>();
+        if bytes >= HUGE_FROM {
+            if let Ok(map) = MmapMut::map_anon(bytes) {
+                #[cfg(target_os = "linux")]
+                let _ = map.advise(memmap2::Advice::HugePage);
+                return Slots::Mapped(map);
+            }
+        }
+        Slots::Vec(vec![0; len])
     }
-    table
+
+    fn as_slice(&self) -> &[u64] {
+        match self {
+            Slots::Vec(v) => v,
+            Slots::Mapped(m) => bytemuck::cast_slice(m),
+        }
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [u64] {
+        match self {
+            Slots::Vec(v) => v,
+            Slots::Mapped(m) => bytemuck::cast_slice_mut(m),
+        }
+    }
 }
 
 impl Default for History {
@@ -86,10 +117,10 @@ impl History {
     pub fn new() -> History {
         History {
             moves: Vec::new(),
-            keys: Vec::new(),
-            slots: vec![0; 1024],
+            low_keys: Vec::new(),
+            unchecked_keys: Vec::with_capacity(BATCH),
+            slots: Slots::Vec(vec![0; 1024]),
             checked: 0,
-            next: None,
         }
     }
 
@@ -104,17 +135,13 @@ impl History {
             "at most 2^32 - 2 moves"
         );
         self.moves.push(PackedMove::pack(mv));
-        self.keys.push(key);
+        self.low_keys.push(key as u32);
+        self.unchecked_keys.push(key);
     }
 
     /// How many recorded keys are unchecked.
     pub fn unchecked(&self) -> usize {
-        self.keys.len() - self.checked
-    }
-
-    #[inline]
-    fn home(&self, key: u64) -> usize {
-        home(key, self.slots.len())
+        self.unchecked_keys.len()
     }
 
     /// Checks the unchecked keys in move order and returns the first repetition, as
@@ -126,39 +153,31 @@ impl History {
         mut same: impl FnMut(&[PackedMove], u64, u64) -> bool,
     ) -> Option<(u64, u64)> {
         // Bring the home slots of the batch into the cache, misses overlapping.
+        let slots = self.slots.as_slice();
         let mut sink = 0;
-        for &key in &self.keys[self.checked..] {
-            sink ^= self.slots[self.home(key)];
+        for &key in &self.unchecked_keys {
+            sink ^= slots[home(key, slots.len())];
         }
         black_box(sink);
-        // Fresh memory costs a page fault per 4 KiB (~5 us on a virtual machine: more than
-        // the whole game at N = 8 when the table is large). Once the table is a quarter full,
-        // a helper thread, on another core when there is one, prepares the doubled table.
-        let quarter_full = 4 * self.keys.len() > self.slots.len();
-        if self.next.is_none() && self.slots.len() >= PREPARE_FROM && quarter_full {
-            let len = 2 * self.slots.len();
-            self.next = std::thread::Builder::new()
-                .name("history-table".into())
-                .spawn(move || mapped_table(len))
-                .ok();
-        }
         let mut found = None;
-        'moves: for k in self.checked + 1..=self.keys.len() {
-            if 2 * k > self.slots.len() {
+        let mut slots = self.slots.as_mut_slice();
+        let mut pending = std::mem::take(&mut self.unchecked_keys);
+        'moves: for (k, &key) in (self.checked + 1..).zip(&pending) {
+            if 2 * k > slots.len() {
                 self.grow();
+                slots = self.slots.as_mut_slice();
             }
-            let key = self.keys[k - 1];
-            let mask = self.slots.len() - 1;
-            let mut i = self.home(key);
+            let mask = slots.len() - 1;
+            let mut i = home(key, slots.len());
             loop {
-                let slot = self.slots[i];
+                let slot = slots[i];
                 if slot == 0 {
-                    self.slots[i] = (key >> 32 << 32) | k as u64;
+                    slots[i] = (key >> 32 << 32) | k as u64;
                     break;
                 }
                 let j = slot as u32 as usize;
                 if slot >> 32 == key >> 32
-                    && self.keys[j - 1] == key
+                    && self.low_keys[j - 1] == key as u32
                     && same(&self.moves, j as u64, k as u64)
                 {
                     found = Some((k as u64, j as u64));
@@ -167,7 +186,9 @@ impl History {
                 i = (i + 1) & mask;
             }
         }
-        self.checked = self.keys.len();
+        self.checked = self.moves.len();
+        pending.clear();
+        self.unchecked_keys = pending;
         found
     }
 
@@ -176,26 +197,24 @@ impl History {
     /// bits, which the tag holds): both tables are walked front to back, with no random
     /// access to memory and no key read again.
     fn grow(&mut self) {
-        let len = 2 * self.slots.len();
-        let fresh = match self.next.take().map(JoinHandle::join) {
-            Some(Ok(table)) if table.len() == len => table,
-            _ => vec![0; len],
-        };
-        let old = std::mem::replace(&mut self.slots, fresh);
+        let len = 2 * self.slots.as_slice().len();
+        let mut fresh = Slots::zeroed(len);
+        let new = fresh.as_mut_slice();
         let mask = len - 1;
-        for slot in old.into_iter().filter(|&slot| slot != 0) {
+        for &slot in self.slots.as_slice().iter().filter(|&&slot| slot != 0) {
             // Tables of up to 2^32 slots take their home from the tag alone.
             let key = if len <= 1 << 32 {
                 slot
             } else {
-                self.keys[slot as u32 as usize - 1]
+                slot >> 32 << 32 | u64::from(self.low_keys[slot as u32 as usize - 1])
             };
             let mut i = home(key, len);
-            while self.slots[i] != 0 {
+            while new[i] != 0 {
                 i = (i + 1) & mask;
             }
-            self.slots[i] = slot;
+            new[i] = slot;
         }
+        self.slots = fresh;
     }
 }
 
@@ -238,8 +257,8 @@ mod tests {
     }
 
     #[test]
-    fn tables_prepared_by_the_helper_thread_hold_every_key() {
-        // 2^18 slots at the end: two doublings into tables prepared by the helper thread.
+    fn tables_in_huge_pages_hold_every_key() {
+        // 2^18 slots (2 MiB) at the end: the last doubling maps a table in huge pages.
         let key = |k: u64| k.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
         let mut h = History::new();
         let mv = Move::new(Edge::Right, 1);
@@ -249,7 +268,7 @@ mod tests {
                 assert_eq!(h.check(|_, _, _| true), None);
             }
         }
-        assert!(h.slots.len() >= 4 * PREPARE_FROM);
+        assert!(matches!(h.slots, Slots::Mapped(_)));
         h.record(mv, key(77_777));
         assert_eq!(h.check(|_, _, _| true), Some((100_001, 77_777)));
     }
