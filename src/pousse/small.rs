@@ -203,9 +203,11 @@ impl<const N: usize> BoardRepr for SmallBoard<N> {
     fn straights(&self) -> (u32, u32) {
         SmallBoard::straights(self)
     }
+    /// Not mixed a second time: the only user, the game's configuration key, mixes it (with
+    /// the side to move) anyway; two boards with the same `o` and different `x` never collide.
     #[inline]
     fn contents_hash(&self) -> u64 {
-        mix64(self.x ^ mix64(self.o))
+        self.x ^ mix64(self.o)
     }
     fn same_contents(&self, other: &SmallBoard<N>) -> bool {
         (self.x, self.o) == (other.x, other.o)
