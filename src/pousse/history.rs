@@ -19,6 +19,11 @@ use super::{Edge, Move};
 /// How many recorded keys wait before a batch check.
 pub const BATCH: usize = 256;
 
+/// The most moves a history holds: 2^31 - 1, so that the table (at most half full) has at
+/// most 2^32 slots and a key's home (its top bits) is always within the tag a slot keeps.
+/// (Such a game needs ~47 GB of history.)
+pub const MAX_MOVES: usize = (1 << 31) - 1;
+
 /// A move in two bytes: the edge in bits 12-13, the index minus 1 in bits 0-11 (indices are at
 /// most [`MAX_N`](super::MAX_N) = 4096).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,13 +141,10 @@ impl History {
     /// Records the next move and the key of the configuration after it, unchecked.
     ///
     /// # Panics
-    /// Beyond `u32::MAX - 1` moves (the caller refuses such games first).
+    /// Beyond [`MAX_MOVES`] moves (the caller refuses such games first).
     #[inline]
     pub fn record(&mut self, mv: Move, key: u64) {
-        assert!(
-            self.moves.len() < u32::MAX as usize - 1,
-            "at most 2^32 - 2 moves"
-        );
+        assert!(self.moves.len() < MAX_MOVES, "at most 2^31 - 1 moves");
         self.moves.push(PackedMove::pack(mv));
         self.low_keys.push(key as u32);
         self.unchecked_keys.push(key);
@@ -216,13 +218,8 @@ impl History {
         let new = fresh.as_mut_slice();
         let mask = len - 1;
         for &slot in self.slots.as_slice().iter().filter(|&&slot| slot != 0) {
-            // Tables of up to 2^32 slots take their home from the tag alone.
-            let key = if len <= 1 << 32 {
-                slot
-            } else {
-                slot >> 32 << 32 | u64::from(self.low_keys[slot as u32 as usize - 1])
-            };
-            let mut i = home(key, len);
+            // The home is within the tag: tables have at most 2^32 slots (see MAX_MOVES).
+            let mut i = home(slot, len);
             while new[i] != 0 {
                 i = (i + 1) & mask;
             }

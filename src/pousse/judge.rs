@@ -3,13 +3,14 @@
 use std::io::Read;
 
 use super::game::Game;
+use super::history;
 use super::parse::Parser;
 use super::{Board, BoardRepr, Edge, Judgement, Move, Reason, Rules, SmallBoard};
 use crate::error::{describe_bytes, InputError, JudgeError, Position};
 
-/// The longest game the ICFP rule sets can judge (moves are numbered with 32 bits in the
-/// repetition history; such a game would need tens of gigabytes of history anyway).
-pub const MAX_ICFP_MOVES: u64 = u32::MAX as u64 - 1;
+/// The longest game the ICFP rule sets can judge (2^31 - 1 moves: see
+/// [`history::MAX_MOVES`]; such a game would need tens of gigabytes of history anyway).
+pub const MAX_ICFP_MOVES: u64 = history::MAX_MOVES as u64;
 
 /// How many moves the parser decodes per call (see [`Parser::next_moves`]).
 const MOVES_PER_READ: usize = 64;
