@@ -282,6 +282,9 @@ mod tests {
                 assert_eq!(h.check(|_, _, _| true), None);
                 if sizes.last() != Some(&h.slots.as_slice().len()) {
                     sizes.push(h.slots.as_slice().len());
+                    // Tables below 2 MiB (2^18 slots) are vectors, larger ones mappings.
+                    let huge = h.slots.as_slice().len() >= 1 << 18;
+                    assert_eq!(matches!(h.slots, Slots::Mapped(_)), huge);
                 }
             }
         }
