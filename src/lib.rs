@@ -3,6 +3,10 @@
 //! reference implementations of the `referee-reference` crate.
 //!
 //! The binary is a thin layer over [`cli`]; every driver is generic over [`game::Game`].
+//! No `unsafe` anywhere (forbidden below): SIMD goes through `wide`, memory mappings through
+//! `memmap2`'s safe anonymous maps.
+
+#![forbid(unsafe_code)]
 
 pub mod batch;
 pub mod cli;

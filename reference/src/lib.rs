@@ -8,6 +8,8 @@
 //!
 //! Error positions use the same convention as the engines: 1-based lines, 1-based byte columns.
 
+#![forbid(unsafe_code)]
+
 pub mod littlesquares;
 pub mod pousse;
 pub mod somegame;
