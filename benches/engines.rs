@@ -3,32 +3,28 @@
 //! Pousse moves for the engine/reference ratio. Run: `cargo bench --bench engines`.
 
 use divan::{black_box, Bencher};
-use referee::game::{Game, Implementation, LittleSquares, Pousse, SomeGame};
-use referee::generate::{
-    littlesquares_grid, pousse_moves, pousse_transcript, somegame_cells, somegame_text,
-    PousseShape, Rng, SomeGameShape,
-};
-use referee::pousse::game::{Decision, Game as PousseGame};
-use referee::pousse::{Board, BoardRepr, Move, Rules, SmallBoard};
+use referee::case::Case;
+use referee::game::{Engine, Game};
+use referee::littlesquares::case::GridShape;
+use referee::littlesquares::{GridCase, LittleSquares};
+use referee::pousse::case::{moves as random_moves, transcript};
+use referee::pousse::play::Decision;
+use referee::pousse::{Board, BoardRepr, Match, Move, Pousse, Rules, SmallBoard};
+use referee::random::Rng;
+use referee::somegame::case::BoardShape;
+use referee::somegame::{BoardCase, SomeGame};
 
 fn main() {
     divan::main();
 }
 
 fn moves(n: usize, count: usize, rules: Rules) -> Vec<Move> {
-    let shape = PousseShape {
-        n,
-        moves: count,
-        palette: 0,
-        undecided: true,
-        rules,
-    };
-    pousse_moves(&mut Rng::new(42), &shape)
+    random_moves(&mut Rng::new(42), n, count, 0, true, rules)
 }
 
 /// Plays `moves` as the judge does, on board representation `B`.
 fn play_all<B: BoardRepr>(n: usize, rules: Rules, moves: &[Move]) -> Option<Decision> {
-    let mut game = PousseGame::<B>::on(n, rules).unwrap();
+    let mut game = Match::<B>::on(n, rules).unwrap();
     for &m in moves {
         game.play_batched(m);
     }
@@ -55,17 +51,10 @@ fn pousse_engine<const RULES: usize>(bencher: Bencher, n: usize) {
 /// Engine against reference on the same 10^5 random moves at N = 100 (waterloo; the game
 /// is not decided, so every move is played): the ratio of the two lines is the speedup, the
 /// engine's line its time per move in process, parsing included.
-#[divan::bench(args = [Implementation::Fast, Implementation::Reference], sample_count = 3, sample_size = 1)]
-fn pousse_judge_n100_100k_random_moves(bencher: Bencher, imp: Implementation) {
-    let shape = PousseShape {
-        n: 100,
-        moves: 100_000,
-        palette: 0,
-        undecided: false,
-        rules: Rules::Waterloo,
-    };
-    let moves = pousse_moves(&mut Rng::new(6), &shape);
-    let text = pousse_transcript(100, &moves);
+#[divan::bench(args = [Engine::Fast, Engine::Reference], sample_count = 3, sample_size = 1)]
+fn pousse_judge_n100_100k_random_moves(bencher: Bencher, imp: Engine) {
+    let moves = random_moves(&mut Rng::new(6), 100, 100_000, 0, false, Rules::Waterloo);
+    let text = transcript(100, &moves);
     bencher
         .counter(divan::counter::ItemsCount::new(moves.len()))
         .bench(|| black_box(Pousse::judge(imp, &mut text.as_bytes(), Rules::Waterloo).unwrap()));
@@ -73,28 +62,30 @@ fn pousse_judge_n100_100k_random_moves(bencher: Bencher, imp: Implementation) {
 
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn littlesquares_4000x4000(bencher: Bencher) {
-    let text = littlesquares_grid(&mut Rng::new(3), 4000, 4000, 0.1);
+    let shape = GridShape {
+        rows: Some(4000),
+        cols: Some(4000),
+        filled: Some(0.1),
+    };
+    let text = GridCase::generate(&mut Rng::new(3), None, &shape).input();
     bencher
         .counter(divan::counter::ItemsCount::new(16_000_000usize))
-        .bench(|| {
-            black_box(LittleSquares::judge(Implementation::Fast, &mut text.as_bytes(), ()).unwrap())
-        });
+        .bench(|| black_box(LittleSquares::judge(Engine::Fast, &mut &text[..], ()).unwrap()));
 }
 
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn somegame_2000x2000_p4_k5(bencher: Bencher) {
-    let shape = SomeGameShape {
-        players: 4,
-        rows: 2000,
-        cols: 2000,
-        k: 5,
-        fill: 0.6,
-        perturb: 0,
+    let shape = BoardShape {
+        players: Some(4),
+        rows: Some(2000),
+        cols: Some(2000),
+        k: Some(5),
+        fill: Some(0.6),
+        perturb: Some(0),
+        tiny: false,
     };
-    let text = somegame_text(&shape, &somegame_cells(&mut Rng::new(3), &shape));
+    let text = BoardCase::generate(&mut Rng::new(3), None, &shape).input();
     bencher
         .counter(divan::counter::ItemsCount::new(4_000_000usize))
-        .bench(|| {
-            black_box(SomeGame::judge(Implementation::Fast, &mut text.as_bytes(), ()).unwrap())
-        });
+        .bench(|| black_box(SomeGame::judge(Engine::Fast, &mut &text[..], ()).unwrap()));
 }

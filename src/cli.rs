@@ -1,20 +1,30 @@
-//! Command-line parsing and dispatch. Exit codes follow the contract in `shared/specs/cli.md`:
-//! 0 done and all agreed, 1 something disagreed or was invalid, 2 could not run.
+//! Command-line parsing and dispatch: parse the arguments, run the library's driver, map the
+//! outcome to an exit code. Exit codes follow the contract in `docs/cli.md`: 0 done and all
+//! agreed, 1 something disagreed or was invalid, 2 could not run.
 
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Arg, ArgAction, ArgMatches, Parser, Subcommand};
 
-use crate::game::{render, Game, GameName, Implementation, LittleSquares, Pousse, SomeGame};
-use crate::pousse::Rules;
+use crate::case::{KnobKind, Knobs};
+use crate::error::{JudgeError, RunError};
+use crate::game::{render, rules_from_flag, Engine, Game};
+use crate::games::{self, GameName, Visitor};
 
 /// Decides who won: Pousse, LittleSquares and Some Game judged by an optimized engine and
 /// cross-examined by an independent reference implementation.
 #[derive(Debug, Parser)]
-#[command(name = "referee", version, about)]
+#[command(
+    name = "referee",
+    version,
+    about,
+    after_help = "Exit codes: 0 done, and everything judged agreed; 1 done, but something \
+                  disagreed or some input was invalid; 2 could not run (bad flags, unreadable \
+                  paths, unwritable output)."
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -31,91 +41,32 @@ enum Command {
     Merge(MergeArgs),
     /// Grade submissions' output files against the engine's verdicts.
     Grade(GradeArgs),
-    /// Write seeded random inputs (transcripts, grids, boards) to a directory.
+    /// Write seeded random inputs from the game's generator to a directory.
     Gen(GenArgs),
     /// Hunt for divergences between engine and reference on seeded random cases; shrink and
     /// save the first one found (exit 1).
     Stress(StressArgs),
 }
 
-#[derive(Debug, clap::Args)]
-struct StressArgs {
-    /// The game.
-    game: GameName,
-    /// Pousse rule set (default: each case picks one at random).
-    #[arg(long, value_parser = clap::value_parser!(RulesArg))]
-    rules: Option<RulesArg>,
-    /// Seed; the same seed replays the same cases.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Stop after this many cases (default 10000 when --time is absent).
-    #[arg(long)]
-    cases: Option<u64>,
-    /// Stop after this many seconds.
-    #[arg(long)]
-    time: Option<f64>,
-    /// A case not judged within this many seconds counts as a hang: it is saved (as
-    /// `...-hang.in` in --out) and the run stops with exit 1.
-    #[arg(long, default_value_t = 10.0)]
-    case_time: f64,
-    /// Where a shrunk diverging case is written.
-    #[arg(long, default_value = "stress-failures")]
-    out: PathBuf,
+/// The help of every `--rules` flag: each game's rule sets and default.
+fn rules_help() -> String {
+    format!(
+        "Rule set, for the games that have them ({})",
+        games::rule_sets_help()
+    )
 }
 
 #[derive(Debug, clap::Args)]
-struct GenArgs {
+struct JudgeArgs {
     /// The game.
     game: GameName,
-    /// Output directory (created if needed).
-    #[arg(long)]
-    out: PathBuf,
-    /// How many files.
-    #[arg(long, default_value_t = 1)]
-    count: usize,
-    /// Seed; the same seed and shape give the same files.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Also write each file's `.ans` as judged by the engine.
-    #[arg(long)]
-    answers: bool,
-    /// Pousse: board size.
-    #[arg(long, default_value_t = 8)]
-    n: usize,
-    /// Pousse: moves per game.
-    #[arg(long, default_value_t = 100)]
-    moves: usize,
-    /// Pousse: draw 80% of the moves from a palette of this many (0: uniform moves).
-    #[arg(long, default_value_t = 0)]
-    palette: usize,
-    /// Pousse: only moves that do not end the game under --rules (long games a judge must
-    /// play to the end).
-    #[arg(long)]
-    undecided: bool,
-    /// Pousse: rule set for --undecided and for the file names (`.icfp98.in`).
-    #[arg(long, value_parser = clap::value_parser!(RulesArg))]
-    rules: Option<RulesArg>,
-    /// LittleSquares and Some Game: rows.
-    #[arg(long, default_value_t = 4)]
-    rows: usize,
-    /// LittleSquares and Some Game: columns.
-    #[arg(long, default_value_t = 4)]
-    cols: usize,
-    /// LittleSquares: probability that a square is filled.
-    #[arg(long, default_value_t = 0.3)]
-    filled: f64,
-    /// Some Game: players.
-    #[arg(long, default_value_t = 2)]
-    players: u64,
-    /// Some Game: winning length.
-    #[arg(long, default_value_t = 3)]
-    k: u64,
-    /// Some Game: fraction of squares filled by random play.
-    #[arg(long, default_value_t = 0.5)]
-    fill: f64,
-    /// Some Game: squares rewritten with random values afterwards.
-    #[arg(long, default_value_t = 0)]
-    perturb: usize,
+    /// The input file; standard input when absent or `-`.
+    file: Option<PathBuf>,
+    #[arg(long, help = rules_help())]
+    rules: Option<String>,
+    /// Which implementation judges.
+    #[arg(long, value_enum, default_value_t = Engine::Fast)]
+    engine: Engine,
 }
 
 #[derive(Debug, clap::Args)]
@@ -126,9 +77,9 @@ struct VerifyArgs {
     /// The game of every file; without it each file's game is recognised from its content.
     #[arg(long, value_enum)]
     game: Option<GameName>,
-    /// Pousse rule set for files whose name does not choose one (`case.icfp98.in`).
-    #[arg(long, value_parser = clap::value_parser!(RulesArg))]
-    rules: Option<RulesArg>,
+    /// Rule set for the files whose name chooses none (`case.icfp98.in` chooses icfp98).
+    #[arg(long, help = rules_help())]
+    rules: Option<String>,
     /// Directory for verdicts.csv and mismatches.csv.
     #[arg(long, default_value = "reports")]
     out: PathBuf,
@@ -176,43 +127,117 @@ struct GradeArgs {
     /// The game of every case; recognised from content when absent.
     #[arg(long, value_enum)]
     game: Option<GameName>,
-    /// Pousse rule set for cases whose name does not choose one.
-    #[arg(long, value_parser = clap::value_parser!(RulesArg))]
-    rules: Option<RulesArg>,
+    /// Rule set for the cases whose name chooses none.
+    #[arg(long, help = rules_help())]
+    rules: Option<String>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     jobs: Option<usize>,
 }
 
 #[derive(Debug, clap::Args)]
-struct JudgeArgs {
+struct GenArgs {
     /// The game.
     game: GameName,
-    /// The input file; standard input when absent or `-`.
-    file: Option<PathBuf>,
-    /// Pousse rule set: waterloo, icfp98 or icfp98-board.
-    #[arg(long, value_parser = clap::value_parser!(RulesArg))]
-    rules: Option<RulesArg>,
-    /// Which implementation judges.
-    #[arg(long, value_enum, default_value_t = Implementation::Fast)]
-    engine: Implementation,
+    /// Output directory (created if needed).
+    #[arg(long)]
+    out: PathBuf,
+    /// How many files.
+    #[arg(long, default_value_t = 1)]
+    count: usize,
+    /// Seed; the same seed, knobs and rule set give the same files.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Also write each file's `.ans` as judged by the engine.
+    #[arg(long)]
+    answers: bool,
+    #[arg(long, help = rules_help())]
+    rules: Option<String>,
+    #[command(flatten)]
+    knobs: KnobArgs,
 }
 
-/// `--rules`, parsed with the library's names.
-#[derive(Debug, Clone, Copy)]
-struct RulesArg(Rules);
+#[derive(Debug, clap::Args)]
+struct StressArgs {
+    /// The game.
+    game: GameName,
+    /// Rule set of every case (default: each case picks one at random).
+    #[arg(long, help = rules_help())]
+    rules: Option<String>,
+    /// Seed; the same seed replays the same cases.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop after this many cases (default 10000 when --time is absent).
+    #[arg(long)]
+    cases: Option<u64>,
+    /// Stop after this many seconds.
+    #[arg(long)]
+    time: Option<f64>,
+    /// A case not judged within this many seconds counts as a hang: it is saved (as
+    /// `...-hang.in` in --out) and the run stops with exit 1.
+    #[arg(long, default_value_t = 10.0)]
+    case_time: f64,
+    /// Where a shrunk diverging case is written.
+    #[arg(long, default_value = "stress-failures")]
+    out: PathBuf,
+}
 
-impl std::str::FromStr for RulesArg {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        s.parse().map(RulesArg)
+/// The generators' knobs (`--n`, `--rows`, ...), one flag per name across every game; a game
+/// takes only its own.
+#[derive(Debug, Clone, Default)]
+struct KnobArgs(Knobs);
+
+/// Every knob name once, with its kind and the help of every game that has it.
+fn all_knobs() -> Vec<(&'static str, KnobKind, String)> {
+    let mut out: Vec<(&'static str, KnobKind, String)> = Vec::new();
+    for game in games::ALL {
+        for knob in game.knobs() {
+            let help = format!("{}: {}", game.as_str(), knob.help);
+            match out.iter_mut().find(|k| k.0 == knob.name) {
+                Some(k) => k.2 = format!("{}; {help}", k.2),
+                None => out.push((knob.name, knob.kind, help)),
+            }
+        }
+    }
+    out
+}
+
+impl clap::FromArgMatches for KnobArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<KnobArgs, clap::Error> {
+        let mut pairs: Vec<(&str, &str)> = Vec::new();
+        for (name, kind, _) in all_knobs() {
+            if kind == KnobKind::Switch {
+                if matches.get_flag(name) {
+                    pairs.push((name, "true"));
+                }
+            } else if let Some(value) = matches.get_one::<String>(name) {
+                pairs.push((name, value));
+            }
+        }
+        Ok(KnobArgs(Knobs::new(pairs)))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = KnobArgs::from_arg_matches(matches)?;
+        Ok(())
     }
 }
 
-impl clap::builder::ValueParserFactory for RulesArg {
-    type Parser = clap::builder::ValueParser;
-    fn value_parser() -> Self::Parser {
-        clap::builder::ValueParser::new(|s: &str| s.parse::<RulesArg>())
+impl clap::Args for KnobArgs {
+    fn augment_args(mut cmd: clap::Command) -> clap::Command {
+        for (name, kind, help) in all_knobs() {
+            let arg = Arg::new(name).long(name).help(help);
+            cmd = cmd.arg(match kind {
+                KnobKind::Switch => arg.action(ArgAction::SetTrue),
+                KnobKind::Count => arg.value_name("N"),
+                KnobKind::Fraction => arg.value_name("0..1"),
+            });
+        }
+        cmd
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        KnobArgs::augment_args(cmd)
     }
 }
 
@@ -229,8 +254,176 @@ pub fn main() -> ExitCode {
     }
 }
 
+fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(2)
+}
+
+/// A `--rules` value checked against `game` when one is named, else against every game.
+fn check_rules(game: Option<GameName>, rules: Option<&str>) -> Result<(), String> {
+    struct Check<'a>(Option<&'a str>);
+    impl Visitor for Check<'_> {
+        type Output = Result<(), String>;
+        fn visit<G: Game>(self) -> Result<(), String> {
+            rules_from_flag::<G>(self.0).map(|_| ())
+        }
+    }
+    match (game, rules) {
+        (Some(g), _) => g.visit(Check(rules)),
+        (None, Some(name)) => games::check_rule_set_name(name),
+        (None, None) => Ok(()),
+    }
+}
+
+fn judge(args: JudgeArgs) -> ExitCode {
+    let (name, mut input): (String, Box<dyn Read>) = match &args.file {
+        None => ("<stdin>".into(), Box::new(io::stdin().lock())),
+        Some(p) if p.as_os_str() == "-" => ("<stdin>".into(), Box::new(io::stdin().lock())),
+        Some(p) => match File::open(p) {
+            Ok(f) => (p.display().to_string(), Box::new(f)),
+            Err(e) => return fail(format!("{}: {e}", p.display())),
+        },
+    };
+    struct Judge<'a> {
+        name: &'a str,
+        input: &'a mut dyn Read,
+        engine: Engine,
+        rules: Option<&'a str>,
+    }
+    impl Visitor for Judge<'_> {
+        type Output = ExitCode;
+        fn visit<G: Game>(self) -> ExitCode {
+            let rules = match rules_from_flag::<G>(self.rules) {
+                Ok(r) => r,
+                Err(e) => return fail(e),
+            };
+            match G::judge(self.engine, self.input, rules) {
+                Ok(judgements) => {
+                    let mut out = io::stdout().lock();
+                    match out
+                        .write_all(render::<G>(&judgements).as_bytes())
+                        .and_then(|()| out.flush())
+                    {
+                        Ok(()) => ExitCode::SUCCESS,
+                        Err(e) => fail(format!("writing the output: {e}")),
+                    }
+                }
+                Err(JudgeError::Input(e)) => {
+                    eprintln!("error: {}", e.located(self.name));
+                    ExitCode::from(1)
+                }
+                Err(e) => fail(e.located(self.name)),
+            }
+        }
+    }
+    args.game.visit(Judge {
+        name: &name,
+        input: &mut input,
+        engine: args.engine,
+        rules: args.rules.as_deref(),
+    })
+}
+
+fn verify(args: VerifyArgs) -> ExitCode {
+    if let Err(e) = check_rules(args.game, args.rules.as_deref()) {
+        return fail(e);
+    }
+    let settings = crate::verify::Settings {
+        reference_budget: args.reference_budget,
+        no_reference: args.no_reference,
+    };
+    let batch = crate::verify::run::Batch {
+        paths: args.paths,
+        shard: args.shard,
+        jobs: args.jobs,
+        out: args.out,
+        timings: args.timings,
+    };
+    let (game, rules) = (args.game, args.rules.as_deref());
+    match crate::verify::run::run(&batch, |file| {
+        crate::verify::verify_any(file, &settings, game, rules)
+    }) {
+        Ok(outcome) if outcome.has_problems() => ExitCode::from(1),
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
+}
+
+fn merge(args: MergeArgs) -> ExitCode {
+    match crate::report::merge::merge(&args.shards, &args.out) {
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(problems) => {
+            eprintln!("merged; {problems} rows are mismatches or invalid input");
+            ExitCode::from(1)
+        }
+        Err(e) => fail(e),
+    }
+}
+
+fn grade(args: GradeArgs) -> ExitCode {
+    if let Err(e) = check_rules(args.game, args.rules.as_deref()) {
+        return fail(e);
+    }
+    let options = crate::grade::Options {
+        game: args.game,
+        rules: args.rules,
+    };
+    match crate::grade::grade(
+        &args.cases,
+        &args.submissions,
+        &options,
+        args.jobs,
+        &args.out,
+    ) {
+        Ok(judge_errors) if judge_errors > 0 => ExitCode::from(1),
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
+}
+
+fn generate(args: GenArgs) -> ExitCode {
+    struct Gen<'a> {
+        request: crate::gen::Request,
+        rules: Option<&'a str>,
+    }
+    impl Visitor for Gen<'_> {
+        type Output = Result<Vec<PathBuf>, RunError>;
+        fn visit<G: Game>(self) -> Self::Output {
+            let rules = rules_from_flag::<G>(self.rules)?;
+            crate::gen::generate::<G>(&self.request, rules)
+        }
+    }
+    let request = crate::gen::Request {
+        out: args.out,
+        count: args.count,
+        seed: args.seed,
+        answers: args.answers,
+        knobs: args.knobs.0,
+    };
+    let out = request.out.clone();
+    match args.game.visit(Gen {
+        request,
+        rules: args.rules.as_deref(),
+    }) {
+        Ok(written) => {
+            eprintln!(
+                "gen {}: wrote {} input files{} to {}",
+                args.game.as_str(),
+                written.len(),
+                if args.answers {
+                    " and their answers"
+                } else {
+                    ""
+                },
+                out.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e),
+    }
+}
+
 fn stress(args: StressArgs) -> ExitCode {
-    use crate::harness::{littlesquares::GridCase, pousse::PousseCase, somegame::BoardCase};
     let seconds = |flag: &str, value: f64| {
         std::time::Duration::try_from_secs_f64(value)
             .map_err(|_| format!("{flag} must be a non-negative number of seconds, not {value}"))
@@ -249,24 +442,33 @@ fn stress(args: StressArgs) -> ExitCode {
         time,
         case_time,
     };
-    let rules = args.rules.map(|r| r.0);
-    let suffix = match rules {
-        Some(r) if r != Rules::Waterloo => format!(".{r}"),
-        _ => String::new(),
-    };
-    let report = match args.game {
-        GameName::Pousse => crate::stress::run::<PousseCase>(limits, rules, &args.out, &suffix),
-        GameName::Littlesquares => crate::stress::run::<GridCase>(limits, None, &args.out, ""),
-        GameName::Somegame => crate::stress::run::<BoardCase>(limits, None, &args.out, ""),
-    };
-    let report = match report {
+    struct Stress<'a> {
+        limits: crate::stress::Limits,
+        rules: Option<&'a str>,
+        out: &'a std::path::Path,
+    }
+    impl Visitor for Stress<'_> {
+        type Output = Result<crate::stress::Report, RunError>;
+        fn visit<G: Game>(self) -> Self::Output {
+            let rules = match self.rules {
+                Some(_) => Some(rules_from_flag::<G>(self.rules)?),
+                None => None,
+            };
+            crate::stress::run::<G>(self.limits, rules, self.out)
+        }
+    }
+    let report = match args.game.visit(Stress {
+        limits,
+        rules: args.rules.as_deref(),
+        out: &args.out,
+    }) {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
     let secs = report.elapsed.as_secs_f64();
+    let game = args.game.as_str();
     eprintln!(
-        "stress {}: {} cases in {secs:.1} s ({:.0} cases/s), seed {}",
-        args.game.as_str(),
+        "stress {game}: {} cases in {secs:.1} s ({:.0} cases/s), seed {}",
         report.cases,
         report.cases as f64 / secs.max(1e-9),
         args.seed
@@ -275,215 +477,29 @@ fn stress(args: StressArgs) -> ExitCode {
         None => ExitCode::SUCCESS,
         Some(f) => {
             let file = f.file.display();
-            let rules_flag = rules.map_or(String::new(), |r| format!(" --rules {r}"));
+            let case_rules = match f.rules.as_str() {
+                "" => String::new(),
+                r => format!(" --rules {r}"),
+            };
+            let rules_flag = args
+                .rules
+                .as_ref()
+                .map_or(String::new(), |r| format!(" --rules {r}"));
             eprintln!("DIVERGENCE at case {} (shrunk, written to {file}):", f.case);
             eprintln!("{}", f.divergence);
             eprintln!("reproduce:");
+            eprintln!("  referee judge {game} {file}{case_rules} --engine fast");
+            eprintln!("  referee judge {game} {file}{case_rules} --engine reference");
             eprintln!(
-                "  referee judge {} {file}{rules_flag} --engine fast",
-                args.game.as_str()
-            );
-            eprintln!(
-                "  referee judge {} {file}{rules_flag} --engine reference",
-                args.game.as_str()
-            );
-            eprintln!(
-                "  referee stress {}{rules_flag} --seed {} --cases {}",
-                args.game.as_str(),
+                "  referee stress {game}{rules_flag} --seed {} --cases {}",
                 args.seed,
                 f.case + 1
             );
+            eprintln!(
+                "keep it: copy {} into tests/vectors/regressions/ and write its root cause",
+                f.regression.display()
+            );
             ExitCode::from(1)
         }
-    }
-}
-
-fn generate(args: GenArgs) -> ExitCode {
-    use crate::generate as g;
-    if let Err(e) = std::fs::create_dir_all(&args.out) {
-        return fail(format!("{}: {e}", args.out.display()));
-    }
-    let rules = args.rules.map_or(Rules::default(), |r| r.0);
-    for i in 0..args.count {
-        let mut rng = g::Rng::new(crate::pousse::board::mix64(
-            args.seed ^ (i as u64).wrapping_mul(0x9E37_79B9),
-        ));
-        let (text, suffix) = match args.game {
-            GameName::Pousse => {
-                let shape = g::PousseShape {
-                    n: args.n.clamp(1, crate::pousse::MAX_N),
-                    moves: args.moves,
-                    palette: args.palette,
-                    undecided: args.undecided,
-                    rules,
-                };
-                let moves = g::pousse_moves(&mut rng, &shape);
-                let suffix = if rules == Rules::Waterloo {
-                    String::new()
-                } else {
-                    format!(".{rules}")
-                };
-                (g::pousse_transcript(shape.n, &moves), suffix)
-            }
-            GameName::Littlesquares => (
-                g::littlesquares_grid(&mut rng, args.rows.max(1), args.cols.max(1), args.filled),
-                String::new(),
-            ),
-            GameName::Somegame => {
-                let shape = g::SomeGameShape {
-                    players: args.players.max(1),
-                    rows: args.rows.max(1),
-                    cols: args.cols.max(1),
-                    k: args.k,
-                    fill: args.fill,
-                    perturb: args.perturb,
-                };
-                (
-                    g::somegame_text(&shape, &g::somegame_cells(&mut rng, &shape)),
-                    String::new(),
-                )
-            }
-        };
-        let path = args.out.join(format!(
-            "{}-{}-{i:06}{suffix}.in",
-            args.game.as_str(),
-            args.seed
-        ));
-        let written = std::fs::write(&path, &text).and_then(|()| {
-            if !args.answers {
-                return Ok(());
-            }
-            let answer = match args.game {
-                GameName::Pousse => {
-                    Pousse::judge(Implementation::Fast, &mut text.as_bytes(), rules)
-                        .map(|j| render::<Pousse>(&j))
-                }
-                GameName::Littlesquares => {
-                    LittleSquares::judge(Implementation::Fast, &mut text.as_bytes(), ())
-                        .map(|j| render::<LittleSquares>(&j))
-                }
-                GameName::Somegame => {
-                    SomeGame::judge(Implementation::Fast, &mut text.as_bytes(), ())
-                        .map(|j| render::<SomeGame>(&j))
-                }
-            };
-            std::fs::write(
-                path.with_extension("ans"),
-                answer.map_err(|e| std::io::Error::other(e.to_string()))?,
-            )
-        });
-        if let Err(e) = written {
-            return fail(format!("{}: {e}", path.display()));
-        }
-    }
-    ExitCode::SUCCESS
-}
-
-fn verify(args: VerifyArgs) -> ExitCode {
-    let options = crate::verify::Options {
-        game: args.game,
-        rules: args.rules.map_or(Rules::default(), |r| r.0),
-        reference_budget: args.reference_budget,
-        no_reference: args.no_reference,
-    };
-    match crate::batch::verify(
-        &args.paths,
-        &options,
-        args.jobs,
-        args.shard,
-        &args.out,
-        args.timings,
-    ) {
-        Ok(outcome) if outcome.has_problems() => ExitCode::from(1),
-        Ok(_) => ExitCode::SUCCESS,
-        Err(e) => fail(e),
-    }
-}
-
-fn merge(args: MergeArgs) -> ExitCode {
-    match crate::report::merge(&args.shards, &args.out) {
-        Ok(0) => ExitCode::SUCCESS,
-        Ok(problems) => {
-            eprintln!("merged; {problems} rows are mismatches or invalid input");
-            ExitCode::from(1)
-        }
-        Err(e) => fail(e),
-    }
-}
-
-fn grade(args: GradeArgs) -> ExitCode {
-    let options = crate::grade::Options {
-        game: args.game,
-        rules: args.rules.map_or(Rules::default(), |r| r.0),
-    };
-    match crate::grade::grade(
-        &args.cases,
-        &args.submissions,
-        &options,
-        args.jobs,
-        &args.out,
-    ) {
-        Ok(judge_errors) if judge_errors > 0 => ExitCode::from(1),
-        Ok(_) => ExitCode::SUCCESS,
-        Err(e) => fail(e),
-    }
-}
-
-fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error: {message}");
-    ExitCode::from(2)
-}
-
-fn judge(args: JudgeArgs) -> ExitCode {
-    let (name, mut input): (String, Box<dyn Read>) = match &args.file {
-        None => ("<stdin>".into(), Box::new(io::stdin().lock())),
-        Some(p) if p.as_os_str() == "-" => ("<stdin>".into(), Box::new(io::stdin().lock())),
-        Some(p) => match File::open(p) {
-            Ok(f) => (p.display().to_string(), Box::new(f)),
-            Err(e) => return fail(format!("{}: {e}", p.display())),
-        },
-    };
-    if args.rules.is_some() && args.game != GameName::Pousse {
-        return fail("--rules applies to pousse only");
-    }
-    match args.game {
-        GameName::Pousse => {
-            let rules = args.rules.map_or(Rules::default(), |r| r.0);
-            judge_with::<Pousse>(&name, &mut input, args.engine, rules)
-        }
-        GameName::Littlesquares => judge_with::<LittleSquares>(&name, &mut input, args.engine, ()),
-        GameName::Somegame => judge_with::<SomeGame>(&name, &mut input, args.engine, ()),
-    }
-}
-
-fn judge_with<G: Game>(
-    name: &str,
-    input: &mut dyn Read,
-    implementation: Implementation,
-    options: G::Options,
-) -> ExitCode {
-    match G::judge(implementation, input, options) {
-        Ok(judgements) => {
-            if let Some((k, why)) = judgements
-                .iter()
-                .enumerate()
-                .find_map(|(k, j)| G::refusal(j).map(|why| (k + 1, why)))
-            {
-                return fail(format!("{name}: case {k}: {why}"));
-            }
-            let mut out = io::stdout().lock();
-            match out
-                .write_all(render::<G>(&judgements).as_bytes())
-                .and_then(|()| out.flush())
-            {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => fail(format!("writing the output: {e}")),
-            }
-        }
-        Err(crate::error::JudgeError::Input(e)) => {
-            eprintln!("error: {}", e.located(name));
-            ExitCode::from(1)
-        }
-        Err(e) => fail(e.located(name)),
     }
 }

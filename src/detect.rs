@@ -1,64 +1,134 @@
-//! Telling a file's game from its content, for `verify` without `--game`.
+//! Recognising what a file is: its game from its content (for `verify` and `grade` without
+//! `--game`), and its rule set from its name (`case.icfp98.in`).
 //!
-//! The three input grammars start differently, so the first line that is not blank decides:
-//! a single decimal number is a Pousse board size or case count; a line of `.` and `#`, or a
-//! `{`, is a LittleSquares grid; four integers are a Some Game header. Anything else fits no
-//! game and is reported as invalid input, naming why.
+//! The games' first lines have different shapes, so the first line that is not blank decides
+//! ([`crate::games::recognise`]). Any number of blank lines may come first: they are skipped
+//! as they stream past, and only the first [`FIRST_LINE_BYTES`] bytes of the deciding line are
+//! kept, so recognition reads a bounded amount of memory whatever the file.
 
-use crate::game::GameName;
+use std::io::{self, Read};
+use std::path::Path;
 
-/// Recognises the game of an input from its first bytes (a few kilobytes suffice).
-pub fn recognise(head: &[u8]) -> Result<GameName, String> {
-    let start = head
-        .iter()
-        .position(|b| !b" \t\r\n".contains(b))
-        .ok_or_else(|| "empty input: no game to recognise".to_string())?;
-    let line_end = head[start..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(head.len(), |e| start + e);
-    let line = head[start..line_end]
-        .strip_suffix(b"\r")
-        .unwrap_or(&head[start..line_end]);
-    if line.starts_with(b"{") || line.iter().all(|b| *b == b'.' || *b == b'#') {
-        return Ok(GameName::Littlesquares);
+use crate::game::RuleSet;
+use crate::games::{recognise, GameName};
+
+/// How much of the first non-blank line recognition looks at.
+pub const FIRST_LINE_BYTES: usize = 4096;
+
+/// The first line of `input` that is not blank (without its line end, cut at
+/// [`FIRST_LINE_BYTES`]), or `None` when every line is blank.
+pub fn first_line(mut input: impl Read) -> io::Result<Option<Vec<u8>>> {
+    let mut chunk = [0u8; 8192];
+    let mut line: Vec<u8> = Vec::new();
+    loop {
+        let got = match input.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let mut bytes = &chunk[..got];
+        if line.is_empty() {
+            match bytes.iter().position(|b| !b" \t\r\n".contains(b)) {
+                Some(start) => bytes = &bytes[start..],
+                None => continue,
+            }
+        }
+        let end = memchr::memchr(b'\n', bytes);
+        let take = end.unwrap_or(bytes.len());
+        let room = FIRST_LINE_BYTES - line.len();
+        line.extend_from_slice(&bytes[..take.min(room)]);
+        if end.is_some() || line.len() == FIRST_LINE_BYTES {
+            break;
+        }
     }
-    let fields: Vec<&[u8]> = line
-        .split(|b| *b == b' ' || *b == b'\t')
-        .filter(|f| !f.is_empty())
-        .collect();
-    let numeric = fields.iter().all(|f| f.iter().all(u8::is_ascii_digit));
-    match (numeric, fields.len()) {
-        (true, 1) => Ok(GameName::Pousse),
-        (true, 4) => Ok(GameName::Somegame),
-        _ => Err(format!(
-            "not recognised: the first line {} is neither a board size (pousse), a grid row \
-             (littlesquares) nor a header 'P R C K' (somegame); pass --game",
-            crate::error::describe_bytes(line)
-        )),
+    if line.is_empty() {
+        return Ok(None);
+    }
+    if line.ends_with(b"\r") {
+        line.pop();
+    }
+    Ok(Some(line))
+}
+
+/// The game of the input `input`, recognised from its first non-blank line, or why not.
+pub fn recognise_input(input: impl Read) -> Result<GameName, String> {
+    match first_line(input) {
+        Ok(Some(line)) => recognise(&line),
+        Ok(None) => Err("empty input: no game to recognise".to_string()),
+        Err(e) => Err(format!("unreadable: {e}")),
+    }
+}
+
+/// The game of the file at `path`, recognised from its content.
+pub fn recognise_file(path: &Path) -> Result<GameName, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("unreadable: {e}"))?;
+    recognise_input(file)
+}
+
+/// The rule set a file's name asks for, as its last suffix before `.in` (or `.ans`, `.out`):
+/// `case.icfp98.in` asks for `icfp98`; `None` when the name names no rule set of the game.
+pub fn rules_from_file_name<O: RuleSet>(path: &Path) -> Option<O> {
+    let stem = path.file_stem()?.to_str()?;
+    let (_, suffix) = stem.rsplit_once('.')?;
+    O::from_name(suffix)
+}
+
+/// The suffix of an input file's name that selects rule set `rules` (`.icfp98` in
+/// `case.icfp98.in`): empty for the default rule set, which needs none.
+pub fn file_suffix<O: RuleSet>(rules: O) -> String {
+    if rules == O::default() {
+        String::new()
+    } else {
+        format!(".{}", rules.name())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pousse::Rules;
+
+    fn recognised(input: &[u8]) -> Result<&'static str, String> {
+        recognise_input(input).map(|g| g.as_str())
+    }
 
     #[test]
     fn each_game_is_recognised() {
-        assert_eq!(recognise(b"4\nL2\nQUIT\n"), Ok(GameName::Pousse));
-        assert_eq!(recognise(b"3\n\n4\nL2\n"), Ok(GameName::Pousse));
-        assert_eq!(recognise(b"\n..\n..\n"), Ok(GameName::Littlesquares));
-        assert_eq!(recognise(b"  {\"..\"}"), Ok(GameName::Littlesquares));
-        assert_eq!(recognise(b"1 3 3 4\r\n1 0 0\n"), Ok(GameName::Somegame));
+        assert_eq!(recognised(b"4\nL2\nQUIT\n"), Ok("pousse"));
+        assert_eq!(recognised(b"3\n\n4\nL2\n"), Ok("pousse"));
+        assert_eq!(recognised(b"\n..\n..\n"), Ok("littlesquares"));
+        assert_eq!(recognised(b"  {\"..\"}"), Ok("littlesquares"));
+        assert_eq!(recognised(b"1 3 3 4\r\n1 0 0\n"), Ok("somegame"));
     }
 
     #[test]
     fn junk_fits_no_game() {
-        assert!(recognise(b"").is_err());
-        assert!(recognise(b"\x00\x01\xff")
+        assert!(recognised(b"").is_err());
+        assert!(recognised(b"\n \r\n\t")
+            .unwrap_err()
+            .contains("empty input"));
+        assert!(recognised(b"\x00\x01\xff")
             .unwrap_err()
             .contains("not recognised"));
-        assert!(recognise(b"5 5\n").is_err());
-        assert!(recognise(b"hello\n").is_err());
+        assert!(recognised(b"5 5\n").is_err());
+        assert!(recognised(b"hello\n").is_err());
+    }
+
+    #[test]
+    fn rule_sets_come_from_the_last_suffix_and_go_back_into_it() {
+        let name = |s: &str| rules_from_file_name::<Rules>(Path::new(s));
+        assert_eq!(name("dir/case.icfp98.in"), Some(Rules::Icfp98));
+        assert_eq!(name("case.icfp98-board.in"), Some(Rules::Icfp98Board));
+        assert_eq!(name("case.waterloo.in"), Some(Rules::Waterloo));
+        assert_eq!(name("case.in"), None);
+        assert_eq!(name("case.other.in"), None);
+        assert_eq!(
+            rules_from_file_name::<()>(Path::new("case.icfp98.in")),
+            None
+        );
+        assert_eq!(file_suffix(Rules::Icfp98), ".icfp98");
+        assert_eq!(file_suffix(Rules::Waterloo), "");
+        assert_eq!(file_suffix(()), "");
     }
 }

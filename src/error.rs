@@ -7,6 +7,8 @@
 //! last byte.
 
 use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
 
 /// A place in an input: 1-based line and 1-based byte column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -78,7 +80,8 @@ impl fmt::Display for InputError {
     }
 }
 
-/// Why an input could not be judged: malformed content, or a failure to read it at all.
+/// Why an input was not judged: malformed content, a failure to read it at all, or a case an
+/// implementation refuses (beyond the limits it can judge, such as the reference's search).
 #[derive(Debug, thiserror::Error)]
 pub enum JudgeError {
     /// The content breaks the game's input grammar.
@@ -87,15 +90,67 @@ pub enum JudgeError {
     /// Reading failed (unreadable file, broken pipe, ...).
     #[error("read error: {0}")]
     Io(#[from] std::io::Error),
+    /// The implementation does not judge case `case` (1-based): `reason` says why. Never a
+    /// guessed verdict.
+    #[error("case {case}: {reason}")]
+    Refused {
+        /// The 1-based case refused.
+        case: u64,
+        /// Why.
+        reason: String,
+    },
 }
 
 impl JudgeError {
-    /// The error with the input's name in front, as `FILE:LINE:COL: ...` or `FILE: read error`.
+    /// The error with the input's name in front, as `FILE:LINE:COL: ...` or `FILE: ...`.
     pub fn located(&self, file: &str) -> String {
         match self {
             JudgeError::Input(e) => e.located(file),
-            JudgeError::Io(e) => format!("{file}: read error: {e}"),
+            JudgeError::Io(_) | JudgeError::Refused { .. } => format!("{file}: {self}"),
         }
+    }
+}
+
+impl From<referee_reference::ParseError> for JudgeError {
+    /// A reference parser's error, in the engines' terms.
+    fn from(e: referee_reference::ParseError) -> JudgeError {
+        InputError::new(Position::new(e.line, e.column), e.case, e.expected, e.found).into()
+    }
+}
+
+/// Why a command could not run at all (exit code 2): bad flags, unreadable or unwritable
+/// paths.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// Reading or writing `path` failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What failed.
+        source: io::Error,
+    },
+    /// The worker pool could not start.
+    #[error("worker threads: {0}")]
+    Pool(#[from] rayon::ThreadPoolBuildError),
+    /// Bad flags, arguments or settings.
+    #[error("{0}")]
+    Usage(String),
+}
+
+impl RunError {
+    /// A failure to read or write `path`.
+    pub fn io(path: &Path, source: io::Error) -> RunError {
+        RunError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+impl From<String> for RunError {
+    fn from(message: String) -> RunError {
+        RunError::Usage(message)
     }
 }
 

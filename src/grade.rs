@@ -12,86 +12,42 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::batch::{pool, progress};
-use crate::game::{render, Game, GameName, Implementation, LittleSquares, Pousse, SomeGame};
-use crate::pousse::Rules;
-use crate::report::write_csv_atomically;
-use crate::verify::{recognise_file, rules_from_name};
+use crate::answer::{compare, Verdict};
+use crate::detect::{recognise_file, rules_from_file_name};
+use crate::error::RunError;
+use crate::game::{render, Engine, Game, RuleSet};
+use crate::games::{GameName, Visitor};
+use crate::pool::{pool, progress};
+use crate::report::write::write_csv_atomically;
 use crate::walk::find_cases;
 
 /// How to grade.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     /// The game of every case; recognised from content when `None`.
     pub game: Option<GameName>,
-    /// The Pousse rule set for cases whose name does not choose one.
-    pub rules: Rules,
+    /// The rule set (by name) for cases of the games that have it and whose name asks for
+    /// none.
+    pub rules: Option<String>,
 }
 
-/// A verdict for one submission on one case, worst last.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Verdict {
-    /// Accepted.
-    AC,
-    /// Presentation error.
-    PE,
-    /// Wrong answer.
-    WA,
-    /// No output.
-    NO,
-    /// Judge error: the case itself is wrong.
-    JE,
+/// The engine's output for the case at `path`, judged as game `G`.
+struct EngineOutput<'a> {
+    path: &'a Path,
+    rules: Option<&'a str>,
 }
 
-impl Verdict {
-    /// Every verdict, best first.
-    pub const ALL: [Verdict; 5] = [
-        Verdict::AC,
-        Verdict::PE,
-        Verdict::WA,
-        Verdict::NO,
-        Verdict::JE,
-    ];
-
-    /// The two-letter code.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::AC => "AC",
-            Verdict::PE => "PE",
-            Verdict::WA => "WA",
-            Verdict::NO => "NO",
-            Verdict::JE => "JE",
-        }
+impl Visitor for EngineOutput<'_> {
+    type Output = Result<String, String>;
+    fn visit<G: Game>(self) -> Result<String, String> {
+        let rules = rules_from_file_name(self.path)
+            .or_else(|| self.rules.and_then(G::Options::from_name))
+            .unwrap_or_default();
+        let mut file = fs::File::open(self.path).map_err(|e| e.to_string())?;
+        let judgements = G::judge(Engine::Fast, &mut file, rules)
+            .map_err(|e| e.located(&self.path.display().to_string()))?;
+        Ok(render::<G>(&judgements))
     }
-}
-
-/// Lines with trailing blanks removed, after dropping one final newline.
-fn lines(text: &str) -> Vec<&str> {
-    let text = text.strip_suffix('\n').unwrap_or(text);
-    text.split('\n')
-        .map(|l| l.trim_end_matches([' ', '\t', '\r']))
-        .collect()
-}
-
-/// Compares a submission's output with the expected output.
-pub fn compare(expected: &str, got: &[u8]) -> Verdict {
-    let Ok(got) = std::str::from_utf8(got) else {
-        return Verdict::WA;
-    };
-    if lines(expected) == lines(got) {
-        Verdict::AC
-    } else if expected.split_whitespace().eq(got.split_whitespace()) {
-        Verdict::PE
-    } else {
-        Verdict::WA
-    }
-}
-
-fn engine_output<G: Game>(path: &Path, options: G::Options) -> Result<String, String> {
-    let mut file = fs::File::open(path).map_err(|e| e.to_string())?;
-    let judgements = G::judge(Implementation::Fast, &mut file, options)
-        .map_err(|e| e.located(&path.display().to_string()))?;
-    Ok(render::<G>(&judgements))
 }
 
 /// The case's expected output per the engine, or why it cannot be graded (a JE).
@@ -100,14 +56,10 @@ fn judge_case(path: &Path, options: &Options) -> Result<String, String> {
         Some(g) => g,
         None => recognise_file(path)?,
     };
-    let output = match game {
-        GameName::Pousse => {
-            let rules = rules_from_name(path).unwrap_or(options.rules);
-            engine_output::<Pousse>(path, rules)
-        }
-        GameName::Littlesquares => engine_output::<LittleSquares>(path, ()),
-        GameName::Somegame => engine_output::<SomeGame>(path, ()),
-    }?;
+    let output = game.visit(EngineOutput {
+        path,
+        rules: options.rules.as_deref(),
+    })?;
     match fs::read(path.with_extension("ans")) {
         Ok(ans) if compare(&output, &ans) != Verdict::AC => Err(format!(
             "the answer file disagrees with the engine ({})",
@@ -135,16 +87,16 @@ pub fn grade(
     options: &Options,
     jobs: Option<usize>,
     out: &Path,
-) -> Result<usize, String> {
+) -> Result<usize, RunError> {
     let found = find_cases(&[cases.to_path_buf()])?;
     let mut names: Vec<String> = fs::read_dir(submissions)
-        .map_err(|e| format!("{}: {e}", submissions.display()))?
+        .map_err(|e| RunError::io(submissions, e))?
         .filter_map(Result::ok)
         .filter(|e| e.path().is_dir())
         .map(|e| e.file_name().to_string_lossy().to_string())
         .collect();
     names.sort();
-    let bar = progress(found.len(), "grading");
+    let bar = progress(found.len(), "grading", "cases");
     // (relative case path, expected output or judge error, verdict per submission)
     type Graded = (PathBuf, Result<String, String>, Vec<(Verdict, String)>);
     let graded: Vec<Graded> = pool(jobs)?.install(|| {
@@ -207,13 +159,13 @@ pub fn grade(
         row.push(worst.as_str().to_string());
         summary_rows.push(row);
     }
-    fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    fs::create_dir_all(out).map_err(|e| RunError::io(out, e))?;
     write_csv_atomically(
         &out.join("grades.csv"),
         &["submission", "file", "verdict", "expected", "got"],
         grade_rows,
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| RunError::io(out, e))?;
     write_csv_atomically(
         &out.join("summary.csv"),
         &[
@@ -228,7 +180,7 @@ pub fn grade(
         ],
         summary_rows.iter(),
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| RunError::io(out, e))?;
     let judge_errors = graded.iter().filter(|g| g.1.is_err()).count();
     eprintln!(
         "graded {} submissions on {} cases ({judge_errors} judge errors)",
@@ -244,21 +196,4 @@ pub fn grade(
         }
     }
     Ok(judge_errors)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn comparison_verdicts() {
-        assert_eq!(compare("X WINS\n", b"X WINS\n"), Verdict::AC);
-        assert_eq!(compare("X WINS\n", b"X WINS  "), Verdict::AC);
-        assert_eq!(compare("A\n\nB\n", b"A\r\n\r\nB\r\n"), Verdict::AC);
-        assert_eq!(compare("A\n\nB\n", b"A\nB\n"), Verdict::PE);
-        assert_eq!(compare("X WINS\n", b"X  WINS\n"), Verdict::PE);
-        assert_eq!(compare("X WINS\n", b"O WINS\n"), Verdict::WA);
-        assert_eq!(compare("X WINS\n", b"\xff"), Verdict::WA);
-        assert_eq!(compare("X WINS\n", b"X WINS\n\n"), Verdict::PE);
-    }
 }

@@ -2,37 +2,34 @@
 //! Game transcripts judged by optimized engines and cross-examined by the independent
 //! reference implementations of the `referee-reference` crate.
 //!
-//! The binary is a thin layer over [`cli`]; every driver is generic over [`game::Game`].
-//! No `unsafe` anywhere (forbidden below): SIMD goes through `wide`, memory mappings through
-//! `memmap2`'s safe anonymous maps.
+//! A game is one folder ([`pousse`], [`littlesquares`], [`somegame`]) implementing
+//! [`game::Game`]; every driver (judge, verify, grade, gen, stress, fuzz, bench) is generic over
+//! it, and [`games`] is the one place that turns a game's name into its type. The binary is a
+//! thin layer over [`cli`]. No `unsafe` anywhere (forbidden below): SIMD goes through `wide`,
+//! memory mappings through `memmap2`'s safe anonymous maps. `docs/architecture.md` draws the
+//! layers.
 
 #![forbid(unsafe_code)]
 
-pub mod batch;
+pub mod answer;
+pub mod case;
 pub mod cli;
 pub mod detect;
 pub mod error;
 pub mod game;
-pub mod generate;
+pub mod games;
+pub mod gen;
 pub mod grade;
 pub mod harness;
+pub mod hash;
 pub mod littlesquares;
+pub mod pool;
 pub mod pousse;
+pub mod random;
 pub mod report;
 pub mod somegame;
 pub mod stress;
 pub mod text;
 pub mod verify;
 pub mod walk;
-
-use error::{InputError, JudgeError, Position};
-
-/// A reference parser's error in the engine's error type.
-pub(crate) fn reference_error(e: referee_reference::ParseError) -> JudgeError {
-    JudgeError::Input(InputError::new(
-        Position::new(e.line, e.column),
-        e.case,
-        e.expected,
-        e.found,
-    ))
-}
+pub mod watchdog;

@@ -1,19 +1,21 @@
-//! `referee stress`: seeded random differential testing on stable Rust. Generates cases, judges
-//! each with both implementations, and on the first divergence shrinks the case to a minimal
-//! one that still diverges, writes it with both verdicts, and says how to reproduce it. A case
-//! that takes longer than the per-case limit (an implementation that loops forever) is saved
-//! too, and ends the process: a computation cannot be stopped from inside it.
+//! `referee stress`: seeded random differential testing on stable Rust. Generates cases with the
+//! game's generator, cross-examines each, and on the first divergence shrinks the case to a
+//! minimal one that still diverges, writes it (the input, and a regression vector ready to
+//! keep), and says how to reproduce it. A case that takes longer than the per-case limit (an
+//! implementation that loops forever) is saved too, and ends the process.
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::game::Game;
-use crate::generate::Rng;
-use crate::harness::{compare, shrink, Case, Divergence};
+use crate::case::Case;
+use crate::detect::file_suffix;
+use crate::error::RunError;
+use crate::game::{Game, RuleSet};
+use crate::harness::regression::{Expectation, Regression};
+use crate::harness::{cross_examine, shrink, Divergence};
+use crate::random::Rng;
+use crate::watchdog::Watchdog;
 
 /// When to stop.
 #[derive(Debug, Clone, Copy)]
@@ -29,70 +31,6 @@ pub struct Limits {
     pub case_time: Duration,
 }
 
-/// The case being judged, as the watchdog sees it.
-struct Judging {
-    case: u64,
-    since: Instant,
-    input: Vec<u8>,
-}
-
-/// A thread that calls `on_hang` (once) when the case being judged has taken longer than its
-/// limit; [`Watchdog::judging`] and [`Watchdog::idle`] tell it what is being judged.
-pub struct Watchdog {
-    current: Arc<Mutex<Option<Judging>>>,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl Watchdog {
-    /// Starts watching; `on_hang` gets the case number and input of a case that overran.
-    pub fn spawn(limit: Duration, on_hang: impl FnOnce(u64, &[u8]) + Send + 'static) -> Watchdog {
-        let current: Arc<Mutex<Option<Judging>>> = Arc::default();
-        let stop = Arc::new(AtomicBool::new(false));
-        let (watched, stopped) = (Arc::clone(&current), Arc::clone(&stop));
-        let tick = (limit / 10).clamp(Duration::from_millis(1), Duration::from_millis(200));
-        let thread = std::thread::spawn(move || {
-            while !stopped.load(Ordering::Relaxed) {
-                std::thread::sleep(tick);
-                let guard = watched.lock().unwrap_or_else(|e| e.into_inner());
-                if let Some(j) = guard.as_ref().filter(|j| j.since.elapsed() > limit) {
-                    on_hang(j.case, &j.input);
-                    return;
-                }
-            }
-        });
-        Watchdog {
-            current,
-            stop,
-            thread: Some(thread),
-        }
-    }
-
-    /// Case `case`, whose input is `input`, is being judged from now on.
-    pub fn judging(&self, case: u64, input: &[u8]) {
-        let mut guard = self.current.lock().unwrap_or_else(|e| e.into_inner());
-        *guard = Some(Judging {
-            case,
-            since: Instant::now(),
-            input: input.to_vec(),
-        });
-    }
-
-    /// Nothing is being judged.
-    pub fn idle(&self) {
-        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = None;
-    }
-}
-
-impl Drop for Watchdog {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
 /// A divergence found, shrunk and saved.
 #[derive(Debug)]
 pub struct Finding {
@@ -100,8 +38,12 @@ pub struct Finding {
     pub case: u64,
     /// The shrunk input file.
     pub file: PathBuf,
+    /// The shrunk case as a regression vector.
+    pub regression: PathBuf,
     /// How the implementations disagree on the shrunk case.
     pub divergence: Divergence,
+    /// The shrunk case's rule set (empty for the default).
+    pub rules: String,
 }
 
 /// What a stress run did.
@@ -115,13 +57,19 @@ pub struct Report {
     pub finding: Option<Finding>,
 }
 
-/// Runs random cases of `C` until the limits, or until engine and reference diverge.
-pub fn run<C: Case>(
+/// The name of a saved case: game, seed, case number, and the rule set's file-name suffix.
+fn stem<G: Game>(seed: u64, case: u64, rules: Option<G::Options>) -> String {
+    let suffix = rules.map_or(String::new(), file_suffix);
+    format!("{}-seed{seed}-case{case}{suffix}", G::NAME)
+}
+
+/// Runs random cases of `G` (under `rules`, or a random rule set per case) until the limits,
+/// or until engine and reference diverge.
+pub fn run<G: Game>(
     limits: Limits,
-    options: Option<<C::G as Game>::Options>,
+    rules: Option<G::Options>,
     out: &Path,
-    file_suffix: &str,
-) -> Result<Report, String> {
+) -> Result<Report, RunError> {
     let mut rng = Rng::new(limits.seed);
     let started = Instant::now();
     let max_cases = match (limits.cases, limits.time) {
@@ -130,12 +78,11 @@ pub fn run<C: Case>(
     };
     let mut cases = 0;
     let hang_out = out.to_path_buf();
-    let (name, seed, suffix) = (C::G::NAME, limits.seed, file_suffix.to_string());
-    let case_time = limits.case_time;
+    let (seed, case_time) = (limits.seed, limits.case_time);
     let watchdog = Watchdog::spawn(case_time, move |case, input| {
-        let stem = format!("{name}-seed{seed}-case{case}{suffix}-hang");
-        let file = hang_out.join(format!("{stem}.in"));
+        let file = hang_out.join(format!("{}-hang.in", stem::<G>(seed, case, rules)));
         let saved = fs::create_dir_all(&hang_out).and_then(|()| fs::write(&file, input));
+        let name = G::NAME;
         match saved {
             Ok(()) => eprintln!(
                 "error: stress {name}: case {case} (seed {seed}) not judged within {:.1} s: \
@@ -152,13 +99,14 @@ pub fn run<C: Case>(
         }
         std::process::exit(1);
     });
-    // Judges a case under the watchdog.
-    let judged = |case: u64, input: &[u8], options| {
+    // Cross-examines a case under the watchdog.
+    let judged = |case: u64, input: &[u8], rules| {
         watchdog.judging(case, input);
-        let result = compare::<C::G>(input, options);
+        let result = cross_examine::<G>(input, rules);
         watchdog.idle();
         result
     };
+    let shape = <G::Case as Case>::Shape::default();
     loop {
         if max_cases.is_some_and(|m| cases >= m)
             || limits.time.is_some_and(|t| started.elapsed() >= t)
@@ -169,7 +117,7 @@ pub fn run<C: Case>(
                 finding: None,
             });
         }
-        let case = C::random(&mut rng, options);
+        let case = G::Case::generate(&mut rng, rules, &shape);
         cases += 1;
         if judged(cases - 1, &case.input(), case.options()).is_ok() {
             continue;
@@ -179,63 +127,41 @@ pub fn run<C: Case>(
         });
         let divergence = judged(cases - 1, &small.input(), small.options())
             .expect_err("the shrunk case still diverges");
-        fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-        let stem = format!(
-            "{}-seed{}-case{}{file_suffix}",
-            C::G::NAME,
-            limits.seed,
-            cases - 1
-        );
+        let stem = stem::<G>(limits.seed, cases - 1, Some(small.options()));
         let file = out.join(format!("{stem}.in"));
-        let verdicts = out.join(format!("{stem}.verdicts.txt"));
-        fs::write(&file, small.input())
-            .and_then(|()| fs::write(&verdicts, format!("{divergence}\n")))
-            .map_err(|e| format!("{}: {e}", file.display()))?;
+        let regression = out.join(format!("{stem}.regression.txt"));
+        let rules_name = if small.options() == G::Options::default() {
+            String::new()
+        } else {
+            small.options().name().to_string()
+        };
+        let vector = Regression {
+            game: G::NAME.to_string(),
+            rules: rules_name.clone(),
+            expect: Expectation::Agree,
+            why: format!(
+                "found by referee stress {} --seed {} (case {}): {}",
+                G::NAME,
+                limits.seed,
+                cases - 1,
+                divergence.to_string().replace('\n', "; ")
+            ),
+            input: small.input(),
+        };
+        fs::create_dir_all(out)
+            .and_then(|()| fs::write(&file, small.input()))
+            .and_then(|()| fs::write(&regression, vector.to_bytes()))
+            .map_err(|e| RunError::io(&file, e))?;
         return Ok(Report {
             cases,
             elapsed: started.elapsed(),
             finding: Some(Finding {
                 case: cases - 1,
                 file,
+                regression,
                 divergence,
+                rules: rules_name,
             }),
         });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::mpsc;
-
-    #[test]
-    fn the_watchdog_reports_a_case_that_overruns_and_only_that() {
-        let (tx, rx) = mpsc::channel();
-        let watchdog = Watchdog::spawn(Duration::from_millis(50), move |case, input| {
-            tx.send((case, input.to_vec())).unwrap();
-        });
-        // Quick cases, then one that takes far longer than the limit.
-        for case in 0..20 {
-            watchdog.judging(case, b"quick");
-            watchdog.idle();
-        }
-        watchdog.judging(20, b"slow");
-        let (case, input) = rx.recv_timeout(Duration::from_secs(10)).expect("a report");
-        assert_eq!((case, input.as_slice()), (20, &b"slow"[..]));
-        drop(watchdog);
-        assert!(rx.try_recv().is_err());
-    }
-
-    #[test]
-    fn an_idle_watchdog_reports_nothing() {
-        let (tx, rx) = mpsc::channel();
-        let watchdog = Watchdog::spawn(Duration::from_millis(10), move |case, _: &[u8]| {
-            tx.send(case).unwrap();
-        });
-        watchdog.judging(1, b"done in time");
-        watchdog.idle();
-        std::thread::sleep(Duration::from_millis(100));
-        drop(watchdog);
-        assert!(rx.try_recv().is_err());
     }
 }

@@ -5,9 +5,11 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
+use crate::error::RunError;
+
 /// A case file found by the walk, or a place the walk could not read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Found {
+pub struct CaseFile {
     /// The path to open.
     pub path: PathBuf,
     /// The path as reported (`/`-separated).
@@ -25,12 +27,12 @@ fn display(path: &Path) -> String {
 /// Every `*.in` file under `paths` (a file named directly is taken whatever its name), sorted
 /// by path components. A path that does not exist is an error (the run cannot start); places
 /// inside the walk that cannot be read are returned with their error.
-pub fn find_cases(paths: &[PathBuf]) -> Result<Vec<Found>, String> {
+pub fn find_cases(paths: &[PathBuf]) -> Result<Vec<CaseFile>, RunError> {
     let mut out = Vec::new();
     for root in paths {
-        let meta = std::fs::metadata(root).map_err(|e| format!("{}: {e}", root.display()))?;
+        let meta = std::fs::metadata(root).map_err(|e| RunError::io(root, e))?;
         if meta.is_file() {
-            out.push(Found {
+            out.push(CaseFile {
                 path: root.clone(),
                 name: display(root),
                 error: None,
@@ -43,7 +45,7 @@ pub fn find_cases(paths: &[PathBuf]) -> Result<Vec<Found>, String> {
                     let is_case =
                         e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "in");
                     if is_case {
-                        out.push(Found {
+                        out.push(CaseFile {
                             path: e.path().to_path_buf(),
                             name: display(e.path()),
                             error: None,
@@ -58,7 +60,7 @@ pub fn find_cases(paths: &[PathBuf]) -> Result<Vec<Found>, String> {
                             .io_error()
                             .map_or_else(|| e.to_string(), |io| io.to_string()),
                     };
-                    out.push(Found {
+                    out.push(CaseFile {
                         name: display(&path),
                         path,
                         error: Some(why),
@@ -99,12 +101,7 @@ impl Shard {
     /// own reported path (FNV-1a hash modulo N), so slices are the same on every machine and do
     /// not move when other files come or go.
     pub fn contains(&self, name: &str) -> bool {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in name.bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        h % self.n == self.k - 1
+        crate::hash::fnv1a(name.as_bytes()) % self.n == self.k - 1
     }
 }
 

@@ -5,8 +5,12 @@ mod common;
 
 use common::{judge_both, vectors};
 use proptest::prelude::*;
-use referee::game::{Implementation, LittleSquares};
-use referee::littlesquares::Outcome;
+use referee::case::Case;
+use referee::error::JudgeError;
+use referee::game::Engine;
+use referee::harness::cross_examine;
+use referee::littlesquares::case::GridShape;
+use referee::littlesquares::{GridCase, LittleSquares};
 
 #[test]
 fn game_vectors_on_both_implementations() {
@@ -17,12 +21,14 @@ fn game_vectors_on_both_implementations() {
             panic!("bad vector {fields:?}");
         };
         let input = grid.replace('/', "\n") + "\n";
-        for imp in [Implementation::Fast, Implementation::Reference] {
-            let j = common::judge::<LittleSquares>(imp, input.as_bytes(), ()).unwrap();
-            if imp == Implementation::Reference && unsupported == "reference" {
-                assert_eq!(j[0].outcome, Outcome::BeyondReferenceLimit, "{grid}");
+        for imp in [Engine::Fast, Engine::Reference] {
+            let judged = common::judge::<LittleSquares>(imp, input.as_bytes(), ());
+            if imp == Engine::Reference && unsupported == "reference" {
+                let refused = matches!(judged, Err(JudgeError::Refused { case: 1, .. }));
+                assert!(refused, "{grid}: {judged:?}");
                 continue;
             }
+            let j = judged.unwrap();
             assert_eq!(j[0].verdict(), verdict, "{imp:?} {grid}");
             assert_eq!(
                 j[0].within_contest_limits,
@@ -38,8 +44,7 @@ fn game_vectors_on_both_implementations() {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        let j =
-            common::judge::<LittleSquares>(Implementation::Fast, literal.as_bytes(), ()).unwrap();
+        let j = common::judge::<LittleSquares>(Engine::Fast, literal.as_bytes(), ()).unwrap();
         assert_eq!(j[0].verdict(), verdict, "literal {literal}");
     }
 }
@@ -69,44 +74,17 @@ fn several_grids_in_one_input_in_both_forms() {
 fn a_4000_by_4000_grid_is_judged() {
     let row = ".".repeat(4000) + "\n";
     let input = row.repeat(4000);
-    let j = common::judge::<LittleSquares>(Implementation::Fast, input.as_bytes(), ()).unwrap();
+    let j = common::judge::<LittleSquares>(Engine::Fast, input.as_bytes(), ()).unwrap();
     assert_eq!((j[0].rows, j[0].cols, j[0].empty), (4000, 4000, 16_000_000));
     assert!(!j[0].within_contest_limits);
-}
-
-/// Random grids with at most `max_empty` empty squares (any shape, odd sizes included).
-fn grid_strategy(max_empty: usize) -> impl Strategy<Value = String> {
-    (1usize..=7, 1usize..=7)
-        .prop_flat_map(move |(r, c)| {
-            let density = 0.2f64..0.95;
-            (
-                Just(r),
-                Just(c),
-                density,
-                proptest::collection::vec(0.0f64..1.0, r * c),
-            )
-        })
-        .prop_map(move |(r, c, density, coins)| {
-            let mut empty = 0;
-            let mut s = String::new();
-            for i in 0..r {
-                for j in 0..c {
-                    let e = coins[i * c + j] < density && empty < max_empty;
-                    empty += e as usize;
-                    s.push(if e { '.' } else { '#' });
-                }
-                s.push('\n');
-            }
-            s
-        })
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
     #[test]
-    fn engine_matches_reference(grid in grid_strategy(16)) {
-        let (fast, reference) = judge_both::<LittleSquares>(grid.as_bytes(), ());
-        prop_assert_eq!(fast.unwrap(), reference.unwrap(), "{}", grid);
+    fn engine_matches_reference(case in common::cases::<GridCase>(None, GridShape::default())) {
+        let verdict = cross_examine::<LittleSquares>(&case.input(), ());
+        prop_assert!(verdict.is_ok(), "{}\n{:?}", verdict.unwrap_err(), case);
     }
 }

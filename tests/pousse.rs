@@ -5,8 +5,12 @@ mod common;
 
 use common::{judge_both, vectors};
 use proptest::prelude::*;
-use referee::game::{Implementation, Pousse};
-use referee::pousse::{Board, Colour, Edge, Move, Reason, Rules};
+use referee::case::Case;
+use referee::game::Engine;
+use referee::harness::cross_examine;
+use referee::pousse::case::PousseShape;
+use referee::pousse::{Board, Colour, Edge, Move, Pousse, PousseCase, Reason, Rules};
+use referee::random::Entropy;
 
 fn parse_move(s: &str) -> Move {
     let edge = match &s[..1] {
@@ -40,7 +44,7 @@ fn game_vectors_on_both_implementations() {
             },
             _ => panic!("bad reason {reason}"),
         };
-        for imp in [Implementation::Fast, Implementation::Reference] {
+        for imp in [Engine::Fast, Engine::Reference] {
             let j = common::judge::<Pousse>(imp, input.as_bytes(), rules).unwrap();
             assert_eq!(j.len(), 1);
             let context = format!("{imp:?} {rules} {transcript}");
@@ -132,54 +136,21 @@ fn the_largest_board_is_judged_and_one_more_is_refused() {
     assert_eq!(referee_reference::pousse::MAX_N, n);
 }
 
-/// A move strategy biased towards few distinct moves, so that straights and repetitions are
-/// both frequent, with some fully random moves mixed in.
-fn game_strategy() -> impl Strategy<Value = (usize, Vec<Move>)> {
-    let n = prop_oneof![6 => 1usize..=8, 1 => 9usize..=100];
-    n.prop_flat_map(|n| {
-        let mv = (0..4usize, 1..=n as u32).prop_map(|(e, i)| Move::new(Edge::ALL[e], i));
-        let palette = proptest::collection::vec(mv.clone(), 1..=4);
-        (
-            Just(n),
-            palette,
-            proptest::collection::vec((0..8usize, mv), 0..150),
-        )
-    })
-    .prop_map(|(n, palette, picks)| {
-        let moves = picks
-            .into_iter()
-            .map(|(k, random)| palette.get(k).copied().unwrap_or(random))
-            .collect();
-        (n, moves)
-    })
-}
-
-fn transcript(n: usize, moves: &[Move]) -> String {
-    let mut s = format!("{n}\n");
-    for m in moves {
-        s.push_str(&format!("{m}\n"));
-    }
-    s.push_str("QUIT\n");
-    s
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
 
     #[test]
-    fn engine_matches_reference((n, moves) in game_strategy(), rules in 0..3usize) {
-        let rules = Rules::ALL[rules];
-        let text = transcript(n, &moves);
-        let (fast, reference) = judge_both::<Pousse>(text.as_bytes(), rules);
-        prop_assert_eq!(fast.unwrap(), reference.unwrap(), "{}", text);
+    fn engine_matches_reference(case in common::cases::<PousseCase>(None, PousseShape::default())) {
+        let verdict = cross_examine::<Pousse>(&case.input(), case.rules);
+        prop_assert!(verdict.is_ok(), "{}\n{:?}", verdict.unwrap_err(), case);
     }
 
     #[test]
     fn parsers_agree_on_corrupted_transcripts(
-        (n, moves) in game_strategy(),
+        case in common::cases::<PousseCase>(Some(Rules::Icfp98), PousseShape::default()),
         edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
     ) {
-        let mut bytes = transcript(n, &moves).into_bytes();
+        let mut bytes = case.input();
         for (at, byte) in edits {
             let i = at.index(bytes.len());
             // Mostly characters that matter to the grammar.
@@ -205,16 +176,11 @@ fn wins_and_repetitions_are_both_frequent_in_the_generated_games() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
     let mut runner = TestRunner::deterministic();
-    let strategy = game_strategy();
+    let strategy = common::cases::<PousseCase>(Some(Rules::Icfp98Board), PousseShape::default());
     let (mut wins, mut repetitions) = (0, 0);
     for _ in 0..300 {
-        let (n, moves) = strategy.new_tree(&mut runner).unwrap().current();
-        let j = common::judge::<Pousse>(
-            Implementation::Fast,
-            transcript(n, &moves).as_bytes(),
-            Rules::Icfp98Board,
-        )
-        .unwrap();
+        let case = strategy.new_tree(&mut runner).unwrap().current();
+        let j = common::judge::<Pousse>(Engine::Fast, &case.input(), Rules::Icfp98Board).unwrap();
         match j[0].reason {
             Reason::Straights { .. } => wins += 1,
             Reason::Repetition { .. } => repetitions += 1,
@@ -233,7 +199,7 @@ fn wins_and_repetitions_are_both_frequent_in_the_generated_games() {
 #[test]
 fn multi_word_lines_match_the_reference_move_by_move() {
     for n in [64usize, 65, 127, 128, 130] {
-        let mut rng = referee::generate::Rng::new(n as u64);
+        let mut rng = referee::random::Rng::new(n as u64);
         // Two lines per direction, so they fill up and overflow: rows/columns 1 and n.
         let lines = [1, n as u32];
         let moves: Vec<Move> = (0..8 * n)

@@ -7,8 +7,11 @@ use std::collections::HashSet;
 
 use common::{judge_both, vectors};
 use proptest::prelude::*;
-use referee::game::{Implementation, SomeGame};
-use referee::somegame::Reason;
+use referee::case::Case;
+use referee::game::Engine;
+use referee::harness::cross_examine;
+use referee::somegame::case::BoardShape;
+use referee::somegame::{BoardCase, Reason, SomeGame};
 
 fn reason(text: &str) -> Reason {
     match text.split(' ').collect::<Vec<_>>()[..] {
@@ -34,7 +37,7 @@ fn game_vectors_on_both_implementations() {
             panic!("bad vector {fields:?}");
         };
         let input = set.replace('/', "\n") + "\n";
-        for imp in [Implementation::Fast, Implementation::Reference] {
+        for imp in [Engine::Fast, Engine::Reference] {
             let j = common::judge::<SomeGame>(imp, input.as_bytes(), ()).unwrap();
             assert_eq!(j[0].verdict_text(), *verdict, "{imp:?} {set}");
             assert_eq!(j[0].reason, reason(why), "{imp:?} {set}");
@@ -71,9 +74,7 @@ fn board_text(p: u64, r: usize, c: usize, k: u64, cells: &[u64]) -> String {
     s
 }
 
-use referee::somegame::oracle::{
-    has_line as oracle_has_line, reachable, verdict as oracle_verdict,
-};
+use referee::somegame::oracle::{reachable, verdict as oracle_verdict};
 
 #[test]
 fn every_board_of_tiny_tori_matches_the_reachability_oracle() {
@@ -148,41 +149,22 @@ fn three_by_three_with_three_players_against_the_oracle() {
     }
 }
 
-/// Boards from random legal play stopped at a random point, then perhaps perturbed.
-fn board_strategy() -> impl Strategy<Value = String> {
-    (1u64..=4, 1usize..=7, 1usize..=7, 0u64..=6)
-        .prop_flat_map(|(p, r, c, k)| {
-            (
-                Just((p, r, c, k)),
-                proptest::collection::vec(any::<prop::sample::Index>(), 0..=r * c),
-                proptest::collection::vec((any::<prop::sample::Index>(), 0u64..=5), 0..3),
-            )
-        })
-        .prop_map(|((p, r, c, k), picks, perturb)| {
-            let mut cells = vec![0u64; r * c];
-            for (turn, pick) in picks.iter().enumerate() {
-                let free: Vec<usize> = (0..r * c).filter(|&i| cells[i] == 0).collect();
-                if free.is_empty()
-                    || (k > 0 && (1..=p).any(|pl| oracle_has_line(&cells, r, c, k, pl)))
-                {
-                    break;
-                }
-                cells[free[pick.index(free.len())]] = turn as u64 % p + 1;
-            }
-            for (at, v) in perturb {
-                cells[at.index(r * c)] = v;
-            }
-            board_text(p, r, c, k, &cells)
-        })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
 
     #[test]
-    fn engine_matches_reference(board in board_strategy()) {
-        let (fast, reference) = judge_both::<SomeGame>(board.as_bytes(), ());
-        prop_assert_eq!(fast.unwrap(), reference.unwrap(), "{}", board);
+    fn engine_matches_reference(case in common::cases::<BoardCase>(None, BoardShape::default())) {
+        let verdict = cross_examine::<SomeGame>(&case.input(), ());
+        prop_assert!(verdict.is_ok(), "{}\n{:?}", verdict.unwrap_err(), case);
+    }
+
+    /// Tiny tori with any values: the engine gives the reachability oracle's verdict.
+    #[test]
+    fn engine_matches_the_reachability_oracle(
+        case in common::cases::<BoardCase>(None, BoardShape { tiny: true, ..BoardShape::default() })
+    ) {
+        let verdict = referee::somegame::oracle::engine_agrees(&case);
+        prop_assert!(verdict.is_ok(), "{}\n{:?}", verdict.unwrap_err(), case);
     }
 }
 
@@ -191,11 +173,11 @@ fn all_three_verdicts_occur_in_generated_boards() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
     let mut runner = TestRunner::deterministic();
-    let strategy = board_strategy();
+    let strategy = common::cases::<BoardCase>(None, BoardShape::default());
     let mut seen = HashSet::new();
     for _ in 0..300 {
-        let text = strategy.new_tree(&mut runner).unwrap().current();
-        let j = common::judge::<SomeGame>(Implementation::Fast, text.as_bytes(), ()).unwrap();
+        let case = strategy.new_tree(&mut runner).unwrap().current();
+        let j = common::judge::<SomeGame>(Engine::Fast, &case.input(), ()).unwrap();
         seen.insert(std::mem::discriminant(&j[0].verdict));
     }
     assert_eq!(seen.len(), 3);

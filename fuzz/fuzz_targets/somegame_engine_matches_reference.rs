@@ -1,3 +1,5 @@
 #![no_main]
-//! Glue only: the property lives in `referee::harness::fuzz::somegame_engine_matches_reference`.
-libfuzzer_sys::fuzz_target!(|data: &[u8]| referee::harness::fuzz::somegame_engine_matches_reference(data));
+//! Glue only: the property is `referee::harness::fuzz::engine_matches_reference`.
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    referee::harness::fuzz::engine_matches_reference::<referee::somegame::SomeGame>(data)
+});

@@ -1,3 +1,3 @@
 #![no_main]
-//! Glue only: the property lives in `referee::harness::fuzz::somegame_matches_reachability_oracle`.
-libfuzzer_sys::fuzz_target!(|data: &[u8]| referee::harness::fuzz::somegame_matches_reachability_oracle(data));
+//! Glue only: the property is `referee::somegame::oracle::fuzz_property`.
+libfuzzer_sys::fuzz_target!(|data: &[u8]| referee::somegame::oracle::fuzz_property(data));

@@ -1,71 +1,77 @@
 //! The properties the cargo-fuzz targets check, as plain functions over the fuzzer's bytes, so
-//! that a target is one line of glue and every saved input replays in an ordinary test
-//! (`tests/regressions.rs`). Decoding uses `arbitrary_take_rest`, as libfuzzer-sys does.
+//! that a target is one line of glue. Structured targets decode the bytes with the game's one
+//! generator ([`Fuzzed`], the same `Arbitrary` decoding libfuzzer-sys uses). On a failure the
+//! case is written as a regression vector (see [`write_finding`]) before the panic, so that
+//! keeping it is copying one file into `tests/vectors/regressions/`.
+
+use std::path::PathBuf;
 
 use arbitrary::{Arbitrary, Unstructured};
 
-use super::littlesquares::GridCase;
-use super::pousse::PousseCase;
-use super::somegame::BoardCase;
-use super::{compare, Case};
-use crate::game::Pousse;
-use crate::pousse::Rules;
+use super::cross_examine;
+use super::regression::{Expectation, Regression};
+use crate::case::{Case, Fuzzed};
+use crate::game::{Game, RuleSet};
 
-/// Decodes a structured case and panics, explaining, if engine and reference disagree on it.
-pub fn engine_matches_reference<C>(data: &[u8])
-where
-    C: Case + for<'a> Arbitrary<'a>,
-{
-    let Ok(case) = C::arbitrary_take_rest(Unstructured::new(data)) else {
-        return;
+/// Where findings are written: `$REFEREE_FINDINGS`, else `findings/` in the current directory.
+fn findings_dir() -> PathBuf {
+    std::env::var_os("REFEREE_FINDINGS").map_or_else(|| PathBuf::from("findings"), PathBuf::from)
+}
+
+/// Writes a failing input as a regression vector named after its content and returns the
+/// file's path (or why it could not be written).
+pub fn write_finding<G: Game>(target: &str, input: &[u8], rules: G::Options, why: &str) -> String {
+    let regression = Regression {
+        game: G::NAME.to_string(),
+        rules: if rules == G::Options::default() {
+            String::new()
+        } else {
+            rules.name().to_string()
+        },
+        expect: Expectation::Agree,
+        why: why.to_string(),
+        input: input.to_vec(),
     };
-    if let Err(d) = compare::<C::G>(&case.input(), case.options()) {
-        panic!("engine and reference disagree\n{d}\ninput:\n{case:?}");
+    let dir = findings_dir();
+    let file = dir.join(format!("{target}-{:016x}.txt", crate::hash::fnv1a(input)));
+    match std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&file, regression.to_bytes()))
+    {
+        Ok(()) => file.display().to_string(),
+        Err(e) => format!("(not written: {}: {e})", file.display()),
     }
 }
 
-/// `pousse_engine_matches_reference`.
-pub fn pousse_engine_matches_reference(data: &[u8]) {
-    engine_matches_reference::<PousseCase>(data);
-}
-
-/// `littlesquares_engine_matches_reference`.
-pub fn littlesquares_engine_matches_reference(data: &[u8]) {
-    engine_matches_reference::<GridCase>(data);
-}
-
-/// `somegame_engine_matches_reference`.
-pub fn somegame_engine_matches_reference(data: &[u8]) {
-    engine_matches_reference::<BoardCase>(data);
-}
-
-/// `pousse_parsers_agree_and_never_panic`: raw bytes as a transcript; both parsers accept it
-/// (and then both implementations judge it alike) or both reject it at the same position.
-/// A panic anywhere is a finding too.
-pub fn pousse_parsers_agree_and_never_panic(data: &[u8]) {
-    let rules = match data.first() {
-        Some(b) => Rules::ALL[*b as usize % 3],
-        None => Rules::Waterloo,
+/// Decodes a case of `G` from the fuzzer's bytes and panics, explaining, if engine and
+/// reference disagree on it.
+pub fn engine_matches_reference<G: Game>(data: &[u8]) {
+    let Ok(Fuzzed(case)) = Fuzzed::<G::Case>::arbitrary_take_rest(Unstructured::new(data)) else {
+        return;
     };
-    if let Err(d) = compare::<Pousse>(data, rules) {
+    let (input, rules) = (case.input(), case.options());
+    if let Err(d) = cross_examine::<G>(&input, rules) {
+        let target = format!("{}_engine_matches_reference", G::NAME);
+        let file = write_finding::<G>(&target, &input, rules, "found by the fuzz target");
+        panic!("engine and reference disagree\n{d}\ninput ({file}):\n{case:?}");
+    }
+}
+
+/// Raw bytes as an input of `G` (the first byte picks the rule set): both parsers accept it
+/// (and then both implementations judge it alike) or both reject it at the same position. A
+/// panic anywhere is a finding too.
+pub fn parsers_agree_and_never_panic<G: Game>(data: &[u8]) {
+    let names = G::Options::NAMES;
+    let rules = match (data.first(), names.len()) {
+        (Some(&b), n) if n > 0 => {
+            G::Options::from_name(names[b as usize % n]).expect("a listed rule set")
+        }
+        _ => G::Options::default(),
+    };
+    if let Err(d) = cross_examine::<G>(data, rules) {
+        let target = format!("{}_parsers_agree_and_never_panic", G::NAME);
+        let file = write_finding::<G>(&target, data, rules, "found by the fuzz target");
         panic!(
-            "parsers or judges disagree under {rules}\n{d}\ninput: {:?}",
+            "parsers or judges disagree under {rules:?}\n{d}\ninput ({file}): {:?}",
             String::from_utf8_lossy(data)
         );
-    }
-}
-
-/// `somegame_matches_reachability_oracle`: on tiny tori, the engine's verdict is the one the
-/// exhaustive reachability oracle gives, and the reference agrees with the engine.
-pub fn somegame_matches_reachability_oracle(data: &[u8]) {
-    use super::somegame::TinyTorusCase;
-    let Ok(case) = TinyTorusCase::arbitrary_take_rest(Unstructured::new(data)) else {
-        return;
-    };
-    if let Err(why) = case.engine_agrees_with_oracle() {
-        panic!("engine and reachability oracle disagree: {why}\ninput:\n{case:?}");
-    }
-    if let Err(d) = compare::<crate::game::SomeGame>(&case.0.input(), ()) {
-        panic!("engine and reference disagree\n{d}\ninput:\n{case:?}");
     }
 }

@@ -1,39 +1,24 @@
-//! The differential-testing harness: random cases for every game, one comparison of engine
-//! and reference written once for all games, and shrinking of diverging cases.
+//! The differential-testing harness: one cross-examination of engine and reference written once
+//! for all games, and the shrinking of a failing case.
 //!
-//! `referee stress` (stable Rust), the cargo-fuzz targets (`fuzz/`, thin glue over
-//! [`fuzz`]) and the regression replays (`tests/regressions.rs`) all use these pieces.
+//! `referee stress` (stable Rust), the cargo-fuzz targets (`fuzz/`, thin glue over [`fuzz`]),
+//! the property tests and the regression replays (`tests/vectors/regressions/`) all use these
+//! pieces, on the cases of each game's one generator ([`crate::case::Case`]).
 
-pub mod littlesquares;
-pub mod pousse;
-pub mod somegame;
-
-#[cfg(feature = "arbitrary")]
 pub mod fuzz;
+pub mod regression;
+mod shrink;
 
 use std::fmt;
 
+pub use shrink::shrink;
+
 use crate::error::JudgeError;
-use crate::game::{Game, Implementation};
-use crate::generate::Rng;
+use crate::game::{Engine, Game};
 
 /// Reference work (see [`Game::reference_cost`]) beyond which a comparison only checks that
 /// the reference parser accepts the input, without judging it.
 pub const REFERENCE_BUDGET: u64 = 50_000_000;
-
-/// A structured test case of one game.
-pub trait Case: Clone + fmt::Debug {
-    /// The game.
-    type G: Game;
-    /// The game options (Pousse's rule set).
-    fn options(&self) -> <Self::G as Game>::Options;
-    /// The case as input text, in the game's contest format.
-    fn input(&self) -> Vec<u8>;
-    /// A random case.
-    fn random(rng: &mut Rng, options: Option<<Self::G as Game>::Options>) -> Self;
-    /// Smaller variants of the case, most promising first.
-    fn shrink(&self) -> Vec<Self>;
-}
 
 /// How the implementations disagree on an input.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,10 +53,11 @@ fn describe<G: Game>(result: &Result<Vec<G::Judgement>, JudgeError>) -> String {
 
 /// Judges `input` with both implementations and explains any difference: verdicts, decisive
 /// moves, reasons, or (for malformed input) whether and where each parser rejects it. Inputs
-/// the engine accepts but whose reference cost exceeds [`REFERENCE_BUDGET`] are only checked
-/// for acceptance by the reference parser.
-pub fn compare<G: Game>(input: &[u8], options: G::Options) -> Result<(), Divergence> {
-    let fast = G::judge(Implementation::Fast, &mut &input[..], options);
+/// the engine accepts but whose reference cost exceeds [`REFERENCE_BUDGET`], or that the
+/// reference refuses, are only checked for acceptance by the reference parser. Where the
+/// engine has a general path besides its specialised ones, that path must agree too.
+pub fn cross_examine<G: Game>(input: &[u8], options: G::Options) -> Result<(), Divergence> {
+    let fast = G::judge(Engine::Fast, &mut &input[..], options);
     if let Some(general) = G::judge_general_path(input, options) {
         if !same_result::<G>(&fast, &general) {
             return Err(Divergence {
@@ -83,19 +69,26 @@ pub fn compare<G: Game>(input: &[u8], options: G::Options) -> Result<(), Diverge
     let affordable = match &fast {
         Ok(js) => {
             js.iter()
-                .map(G::reference_cost)
+                .map(|j| G::reference_cost(j, options))
                 .fold(0u64, u64::saturating_add)
                 <= REFERENCE_BUDGET
         }
         Err(_) => true,
     };
-    let reference = if affordable {
-        G::judge(Implementation::Reference, &mut &input[..], options)
+    let mut reference = if affordable {
+        G::judge(Engine::Reference, &mut &input[..], options)
     } else {
-        G::reference_parses(input).map(|()| Vec::new())
+        Err(JudgeError::Refused {
+            case: 1,
+            reason: "over the harness's budget".into(),
+        })
     };
+    let parse_only = matches!(reference, Err(JudgeError::Refused { .. }));
+    if parse_only {
+        reference = G::reference_parses(input).map(|()| Vec::new());
+    }
     let agree = match (&fast, &reference) {
-        (Ok(_), Ok(_)) if !affordable => true,
+        (Ok(_), Ok(_)) if parse_only => true,
         _ => same_result::<G>(&fast, &reference),
     };
     if agree {
@@ -103,10 +96,10 @@ pub fn compare<G: Game>(input: &[u8], options: G::Options) -> Result<(), Diverge
     } else {
         Err(Divergence {
             engine: describe::<G>(&fast),
-            reference: if affordable {
-                describe::<G>(&reference)
-            } else {
+            reference: if parse_only {
                 format!("(parse only) {}", describe::<G>(&reference))
+            } else {
+                describe::<G>(&reference)
             },
         })
     }
@@ -123,19 +116,5 @@ fn same_result<G: Game>(
             (a.position, a.case) == (b.position, b.case)
         }
         _ => false,
-    }
-}
-
-/// Shrinks a failing case: repeatedly takes the first smaller variant that still fails.
-pub fn shrink<C: Case>(case: C, fails: impl Fn(&C) -> bool) -> C {
-    let mut best = case;
-    'outer: loop {
-        for candidate in best.shrink() {
-            if fails(&candidate) {
-                best = candidate;
-                continue 'outer;
-            }
-        }
-        return best;
     }
 }

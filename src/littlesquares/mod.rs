@@ -1,11 +1,18 @@
-//! LittleSquares (TopCoder SRM 389): who wins with best play. The engine uses the band
-//! decomposition and Sprague-Grundy values (`grundy`); the reference crate plays the game out.
+//! LittleSquares (TopCoder SRM 389): who wins with best play. The engine ([`fold`]) uses the
+//! band decomposition and Sprague-Grundy values ([`grundy`]); the reference crate plays the
+//! game out. Rules, forms and readings: `docs/games/littlesquares.md`.
 
+pub mod case;
+pub mod fold;
+mod game;
 pub mod grundy;
 pub mod parse;
 pub mod reference;
 
 use std::io::Read;
+
+pub use case::GridCase;
+pub use game::LittleSquares;
 
 use crate::error::JudgeError;
 
@@ -23,8 +30,6 @@ pub enum Outcome {
     First,
     /// The player to move loses against best play.
     Second,
-    /// The reference refused: more empty squares than it can search.
-    BeyondReferenceLimit,
 }
 
 /// The result of judging one grid.
@@ -48,7 +53,6 @@ impl Judgement {
         match self.outcome {
             Outcome::First => "first",
             Outcome::Second => "second",
-            Outcome::BeyondReferenceLimit => "",
         }
     }
 

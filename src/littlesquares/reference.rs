@@ -7,23 +7,36 @@ use referee_reference::littlesquares as plain;
 use super::{Judgement, Outcome};
 use crate::error::JudgeError;
 
-/// Judges every grid with the reference (exhaustive search; refuses large grids).
+/// Judges every grid with the reference (exhaustive search). A grid with more empty squares
+/// than the search takes is refused ([`JudgeError::Refused`]), never guessed.
 pub fn judge<R: Read>(mut reader: R) -> Result<Vec<Judgement>, JudgeError> {
     let mut input = Vec::new();
     reader.read_to_end(&mut input)?;
-    let verdicts = plain::judge(&input).map_err(crate::reference_error)?;
-    Ok(verdicts
+    plain::judge(&input)?
         .into_iter()
-        .map(|v| Judgement {
-            outcome: match v.first_wins {
+        .enumerate()
+        .map(|(i, v)| {
+            let outcome = match v.first_wins {
                 Some(true) => Outcome::First,
                 Some(false) => Outcome::Second,
-                None => Outcome::BeyondReferenceLimit,
-            },
-            rows: v.rows,
-            cols: v.cols,
-            empty: v.empty as u64,
-            within_contest_limits: super::within_contest_limits(v.rows, v.cols),
+                None => {
+                    return Err(JudgeError::Refused {
+                        case: i as u64 + 1,
+                        reason: format!(
+                            "beyond the reference's limit: {} empty squares, the exhaustive search stops at {}",
+                            v.empty,
+                            plain::MAX_EMPTY
+                        ),
+                    })
+                }
+            };
+            Ok(Judgement {
+                outcome,
+                rows: v.rows,
+                cols: v.cols,
+                empty: v.empty as u64,
+                within_contest_limits: super::within_contest_limits(v.rows, v.cols),
+            })
         })
-        .collect())
+        .collect()
 }

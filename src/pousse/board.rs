@@ -68,6 +68,7 @@
 //!   tiles `i` and of `occupied_key(r * n + c)` over the occupied squares `(r, c)`.
 
 use super::{BoardRepr, Colour, Edge, Move};
+use crate::hash::mix64;
 
 /// The largest board size the engine judges; larger sizes are refused with a clear error.
 pub const MAX_N: usize = 4096;
@@ -76,14 +77,6 @@ const _: () = assert!(
     MAX_N <= u16::MAX as usize,
     "line positions are stored as u16"
 );
-
-/// SplitMix64's finalizer: a bijective mixer of 64-bit values.
-#[inline]
-pub fn mix64(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// The hash contribution of tile `tile` of the X plane holding `bits`.
 #[inline]
@@ -1046,7 +1039,8 @@ mod tests {
     /// palette of three lines per edge makes straights common), in both orientations.
     #[test]
     fn statuses_follow_random_games() {
-        let mut rng = crate::generate::Rng::new(7);
+        use crate::random::Entropy;
+        let mut rng = crate::random::Rng::new(7);
         let mut seen = [0u32; 3];
         for n in [1, 2, 3, 5, 8, 9, 16, 17, 70] {
             for game in 0..6 {

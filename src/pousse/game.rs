@@ -1,240 +1,72 @@
-//! A game in progress: the board, whose turn it is, and (for the ICFP rule sets) the history
-//! of configurations needed to detect a repetition.
+//! Pousse as a [`Game`]: the engine and the reference behind one interface.
 
-use super::board::{mix64, Board, SizeError, MAX_N};
-use super::history::{History, PackedMove, BATCH};
-use super::{BoardRepr, Colour, Move, Reason, Rules};
+use std::io::Read;
 
-/// Added to the hash of a configuration in which O is to move (`icfp98` only).
-const O_TO_MOVE_KEY: u64 = 0x6A09_E667_F3BC_C909;
+use super::{Judgement, PousseCase, Rules};
+use crate::error::JudgeError;
+use crate::game::{Engine, Game};
 
-/// How a game ended: winner, decisive move, reason.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Decision {
-    /// The winner.
-    pub winner: Colour,
-    /// The 1-based number of the decisive move.
-    pub at: u64,
-    /// Why.
-    pub reason: Reason,
-}
+/// Pousse, under a rule set.
+pub struct Pousse;
 
-/// A Pousse game under one rule set, on board representation `B` ([`Board`] for any size;
-/// [`SmallBoard`](super::SmallBoard) is faster for N <= 8).
-pub struct Game<B = Board> {
-    n: usize,
-    board: B,
-    rules: Rules,
-    played: u64,
-    history: Option<History>,
-    decision: Option<Decision>,
-    /// Masks configuration keys; all ones except in tests that force every key to collide.
-    key_mask: u64,
-}
+impl Game for Pousse {
+    const NAME: &'static str = "pousse";
+    const BETWEEN: &'static str = "\n";
+    const FIRST_LINE: &'static str = "a board size or case count";
+    type Options = Rules;
+    type Judgement = Judgement;
+    type Case = PousseCase;
 
-impl Game<Board> {
-    /// A new game on an empty `n` x `n` board.
-    pub fn new(n: usize, rules: Rules) -> Result<Game, SizeError> {
-        Game::on(n, rules)
-    }
-}
-
-impl<B: BoardRepr> Game<B> {
-    /// A new game on an empty `n` x `n` board of representation `B`; the caller makes sure
-    /// `B` supports size `n` (every size in `1..=MAX_N` for [`Board`], `1..=8` for
-    /// [`SmallBoard`](super::SmallBoard)).
-    pub fn on(n: usize, rules: Rules) -> Result<Game<B>, SizeError> {
-        if n == 0 || n > MAX_N {
-            return Err(SizeError(n));
-        }
-        let board = B::empty(n, rules.forbids_repetition());
-        let history = rules.forbids_repetition().then(History::new);
-        Ok(Game {
-            n,
-            board,
-            rules,
-            played: 0,
-            history,
-            decision: None,
-            key_mask: !0,
-        })
-    }
-
-    /// The board.
-    pub fn board(&self) -> &B {
-        &self.board
-    }
-
-    /// How the game ended, as far as known: after [`play`](Self::play), exactly; after
-    /// [`play_batched`](Self::play_batched), a repetition may still wait for
-    /// [`finish`](Self::finish).
-    pub fn decision(&self) -> Option<Decision> {
-        self.decision
-    }
-
-    /// Plays the next move (X first, alternating) and returns the decision if it ended the
-    /// game. Once the game has ended, further moves are ignored.
-    ///
-    /// The move's index must be in `1..=n` (the parser guarantees it).
-    pub fn play(&mut self, mv: Move) -> Option<Decision> {
-        self.play_batched(mv);
-        self.finish()
-    }
-
-    /// Plays the next move like [`play`](Self::play), but checks for a repetition only once
-    /// every [`BATCH`] moves (or when the straights decide, or at [`finish`](Self::finish)),
-    /// which is several times faster on long games. Moves played after an undiscovered
-    /// repetition are wasted work, never a different verdict.
-    #[inline]
-    pub fn play_batched(&mut self, mv: Move) {
-        if self.decision.is_some() {
-            return;
-        }
-        self.played += 1;
-        let mover = Colour::of_move(self.played);
-        self.board.play_unchecked(mv, mover);
-        let (x, o) = self.board.straights();
-        if x != o {
-            // A repetition at an earlier move ends the game before these straights.
-            self.check_repetitions();
-            if self.decision.is_none() {
-                let winner = if x > o { Colour::X } else { Colour::O };
-                self.decision = Some(Decision {
-                    winner,
-                    at: self.played,
-                    reason: Reason::Straights { x, o },
-                });
-            }
-        } else if self.history.is_some() {
-            let key = self.key();
-            let history = self.history.as_mut().expect("history exists");
-            history.record(mv, key);
-            if history.unchecked() >= BATCH {
-                self.check_repetitions();
-            }
-        }
-    }
-
-    /// Finishes any pending repetition check and returns the decision.
-    pub fn finish(&mut self) -> Option<Decision> {
-        if self.decision.is_none() {
-            self.check_repetitions();
-        }
-        self.decision
-    }
-
-    /// The configuration key after the latest move.
-    fn key(&self) -> u64 {
-        let side = if self.rules == Rules::Icfp98 && Colour::of_move(self.played + 1) == Colour::O {
-            O_TO_MOVE_KEY
-        } else {
-            0
-        };
-        mix64(self.board.contents_hash() ^ side) & self.key_mask
-    }
-
-    /// Checks the recorded but unchecked configurations; on a repetition, decides the game.
-    fn check_repetitions(&mut self) {
-        let Some(history) = self.history.as_mut() else {
-            return;
-        };
-        if history.unchecked() == 0 {
-            return;
-        }
-        let (n, rules, played, board) = (self.n, self.rules, self.played, &self.board);
-        let found = history.check(|moves, j, k| {
-            let same_side = (k - j) % 2 == 0;
-            if !same_side && rules != Rules::Icfp98Board {
-                return false;
-            }
-            let later = if k == played {
-                board.clone()
-            } else {
-                board_after::<B>(n, &moves[..k as usize])
-            };
-            board_after::<B>(n, &moves[..j as usize]).same_contents(&later)
-        });
-        if let Some((k, earlier)) = found {
-            self.decision = Some(Decision {
-                winner: Colour::of_move(k).other(),
-                at: k,
-                reason: Reason::Repetition { earlier },
-            });
-        }
-    }
-}
-
-/// The board after playing `moves` from the empty board of size `n`.
-fn board_after<B: BoardRepr>(n: usize, moves: &[PackedMove]) -> B {
-    let mut board = B::empty(n, false);
-    for (i, &mv) in moves.iter().enumerate() {
-        board.play_unchecked(mv.unpack(), Colour::of_move(i as u64 + 1));
-    }
-    board
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::generate::{pousse_moves, PousseShape, Rng};
-
-    #[test]
-    fn sizes_outside_the_board_limits_are_refused() {
-        for rules in Rules::ALL {
-            assert_eq!(Game::new(0, rules).err(), Some(SizeError(0)));
-            assert_eq!(
-                Game::new(MAX_N + 1, rules).err(),
-                Some(SizeError(MAX_N + 1))
-            );
-            assert!(Game::new(1, rules).is_ok() && Game::new(MAX_N, rules).is_ok());
-        }
-    }
-
-    /// With every configuration key equal, each move is compared with every earlier one by
-    /// exact board comparison: verdicts must not change. (Real 64-bit keys never collide in
-    /// tests, so without this the exact confirmation would go unchecked.) Both board
-    /// representations: each confirms with its own `same_contents`.
-    #[test]
-    fn verdicts_do_not_depend_on_hash_collisions() {
-        use crate::pousse::SmallBoard;
-        let mut decided = 0;
-        for seed in 0..300 {
-            let mut rng = Rng::new(seed);
-            let rules = [Rules::Icfp98, Rules::Icfp98Board][seed as usize % 2];
-            let n = 1 + rng.below(4) as usize;
-            let shape = PousseShape {
-                n,
-                moves: 60,
-                palette: 3,
-                undecided: false,
-                rules,
-            };
-            let moves = pousse_moves(&mut rng, &shape);
-            decided += collisions_change_nothing::<Board>(n, rules, &moves, seed) as u32;
-            match n {
-                1 => collisions_change_nothing::<SmallBoard<1>>(n, rules, &moves, seed),
-                2 => collisions_change_nothing::<SmallBoard<2>>(n, rules, &moves, seed),
-                3 => collisions_change_nothing::<SmallBoard<3>>(n, rules, &moves, seed),
-                _ => collisions_change_nothing::<SmallBoard<4>>(n, rules, &moves, seed),
-            };
-        }
-        assert!(decided > 100, "{decided}");
-    }
-
-    /// Plays `moves` in a game with honest keys and in one whose keys all collide, requiring
-    /// the same decisions; returns whether the game was decided.
-    fn collisions_change_nothing<B: BoardRepr>(
-        n: usize,
+    fn judge(
+        engine: Engine,
+        input: &mut dyn Read,
         rules: Rules,
-        moves: &[Move],
-        seed: u64,
-    ) -> bool {
-        let mut honest = Game::<B>::on(n, rules).unwrap();
-        let mut colliding = Game::<B>::on(n, rules).unwrap();
-        colliding.key_mask = 0;
-        for &m in moves {
-            assert_eq!(honest.play(m), colliding.play(m), "seed {seed}");
+    ) -> Result<Vec<Judgement>, JudgeError> {
+        match engine {
+            Engine::Fast => super::judge::judge(input, rules),
+            Engine::Reference => super::reference::judge(input, rules),
         }
-        honest.decision().is_some()
+    }
+
+    fn judge_general_path(
+        input: &[u8],
+        rules: Rules,
+    ) -> Option<Result<Vec<Judgement>, JudgeError>> {
+        Some(super::judge::judge_on_general_boards(input, rules))
+    }
+
+    fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
+        Ok(referee_reference::pousse::check(input)?)
+    }
+
+    fn verdict(j: &Judgement) -> String {
+        j.verdict().to_string()
+    }
+
+    fn explain(j: &Judgement) -> String {
+        j.explain()
+    }
+
+    fn size(j: &Judgement) -> u64 {
+        j.moves
+    }
+
+    fn reference_cost(j: &Judgement, _rules: Rules) -> u64 {
+        // Every move played recounts all 2N lines of N squares; under the ICFP rule sets it
+        // also compares the board with every earlier one.
+        let played = j.decisive_move.unwrap_or(j.moves);
+        let board = (j.n as u64).pow(2);
+        played.saturating_mul(board).saturating_mul(2 + played / 2)
+    }
+
+    /// A single decimal number: the board size, or the case count of multi-case input.
+    fn recognises(line: &[u8]) -> bool {
+        let mut fields = line
+            .split(|b| *b == b' ' || *b == b'\t')
+            .filter(|f| !f.is_empty());
+        matches!(
+            (fields.next(), fields.next()),
+            (Some(f), None) if f.iter().all(u8::is_ascii_digit)
+        )
     }
 }

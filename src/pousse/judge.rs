@@ -2,11 +2,11 @@
 
 use std::io::Read;
 
-use super::game::Game;
 use super::history;
 use super::parse::Parser;
+use super::play::Match;
 use super::{Board, BoardRepr, Edge, Judgement, Move, Reason, Rules, SmallBoard};
-use crate::error::{describe_bytes, InputError, JudgeError, Position};
+use crate::error::JudgeError;
 
 /// The longest game the ICFP rule sets can judge (2^31 - 1 moves: see
 /// [`history::MAX_MOVES`]; such a game would need tens of gigabytes of history anyway).
@@ -66,7 +66,7 @@ fn play_game<B: BoardRepr, R: Read>(
     n: usize,
     rules: Rules,
 ) -> Result<Judgement, JudgeError> {
-    let mut game = Game::<B>::on(n, rules).expect("the parser checked the board size");
+    let mut game = Match::<B>::on(n, rules).expect("the parser checked the board size");
     let mut moves = 0u64;
     let mut batch = [Move::new(Edge::Left, 1); MOVES_PER_READ];
     loop {
@@ -80,13 +80,13 @@ fn play_game<B: BoardRepr, R: Read>(
                 continue;
             }
             if rules.forbids_repetition() && moves > MAX_ICFP_MOVES && game.finish().is_none() {
-                return Err(InputError::new(
-                    Position::default(),
-                    parser.case(),
-                    format!("at most {MAX_ICFP_MOVES} moves under the ICFP rules"),
-                    describe_bytes(b"a longer game"),
-                )
-                .into());
+                return Err(JudgeError::Refused {
+                    case: parser.case().unwrap_or(1),
+                    reason: format!(
+                        "a game of more than {MAX_ICFP_MOVES} moves under the ICFP rule sets \
+                         (the history of configurations is limited to that many)"
+                    ),
+                });
             }
             game.play_batched(mv);
         }

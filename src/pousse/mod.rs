@@ -1,21 +1,26 @@
-//! Pousse (ICFP 1998; UVa 844): the optimized engine, its streaming parser, and the adapter
-//! that asks the reference crate for a second opinion.
+//! Pousse (ICFP 1998; UVa 844): the optimized engine, its streaming parser, its random cases,
+//! and the adapter that asks the reference crate for a second opinion.
 //!
-//! Rules and readings: `shared/specs/pousse.md` and the README.
+//! Rules, rule sets and readings: `docs/games/pousse.md`.
 
 pub mod board;
-pub mod game;
+pub mod case;
+mod game;
 pub mod history;
 pub mod judge;
 pub mod parse;
+pub mod play;
 pub mod reference;
+pub mod rules;
 pub mod small;
 
 use std::fmt;
-use std::str::FromStr;
 
 pub use board::{Board, MAX_N};
-pub use game::Game;
+pub use case::PousseCase;
+pub use game::Pousse;
+pub use play::Match;
+pub use rules::Rules;
 pub use small::{SmallBoard, SMALL_MAX_N};
 
 /// What a game needs from a board representation; [`Board`] (any size) and [`SmallBoard`]
@@ -33,54 +38,6 @@ pub trait BoardRepr: Clone {
     fn contents_hash(&self) -> u64;
     /// Whether two boards have the same contents.
     fn same_contents(&self, other: &Self) -> bool;
-}
-
-/// Which events end a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Rules {
-    /// Straights only (the judging problem, UVa 844).
-    #[default]
-    Waterloo,
-    /// Straights, and a move that repeats an earlier configuration (board contents plus side
-    /// to move) makes the mover lose.
-    Icfp98,
-    /// As `Icfp98`, but a configuration is the board contents alone.
-    Icfp98Board,
-}
-
-impl Rules {
-    /// Every rule set, in documentation order.
-    pub const ALL: [Rules; 3] = [Rules::Waterloo, Rules::Icfp98, Rules::Icfp98Board];
-
-    /// The command-line name of the rule set.
-    pub fn name(self) -> &'static str {
-        match self {
-            Rules::Waterloo => "waterloo",
-            Rules::Icfp98 => "icfp98",
-            Rules::Icfp98Board => "icfp98-board",
-        }
-    }
-
-    /// Whether repeating a configuration ends the game.
-    pub fn forbids_repetition(self) -> bool {
-        self != Rules::Waterloo
-    }
-}
-
-impl fmt::Display for Rules {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Rules {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Rules, String> {
-        Rules::ALL
-            .into_iter()
-            .find(|r| r.name() == s)
-            .ok_or_else(|| format!("unknown rule set '{s}' (waterloo, icfp98, icfp98-board)"))
-    }
 }
 
 /// A player's colour. X moves first.

@@ -17,7 +17,7 @@ pub fn judge<R: Read>(mut reader: R, rules: Rules) -> Result<Vec<Judgement>, Jud
         Rules::Icfp98 => plain::Rules::Icfp98,
         Rules::Icfp98Board => plain::Rules::Icfp98Board,
     };
-    let verdicts = plain::judge(&input, rules).map_err(crate::reference_error)?;
+    let verdicts = plain::judge(&input, rules)?;
     Ok(verdicts.into_iter().map(convert).collect())
 }
 

@@ -19,8 +19,8 @@
 //!
 //! Invariants: `x & o == 0`, and neither has a bit outside the `n` x `n` square.
 
-use super::board::mix64;
 use super::{BoardRepr, Colour, Edge, Move};
+use crate::hash::mix64;
 
 const _: () = assert!(
     Edge::Left as usize == 0

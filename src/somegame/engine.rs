@@ -9,88 +9,10 @@
 //! are the possible winning moves. Time O(R x C) per step for any K; memory one bit and one
 //! byte per square.
 
-use super::parse::{Cells, DataSet};
+use super::board::{Cells, DataSet};
 use super::scan::{scan, Scan};
+use super::steps::{gcd, Step, STEPS};
 use super::{Judgement, Reason, Verdict};
-
-/// The eight steps: rows, columns, both diagonals, and the four knight hops (d and -d give the
-/// same lines).
-pub const STEPS: [(i64, i64); 8] = [
-    (0, 1),
-    (1, 0),
-    (1, 1),
-    (1, -1),
-    (1, 2),
-    (2, 1),
-    (1, -2),
-    (2, -1),
-];
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
-}
-
-/// A step reduced modulo the board: `(dr, dc)` with `0 <= dr < R`, `0 <= dc < C`.
-#[derive(Clone, Copy)]
-pub(super) struct Step {
-    pub(super) dr: usize,
-    pub(super) dc: usize,
-    rows: usize,
-    cols: usize,
-    /// The length of every cycle of this step.
-    cycle: u64,
-}
-
-impl Step {
-    pub(super) fn new((dr, dc): (i64, i64), rows: usize, cols: usize) -> Step {
-        let dr = dr.rem_euclid(rows as i64) as usize;
-        let dc = dc.rem_euclid(cols as i64) as usize;
-        let r_period = rows as u64 / gcd(rows as u64, dr as u64);
-        let c_period = cols as u64 / gcd(cols as u64, dc as u64);
-        let cycle = r_period / gcd(r_period, c_period) * c_period;
-        Step {
-            dr,
-            dc,
-            rows,
-            cols,
-            cycle,
-        }
-    }
-
-    /// The square before `(r, c)`.
-    #[inline]
-    fn prev(&self, (r, c): (usize, usize)) -> (usize, usize) {
-        let r = if r >= self.dr {
-            r - self.dr
-        } else {
-            r + self.rows - self.dr
-        };
-        let c = if c >= self.dc {
-            c - self.dc
-        } else {
-            c + self.cols - self.dc
-        };
-        (r, c)
-    }
-
-    /// The square after `(r, c)`.
-    #[inline]
-    fn next(&self, (r, c): (usize, usize)) -> (usize, usize) {
-        let mut r = r + self.dr;
-        if r >= self.rows {
-            r -= self.rows;
-        }
-        let mut c = c + self.dc;
-        if c >= self.cols {
-            c -= self.cols;
-        }
-        (r, c)
-    }
-}
 
 /// A line of the last mover: a maximal run starting at `first`, or a whole cycle.
 #[derive(Clone, Copy)]
@@ -519,6 +441,38 @@ fn winning_squares(set: &DataSet, runs: &[Run]) -> u64 {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    proptest! {
+        /// The scan agrees with the engine's walk on who has a line, for every choice of last
+        /// mover, on small boards of every shape (one row, one column, cycles shorter than K).
+        #[test]
+        fn agrees_with_the_walk(
+            (rows, cols, players, k, cells) in (1usize..7, 1usize..7, 1u64..4, 1u64..8)
+                .prop_flat_map(|(r, c, p, k)| {
+                    let cells = proptest::collection::vec(
+                        prop_oneof![2 => Just(0u32), 3 => 1..=p as u32], r * c);
+                    (Just(r), Just(c), Just(p), Just(k), cells)
+                })
+        ) {
+            let board = DataSet { players, rows, cols, k, cells: cells.into() };
+            let bytes: Vec<u8> = board.cells.to_vec().iter().map(|&v| v as u8).collect();
+            let owners = crate::somegame::scan::line_owners(&board, &bytes).expect("small values and K");
+            for last in 1..=players as u32 {
+                let (other, runs) = lines(&board, last, [true; STEPS.len()]);
+                prop_assert_eq!(owners.lowest_other(u64::from(last)), other, "last {}", last);
+                prop_assert_eq!(owners.has(u64::from(last)), !runs.is_empty(), "last {}", last);
+                if other.is_none() {
+                    // Hits along exactly the steps with a line of the last mover.
+                    let found = scan(&board, &bytes, u64::from(last)).unwrap();
+                    for (i, hits) in found.hits.iter().enumerate() {
+                        let only = std::array::from_fn(|j| j == i);
+                        let (_, runs) = lines(&board, last, only);
+                        prop_assert_eq!(!hits.squares.is_empty(), !runs.is_empty(), "last {} step {}", last, i);
+                    }
+                }
+            }
+        }
+    }
 
     proptest! {
         /// Counting a board as bytes decides check 1 as counting its values does, including

@@ -1,13 +1,20 @@
-//! Some Game (DMOJ ioiqrp5): is this board won, still going, or impossible? Readings of the
-//! lost statement: `shared/specs/somegame.md` and the README.
+//! Some Game (DMOJ ioiqrp5): is this board won, still going, or impossible? Rules, formats and
+//! the readings of the lost statement: `docs/games/somegame.md`.
 
+pub mod board;
+pub mod case;
 pub mod engine;
+mod game;
 pub mod oracle;
 pub mod parse;
 pub mod reference;
 pub mod scan;
+pub mod steps;
 
 use std::io::Read;
+
+pub use case::BoardCase;
+pub use game::SomeGame;
 
 use crate::error::JudgeError;
 

@@ -105,3 +105,42 @@ pub fn cached_verdict(cells: &[u64], players: u64, rows: usize, cols: usize, k: 
         .or_insert_with(|| Box::leak(Box::new(reachable(players, rows, cols, k))));
     verdict(reach, cells, players, rows, cols, k)
 }
+
+/// Whether the engine's verdict on `case` (a tiny torus) is the oracle's.
+pub fn engine_agrees(case: &super::BoardCase) -> Result<(), String> {
+    use crate::case::Case;
+    let want = cached_verdict(&case.cells, case.players, case.rows, case.cols, case.k);
+    let got = super::judge(&case.input()[..]).map_err(|e| e.to_string())?;
+    if got[0].verdict == want {
+        Ok(())
+    } else {
+        Err(format!("engine {:?}, oracle {want:?}", got[0].verdict))
+    }
+}
+
+/// The fuzz property `somegame_matches_reachability_oracle`: a tiny torus decoded from the
+/// fuzzer's bytes by the game's generator; the engine's verdict is the oracle's, and the
+/// reference agrees with the engine.
+pub fn fuzz_property(data: &[u8]) {
+    use crate::case::Case;
+    let shape = super::case::BoardShape {
+        tiny: true,
+        ..Default::default()
+    };
+    let case = super::BoardCase::generate(&mut arbitrary::Unstructured::new(data), None, &shape);
+    let failure = engine_agrees(&case)
+        .map_err(|why| format!("engine and reachability oracle disagree: {why}"))
+        .and_then(|()| {
+            crate::harness::cross_examine::<super::SomeGame>(&case.input(), ())
+                .map_err(|d| format!("engine and reference disagree\n{d}"))
+        });
+    if let Err(why) = failure {
+        let file = crate::harness::fuzz::write_finding::<super::SomeGame>(
+            "somegame_matches_reachability_oracle",
+            &case.input(),
+            (),
+            "found by the fuzz target somegame_matches_reachability_oracle",
+        );
+        panic!("{why}\ninput ({file}):\n{case:?}");
+    }
+}

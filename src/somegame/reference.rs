@@ -11,7 +11,7 @@ use crate::error::JudgeError;
 pub fn judge<R: Read>(mut reader: R) -> Result<Vec<Judgement>, JudgeError> {
     let mut input = Vec::new();
     reader.read_to_end(&mut input)?;
-    let boards = plain::parse(&input).map_err(crate::reference_error)?;
+    let boards = plain::parse(&input)?;
     Ok(boards
         .into_iter()
         .map(|mut b| {

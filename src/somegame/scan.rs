@@ -30,10 +30,10 @@
 //! engine converts boards whose values fit) and declines (returns `None`) when K is above
 //! 254, which its byte counters cannot count to.
 
-use super::engine::{Step, STEPS};
 #[cfg(test)]
-use super::parse::Cells;
-use super::parse::DataSet;
+use super::board::Cells;
+use super::board::DataSet;
+use super::steps::{Step, STEPS};
 
 /// A set of players 0..=255: bit p % 64 of word p / 64.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -322,41 +322,7 @@ impl Finder<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::engine::lines;
     use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// The scan agrees with the engine's walk on who has a line, for every choice of last
-        /// mover, on small boards of every shape (one row, one column, cycles shorter than K).
-        #[test]
-        fn agrees_with_the_walk(
-            (rows, cols, players, k, cells) in (1usize..7, 1usize..7, 1u64..4, 1u64..8)
-                .prop_flat_map(|(r, c, p, k)| {
-                    let cells = proptest::collection::vec(
-                        prop_oneof![2 => Just(0u32), 3 => 1..=p as u32], r * c);
-                    (Just(r), Just(c), Just(p), Just(k), cells)
-                })
-        ) {
-            let board = DataSet { players, rows, cols, k, cells: cells.into() };
-            let owners = scan(&board).expect("small values and K");
-            for last in 1..=players as u32 {
-                let (other, runs) = lines(&board, last, [true; STEPS.len()]);
-                prop_assert_eq!(owners.lowest_other(u64::from(last)), other, "last {}", last);
-                prop_assert_eq!(owners.has(u64::from(last)), !runs.is_empty(), "last {}", last);
-                if other.is_none() {
-                    // Hits along exactly the steps with a line of the last mover.
-                    let bytes: Vec<u8> = board.cells.to_vec().iter().map(|&v| v as u8).collect();
-                    let found = super::scan(&board, &bytes, u64::from(last)).unwrap();
-                    for (i, hits) in found.hits.iter().enumerate() {
-                        let only = std::array::from_fn(|j| j == i);
-                        let (_, runs) = lines(&board, last, only);
-                        prop_assert_eq!(!hits.squares.is_empty(), !runs.is_empty(), "last {} step {}", last, i);
-                    }
-                }
-            }
-        }
-    }
 
     /// The scan of a board whose values fit in bytes.
     fn scan(board: &DataSet) -> Option<LineOwners> {

@@ -1,11 +1,17 @@
-//! Helpers shared by the integration tests: vector files and judging with both
-//! implementations.
+//! Helpers shared by the integration tests: vector files, judging with both implementations,
+//! and a proptest strategy over each game's one generator (shrinking with the game's shrinker).
 #![allow(dead_code)]
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 
+use proptest::prelude::Rng as _;
+use proptest::strategy::{NewTree, Strategy, ValueTree};
+use proptest::test_runner::TestRunner;
+use referee::case::Case;
 use referee::error::JudgeError;
-use referee::game::{Game, Implementation};
+use referee::game::{Engine, Game};
+use referee::random::Rng;
 
 /// The path of a shared vector file.
 pub fn vector_path(name: &str) -> PathBuf {
@@ -53,7 +59,7 @@ pub fn decode_escapes(s: &str) -> Vec<u8> {
 
 /// Judges `input` with one implementation.
 pub fn judge<G: Game>(
-    imp: Implementation,
+    imp: Engine,
     input: &[u8],
     options: G::Options,
 ) -> Result<Vec<G::Judgement>, JudgeError> {
@@ -71,7 +77,7 @@ pub type Both<G> = (
 /// Where the engine has a general path besides its specialised ones, that path must give the
 /// same result.
 pub fn judge_both<G: Game>(input: &[u8], options: G::Options) -> Both<G> {
-    let fast = judge::<G>(Implementation::Fast, input, options);
+    let fast = judge::<G>(Engine::Fast, input, options);
     if let Some(general) = G::judge_general_path(input, options) {
         assert_eq!(
             format!("{fast:?}"),
@@ -79,7 +85,7 @@ pub fn judge_both<G: Game>(input: &[u8], options: G::Options) -> Both<G> {
             "the engine's general path disagrees"
         );
     }
-    (fast, judge::<G>(Implementation::Reference, input, options))
+    (fast, judge::<G>(Engine::Reference, input, options))
 }
 
 /// Checks every vector of an invalid-input file (`input with escapes | line:column | case`):
@@ -91,7 +97,7 @@ pub fn assert_invalid_vectors<G: Game>(file: &str, options: G::Options) -> usize
             panic!("bad vector {fields:?}");
         };
         let input = decode_escapes(input);
-        for imp in [Implementation::Fast, Implementation::Reference] {
+        for imp in [Engine::Fast, Engine::Reference] {
             let err = judge::<G>(imp, &input, options)
                 .expect_err(&format!("{imp:?} accepted {fields:?}"));
             let JudgeError::Input(e) = err else {
@@ -102,4 +108,83 @@ pub fn assert_invalid_vectors<G: Game>(file: &str, options: G::Options) -> usize
         }
     }
     cases.len()
+}
+
+/// The game's generator as a proptest strategy: each value is a case generated from a seed the
+/// test runner draws, and shrinking walks the game's own [`Case::shrink`] candidates.
+pub fn cases<C: Case>(
+    options: Option<<C::Game as Game>::Options>,
+    shape: C::Shape,
+) -> CaseStrategy<C> {
+    CaseStrategy { options, shape }
+}
+
+/// See [`cases`].
+pub struct CaseStrategy<C: Case> {
+    options: Option<<C::Game as Game>::Options>,
+    shape: C::Shape,
+}
+
+impl<C: Case> std::fmt::Debug for CaseStrategy<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cases of {} ({:?})", C::Game::NAME, self.shape)
+    }
+}
+
+impl<C: Case> Strategy for CaseStrategy<C> {
+    type Tree = CaseTree<C>;
+    type Value = C;
+
+    fn new_tree(&self, runner: &mut TestRunner) -> NewTree<Self> {
+        let seed = runner.rng().next_u64();
+        let case = C::generate(&mut Rng::new(seed), self.options, &self.shape);
+        Ok(CaseTree {
+            accepted: case.clone(),
+            current: case,
+            queue: VecDeque::new(),
+        })
+    }
+}
+
+/// A case being shrunk: `accepted` is the smallest case known to fail, `queue` the candidates
+/// smaller than it not yet tried.
+pub struct CaseTree<C: Case> {
+    current: C,
+    accepted: C,
+    queue: VecDeque<C>,
+}
+
+impl<C: Case> std::fmt::Debug for CaseTree<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.current)
+    }
+}
+
+impl<C: Case> ValueTree for CaseTree<C> {
+    type Value = C;
+
+    fn current(&self) -> C {
+        self.current.clone()
+    }
+
+    /// The current case failed: it becomes the accepted one, and its first candidate is next.
+    fn simplify(&mut self) -> bool {
+        self.accepted = self.current.clone();
+        self.queue = self.accepted.shrink().into();
+        self.complicate()
+    }
+
+    /// The current case passed: the next candidate of the accepted case is tried instead.
+    fn complicate(&mut self) -> bool {
+        match self.queue.pop_front() {
+            Some(next) => {
+                self.current = next;
+                true
+            }
+            None => {
+                self.current = self.accepted.clone();
+                false
+            }
+        }
+    }
 }

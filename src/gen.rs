@@ -1,0 +1,60 @@
+//! `referee gen`: seeded random inputs from a game's generator, written as files (with the
+//! engine's answers on request).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::case::{Case, Knobs};
+use crate::detect::file_suffix;
+use crate::error::RunError;
+use crate::game::{render, Engine, Game};
+use crate::random::Rng;
+
+/// What to write.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// The output directory (created if needed).
+    pub out: PathBuf,
+    /// How many files.
+    pub count: usize,
+    /// The seed: the same seed, knobs and rule set give the same files.
+    pub seed: u64,
+    /// Also write each file's `.ans`, as judged by the engine.
+    pub answers: bool,
+    /// The generator's knobs.
+    pub knobs: Knobs,
+}
+
+/// Writes `request.count` inputs of `G` under `rules` and returns their paths. File `i` is
+/// `GAME-SEED-i.in` (with the rule set's suffix, `.icfp98.in`), drawn from its own random
+/// stream, so files do not depend on how many are written.
+pub fn generate<G: Game>(request: &Request, rules: G::Options) -> Result<Vec<PathBuf>, RunError> {
+    request.knobs.check_for::<G>()?;
+    let shape = G::Case::shape(&request.knobs)?;
+    fs::create_dir_all(&request.out).map_err(|e| RunError::io(&request.out, e))?;
+    let mut written = Vec::with_capacity(request.count);
+    for i in 0..request.count {
+        let mut rng = Rng::for_item(request.seed, i as u64);
+        let case = G::Case::generate(&mut rng, Some(rules), &shape);
+        let input = case.input();
+        let path = request.out.join(format!(
+            "{}-{}-{i:06}{}.in",
+            G::NAME,
+            request.seed,
+            file_suffix(rules)
+        ));
+        fs::write(&path, &input).map_err(|e| RunError::io(&path, e))?;
+        if request.answers {
+            write_answer::<G>(&path, &input, rules)?;
+        }
+        written.push(path);
+    }
+    Ok(written)
+}
+
+fn write_answer<G: Game>(path: &Path, input: &[u8], rules: G::Options) -> Result<(), RunError> {
+    let answer = G::judge(Engine::Fast, &mut &input[..], rules)
+        .map_err(|e| RunError::Usage(e.located(&path.display().to_string())))?;
+    let ans = path.with_extension("ans");
+    fs::write(&ans, render::<G>(&answer)).map_err(|e| RunError::io(&ans, e))
+}

@@ -1,0 +1,55 @@
+//! LittleSquares as a [`Game`]: the engine and the reference behind one interface.
+
+use std::io::Read;
+
+use super::{GridCase, Judgement};
+use crate::error::JudgeError;
+use crate::game::{Engine, Game};
+
+/// LittleSquares.
+pub struct LittleSquares;
+
+impl Game for LittleSquares {
+    const NAME: &'static str = "littlesquares";
+    const BETWEEN: &'static str = "";
+    const FIRST_LINE: &'static str = "a grid row of '.' and '#' or a '{' literal";
+    type Options = ();
+    type Judgement = Judgement;
+    type Case = GridCase;
+
+    fn judge(engine: Engine, input: &mut dyn Read, (): ()) -> Result<Vec<Judgement>, JudgeError> {
+        match engine {
+            Engine::Fast => super::judge(input),
+            Engine::Reference => super::reference::judge(input),
+        }
+    }
+
+    fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
+        Ok(referee_reference::littlesquares::check(input)?)
+    }
+
+    fn verdict(j: &Judgement) -> String {
+        j.verdict().to_string()
+    }
+
+    fn explain(j: &Judgement) -> String {
+        j.explain()
+    }
+
+    fn size(j: &Judgement) -> u64 {
+        (j.rows * j.cols) as u64
+    }
+
+    fn reference_cost(j: &Judgement, (): ()) -> u64 {
+        // Memoised positions (2^empty) times the moves tried in each.
+        if j.empty > referee_reference::littlesquares::MAX_EMPTY as u64 {
+            return 0; // The reference refuses at once.
+        }
+        (1u64 << j.empty).saturating_mul(2 * j.empty + 1)
+    }
+
+    /// A row of `.` and `#`, or the `{` of a TopCoder literal.
+    fn recognises(line: &[u8]) -> bool {
+        line.starts_with(b"{") || line.iter().all(|b| *b == b'.' || *b == b'#')
+    }
+}

@@ -1,0 +1,174 @@
+//! The rows of `verdicts.csv` and `mismatches.csv`: their columns, statuses and order.
+//!
+//! Rows are ordered by file, compared path component by component (the order of a sorted
+//! directory walk), then by case index. Writing is [`write`]'s job, combining shard runs
+//! [`merge`]'s.
+
+pub mod merge;
+pub mod write;
+
+use std::cmp::Ordering;
+
+/// The required columns of `verdicts.csv`/`mismatches.csv`, first and in this order.
+pub const REQUIRED: [&str; 8] = [
+    "file",
+    "index",
+    "game",
+    "rules",
+    "engine",
+    "reference",
+    "expected",
+    "status",
+];
+
+/// The extra columns that follow the required ones.
+pub const EXTRA: [&str; 4] = ["size", "engine_detail", "reference_detail", "detail"];
+
+/// The column added by `--timings`.
+pub const TIMING: &str = "engine_micros";
+
+/// A row's status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Status {
+    /// Engine, reference and expected answer agree.
+    Ok,
+    /// The two implementations disagree.
+    EngineReferenceMismatch,
+    /// The engine disagrees with the `.ans` file.
+    ExpectedMismatch,
+    /// The input is malformed, unreadable or not recognised.
+    InvalidInput,
+    /// The reference was not run (beyond its budget or limits, or `--no-reference`).
+    ReferenceSkipped,
+}
+
+impl Status {
+    /// Every status, in report order.
+    pub const ALL: [Status; 5] = [
+        Status::Ok,
+        Status::EngineReferenceMismatch,
+        Status::ExpectedMismatch,
+        Status::InvalidInput,
+        Status::ReferenceSkipped,
+    ];
+
+    /// The CSV spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::EngineReferenceMismatch => "engine-reference-mismatch",
+            Status::ExpectedMismatch => "expected-mismatch",
+            Status::InvalidInput => "invalid-input",
+            Status::ReferenceSkipped => "reference-skipped",
+        }
+    }
+
+    /// Whether the row belongs in `mismatches.csv` (and makes the run exit 1).
+    pub fn is_problem(self) -> bool {
+        !matches!(self, Status::Ok | Status::ReferenceSkipped)
+    }
+}
+
+/// One row of `verdicts.csv`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Row {
+    /// The input file, as walked (`/`-separated).
+    pub file: String,
+    /// The 1-based case index within the file (`None` for a row about the whole file).
+    pub index: Option<u64>,
+    /// The game (empty when not recognised).
+    pub game: String,
+    /// The Pousse rule set (empty for other games).
+    pub rules: String,
+    /// The engine's verdict.
+    pub engine: String,
+    /// The reference's verdict.
+    pub reference: String,
+    /// The `.ans` verdict.
+    pub expected: String,
+    /// The status.
+    pub status: Option<Status>,
+    /// Moves (Pousse) or squares.
+    pub size: Option<u64>,
+    /// The engine's explanation (decisive move, reason).
+    pub engine_detail: String,
+    /// The reference's explanation.
+    pub reference_detail: String,
+    /// Errors, skip reasons, disagreements.
+    pub detail: String,
+    /// Engine time for the whole file, in microseconds (reported with `--timings` only).
+    pub engine_micros: Option<u64>,
+}
+
+impl Row {
+    /// The row's fields, in column order.
+    pub fn fields(&self, timings: bool) -> Vec<String> {
+        let opt = |v: Option<u64>| v.map_or(String::new(), |v| v.to_string());
+        let mut f = vec![
+            self.file.clone(),
+            opt(self.index),
+            self.game.clone(),
+            self.rules.clone(),
+            self.engine.clone(),
+            self.reference.clone(),
+            self.expected.clone(),
+            self.status.map_or("", Status::as_str).to_string(),
+            opt(self.size),
+            self.engine_detail.clone(),
+            self.reference_detail.clone(),
+            self.detail.clone(),
+        ];
+        if timings {
+            f.push(opt(self.engine_micros));
+        }
+        f
+    }
+}
+
+/// The report order of two (file, index) pairs: file by path components, then index (a row
+/// without index first).
+pub fn order(a: (&str, &str), b: (&str, &str)) -> Ordering {
+    a.0.split('/').cmp(b.0.split('/')).then_with(|| {
+        match (a.1.parse::<u64>(), b.1.parse::<u64>()) {
+            (Ok(x), Ok(y)) => x.cmp(&y),
+            _ => a.1.len().cmp(&b.1.len()).then(a.1.cmp(b.1)),
+        }
+    })
+}
+
+/// The header of `verdicts.csv`.
+pub fn header(timings: bool) -> Vec<&'static str> {
+    let mut h: Vec<&str> = REQUIRED.iter().chain(EXTRA.iter()).copied().collect();
+    if timings {
+        h.push(TIMING);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_is_by_path_components_then_numeric_index() {
+        let mut v = vec![
+            ("a-b/x.in", "1"),
+            ("a/b/z.in", "10"),
+            ("a/b/z.in", "9"),
+            ("a/b/z.in", ""),
+            ("a.in", "1"),
+        ];
+        v.sort_by(|a, b| order(*a, *b));
+        assert_eq!(
+            v,
+            // Component-wise, as a sorted walk visits them: "a" < "a-b" < "a.in".
+            vec![
+                ("a/b/z.in", ""),
+                ("a/b/z.in", "9"),
+                ("a/b/z.in", "10"),
+                ("a-b/x.in", "1"),
+                ("a.in", "1")
+            ]
+        );
+    }
+}

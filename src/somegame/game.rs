@@ -1,0 +1,66 @@
+//! Some Game as a [`Game`]: the engine and the reference behind one interface.
+
+use std::io::Read;
+
+use super::{BoardCase, Judgement, Reason};
+use crate::error::JudgeError;
+use crate::game::{Engine, Game};
+
+/// Some Game.
+pub struct SomeGame;
+
+impl Game for SomeGame {
+    const NAME: &'static str = "somegame";
+    const BETWEEN: &'static str = "\n";
+    const FIRST_LINE: &'static str = "a header 'P R C K'";
+    type Options = ();
+    type Judgement = Judgement;
+    type Case = BoardCase;
+
+    fn judge(engine: Engine, input: &mut dyn Read, (): ()) -> Result<Vec<Judgement>, JudgeError> {
+        match engine {
+            Engine::Fast => super::judge(input),
+            Engine::Reference => super::reference::judge(input),
+        }
+    }
+
+    fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
+        referee_reference::somegame::parse(input)?;
+        Ok(())
+    }
+
+    fn verdict(j: &Judgement) -> String {
+        j.verdict_text()
+    }
+
+    fn explain(j: &Judgement) -> String {
+        j.explain()
+    }
+
+    fn size(j: &Judgement) -> u64 {
+        j.squares
+    }
+
+    fn reference_cost(j: &Judgement, (): ()) -> u64 {
+        // A line check walks up to min(K, squares) squares from every square along 8 steps;
+        // there is one check per player, and one per square of the last mover removed.
+        let n = j.squares;
+        let walk = j.walk.min(n).max(1);
+        let checks = match j.reason {
+            Reason::LastMoverLine { .. } => n + 1,
+            _ => 1,
+        };
+        n.saturating_mul(8)
+            .saturating_mul(walk)
+            .saturating_mul(checks)
+    }
+
+    /// Four integers.
+    fn recognises(line: &[u8]) -> bool {
+        let fields: Vec<&[u8]> = line
+            .split(|b| *b == b' ' || *b == b'\t')
+            .filter(|f| !f.is_empty())
+            .collect();
+        fields.len() == 4 && fields.iter().all(|f| f.iter().all(u8::is_ascii_digit))
+    }
+}

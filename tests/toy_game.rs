@@ -1,0 +1,298 @@
+//! A fourth game costs one folder: a tiny take-away game, with its own engine, reference,
+//! generator and shrinker, implements the traits and runs through the generic drivers (gen,
+//! verify, stress, the fuzz property and the property-test strategy) unchanged. A deliberately
+//! wrong engine of the same game shows that those drivers do find and shrink its bug.
+//!
+//! The game: a pile of N stones; a move takes 1 to K stones; whoever takes the last stone
+//! wins. Input: one case per line, `N K`. Output: `first` or `second` per case.
+
+mod common;
+
+use std::fmt;
+use std::io::Read;
+use std::time::Duration;
+
+use proptest::prelude::*;
+use referee::case::{Case, Knob, KnobKind, Knobs};
+use referee::error::{InputError, JudgeError, Position};
+use referee::game::{Engine, Game};
+use referee::random::Entropy;
+
+/// The take-away game; `BUG` plants a wrong engine (it forgets that K + 1 stones lose for the
+/// player to move when N is a multiple of K + 1 above 2 (K + 1)).
+struct TakeAway<const BUG: bool>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Judgement {
+    first_wins: bool,
+    n: u64,
+}
+
+/// A pile and a move limit.
+#[derive(Clone, PartialEq, Eq)]
+struct Pile<const BUG: bool> {
+    n: u64,
+    k: u64,
+}
+
+impl<const BUG: bool> fmt::Debug for Pile<BUG> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.n, self.k)
+    }
+}
+
+fn parse(input: &mut dyn Read) -> Result<Vec<(u64, u64)>, JudgeError> {
+    let mut text = String::new();
+    input.read_to_string(&mut text)?;
+    let mut cases = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let at = |column| Position::new(i as u64 + 1, column);
+        let fields: Vec<&str> = line.split(' ').collect();
+        let [n, k] = fields[..] else {
+            return Err(InputError::new(at(1), None, "'N K'", format!("'{line}'")).into());
+        };
+        let n = n
+            .parse()
+            .map_err(|_| InputError::new(at(1), None, "a pile size", format!("'{n}'")))?;
+        let k = k.parse().ok().filter(|&k| k >= 1).ok_or_else(|| {
+            InputError::new(
+                at(n_len(line)),
+                None,
+                "a move limit of at least 1",
+                format!("'{k}'"),
+            )
+        })?;
+        cases.push((n, k));
+    }
+    Ok(cases)
+}
+
+fn n_len(line: &str) -> u64 {
+    line.find(' ').map_or(1, |i| i as u64 + 2)
+}
+
+/// The reference: who wins from every pile size up to N, by trying every move.
+fn solve(n: u64, k: u64) -> bool {
+    let mut wins = vec![false; n as usize + 1];
+    for size in 1..=n as usize {
+        wins[size] = (1..=(k as usize).min(size)).any(|take| !wins[size - take]);
+    }
+    wins[n as usize]
+}
+
+impl<const BUG: bool> Game for TakeAway<BUG> {
+    const NAME: &'static str = "takeaway";
+    const BETWEEN: &'static str = "";
+    const FIRST_LINE: &'static str = "'N K'";
+    type Options = ();
+    type Judgement = Judgement;
+    type Case = Pile<BUG>;
+
+    fn judge(engine: Engine, input: &mut dyn Read, (): ()) -> Result<Vec<Judgement>, JudgeError> {
+        parse(input)?
+            .into_iter()
+            .enumerate()
+            .map(|(i, (n, k))| {
+                let first_wins = match engine {
+                    Engine::Fast if BUG && n > 2 * (k + 1) => true,
+                    Engine::Fast => n % (k + 1) != 0,
+                    Engine::Reference if n > 1_000_000 => {
+                        return Err(JudgeError::Refused {
+                            case: i as u64 + 1,
+                            reason: "beyond the reference's limit".into(),
+                        })
+                    }
+                    Engine::Reference => solve(n, k),
+                };
+                Ok(Judgement { first_wins, n })
+            })
+            .collect()
+    }
+
+    fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
+        parse(&mut &input[..]).map(|_| ())
+    }
+
+    fn verdict(j: &Judgement) -> String {
+        if j.first_wins { "first" } else { "second" }.into()
+    }
+
+    fn explain(j: &Judgement) -> String {
+        format!("a pile of {}", j.n)
+    }
+
+    fn size(j: &Judgement) -> u64 {
+        j.n
+    }
+
+    fn reference_cost(j: &Judgement, (): ()) -> u64 {
+        j.n
+    }
+
+    fn recognises(_: &[u8]) -> bool {
+        false
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct PileShape {
+    n: Option<u64>,
+}
+
+impl<const BUG: bool> Case for Pile<BUG> {
+    type Game = TakeAway<BUG>;
+    type Shape = PileShape;
+    const KNOBS: &'static [Knob] = &[Knob {
+        name: "n",
+        help: "pile size",
+        kind: KnobKind::Count,
+    }];
+
+    fn shape(knobs: &Knobs) -> Result<PileShape, String> {
+        Ok(PileShape {
+            n: knobs.count("n")?,
+        })
+    }
+
+    fn generate(e: &mut dyn Entropy, _: Option<()>, shape: &PileShape) -> Self {
+        Pile {
+            n: shape.n.unwrap_or_else(|| e.below(60)),
+            k: 1 + e.below(5),
+        }
+    }
+
+    fn options(&self) {}
+
+    fn input(&self) -> Vec<u8> {
+        format!("{} {}\n", self.n, self.k).into_bytes()
+    }
+
+    fn shrink(&self) -> Vec<Self> {
+        // Halve the pile, take a whole round (K + 1 stones, which keeps who wins), take one.
+        let mut out: Vec<Self> = [
+            self.n / 2,
+            self.n.saturating_sub(self.k + 1),
+            self.n.saturating_sub(1),
+        ]
+        .into_iter()
+        .filter(|&n| n < self.n)
+        .map(|n| Pile { n, k: self.k })
+        .collect();
+        if self.k > 1 {
+            out.push(Pile {
+                n: self.n,
+                k: self.k - 1,
+            });
+        }
+        out
+    }
+}
+
+#[test]
+fn gen_and_verify_run_the_toy_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let request = referee::gen::Request {
+        out: dir.path().join("cases"),
+        count: 30,
+        seed: 4,
+        answers: true,
+        knobs: Knobs::default(),
+    };
+    let written = referee::gen::generate::<TakeAway<false>>(&request, ()).unwrap();
+    assert_eq!(written.len(), 30);
+    // One wrong answer, one malformed file.
+    std::fs::write(dir.path().join("cases/wrong.in"), "4 3\n").unwrap();
+    std::fs::write(dir.path().join("cases/wrong.ans"), "first\n").unwrap();
+    std::fs::write(dir.path().join("cases/junk.in"), "4 0\n").unwrap();
+    let batch = referee::verify::run::Batch {
+        paths: vec![dir.path().join("cases")],
+        shard: None,
+        jobs: Some(2),
+        out: dir.path().join("reports"),
+        timings: false,
+    };
+    let settings = referee::verify::Settings {
+        reference_budget: 1_000,
+        no_reference: false,
+    };
+    let outcome = referee::verify::run::run(&batch, |file| {
+        referee::verify::verify_as::<TakeAway<false>>(file, &settings, ())
+    })
+    .unwrap();
+    let status = |name: &str| {
+        let row = outcome
+            .rows
+            .iter()
+            .find(|r| r.file.ends_with(name))
+            .unwrap();
+        row.status.unwrap().as_str()
+    };
+    assert_eq!(outcome.rows.len(), 32);
+    assert_eq!(status("wrong.in"), "expected-mismatch");
+    assert_eq!(status("junk.in"), "invalid-input");
+    let ok = outcome
+        .rows
+        .iter()
+        .filter(|r| r.status.unwrap().as_str() == "ok");
+    assert_eq!(ok.count(), 30);
+    let verdicts = std::fs::read_to_string(dir.path().join("reports/verdicts.csv")).unwrap();
+    assert!(
+        verdicts.contains(",takeaway,,first,first,first,ok,"),
+        "{verdicts}"
+    );
+}
+
+fn limits(cases: u64) -> referee::stress::Limits {
+    referee::stress::Limits {
+        seed: 3,
+        cases: Some(cases),
+        time: None,
+        case_time: Duration::from_secs(10),
+    }
+}
+
+#[test]
+fn stress_passes_the_toy_game_and_shrinks_the_planted_bug() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = referee::stress::run::<TakeAway<false>>(limits(500), None, dir.path()).unwrap();
+    assert_eq!((report.cases, report.finding.is_none()), (500, true));
+    let report = referee::stress::run::<TakeAway<true>>(limits(500), None, dir.path()).unwrap();
+    let finding = report.finding.expect("the planted bug is found");
+    // The smallest pile the bug changes: a multiple of K + 1 above 2 (K + 1), with K = 1.
+    assert_eq!(std::fs::read_to_string(&finding.file).unwrap(), "6 1\n");
+    let regression = std::fs::read(&finding.regression).unwrap();
+    let regression = referee::harness::regression::Regression::parse(&regression).unwrap();
+    assert!(regression.check::<TakeAway<true>>().is_err());
+    assert!(regression.check::<TakeAway<false>>().is_ok());
+}
+
+#[test]
+fn the_fuzz_property_runs_the_toy_game() {
+    for seed in 0..200u8 {
+        let bytes: Vec<u8> = (0..8)
+            .map(|i| seed.wrapping_mul(31).wrapping_add(i))
+            .collect();
+        referee::harness::fuzz::engine_matches_reference::<TakeAway<false>>(&bytes);
+    }
+    let findings = tempfile::tempdir().unwrap();
+    std::env::set_var("REFEREE_FINDINGS", findings.path());
+    let caught = (0..=255u8).any(|b| {
+        std::panic::catch_unwind(|| {
+            referee::harness::fuzz::engine_matches_reference::<TakeAway<true>>(&[b, 0])
+        })
+        .is_err()
+    });
+    assert!(caught, "the fuzz property finds the planted bug");
+    assert!(std::fs::read_dir(findings.path()).unwrap().count() > 0);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_property_test_strategy_runs_the_toy_game(
+        pile in common::cases::<Pile<false>>(None, PileShape::default())
+    ) {
+        prop_assert!(referee::harness::cross_examine::<TakeAway<false>>(&pile.input(), ()).is_ok());
+    }
+}
