@@ -3,19 +3,24 @@
 //! Pousse moves for the engine/reference ratio. Run: `cargo bench --bench engines`.
 
 use divan::{black_box, Bencher};
-use referee::case::Case;
+use referee::game::Case;
 use referee::game::{Engine, Game};
-use referee::littlesquares::case::GridShape;
+use referee::knobs::Knobs;
 use referee::littlesquares::{GridCase, LittleSquares};
 use referee::pousse::case::{moves as random_moves, transcript};
 use referee::pousse::play::Decision;
 use referee::pousse::{Board, BoardRepr, Match, Move, Pousse, Rules, SmallBoard};
 use referee::random::Rng;
-use referee::somegame::case::BoardShape;
 use referee::somegame::{BoardCase, SomeGame};
 
 fn main() {
     divan::main();
+}
+
+/// The input of a case of the shape `knobs` (as `referee gen` flags), from seed 3.
+fn case<C: Case>(knobs: &[(&str, &str)]) -> Vec<u8> {
+    let shape = C::shape(&Knobs::new(knobs.iter().copied())).unwrap();
+    C::generate(&mut Rng::new(3), None, &shape).input()
 }
 
 fn moves(n: usize, count: usize, rules: Rules) -> Vec<Move> {
@@ -62,12 +67,7 @@ fn pousse_judge_n100_100k_random_moves(bencher: Bencher, imp: Engine) {
 
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn littlesquares_4000x4000(bencher: Bencher) {
-    let shape = GridShape {
-        rows: Some(4000),
-        cols: Some(4000),
-        filled: Some(0.1),
-    };
-    let text = GridCase::generate(&mut Rng::new(3), None, &shape).input();
+    let text = case::<GridCase>(&[("rows", "4000"), ("cols", "4000"), ("filled", "0.1")]);
     bencher
         .counter(divan::counter::ItemsCount::new(16_000_000usize))
         .bench(|| black_box(LittleSquares::judge(Engine::Fast, &mut &text[..], ()).unwrap()));
@@ -75,16 +75,14 @@ fn littlesquares_4000x4000(bencher: Bencher) {
 
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn somegame_2000x2000_p4_k5(bencher: Bencher) {
-    let shape = BoardShape {
-        players: Some(4),
-        rows: Some(2000),
-        cols: Some(2000),
-        k: Some(5),
-        fill: Some(0.6),
-        perturb: Some(0),
-        tiny: false,
-    };
-    let text = BoardCase::generate(&mut Rng::new(3), None, &shape).input();
+    let text = case::<BoardCase>(&[
+        ("players", "4"),
+        ("rows", "2000"),
+        ("cols", "2000"),
+        ("k", "5"),
+        ("fill", "0.6"),
+        ("perturb", "0"),
+    ]);
     bencher
         .counter(divan::counter::ItemsCount::new(4_000_000usize))
         .bench(|| black_box(SomeGame::judge(Engine::Fast, &mut &text[..], ()).unwrap()));

@@ -50,7 +50,7 @@ row() { # name file units unit-name command...
 
 for rules in waterloo icfp98 icfp98-board; do
   for n in 4 8 64 100 1000; do
-    gen "$W/p-$rules-$n" pousse --n "$n" --moves 1000000 --undecided --rules "$rules" --seed 5
+    gen "$W/p-$rules-$n" pousse --n "$n" --moves 1000000 --palette 0 --undecided --rules "$rules" --seed 5
     f=$(ls "$W/p-$rules-$n"/*.in)
     moves=$(($(wc -l < "$f") - 2))
     row "pousse $rules N=$n, $moves undecided moves" "$f" "$moves" move "$B" judge pousse "$f" --rules "$rules"
@@ -73,9 +73,9 @@ echo "| workload | file | wc -l | referee | per unit | x wc -l | peak memory |"
 echo "|---|---|---|---|---|---|---|"
 gen "$W/ls" littlesquares --rows 4000 --cols 4000 --filled 0.1 --seed 5
 row "littlesquares 4000 x 4000" "$W"/ls/*.in 16000000 square "$B" judge littlesquares "$W"/ls/*.in
-gen "$W/sg" somegame --rows 2000 --cols 2000 --players 4 --k 5 --fill 0.6 --seed 5
+gen "$W/sg" somegame --rows 2000 --cols 2000 --players 4 --k 5 --fill 0.6 --perturb 0 --seed 5
 row "somegame 2000 x 2000, P=4, K=5 (every player has lines: ERROR)" "$W"/sg/*.in 4000000 square "$B" judge somegame "$W"/sg/*.in
-gen "$W/sgn" somegame --rows 2000 --cols 2000 --players 4 --k 10 --fill 0.6 --seed 5
+gen "$W/sgn" somegame --rows 2000 --cols 2000 --players 4 --k 10 --fill 0.6 --perturb 0 --seed 5
 row "somegame 2000 x 2000, P=4, K=10 (nobody has a line)" "$W"/sgn/*.in 4000000 square "$B" judge somegame "$W"/sgn/*.in
 # The same board with player 4 (the last mover) given one line of K by swapping squares, so
 # the counts stay legal: the only case that needs the walk after the scan.
@@ -106,11 +106,11 @@ ratio() { # name file args...
   printf '| %s | %.2f ms | %.0f ms | %.0f |\n' "$name" "$(echo "$e * 1000" | bc -l)" \
     "$(echo "$r * 1000" | bc -l)" "$(echo "$r / $e" | bc -l)"
 }
-gen "$W/pr" pousse --n 100 --moves 100000 --seed 6
+gen "$W/pr" pousse --n 100 --moves 100000 --palette 0 --seed 6
 ratio "pousse N=100, 10^5 random moves, waterloo" "$W"/pr/*.in pousse
-gen "$W/pr8" pousse --n 8 --moves 2000 --undecided --rules icfp98 --seed 6
+gen "$W/pr8" pousse --n 8 --moves 2000 --palette 0 --undecided --rules icfp98 --seed 6
 ratio "pousse N=8, 2000 undecided moves, icfp98" "$W"/pr8/*.icfp98.in pousse --rules icfp98
 gen "$W/lsr" littlesquares --rows 6 --cols 6 --filled 0.35 --seed 6
 ratio "littlesquares 6 x 6, ~23 empty" "$W"/lsr/*.in littlesquares
-gen "$W/sgr" somegame --rows 40 --cols 40 --players 2 --k 4 --fill 0.3 --seed 6
+gen "$W/sgr" somegame --rows 40 --cols 40 --players 2 --k 4 --fill 0.3 --perturb 0 --seed 6
 ratio "somegame 40 x 40, P=2, K=4" "$W"/sgr/*.in somegame

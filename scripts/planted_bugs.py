@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Plants realistic bugs one at a time in a scratch git worktree and records how long
-`referee stress` and the matching cargo-fuzz target take to find each. Writes a Markdown table
+`referee stress` and the matching cargo-fuzz target take to find each; the fuzz target's
+finding is kept as a regression vector (tests/vectors/regressions/GAME/planted-*). Writes a Markdown table
 to stdout. Usage: scripts/planted_bugs.py [--no-fuzz] [PLANT-NUMBERS...]   (takes ~20 minutes)"""
 import os, re, shutil, subprocess, sys, time
 
@@ -22,26 +23,26 @@ PLANTS = [
          "        if filled.is_none() {\n            return;\n        }\n        let (lo, hi) = match (filled, UP) {\n"),
      ], ["pousse", "--rules", "waterloo"], "pousse_engine_matches_reference"),
     ("straights counted for the mover only", [
-        ("src/pousse/game.rs",
+        ("src/pousse/play.rs",
          "        let (x, o) = self.board.straights();\n",
          "        let (x, o) = self.board.straights();\n"
          "        let (x, o) = if mover == Colour::X { (x, 0) } else { (0, o) };\n"),
      ], ["pousse", "--rules", "waterloo"], "pousse_engine_matches_reference"),
     ("repetition check ignores the side to move (icfp98)", [
-        ("src/pousse/game.rs",
+        ("src/pousse/play.rs",
          "            if !same_side && rules != Rules::Icfp98Board {",
          "            if false && !same_side {"),
-        ("src/pousse/game.rs",
+        ("src/pousse/play.rs",
          "let side = if self.rules == Rules::Icfp98 && ",
          "let side = if false && "),
      ], ["pousse", "--rules", "icfp98"], "pousse_engine_matches_reference"),
     ("LittleSquares never fills a lone bottom-row square", [
-        ("src/littlesquares/parse.rs",
+        ("src/littlesquares/fold.rs",
          ".map(|(t, b)| (t ^ b).count_ones())",
          ".map(|(t, b)| (t & !b).count_ones())"),
      ], ["littlesquares"], "littlesquares_engine_matches_reference"),
     ("LittleSquares XORs win/lose bits instead of Grundy values", [
-        ("src/littlesquares/parse.rs",
+        ("src/littlesquares/fold.rs",
          "            value ^= u32::from(run_value(end + 1 - start));",
          "            value ^= u32::from(run_value(end + 1 - start) != 0);"),
      ], ["littlesquares"], "littlesquares_engine_matches_reference"),
@@ -93,19 +94,22 @@ def main():
             shutil.rmtree(work, ignore_errors=True)
             shutil.copytree(os.path.join(SCRATCH, "fuzz/seeds", target), work)
             run(["cargo", "fuzz", "build", "-s", "none", target], os.path.join(SCRATCH, "fuzz"))
+            os.environ["REFEREE_FINDINGS"] = os.path.join(SCRATCH, "fuzz", "findings")
             t = time.time()
             r = run(["cargo", "fuzz", "run", "-s", "none", target, work, "--",
                      "-max_total_time=60", "-seed=7"], os.path.join(SCRATCH, "fuzz"))
             took = time.time() - t
             runs = re.findall(r"#(\d+)", r.stderr)
             fuzz = f"{took:.1f} ({runs[-1] if runs else '?'} runs)" if r.returncode != 0 else "> 60 (not found)"
-            # Keep the finding as a regression input.
-            art = os.path.join(SCRATCH, "fuzz/artifacts", target)
-            if os.path.isdir(art):
-                for a in sorted(os.listdir(art)):
-                    dest = os.path.join(ROOT, "fuzz/regressions", target, "planted-" + a)
-                    shutil.copy(os.path.join(art, a), dest)
-                shutil.rmtree(art)
+            # The failing property wrote its case as a regression vector: keep it.
+            found_dir = os.path.join(SCRATCH, "fuzz", "findings")
+            if os.path.isdir(found_dir):
+                game = target.split("_")[0]
+                for a in sorted(os.listdir(found_dir)):
+                    dest = os.path.join(ROOT, "tests/vectors/regressions", game, "planted-" + a)
+                    shutil.copy(os.path.join(found_dir, a), dest)
+                shutil.rmtree(found_dir)
+            shutil.rmtree(os.path.join(SCRATCH, "fuzz/artifacts", target), ignore_errors=True)
         print(f"| {name} | {stress[0]} | {stress[1]} | {fuzz} |", flush=True)
         for f, original in originals.items():
             open(f, "w").write(original)

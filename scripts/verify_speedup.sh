@@ -10,8 +10,8 @@ B=$PWD/target/release/referee
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 $B gen pousse --out "$W/p" --count 3400 --n 6 --moves 60 --palette 3 --rules icfp98 --answers
-$B gen littlesquares --out "$W/l" --count 3300 --rows 4 --cols 5 --answers
-$B gen somegame --out "$W/s" --count 3300 --rows 5 --cols 5 --players 2 --k 3 --answers
+$B gen littlesquares --out "$W/l" --count 3300 --rows 4 --cols 5 --filled 0.3 --answers
+$B gen somegame --out "$W/s" --count 3300 --rows 5 --cols 5 --players 2 --k 3 --fill 0.5 --perturb 0 --answers
 best() {
   local best=999999
   for _ in $(seq "$RUNS"); do

@@ -6,13 +6,14 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Arg, ArgAction, ArgMatches, Parser, Subcommand};
 
-use crate::case::{KnobKind, Knobs};
 use crate::error::{JudgeError, RunError};
 use crate::game::{render, rules_from_flag, Engine, Game};
 use crate::games::{self, GameName, Visitor};
+use crate::knobs::{KnobKind, Knobs};
 
 /// Decides who won: Pousse, LittleSquares and Some Game judged by an optimized engine and
 /// cross-examined by an independent reference implementation.
@@ -244,19 +245,27 @@ impl clap::Args for KnobArgs {
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
+    let outcome = match cli.command {
         Command::Judge(args) => judge(args),
         Command::Verify(args) => verify(args),
         Command::Merge(args) => merge(args),
         Command::Grade(args) => grade(args),
         Command::Gen(args) => generate(args),
         Command::Stress(args) => stress(args),
-    }
+    };
+    outcome.unwrap_or_else(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    })
 }
 
-fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error: {message}");
-    ExitCode::from(2)
+/// Exit code 1 when `problems`, else 0.
+fn done(problems: bool) -> ExitCode {
+    if problems {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// A `--rules` value checked against `game` when one is named, else against every game.
@@ -275,14 +284,13 @@ fn check_rules(game: Option<GameName>, rules: Option<&str>) -> Result<(), String
     }
 }
 
-fn judge(args: JudgeArgs) -> ExitCode {
+fn judge(args: JudgeArgs) -> Result<ExitCode, RunError> {
     let (name, mut input): (String, Box<dyn Read>) = match &args.file {
-        None => ("<stdin>".into(), Box::new(io::stdin().lock())),
-        Some(p) if p.as_os_str() == "-" => ("<stdin>".into(), Box::new(io::stdin().lock())),
-        Some(p) => match File::open(p) {
-            Ok(f) => (p.display().to_string(), Box::new(f)),
-            Err(e) => return fail(format!("{}: {e}", p.display())),
-        },
+        Some(p) if p.as_os_str() != "-" => {
+            let file = File::open(p).map_err(|e| RunError::io(p, e))?;
+            (p.display().to_string(), Box::new(file))
+        }
+        _ => ("<stdin>".into(), Box::new(io::stdin().lock())),
     };
     struct Judge<'a> {
         name: &'a str,
@@ -291,28 +299,22 @@ fn judge(args: JudgeArgs) -> ExitCode {
         rules: Option<&'a str>,
     }
     impl Visitor for Judge<'_> {
-        type Output = ExitCode;
-        fn visit<G: Game>(self) -> ExitCode {
-            let rules = match rules_from_flag::<G>(self.rules) {
-                Ok(r) => r,
-                Err(e) => return fail(e),
-            };
+        type Output = Result<ExitCode, RunError>;
+        fn visit<G: Game>(self) -> Self::Output {
+            let rules = rules_from_flag::<G>(self.rules)?;
             match G::judge(self.engine, self.input, rules) {
                 Ok(judgements) => {
                     let mut out = io::stdout().lock();
-                    match out
-                        .write_all(render::<G>(&judgements).as_bytes())
+                    out.write_all(render::<G>(&judgements).as_bytes())
                         .and_then(|()| out.flush())
-                    {
-                        Ok(()) => ExitCode::SUCCESS,
-                        Err(e) => fail(format!("writing the output: {e}")),
-                    }
+                        .map_err(|e| RunError::Usage(format!("writing the output: {e}")))?;
+                    Ok(ExitCode::SUCCESS)
                 }
                 Err(JudgeError::Input(e)) => {
                     eprintln!("error: {}", e.located(self.name));
-                    ExitCode::from(1)
+                    Ok(ExitCode::from(1))
                 }
-                Err(e) => fail(e.located(self.name)),
+                Err(e) => Err(RunError::Usage(e.located(self.name))),
             }
         }
     }
@@ -324,10 +326,8 @@ fn judge(args: JudgeArgs) -> ExitCode {
     })
 }
 
-fn verify(args: VerifyArgs) -> ExitCode {
-    if let Err(e) = check_rules(args.game, args.rules.as_deref()) {
-        return fail(e);
-    }
+fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
+    check_rules(args.game, args.rules.as_deref())?;
     let settings = crate::verify::Settings {
         reference_budget: args.reference_budget,
         no_reference: args.no_reference,
@@ -340,57 +340,46 @@ fn verify(args: VerifyArgs) -> ExitCode {
         timings: args.timings,
     };
     let (game, rules) = (args.game, args.rules.as_deref());
-    match crate::verify::run::run(&batch, |file| {
+    let outcome = crate::verify::run::run(&batch, |file| {
         crate::verify::verify_any(file, &settings, game, rules)
-    }) {
-        Ok(outcome) if outcome.has_problems() => ExitCode::from(1),
-        Ok(_) => ExitCode::SUCCESS,
-        Err(e) => fail(e),
-    }
+    })?;
+    Ok(done(outcome.has_problems()))
 }
 
-fn merge(args: MergeArgs) -> ExitCode {
-    match crate::report::merge::merge(&args.shards, &args.out) {
-        Ok(0) => ExitCode::SUCCESS,
-        Ok(problems) => {
-            eprintln!("merged; {problems} rows are mismatches or invalid input");
-            ExitCode::from(1)
-        }
-        Err(e) => fail(e),
+fn merge(args: MergeArgs) -> Result<ExitCode, RunError> {
+    let problems = crate::report::merge::merge(&args.shards, &args.out)?;
+    if problems > 0 {
+        eprintln!("merged; {problems} rows are mismatches or invalid input");
     }
+    Ok(done(problems > 0))
 }
 
-fn grade(args: GradeArgs) -> ExitCode {
-    if let Err(e) = check_rules(args.game, args.rules.as_deref()) {
-        return fail(e);
-    }
+fn grade(args: GradeArgs) -> Result<ExitCode, RunError> {
+    check_rules(args.game, args.rules.as_deref())?;
     let options = crate::grade::Options {
         game: args.game,
         rules: args.rules,
     };
-    match crate::grade::grade(
+    let judge_errors = crate::grade::grade(
         &args.cases,
         &args.submissions,
         &options,
         args.jobs,
         &args.out,
-    ) {
-        Ok(judge_errors) if judge_errors > 0 => ExitCode::from(1),
-        Ok(_) => ExitCode::SUCCESS,
-        Err(e) => fail(e),
-    }
+    )?;
+    Ok(done(judge_errors > 0))
 }
 
-fn generate(args: GenArgs) -> ExitCode {
+fn generate(args: GenArgs) -> Result<ExitCode, RunError> {
     struct Gen<'a> {
-        request: crate::gen::Request,
+        request: &'a crate::gen::Request,
         rules: Option<&'a str>,
     }
     impl Visitor for Gen<'_> {
         type Output = Result<Vec<PathBuf>, RunError>;
         fn visit<G: Game>(self) -> Self::Output {
             let rules = rules_from_flag::<G>(self.rules)?;
-            crate::gen::generate::<G>(&self.request, rules)
+            crate::gen::generate::<G>(self.request, rules)
         }
     }
     let request = crate::gen::Request {
@@ -400,47 +389,38 @@ fn generate(args: GenArgs) -> ExitCode {
         answers: args.answers,
         knobs: args.knobs.0,
     };
-    let out = request.out.clone();
-    match args.game.visit(Gen {
-        request,
+    let written = args.game.visit(Gen {
+        request: &request,
         rules: args.rules.as_deref(),
-    }) {
-        Ok(written) => {
-            eprintln!(
-                "gen {}: wrote {} input files{} to {}",
-                args.game.as_str(),
-                written.len(),
-                if args.answers {
-                    " and their answers"
-                } else {
-                    ""
-                },
-                out.display()
-            );
-            ExitCode::SUCCESS
-        }
-        Err(e) => fail(e),
-    }
+    })?;
+    eprintln!(
+        "gen {}: wrote {} input files{} to {}",
+        args.game.as_str(),
+        written.len(),
+        if args.answers {
+            " and their answers"
+        } else {
+            ""
+        },
+        request.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
-fn stress(args: StressArgs) -> ExitCode {
-    let seconds = |flag: &str, value: f64| {
-        std::time::Duration::try_from_secs_f64(value)
-            .map_err(|_| format!("{flag} must be a non-negative number of seconds, not {value}"))
-    };
-    let durations = (
-        args.time.map(|t| seconds("--time", t)).transpose(),
-        seconds("--case-time", args.case_time),
-    );
-    let (time, case_time) = match durations {
-        (Ok(time), Ok(case_time)) => (time, case_time),
-        (Err(e), _) | (_, Err(e)) => return fail(e),
-    };
+fn seconds(flag: &str, value: f64) -> Result<Duration, RunError> {
+    Duration::try_from_secs_f64(value).map_err(|_| {
+        RunError::Usage(format!(
+            "{flag} must be a non-negative number of seconds, not {value}"
+        ))
+    })
+}
+
+fn stress(args: StressArgs) -> Result<ExitCode, RunError> {
     let limits = crate::stress::Limits {
         seed: args.seed,
         cases: args.cases,
-        time,
-        case_time,
+        time: args.time.map(|t| seconds("--time", t)).transpose()?,
+        case_time: seconds("--case-time", args.case_time)?,
     };
     struct Stress<'a> {
         limits: crate::stress::Limits,
@@ -457,14 +437,11 @@ fn stress(args: StressArgs) -> ExitCode {
             crate::stress::run::<G>(self.limits, rules, self.out)
         }
     }
-    let report = match args.game.visit(Stress {
+    let report = args.game.visit(Stress {
         limits,
         rules: args.rules.as_deref(),
         out: &args.out,
-    }) {
-        Ok(r) => r,
-        Err(e) => return fail(e),
-    };
+    })?;
     let secs = report.elapsed.as_secs_f64();
     let game = args.game.as_str();
     eprintln!(
@@ -473,33 +450,31 @@ fn stress(args: StressArgs) -> ExitCode {
         report.cases as f64 / secs.max(1e-9),
         args.seed
     );
-    match report.finding {
-        None => ExitCode::SUCCESS,
-        Some(f) => {
-            let file = f.file.display();
-            let case_rules = match f.rules.as_str() {
-                "" => String::new(),
-                r => format!(" --rules {r}"),
-            };
-            let rules_flag = args
-                .rules
-                .as_ref()
-                .map_or(String::new(), |r| format!(" --rules {r}"));
-            eprintln!("DIVERGENCE at case {} (shrunk, written to {file}):", f.case);
-            eprintln!("{}", f.divergence);
-            eprintln!("reproduce:");
-            eprintln!("  referee judge {game} {file}{case_rules} --engine fast");
-            eprintln!("  referee judge {game} {file}{case_rules} --engine reference");
-            eprintln!(
-                "  referee stress {game}{rules_flag} --seed {} --cases {}",
-                args.seed,
-                f.case + 1
-            );
-            eprintln!(
-                "keep it: copy {} into tests/vectors/regressions/ and write its root cause",
-                f.regression.display()
-            );
-            ExitCode::from(1)
-        }
-    }
+    let Some(f) = report.finding else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let file = f.file.display();
+    let case_rules = match f.rules.as_str() {
+        "" => String::new(),
+        r => format!(" --rules {r}"),
+    };
+    let rules_flag = args
+        .rules
+        .as_ref()
+        .map_or(String::new(), |r| format!(" --rules {r}"));
+    eprintln!("DIVERGENCE at case {} (shrunk, written to {file}):", f.case);
+    eprintln!("{}", f.divergence);
+    eprintln!("reproduce:");
+    eprintln!("  referee judge {game} {file}{case_rules} --engine fast");
+    eprintln!("  referee judge {game} {file}{case_rules} --engine reference");
+    eprintln!(
+        "  referee stress {game}{rules_flag} --seed {} --cases {}",
+        args.seed,
+        f.case + 1
+    );
+    eprintln!(
+        "keep it: copy {} into tests/vectors/regressions/{game}/ and write its root cause",
+        f.regression.display()
+    );
+    Ok(ExitCode::from(1))
 }

@@ -1,14 +1,15 @@
 //! The one interface every driver (judge, verify, grade, gen, stress, audit, fuzz, bench) is
-//! written against: a game, judged by either implementation, with its rule sets and its random
-//! cases. A game is one folder under `src/` implementing [`Game`]; nothing outside that folder
+//! written against: a game ([`Game`]), judged by either implementation ([`Engine`]), with its
+//! rule sets ([`RuleSet`]) and its random cases ([`Case`]). A game is one folder under `src/` implementing [`Game`]; nothing outside that folder
 //! knows its details, and [`crate::games`] is the one place that lists the games.
 
 use std::fmt::Debug;
 use std::hash::Hash;
 use std::io::Read;
 
-use crate::case::Case;
 use crate::error::JudgeError;
+use crate::knobs::{Knob, Knobs};
+use crate::random::Entropy;
 
 /// Which implementation judges (`--engine fast|reference`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
@@ -46,6 +47,18 @@ impl RuleSet for () {
     }
 }
 
+/// What a judgement of one case says.
+pub trait Judged {
+    /// The contest's output line (without the newline).
+    fn verdict(&self) -> String;
+
+    /// A one-line explanation: decisive move, reason, sizes.
+    fn explain(&self) -> String;
+
+    /// The size of the case for reports: moves for Pousse, squares otherwise.
+    fn size(&self) -> u64;
+}
+
 /// A contest game with two independent implementations.
 pub trait Game: Sized + Send + Sync + 'static {
     /// The command-line name.
@@ -59,7 +72,7 @@ pub trait Game: Sized + Send + Sync + 'static {
     type Options: RuleSet;
     /// The full result of judging one case: the verdict and what explains it. Two
     /// implementations agree when their judgements are equal.
-    type Judgement: Clone + PartialEq + Debug + Send + Sync + 'static;
+    type Judgement: Judged + Clone + PartialEq + Debug + Send + Sync + 'static;
     /// The game's random, shrinkable test case.
     type Case: Case<Game = Self>;
 
@@ -85,15 +98,6 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// parsers against each other on inputs too large for the reference to judge.
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError>;
 
-    /// The contest's output line for a judgement (without the newline).
-    fn verdict(judgement: &Self::Judgement) -> String;
-
-    /// A one-line explanation of a judgement (decisive move, reason, sizes).
-    fn explain(judgement: &Self::Judgement) -> String;
-
-    /// The size of the case for reports: moves for Pousse, squares otherwise.
-    fn size(judgement: &Self::Judgement) -> u64;
-
     /// An estimate of the reference implementation's work on this case under `options`, in
     /// elementary steps, from the engine's judgement; drivers skip the reference beyond a
     /// budget.
@@ -105,6 +109,50 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn recognises(line: &[u8]) -> bool;
 }
 
+/// A random, shrinkable case of one game: generated from an [`Entropy`], written as contest
+/// input, and shrunk. Each game has exactly one generator; `referee gen`, `stress`, `audit`, the
+/// fuzz targets and the property tests all draw from it, steered by its knobs.
+pub trait Case: Clone + Debug + Send + Sync + 'static {
+    /// The game.
+    type Game: Game<Case = Self>;
+    /// The generator's settings, read from the knobs; the default leaves every choice random.
+    type Shape: Clone + Debug + Default + Send + Sync;
+    /// The knobs of [`Self::Shape`].
+    const KNOBS: &'static [Knob];
+
+    /// The shape asked for by `knobs` (only this game's knobs are present).
+    fn shape(knobs: &Knobs) -> Result<Self::Shape, String>;
+
+    /// A random case of `shape`, under `options` (a random rule set when `None`).
+    fn generate(
+        entropy: &mut dyn Entropy,
+        options: Option<<Self::Game as Game>::Options>,
+        shape: &Self::Shape,
+    ) -> Self;
+
+    /// The rule set the case is judged under.
+    fn options(&self) -> <Self::Game as Game>::Options;
+
+    /// The case as input, in the game's contest format.
+    fn input(&self) -> Vec<u8>;
+
+    /// Smaller variants of the case, most promising first: fewer moves, a smaller board, fewer
+    /// rows and columns, simpler values.
+    fn shrink(&self) -> Vec<Self>;
+
+    /// The case as text for messages: its rule set (when not the default) and its input.
+    fn describe(&self) -> String {
+        let rules = self.options();
+        let mut text = if rules == Default::default() {
+            String::new()
+        } else {
+            format!("(--rules {})\n", rules.name())
+        };
+        text.push_str(&String::from_utf8_lossy(&self.input()));
+        text
+    }
+}
+
 /// The contest output for a list of judgements, exactly as the problem expects it.
 pub fn render<G: Game>(judgements: &[G::Judgement]) -> String {
     let mut out = String::new();
@@ -112,7 +160,7 @@ pub fn render<G: Game>(judgements: &[G::Judgement]) -> String {
         if i > 0 {
             out.push_str(G::BETWEEN);
         }
-        out.push_str(&G::verdict(j));
+        out.push_str(&j.verdict());
         out.push('\n');
     }
     out

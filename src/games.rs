@@ -5,8 +5,9 @@
 //! [`GameName::visit`], which calls it with the game's type. Adding a game is one folder and
 //! one line in each of the two lists below (see `docs/architecture.md`).
 
-use crate::case::{Case, Knob};
+use crate::game::Case;
 use crate::game::{Game, RuleSet};
+use crate::knobs::Knob;
 use crate::littlesquares::LittleSquares;
 use crate::pousse::Pousse;
 use crate::somegame::SomeGame;
@@ -37,6 +38,19 @@ pub trait Visitor {
     fn visit<G: Game>(self) -> Self::Output;
 }
 
+/// What the drivers need to know of a game without its type.
+#[derive(Debug, Clone, Copy)]
+pub struct Info {
+    /// The command-line name.
+    pub name: &'static str,
+    /// The rule set names, the default first (empty without rule sets).
+    pub rule_sets: &'static [&'static str],
+    /// The generator's knobs.
+    pub knobs: &'static [Knob],
+    /// What the first non-blank line of the game's input is.
+    pub first_line: &'static str,
+}
+
 impl GameName {
     /// Calls `visitor` with this game's type.
     pub fn visit<V: Visitor>(self, visitor: V) -> V::Output {
@@ -47,52 +61,36 @@ impl GameName {
         }
     }
 
-    /// The command-line spelling.
-    pub fn as_str(self) -> &'static str {
-        struct Name;
-        impl Visitor for Name {
-            type Output = &'static str;
-            fn visit<G: Game>(self) -> &'static str {
-                G::NAME
+    /// The game's name, rule sets, knobs and first line.
+    pub fn info(self) -> Info {
+        struct Describe;
+        impl Visitor for Describe {
+            type Output = Info;
+            fn visit<G: Game>(self) -> Info {
+                Info {
+                    name: G::NAME,
+                    rule_sets: G::Options::NAMES,
+                    knobs: <G::Case as Case>::KNOBS,
+                    first_line: G::FIRST_LINE,
+                }
             }
         }
-        self.visit(Name)
+        self.visit(Describe)
+    }
+
+    /// The command-line spelling.
+    pub fn as_str(self) -> &'static str {
+        self.info().name
     }
 
     /// The game's rule set names, the default first (empty without rule sets).
     pub fn rule_sets(self) -> &'static [&'static str] {
-        struct Names;
-        impl Visitor for Names {
-            type Output = &'static [&'static str];
-            fn visit<G: Game>(self) -> Self::Output {
-                G::Options::NAMES
-            }
-        }
-        self.visit(Names)
+        self.info().rule_sets
     }
 
     /// The game's generator knobs.
     pub fn knobs(self) -> &'static [Knob] {
-        struct Knobs;
-        impl Visitor for Knobs {
-            type Output = &'static [Knob];
-            fn visit<G: Game>(self) -> Self::Output {
-                <G::Case as Case>::KNOBS
-            }
-        }
-        self.visit(Knobs)
-    }
-
-    /// What the first non-blank line of the game's input is.
-    fn first_line(self) -> &'static str {
-        struct FirstLine;
-        impl Visitor for FirstLine {
-            type Output = &'static str;
-            fn visit<G: Game>(self) -> &'static str {
-                G::FIRST_LINE
-            }
-        }
-        self.visit(FirstLine)
+        self.info().knobs
     }
 
     /// Whether `line` (the first non-blank line of an input) starts this game's input.
@@ -115,7 +113,7 @@ pub fn recognise(line: &[u8]) -> Result<GameName, String> {
     }
     let shapes: Vec<String> = ALL
         .iter()
-        .map(|g| format!("{} ({})", g.first_line(), g.as_str()))
+        .map(|g| format!("{} ({})", g.info().first_line, g.as_str()))
         .collect();
     Err(format!(
         "not recognised: the first line {} is none of: {}; pass --game",

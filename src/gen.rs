@@ -4,10 +4,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::case::{Case, Knobs};
 use crate::detect::file_suffix;
 use crate::error::RunError;
-use crate::game::{render, Engine, Game};
+use crate::game::{render, Case, Engine, Game};
+use crate::knobs::Knobs;
 use crate::random::Rng;
 
 /// What to write.
@@ -29,7 +29,7 @@ pub struct Request {
 /// `GAME-SEED-i.in` (with the rule set's suffix, `.icfp98.in`), drawn from its own random
 /// stream, so files do not depend on how many are written.
 pub fn generate<G: Game>(request: &Request, rules: G::Options) -> Result<Vec<PathBuf>, RunError> {
-    request.knobs.check_for::<G>()?;
+    check_knobs::<G>(&request.knobs)?;
     let shape = G::Case::shape(&request.knobs)?;
     fs::create_dir_all(&request.out).map_err(|e| RunError::io(&request.out, e))?;
     let mut written = Vec::with_capacity(request.count);
@@ -57,4 +57,24 @@ fn write_answer<G: Game>(path: &Path, input: &[u8], rules: G::Options) -> Result
         .map_err(|e| RunError::Usage(e.located(&path.display().to_string())))?;
     let ans = path.with_extension("ans");
     fs::write(&ans, render::<G>(&answer)).map_err(|e| RunError::io(&ans, e))
+}
+
+/// Checks that every knob given is one of `G`'s.
+pub fn check_knobs<G: Game>(knobs: &Knobs) -> Result<(), String> {
+    let known = <G::Case as Case>::KNOBS;
+    match knobs.names().find(|n| known.iter().all(|k| k.name != *n)) {
+        None => Ok(()),
+        Some(name) => {
+            let names: Vec<String> = known.iter().map(|k| format!("--{}", k.name)).collect();
+            Err(format!(
+                "--{name} does not shape {} cases (its knobs: {})",
+                G::NAME,
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ))
+        }
+    }
 }

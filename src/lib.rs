@@ -12,7 +12,6 @@
 #![forbid(unsafe_code)]
 
 pub mod answer;
-pub mod case;
 pub mod cli;
 pub mod detect;
 pub mod error;
@@ -22,6 +21,7 @@ pub mod gen;
 pub mod grade;
 pub mod harness;
 pub mod hash;
+pub mod knobs;
 pub mod littlesquares;
 pub mod pool;
 pub mod pousse;

@@ -8,9 +8,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::case::Case;
 use crate::detect::file_suffix;
 use crate::error::RunError;
+use crate::game::Case;
 use crate::game::{Game, RuleSet};
 use crate::harness::regression::{Expectation, Regression};
 use crate::harness::{cross_examine, shrink, Divergence};

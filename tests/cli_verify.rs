@@ -61,18 +61,19 @@ fn committed_reports_are_up_to_date() {
     }
 }
 
+/// `referee verify DIR --out OUT`.
+fn verify(dir: &Path, out: &Path) -> Command {
+    let mut cmd = referee();
+    cmd.arg("verify").arg(dir).arg("--out").arg(out);
+    cmd
+}
+
 #[test]
 fn a_wrong_answer_gives_exactly_one_expected_mismatch() {
     let corpus = corpus_copy();
     let out = tempfile::tempdir().unwrap();
     fs::write(corpus.path().join("pousse/sample-1-tie.ans"), "X WINS\n").unwrap();
-    referee()
-        .arg("verify")
-        .arg(corpus.path())
-        .arg("--out")
-        .arg(out.path())
-        .assert()
-        .code(1);
+    verify(corpus.path(), out.path()).assert().code(1);
     let mismatches = lines(&out.path().join("mismatches.csv"));
     assert_eq!(mismatches.len(), 2, "{mismatches:?}");
     assert!(mismatches[1]
@@ -93,13 +94,7 @@ fn bad_files_are_reported_and_the_batch_goes_on() {
     fs::write(d.join("enormous-line.in"), long).unwrap();
     #[cfg(unix)]
     std::os::unix::fs::symlink(&d, d.join("loop")).unwrap();
-    referee()
-        .arg("verify")
-        .arg(corpus.path())
-        .arg("--out")
-        .arg(out.path())
-        .assert()
-        .code(1);
+    verify(corpus.path(), out.path()).assert().code(1);
     let verdicts = fs::read_to_string(out.path().join("verdicts.csv")).unwrap();
     let mismatches = lines(&out.path().join("mismatches.csv"));
     let invalid: Vec<&String> = mismatches
@@ -224,6 +219,17 @@ fn could_not_run_exits_2() {
         .code(2);
 }
 
+fn grade(cases: &Path, submissions: &Path, out: &Path) -> Command {
+    let mut cmd = referee();
+    cmd.args(["grade", "--cases"])
+        .arg(cases)
+        .arg("--submissions")
+        .arg(submissions)
+        .arg("--out")
+        .arg(out);
+    cmd
+}
+
 #[test]
 fn grade_gives_ac_pe_wa_no_and_je() {
     let root = tempfile::tempdir().unwrap();
@@ -263,15 +269,7 @@ fn grade_gives_ac_pe_wa_no_and_je() {
         }
     }
     let out = root.path().join("reports");
-    referee()
-        .args(["grade", "--cases"])
-        .arg(&cases)
-        .arg("--submissions")
-        .arg(&subs)
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .code(1);
+    grade(&cases, &subs, &out).assert().code(1);
     let grades = fs::read_to_string(out.join("grades.csv")).unwrap();
     for expected in [
         "alice,p/a.in,AC,",
@@ -296,14 +294,6 @@ fn grade_gives_ac_pe_wa_no_and_je() {
     assert_eq!(summary[3], "carol,4,1,0,1,1,1,JE");
     // Without the judge error the run exits 0.
     fs::remove_file(cases.join("wrong-answer-file.in")).unwrap();
-    referee()
-        .args(["grade", "--cases"])
-        .arg(&cases)
-        .arg("--submissions")
-        .arg(&subs)
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    grade(&cases, &subs, &out).assert().success();
     assert_eq!(lines(&out.join("summary.csv"))[2], "bob,3,1,1,1,0,0,WA");
 }

@@ -4,13 +4,10 @@
 mod common;
 
 use common::{judge_both, vectors};
-use proptest::prelude::*;
-use referee::case::Case;
 use referee::error::JudgeError;
 use referee::game::Engine;
-use referee::harness::cross_examine;
-use referee::littlesquares::case::GridShape;
-use referee::littlesquares::{GridCase, LittleSquares};
+use referee::game::Judged;
+use referee::littlesquares::LittleSquares;
 
 #[test]
 fn game_vectors_on_both_implementations() {
@@ -29,7 +26,7 @@ fn game_vectors_on_both_implementations() {
                 continue;
             }
             let j = judged.unwrap();
-            assert_eq!(j[0].verdict(), verdict, "{imp:?} {grid}");
+            assert_eq!(&j[0].verdict(), verdict, "{imp:?} {grid}");
             assert_eq!(
                 j[0].within_contest_limits,
                 contest == "yes",
@@ -45,14 +42,8 @@ fn game_vectors_on_both_implementations() {
                 .join(", ")
         );
         let j = common::judge::<LittleSquares>(Engine::Fast, literal.as_bytes(), ()).unwrap();
-        assert_eq!(j[0].verdict(), verdict, "literal {literal}");
+        assert_eq!(&j[0].verdict(), verdict, "literal {literal}");
     }
-}
-
-#[test]
-fn invalid_vectors_rejected_at_the_same_position_by_both() {
-    let count = common::assert_invalid_vectors::<LittleSquares>("littlesquares_invalid.txt", ());
-    assert!(count >= 15);
 }
 
 #[test]
@@ -77,14 +68,4 @@ fn a_4000_by_4000_grid_is_judged() {
     let j = common::judge::<LittleSquares>(Engine::Fast, input.as_bytes(), ()).unwrap();
     assert_eq!((j[0].rows, j[0].cols, j[0].empty), (4000, 4000, 16_000_000));
     assert!(!j[0].within_contest_limits);
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
-
-    #[test]
-    fn engine_matches_reference(case in common::cases::<GridCase>(None, GridShape::default())) {
-        let verdict = cross_examine::<LittleSquares>(&case.input(), ());
-        prop_assert!(verdict.is_ok(), "{}\n{:?}", verdict.unwrap_err(), case);
-    }
 }

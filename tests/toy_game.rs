@@ -8,14 +8,14 @@
 
 mod common;
 
-use std::fmt;
 use std::io::Read;
 use std::time::Duration;
 
 use proptest::prelude::*;
-use referee::case::{Case, Knob, KnobKind, Knobs};
 use referee::error::{InputError, JudgeError, Position};
-use referee::game::{Engine, Game};
+use referee::game::Case;
+use referee::game::{Engine, Game, Judged};
+use referee::knobs::{Knob, Knobs};
 use referee::random::Entropy;
 
 /// The take-away game; `BUG` plants a wrong engine (it forgets that K + 1 stones lose for the
@@ -28,17 +28,25 @@ struct Judgement {
     n: u64,
 }
 
+impl Judged for Judgement {
+    fn verdict(&self) -> String {
+        if self.first_wins { "first" } else { "second" }.into()
+    }
+
+    fn explain(&self) -> String {
+        format!("a pile of {}", self.n)
+    }
+
+    fn size(&self) -> u64 {
+        self.n
+    }
+}
+
 /// A pile and a move limit.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Pile<const BUG: bool> {
     n: u64,
     k: u64,
-}
-
-impl<const BUG: bool> fmt::Debug for Pile<BUG> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.n, self.k)
-    }
 }
 
 fn parse(input: &mut dyn Read) -> Result<Vec<(u64, u64)>, JudgeError> {
@@ -113,18 +121,6 @@ impl<const BUG: bool> Game for TakeAway<BUG> {
         parse(&mut &input[..]).map(|_| ())
     }
 
-    fn verdict(j: &Judgement) -> String {
-        if j.first_wins { "first" } else { "second" }.into()
-    }
-
-    fn explain(j: &Judgement) -> String {
-        format!("a pile of {}", j.n)
-    }
-
-    fn size(j: &Judgement) -> u64 {
-        j.n
-    }
-
     fn reference_cost(j: &Judgement, (): ()) -> u64 {
         j.n
     }
@@ -142,11 +138,7 @@ struct PileShape {
 impl<const BUG: bool> Case for Pile<BUG> {
     type Game = TakeAway<BUG>;
     type Shape = PileShape;
-    const KNOBS: &'static [Knob] = &[Knob {
-        name: "n",
-        help: "pile size",
-        kind: KnobKind::Count,
-    }];
+    const KNOBS: &'static [Knob] = &[Knob::count("n", "pile size")];
 
     fn shape(knobs: &Knobs) -> Result<PileShape, String> {
         Ok(PileShape {

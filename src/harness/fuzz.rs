@@ -10,8 +10,18 @@ use arbitrary::{Arbitrary, Unstructured};
 
 use super::cross_examine;
 use super::regression::{Expectation, Regression};
-use crate::case::{Case, Fuzzed};
-use crate::game::{Game, RuleSet};
+use crate::game::{Case, Game, RuleSet};
+
+/// A case decoded from a fuzzer's bytes by the game's one generator: the cargo-fuzz targets'
+/// `Arbitrary` input.
+#[derive(Debug, Clone)]
+pub struct Fuzzed<C>(pub C);
+
+impl<'a, C: Case> Arbitrary<'a> for Fuzzed<C> {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Fuzzed<C>> {
+        Ok(Fuzzed(C::generate(u, None, &C::Shape::default())))
+    }
+}
 
 /// Where findings are written: `$REFEREE_FINDINGS`, else `findings/` in the current directory.
 fn findings_dir() -> PathBuf {
@@ -51,7 +61,10 @@ pub fn engine_matches_reference<G: Game>(data: &[u8]) {
     if let Err(d) = cross_examine::<G>(&input, rules) {
         let target = format!("{}_engine_matches_reference", G::NAME);
         let file = write_finding::<G>(&target, &input, rules, "found by the fuzz target");
-        panic!("engine and reference disagree\n{d}\ninput ({file}):\n{case:?}");
+        panic!(
+            "engine and reference disagree\n{d}\ninput ({file}):\n{}",
+            case.describe()
+        );
     }
 }
 

@@ -3,7 +3,7 @@
 //!
 //! `referee stress` (stable Rust), the cargo-fuzz targets (`fuzz/`, thin glue over [`fuzz`]),
 //! the property tests and the regression replays (`tests/vectors/regressions/`) all use these
-//! pieces, on the cases of each game's one generator ([`crate::case::Case`]).
+//! pieces, on the cases of each game's one generator ([`crate::game::Case`]).
 
 pub mod fuzz;
 pub mod regression;
@@ -14,7 +14,7 @@ use std::fmt;
 pub use shrink::shrink;
 
 use crate::error::JudgeError;
-use crate::game::{Engine, Game};
+use crate::game::{Engine, Game, Judged};
 
 /// Reference work (see [`Game::reference_cost`]) beyond which a comparison only checks that
 /// the reference parser accepts the input, without judging it.
@@ -44,7 +44,7 @@ fn describe<G: Game>(result: &Result<Vec<G::Judgement>, JudgeError>) -> String {
         Ok(js) => js
             .iter()
             .enumerate()
-            .map(|(i, j)| format!("case {}: {} ({})", i + 1, G::verdict(j), G::explain(j)))
+            .map(|(i, j)| format!("case {}: {} ({})", i + 1, j.verdict(), j.explain()))
             .collect::<Vec<_>>()
             .join("; "),
         Err(e) => format!("rejected: {e}"),

@@ -25,7 +25,7 @@
 //!   there (1-based line, 1-based byte column).
 
 use crate::error::JudgeError;
-use crate::game::{Engine, Game, RuleSet};
+use crate::game::{Engine, Game, Judged, RuleSet};
 
 /// What must hold for a regression's input.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -167,7 +167,7 @@ impl Regression {
         match (&self.expect, engine) {
             (Expectation::Agree, _) => Ok(()),
             (Expectation::Verdicts(want), Ok(js)) => {
-                let got: Vec<String> = js.iter().map(G::verdict).collect();
+                let got: Vec<String> = js.iter().map(Judged::verdict).collect();
                 if &got == want {
                     Ok(())
                 } else {

@@ -1,6 +1,6 @@
 //! Shrinking a failing case to a minimal one that still fails.
 
-use crate::case::Case;
+use crate::game::Case;
 
 /// Shrinks a failing case: repeatedly takes the first smaller variant ([`Case::shrink`]) that
 /// still fails, until none does.

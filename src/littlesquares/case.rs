@@ -1,10 +1,9 @@
 //! Random and shrinkable LittleSquares grids: the one generator behind `referee gen
 //! littlesquares`, `stress`, `audit`, the fuzz targets and the property tests.
 
-use std::fmt;
-
 use super::LittleSquares;
-use crate::case::{Case, Knob, KnobKind, Knobs};
+use crate::game::Case;
+use crate::knobs::{Knob, Knobs};
 use crate::random::Entropy;
 
 /// The most empty squares in a grid of random size (the reference searches up to 24; fewer
@@ -12,16 +11,10 @@ use crate::random::Entropy;
 pub const MAX_EMPTY: usize = 18;
 
 /// A grid: `true` for an empty square.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GridCase {
     /// Rows of squares.
     pub rows: Vec<Vec<bool>>,
-}
-
-impl fmt::Debug for GridCase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&String::from_utf8_lossy(&self.input()))
-    }
 }
 
 /// The settings of the generator; `None` leaves a choice random.
@@ -55,31 +48,15 @@ impl Case for GridCase {
     type Game = LittleSquares;
     type Shape = GridShape;
     const KNOBS: &'static [Knob] = &[
-        Knob {
-            name: "rows",
-            help: "rows",
-            kind: KnobKind::Count,
-        },
-        Knob {
-            name: "cols",
-            help: "columns",
-            kind: KnobKind::Count,
-        },
-        Knob {
-            name: "filled",
-            help: "probability that a square is filled",
-            kind: KnobKind::Fraction,
-        },
+        Knob::count("rows", "rows"),
+        Knob::count("cols", "columns"),
+        Knob::fraction("filled", "probability that a square is filled"),
     ];
 
     fn shape(knobs: &Knobs) -> Result<GridShape, String> {
-        let at_least_one = |name| match knobs.count::<usize>(name)? {
-            Some(0) => Err(format!("--{name} must be at least 1")),
-            v => Ok(v),
-        };
         Ok(GridShape {
-            rows: at_least_one("rows")?,
-            cols: at_least_one("cols")?,
+            rows: knobs.positive("rows")?,
+            cols: knobs.positive("cols")?,
             filled: knobs.fraction("filled")?,
         })
     }

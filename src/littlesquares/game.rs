@@ -28,18 +28,6 @@ impl Game for LittleSquares {
         Ok(referee_reference::littlesquares::check(input)?)
     }
 
-    fn verdict(j: &Judgement) -> String {
-        j.verdict().to_string()
-    }
-
-    fn explain(j: &Judgement) -> String {
-        j.explain()
-    }
-
-    fn size(j: &Judgement) -> u64 {
-        (j.rows * j.cols) as u64
-    }
-
     fn reference_cost(j: &Judgement, (): ()) -> u64 {
         // Memoised positions (2^empty) times the moves tried in each.
         if j.empty > referee_reference::littlesquares::MAX_EMPTY as u64 {

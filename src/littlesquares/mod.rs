@@ -15,6 +15,7 @@ pub use case::GridCase;
 pub use game::LittleSquares;
 
 use crate::error::JudgeError;
+use crate::game::Judged;
 
 /// Whether a grid meets the contest's constraints: an even number of rows, 2..=10, and an
 /// even width, 2..=10. Grids outside are still judged; verify reports the flag.
@@ -47,17 +48,18 @@ pub struct Judgement {
     pub within_contest_limits: bool,
 }
 
-impl Judgement {
-    /// The contest's output: `first` or `second`.
-    pub fn verdict(&self) -> &'static str {
+impl Judged for Judgement {
+    /// `first` or `second`.
+    fn verdict(&self) -> String {
         match self.outcome {
             Outcome::First => "first",
             Outcome::Second => "second",
         }
+        .to_string()
     }
 
     /// Size, empty squares and contest constraints.
-    pub fn explain(&self) -> String {
+    fn explain(&self) -> String {
         format!(
             "{}x{} grid, {} empty; {} the contest constraints",
             self.rows,
@@ -69,6 +71,11 @@ impl Judgement {
                 "outside"
             }
         )
+    }
+
+    /// Squares.
+    fn size(&self) -> u64 {
+        (self.rows * self.cols) as u64
     }
 }
 

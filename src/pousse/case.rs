@@ -1,15 +1,14 @@
 //! Random and shrinkable Pousse games: the one generator behind `referee gen pousse`, `stress`,
 //! `audit`, the fuzz targets and the property tests.
 
-use std::collections::HashSet;
-use std::fmt;
-
 use super::{Board, Colour, Edge, Match, Move, Pousse, Rules, MAX_N};
-use crate::case::{Case, Knob, KnobKind, Knobs};
+use crate::game::Case;
+use crate::knobs::{Knob, Knobs};
 use crate::random::{pick, Entropy};
+use std::collections::HashSet;
 
 /// A Pousse game: board size, moves and rule set.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PousseCase {
     /// Board size.
     pub n: usize,
@@ -17,14 +16,6 @@ pub struct PousseCase {
     pub moves: Vec<Move>,
     /// Rule set.
     pub rules: Rules,
-}
-
-/// The transcript itself, ready to judge (`--rules` in a comment line above it).
-impl fmt::Debug for PousseCase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "# --rules {}", self.rules)?;
-        f.write_str(&transcript(self.n, &self.moves))
-    }
 }
 
 /// The settings of the generator; `None` leaves a choice random.
@@ -147,26 +138,10 @@ impl Case for PousseCase {
     type Game = Pousse;
     type Shape = PousseShape;
     const KNOBS: &'static [Knob] = &[
-        Knob {
-            name: "n",
-            help: "board size",
-            kind: KnobKind::Count,
-        },
-        Knob {
-            name: "moves",
-            help: "moves per game",
-            kind: KnobKind::Count,
-        },
-        Knob {
-            name: "palette",
-            help: "draw 80% of the moves from a palette of this many (0: uniform moves)",
-            kind: KnobKind::Count,
-        },
-        Knob {
-            name: "undecided",
-            help: "only moves that do not end the game under --rules (long games a judge must play to the end)",
-            kind: KnobKind::Switch,
-        },
+        Knob::count("n", "board size"),
+        Knob::count("moves", "moves per game"),
+        Knob::count("palette", "draw 80% of the moves from a palette of this many (0: uniform moves)"),
+        Knob::switch("undecided", "only moves that do not end the game under --rules (long games a judge must play to the end)"),
     ];
 
     fn shape(knobs: &Knobs) -> Result<PousseShape, String> {

@@ -39,18 +39,6 @@ impl Game for Pousse {
         Ok(referee_reference::pousse::check(input)?)
     }
 
-    fn verdict(j: &Judgement) -> String {
-        j.verdict().to_string()
-    }
-
-    fn explain(j: &Judgement) -> String {
-        j.explain()
-    }
-
-    fn size(j: &Judgement) -> u64 {
-        j.moves
-    }
-
     fn reference_cost(j: &Judgement, _rules: Rules) -> u64 {
         // Every move played recounts all 2N lines of N squares; under the ICFP rule sets it
         // also compares the board with every earlier one.

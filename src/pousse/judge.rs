@@ -58,6 +58,19 @@ fn judge_with<R: Read>(
     Ok(out)
 }
 
+/// The refusal of a game longer than the ICFP rule sets' history holds.
+#[cold]
+#[inline(never)]
+fn too_long(case: Option<u64>) -> JudgeError {
+    JudgeError::Refused {
+        case: case.unwrap_or(1),
+        reason: format!(
+            "a game of more than {MAX_ICFP_MOVES} moves under the ICFP rule sets (the history \
+             of configurations is limited to that many)"
+        ),
+    }
+}
+
 /// Plays the moves of the game the parser has just started (size `n`) to its `QUIT`, on board
 /// representation `B`; moves after the decisive one are still parsed (and checked), not played.
 #[inline]
@@ -80,13 +93,7 @@ fn play_game<B: BoardRepr, R: Read>(
                 continue;
             }
             if rules.forbids_repetition() && moves > MAX_ICFP_MOVES && game.finish().is_none() {
-                return Err(JudgeError::Refused {
-                    case: parser.case().unwrap_or(1),
-                    reason: format!(
-                        "a game of more than {MAX_ICFP_MOVES} moves under the ICFP rule sets \
-                         (the history of configurations is limited to that many)"
-                    ),
-                });
+                return Err(too_long(parser.case()));
             }
             game.play_batched(mv);
         }

@@ -16,6 +16,8 @@ pub mod small;
 
 use std::fmt;
 
+use crate::game::Judged;
+
 pub use board::{Board, MAX_N};
 pub use case::PousseCase;
 pub use game::Pousse;
@@ -161,18 +163,19 @@ pub struct Judgement {
     pub moves: u64,
 }
 
-impl Judgement {
-    /// The contest's output line: `X WINS`, `O WINS` or `TIE GAME`.
-    pub fn verdict(&self) -> &'static str {
+impl Judged for Judgement {
+    /// `X WINS`, `O WINS` or `TIE GAME`.
+    fn verdict(&self) -> String {
         match self.winner {
             Some(Colour::X) => "X WINS",
             Some(Colour::O) => "O WINS",
             None => "TIE GAME",
         }
+        .to_string()
     }
 
-    /// A one-line explanation: the decisive move and why.
-    pub fn explain(&self) -> String {
+    /// The decisive move and why.
+    fn explain(&self) -> String {
         match (self.decisive_move, self.reason) {
             (Some(m), Reason::Straights { x, o }) => {
                 format!("move {m}: straights X {x}, O {o}")
@@ -182,5 +185,10 @@ impl Judgement {
             }
             _ => format!("QUIT after {} moves, no decision", self.moves),
         }
+    }
+
+    /// Moves in the transcript.
+    fn size(&self) -> u64 {
+        self.moves
     }
 }

@@ -3,14 +3,13 @@
 //! turn order stopped at a random point (sometimes past a win), plus a few squares rewritten
 //! with random values, so that all three verdicts occur.
 
-use std::fmt;
-
 use super::SomeGame;
-use crate::case::{Case, Knob, KnobKind, Knobs};
+use crate::game::Case;
+use crate::knobs::{Knob, Knobs};
 use crate::random::{pick, Entropy};
 
 /// A board with its header values.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BoardCase {
     /// Players.
     pub players: u64,
@@ -22,12 +21,6 @@ pub struct BoardCase {
     pub k: u64,
     /// Row-major cells.
     pub cells: Vec<u64>,
-}
-
-impl fmt::Debug for BoardCase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&String::from_utf8_lossy(&self.input()))
-    }
 }
 
 /// The settings of the generator; `None` leaves a choice random.
@@ -140,52 +133,26 @@ impl Case for BoardCase {
     type Game = SomeGame;
     type Shape = BoardShape;
     const KNOBS: &'static [Knob] = &[
-        Knob {
-            name: "players",
-            help: "players",
-            kind: KnobKind::Count,
-        },
-        Knob {
-            name: "rows",
-            help: "rows",
-            kind: KnobKind::Count,
-        },
-        Knob {
-            name: "cols",
-            help: "columns",
-            kind: KnobKind::Count,
-        },
-        Knob {
-            name: "k",
-            help: "winning length",
-            kind: KnobKind::Count,
-        },
-        Knob {
-            name: "fill",
-            help: "fraction of squares filled by random play in turn order",
-            kind: KnobKind::Fraction,
-        },
-        Knob {
-            name: "perturb",
-            help: "squares rewritten with random values afterwards",
-            kind: KnobKind::Count,
-        },
-        Knob {
-            name: "tiny",
-            help: "a torus of at most 12 squares with any values (for the reachability oracle)",
-            kind: KnobKind::Switch,
-        },
+        Knob::count("players", "players"),
+        Knob::count("rows", "rows"),
+        Knob::count("cols", "columns"),
+        Knob::count("k", "winning length"),
+        Knob::fraction(
+            "fill",
+            "fraction of squares filled by random play in turn order",
+        ),
+        Knob::count("perturb", "squares rewritten with random values afterwards"),
+        Knob::switch(
+            "tiny",
+            "a torus of at most 12 squares with any values (for the reachability oracle)",
+        ),
     ];
 
     fn shape(knobs: &Knobs) -> Result<BoardShape, String> {
-        let at_least_one = |name| match knobs.count::<u64>(name)? {
-            Some(0) => Err(format!("--{name} must be at least 1")),
-            v => Ok(v),
-        };
         Ok(BoardShape {
-            players: at_least_one("players")?,
-            rows: at_least_one("rows")?.map(|v| v as usize),
-            cols: at_least_one("cols")?.map(|v| v as usize),
+            players: knobs.positive("players")?,
+            rows: knobs.positive("rows")?,
+            cols: knobs.positive("cols")?,
             k: knobs.count("k")?,
             fill: knobs.fraction("fill")?,
             perturb: knobs.count("perturb")?,

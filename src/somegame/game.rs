@@ -29,18 +29,6 @@ impl Game for SomeGame {
         Ok(())
     }
 
-    fn verdict(j: &Judgement) -> String {
-        j.verdict_text()
-    }
-
-    fn explain(j: &Judgement) -> String {
-        j.explain()
-    }
-
-    fn size(j: &Judgement) -> u64 {
-        j.squares
-    }
-
     fn reference_cost(j: &Judgement, (): ()) -> u64 {
         // A line check walks up to min(K, squares) squares from every square along 8 steps;
         // there is one check per player, and one per square of the last mover removed.

@@ -17,6 +17,7 @@ pub use case::BoardCase;
 pub use game::SomeGame;
 
 use crate::error::JudgeError;
+use crate::game::Judged;
 
 /// The verdict for one board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -64,9 +65,9 @@ pub struct Judgement {
     pub walk: u64,
 }
 
-impl Judgement {
-    /// The contest's output line.
-    pub fn verdict_text(&self) -> String {
+impl Judged for Judgement {
+    /// `PLAYER x`, `NO WINNERS` or `ERROR`.
+    fn verdict(&self) -> String {
         match self.verdict {
             Verdict::Player(p) => format!("PLAYER {p}"),
             Verdict::NoWinners => "NO WINNERS".into(),
@@ -75,7 +76,7 @@ impl Judgement {
     }
 
     /// The reason in words.
-    pub fn explain(&self) -> String {
+    fn explain(&self) -> String {
         match self.reason {
             Reason::ZeroK => "K = 0: only the empty board is legal".into(),
             Reason::Counts => "square counts or values impossible under turn order".into(),
@@ -89,6 +90,11 @@ impl Judgement {
                 )
             }
         }
+    }
+
+    /// Squares.
+    fn size(&self) -> u64 {
+        self.squares
     }
 }
 

@@ -108,7 +108,7 @@ pub fn cached_verdict(cells: &[u64], players: u64, rows: usize, cols: usize, k: 
 
 /// Whether the engine's verdict on `case` (a tiny torus) is the oracle's.
 pub fn engine_agrees(case: &super::BoardCase) -> Result<(), String> {
-    use crate::case::Case;
+    use crate::game::Case;
     let want = cached_verdict(&case.cells, case.players, case.rows, case.cols, case.k);
     let got = super::judge(&case.input()[..]).map_err(|e| e.to_string())?;
     if got[0].verdict == want {
@@ -122,7 +122,7 @@ pub fn engine_agrees(case: &super::BoardCase) -> Result<(), String> {
 /// fuzzer's bytes by the game's generator; the engine's verdict is the oracle's, and the
 /// reference agrees with the engine.
 pub fn fuzz_property(data: &[u8]) {
-    use crate::case::Case;
+    use crate::game::Case;
     let shape = super::case::BoardShape {
         tiny: true,
         ..Default::default()
@@ -141,6 +141,6 @@ pub fn fuzz_property(data: &[u8]) {
             (),
             "found by the fuzz target somegame_matches_reachability_oracle",
         );
-        panic!("{why}\ninput ({file}):\n{case:?}");
+        panic!("{why}\ninput ({file}):\n{}", case.describe());
     }
 }

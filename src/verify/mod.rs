@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use crate::detect::{recognise_input, rules_from_file_name};
 use crate::error::JudgeError;
-use crate::game::{Engine, Game, RuleSet};
+use crate::game::{Engine, Game, Judged, RuleSet};
 use crate::games::GameName;
 use crate::report::{Row, Status};
 use crate::walk::CaseFile;
@@ -288,15 +288,15 @@ fn rows_for<G: Game>(
             rows.push(row);
             continue;
         };
-        row.engine = G::verdict(j);
-        row.engine_detail = G::explain(j);
-        row.size = Some(G::size(j));
+        row.engine = j.verdict();
+        row.engine_detail = j.explain();
+        row.size = Some(j.size());
         let mut skipped = None;
         let mut status = match &reference {
             ReferenceOutcome::Judged(rs) => match rs.get(i) {
                 Some(r) => {
-                    row.reference = G::verdict(r);
-                    row.reference_detail = G::explain(r);
+                    row.reference = r.verdict();
+                    row.reference_detail = r.explain();
                     if r == j {
                         Status::Ok
                     } else {

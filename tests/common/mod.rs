@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use proptest::prelude::Rng as _;
 use proptest::strategy::{NewTree, Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
-use referee::case::Case;
 use referee::error::JudgeError;
+use referee::game::Case;
 use referee::game::{Engine, Game};
 use referee::random::Rng;
 
@@ -156,7 +156,7 @@ pub struct CaseTree<C: Case> {
 
 impl<C: Case> std::fmt::Debug for CaseTree<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:?}", self.current)
+        f.write_str(&self.current.describe())
     }
 }
 

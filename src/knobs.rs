@@ -1,0 +1,120 @@
+//! The knobs of a game's case generator ([`crate::game::Case`]): settings given to `referee gen`
+//! as `--NAME VALUE` (`referee gen pousse --n 8 --moves 1000`). Every knob left unset is drawn
+//! at random from the distribution the harness uses, so the same generator gives fixed shapes to
+//! `gen` and varied ones to `stress`.
+
+use std::collections::BTreeMap;
+use std::str::FromStr;
+
+/// What a knob's value is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KnobKind {
+    /// A whole number.
+    Count,
+    /// A number from 0 to 1.
+    Fraction,
+    /// A flag without value.
+    Switch,
+}
+
+/// One setting of a generator, given to `referee gen` as `--NAME VALUE` (or `--NAME` for a
+/// switch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Knob {
+    /// The flag's name, without `--`.
+    pub name: &'static str,
+    /// What it sets.
+    pub help: &'static str,
+    /// Its kind of value.
+    pub kind: KnobKind,
+}
+
+impl Knob {
+    /// A knob taking a whole number.
+    pub const fn count(name: &'static str, help: &'static str) -> Knob {
+        Knob {
+            name,
+            help,
+            kind: KnobKind::Count,
+        }
+    }
+
+    /// A knob taking a number from 0 to 1.
+    pub const fn fraction(name: &'static str, help: &'static str) -> Knob {
+        Knob {
+            name,
+            help,
+            kind: KnobKind::Fraction,
+        }
+    }
+
+    /// A flag without value.
+    pub const fn switch(name: &'static str, help: &'static str) -> Knob {
+        Knob {
+            name,
+            help,
+            kind: KnobKind::Switch,
+        }
+    }
+}
+
+/// The knob values given on the command line, by name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Knobs {
+    values: BTreeMap<String, String>,
+}
+
+impl Knobs {
+    /// Knobs from `(name, value)` pairs (a switch's value is `true`).
+    pub fn new<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Knobs {
+        Knobs {
+            values: pairs
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    /// The names of the knobs given.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.values.keys().map(String::as_str)
+    }
+
+    /// The value of count knob `name`, if given.
+    pub fn count<T: FromStr>(&self, name: &str) -> Result<Option<T>, String> {
+        self.values
+            .get(name)
+            .map(|v| {
+                v.parse()
+                    .map_err(|_| format!("--{name} takes a whole number, not '{v}'"))
+            })
+            .transpose()
+    }
+
+    /// The value of count knob `name`, if given, which must be at least 1.
+    pub fn positive<T: FromStr + PartialOrd + From<u8>>(
+        &self,
+        name: &str,
+    ) -> Result<Option<T>, String> {
+        match self.count::<T>(name)? {
+            Some(v) if v < T::from(1) => Err(format!("--{name} must be at least 1")),
+            v => Ok(v),
+        }
+    }
+
+    /// The value of fraction knob `name`, if given.
+    pub fn fraction(&self, name: &str) -> Result<Option<f64>, String> {
+        self.values
+            .get(name)
+            .map(|v| match v.parse::<f64>() {
+                Ok(f) if (0.0..=1.0).contains(&f) => Ok(f),
+                _ => Err(format!("--{name} takes a number from 0 to 1, not '{v}'")),
+            })
+            .transpose()
+    }
+
+    /// Whether switch `name` is on.
+    pub fn switch(&self, name: &str) -> bool {
+        self.values.contains_key(name)
+    }
+}
