@@ -18,35 +18,54 @@ use crate::knobs::{KnobKind, Knobs};
 /// Decides who won: Pousse, LittleSquares and Some Game judged by an optimized engine and
 /// cross-examined by an independent reference implementation.
 #[derive(Debug, Parser)]
-#[command(
-    name = "referee",
-    version,
-    about,
-    after_help = "Exit codes: 0 done, and everything judged agreed; 1 done, but something \
-                  disagreed or some input was invalid; 2 could not run (bad flags, unreadable \
-                  paths, unwritable output)."
-)]
+#[command(name = "referee", version, about, after_help = EXIT_CODES)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
+/// The exit codes, in every `--help`.
+const EXIT_CODES: &str = "Exit codes: 0 done, and everything judged agreed; 1 done, but \
+    something disagreed or some input was invalid; 2 could not run (bad flags, unreadable \
+    paths, unwritable output).";
+
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Judge one input in the game's contest format and print the contest's expected output.
+    #[command(after_help = EXIT_CODES)]
     Judge(JudgeArgs),
     /// Judge every `*.in` file under the paths with the engine and the reference, compare
     /// with each other and with sibling `.ans` answers, and write CSV reports.
+    #[command(after_help = EXIT_CODES)]
     Verify(VerifyArgs),
     /// Combine the reports of `verify --shard` runs into the reports of one unsharded run.
+    #[command(after_help = EXIT_CODES)]
     Merge(MergeArgs),
     /// Grade submissions' output files against the engine's verdicts.
+    #[command(after_help = EXIT_CODES)]
     Grade(GradeArgs),
     /// Write seeded random inputs from the game's generator to a directory.
+    #[command(after_help = EXIT_CODES)]
     Gen(GenArgs),
     /// Hunt for divergences between engine and reference on seeded random cases; shrink and
     /// save the first one found (exit 1).
+    #[command(after_help = EXIT_CODES)]
     Stress(StressArgs),
+}
+
+/// A count of steps or bytes, written as a whole number (`2000000000`, `2_000_000_000`) or in
+/// exponent notation (`2e9`).
+fn amount(text: &str) -> Result<u64, String> {
+    let plain = text.replace('_', "");
+    if let Ok(v) = plain.parse::<u64>() {
+        return Ok(v);
+    }
+    match plain.parse::<f64>() {
+        Ok(v) if v >= 0.0 && v.fract() == 0.0 && v < 1.8e19 => Ok(v as u64),
+        _ => Err(format!(
+            "'{text}' is not a whole number (like 2000000000 or 2e9)"
+        )),
+    }
 }
 
 /// The help of every `--rules` flag: each game's rule sets and default.
@@ -68,12 +87,16 @@ struct JudgeArgs {
     /// Which implementation judges.
     #[arg(long, value_enum, default_value_t = Engine::Fast)]
     engine: Engine,
+    /// Refuse an input longer than this many bytes (it ends with an error, never runs
+    /// forever on an endless input).
+    #[arg(long, value_parser = amount, default_value = "16e9")]
+    max_input_bytes: u64,
 }
 
 #[derive(Debug, clap::Args)]
 struct VerifyArgs {
     /// Files and directories to walk (recursively, in sorted order).
-    #[arg(default_value = ".")]
+    #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// The game of every file; without it each file's game is recognised from its content.
     #[arg(long, value_enum)]
@@ -84,16 +107,16 @@ struct VerifyArgs {
     /// Directory for verdicts.csv and mismatches.csv.
     #[arg(long, default_value = "reports")]
     out: PathBuf,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    jobs: Option<usize>,
+    /// Worker threads (default: all cores; at most four per core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
     /// Judge only the K-th of N disjoint slices of the files (1-based), e.g. `2/4`.
     #[arg(long)]
     shard: Option<crate::walk::Shard>,
     /// The reference is slow by design: skip it (status `reference-skipped`) on cases whose
     /// estimated work exceeds this many elementary steps (board squares visited). Default
     /// 2e9, a few seconds.
-    #[arg(long, default_value_t = crate::verify::DEFAULT_REFERENCE_BUDGET)]
+    #[arg(long, value_parser = amount, default_value = "2e9")]
     reference_budget: u64,
     /// Do not run the reference at all.
     #[arg(long)]
@@ -131,9 +154,9 @@ struct GradeArgs {
     /// Rule set for the cases whose name chooses none.
     #[arg(long, help = rules_help())]
     rules: Option<String>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    jobs: Option<usize>,
+    /// Worker threads (default: all cores; at most four per core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -285,13 +308,14 @@ fn check_rules(game: Option<GameName>, rules: Option<&str>) -> Result<(), String
 }
 
 fn judge(args: JudgeArgs) -> Result<ExitCode, RunError> {
-    let (name, mut input): (String, Box<dyn Read>) = match &args.file {
+    let (name, input): (String, Box<dyn Read>) = match &args.file {
         Some(p) if p.as_os_str() != "-" => {
             let file = File::open(p).map_err(|e| RunError::io(p, e))?;
             (p.display().to_string(), Box::new(file))
         }
         _ => ("<stdin>".into(), Box::new(io::stdin().lock())),
     };
+    let mut input = crate::text::Bounded::new(input, args.max_input_bytes);
     struct Judge<'a> {
         name: &'a str,
         input: &'a mut dyn Read,
@@ -332,12 +356,23 @@ fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
         reference_budget: args.reference_budget,
         no_reference: args.no_reference,
     };
+    let options = [
+        ("game", args.game.map_or("", |g| g.as_str()).to_string()),
+        ("rules", args.rules.clone().unwrap_or_default()),
+        ("reference-budget", args.reference_budget.to_string()),
+        ("no-reference", args.no_reference.to_string()),
+        ("timings", args.timings.to_string()),
+    ];
     let batch = crate::verify::run::Batch {
         paths: args.paths,
         shard: args.shard,
-        jobs: args.jobs,
+        jobs: args.jobs.map(|j| j as usize),
         out: args.out,
         timings: args.timings,
+        options: options
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
     };
     let (game, rules) = (args.game, args.rules.as_deref());
     let outcome = crate::verify::run::run(&batch, |file| {
@@ -347,11 +382,17 @@ fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
 }
 
 fn merge(args: MergeArgs) -> Result<ExitCode, RunError> {
-    let problems = crate::report::merge::merge(&args.shards, &args.out)?;
-    if problems > 0 {
-        eprintln!("merged; {problems} rows are mismatches or invalid input");
-    }
-    Ok(done(problems > 0))
+    let merged = crate::report::merge::merge(&args.shards, &args.out)?;
+    let dir = args.out.display();
+    eprintln!(
+        "merged {} shards, {} rows ({} mismatches or invalid input) into {dir}/verdicts.csv, \
+         {dir}/mismatches.csv, {dir}/{}",
+        merged.shards,
+        merged.rows,
+        merged.problems,
+        crate::verify::run::MANIFEST
+    );
+    Ok(done(merged.problems > 0))
 }
 
 fn grade(args: GradeArgs) -> Result<ExitCode, RunError> {
@@ -364,7 +405,7 @@ fn grade(args: GradeArgs) -> Result<ExitCode, RunError> {
         &args.cases,
         &args.submissions,
         &options,
-        args.jobs,
+        args.jobs.map(|j| j as usize),
         &args.out,
     )?;
     Ok(done(judge_errors > 0))

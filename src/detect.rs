@@ -27,6 +27,7 @@ pub fn first_line(mut input: impl Read) -> io::Result<Option<Vec<u8>>> {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
+        crate::text::add_work(got as u64);
         let mut bytes = &chunk[..got];
         if line.is_empty() {
             match bytes.iter().position(|b| !b" \t\r\n".contains(b)) {

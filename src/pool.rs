@@ -19,9 +19,22 @@ pub fn progress(len: usize, what: &str, unit: &str) -> ProgressBar {
     bar
 }
 
-/// A thread pool of `jobs` threads (all cores when `None`).
+/// The most worker threads a run starts: four per core. More only adds threads that wait.
+pub fn most_jobs() -> usize {
+    4 * std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A thread pool of `jobs` threads (all cores when `None`), at most [`most_jobs`]; a larger
+/// request is capped, and said on standard error.
 pub fn pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.unwrap_or(0))
-        .build()
+    let most = most_jobs();
+    let threads = match jobs {
+        Some(n) if n > most => {
+            eprintln!("note: --jobs {n} capped at {most} (four threads per core)");
+            most
+        }
+        Some(n) => n,
+        None => 0,
+    };
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build()
 }

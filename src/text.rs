@@ -1,12 +1,33 @@
-//! Streaming line reading with bounded memory.
+//! Streaming input with bounded memory, for every engine parser.
 //!
 //! [`LineReader`] hands out one line at a time from any [`Read`], never holding more than its
 //! buffer: a line longer than the caller's limit is returned cut to the limit (with
-//! [`Line::truncated`] set) and the rest of it is skipped, so an enormous line costs no memory.
+//! [`Line::truncated`] set) and ends the reading, so an enormous or endless line costs neither
+//! memory nor time. [`ByteStream`] hands out bytes with their positions, for grammars that are
+//! not line by line.
+//!
+//! Both count the bytes they examine ([`work`]), so tests can require every parser to do work
+//! linear in its input without timing anything.
 
+use std::cell::Cell;
 use std::io::{self, Read};
 
 use crate::error::Position;
+
+thread_local! {
+    static WORK: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Records `bytes` bytes examined by a parser on this thread.
+#[inline]
+pub fn add_work(bytes: u64) {
+    WORK.with(|w| w.set(w.get().wrapping_add(bytes)));
+}
+
+/// The bytes examined by the parsers on this thread since the last call (which resets it).
+pub fn work() -> u64 {
+    WORK.with(|w| w.replace(0))
+}
 
 /// The first buffer's size.
 const INITIAL_BUFFER: usize = 8 << 10;
@@ -38,9 +59,16 @@ pub struct LineReader<R> {
     last_terminated: bool,
     /// Raw length (including a stripped `\r`) of the last line handed out.
     last_len: u64,
-    long_prefix: Vec<u8>,
     /// Whether the last read filled the buffer (the input may be large).
     filled_last_time: bool,
+    /// Bytes examined, for [`work`].
+    examined: u64,
+}
+
+impl<R> Drop for LineReader<R> {
+    fn drop(&mut self) {
+        add_work(self.examined);
+    }
 }
 
 impl<R: Read> LineReader<R> {
@@ -57,9 +85,17 @@ impl<R: Read> LineReader<R> {
             lines: 0,
             last_terminated: true,
             last_len: 0,
-            long_prefix: Vec::new(),
             filled_last_time: false,
+            examined: 0,
         }
+    }
+
+    /// A reader whose first line is line `lines + 1` of the whole input (the caller has read
+    /// the first `lines` lines itself).
+    pub fn after_lines(reader: R, max_len: usize, lines: u64) -> LineReader<R> {
+        let mut reader = LineReader::new(reader, max_len);
+        reader.lines = lines;
+        reader
     }
 
     /// Where "end of input" is, once [`next_line`](Self::next_line) has returned `None`.
@@ -71,9 +107,12 @@ impl<R: Read> LineReader<R> {
         }
     }
 
+    /// Reads more input after the pending bytes. The pending bytes move to the front only when
+    /// the buffer is full, so every byte is copied a bounded number of times.
     fn fill(&mut self) -> io::Result<()> {
-        if self.start > 0 {
+        if self.end == self.buf.len() && self.start > 0 {
             self.buf.copy_within(self.start..self.end, 0);
+            self.examined += (self.end - self.start) as u64;
             self.end -= self.start;
             self.start = 0;
         }
@@ -81,6 +120,7 @@ impl<R: Read> LineReader<R> {
             // A pending line fills the buffer: double it, up to what the longest line needs.
             let cap = (self.max_len + 2).max(LARGE_BUFFER);
             self.buf.resize((self.buf.len() * 2).min(cap), 0);
+            self.examined += self.end as u64;
         } else if self.filled_last_time && self.buf.len() < LARGE_BUFFER {
             // The input outlives the first buffer: larger reads cost fewer system calls.
             self.buf.resize(LARGE_BUFFER, 0);
@@ -93,6 +133,7 @@ impl<R: Read> LineReader<R> {
                 }
                 Ok(n) => {
                     self.end += n;
+                    self.examined += n as u64;
                     self.filled_last_time = self.end == self.buf.len();
                     break;
                 }
@@ -122,17 +163,22 @@ impl<R: Read> LineReader<R> {
     pub fn skip_lines(&mut self, count: u64, bytes: usize, last_len: usize) {
         debug_assert!(count >= 1 && self.buf[self.start + bytes - 1] == b'\n');
         self.start += bytes;
+        self.examined += bytes as u64;
         self.lines += count;
         self.last_terminated = true;
         self.last_len = last_len as u64;
     }
 
-    /// The next line, or `None` at the end of input.
+    /// The next line, or `None` at the end of input. A line longer than the limit comes back
+    /// cut to it, with [`Line::truncated`] set, and is the last line handed out: the rest of
+    /// the input is not read (the caller reports the line as malformed).
     pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
         let mut scanned = 0;
         loop {
             let pending = &self.buf[self.start..self.end];
-            if let Some(i) = memchr::memchr(b'\n', &pending[scanned..]) {
+            let found = memchr::memchr(b'\n', &pending[scanned..]);
+            self.examined += found.map_or(pending.len() - scanned, |i| i + 1) as u64;
+            if let Some(i) = found {
                 let line_end = self.start + scanned + i;
                 let (s, e) = (self.start, line_end);
                 self.start = line_end + 1;
@@ -140,7 +186,7 @@ impl<R: Read> LineReader<R> {
             }
             scanned = pending.len();
             if scanned > self.max_len {
-                return self.skip_long_line().map(Some);
+                return Ok(Some(self.cut_long_line()));
             }
             if self.eof {
                 if self.start == self.end {
@@ -165,6 +211,9 @@ impl<R: Read> LineReader<R> {
         let truncated = bytes.len() > self.max_len;
         if truncated {
             bytes = &bytes[..self.max_len];
+            // The caller reports the cut line as malformed: nothing after it is read.
+            self.eof = true;
+            self.start = self.end;
         }
         Line {
             number: self.lines,
@@ -173,36 +222,132 @@ impl<R: Read> LineReader<R> {
         }
     }
 
-    /// Keeps the first `max_len` bytes of an over-long line, discards the rest.
-    fn skip_long_line(&mut self) -> io::Result<Line<'_>> {
-        self.long_prefix.clear();
-        self.long_prefix
-            .extend_from_slice(&self.buf[self.start..self.start + self.max_len]);
-        let mut len = 0u64;
-        let mut terminated = false;
-        loop {
-            let pending = &self.buf[self.start..self.end];
-            if let Some(i) = memchr::memchr(b'\n', pending) {
-                len += i as u64;
-                self.start += i + 1;
-                terminated = true;
-                break;
-            }
-            len += pending.len() as u64;
-            self.start = self.end;
-            if self.eof {
-                break;
-            }
-            self.fill()?;
-        }
+    /// Hands out the first `max_len` bytes of an over-long line, and ends the reading.
+    fn cut_long_line(&mut self) -> Line<'_> {
+        let s = self.start;
+        self.start = self.end;
+        self.eof = true;
         self.lines += 1;
-        self.last_terminated = terminated;
-        self.last_len = len;
-        Ok(Line {
+        self.last_terminated = false;
+        self.last_len = self.max_len as u64;
+        Line {
             number: self.lines,
-            bytes: &self.long_prefix,
+            bytes: &self.buf[s..s + self.max_len],
             truncated: true,
-        })
+        }
+    }
+}
+
+/// A reader that fails, with a clear error, once more than a set number of bytes came through:
+/// so that an endless input (`/dev/zero`, a pipe that never ends) ends the run.
+pub struct Bounded<R> {
+    inner: R,
+    left: u64,
+    limit: u64,
+}
+
+impl<R> Bounded<R> {
+    /// `inner`, cut off after `limit` bytes.
+    pub fn new(inner: R, limit: u64) -> Bounded<R> {
+        Bounded {
+            inner,
+            left: limit,
+            limit,
+        }
+    }
+}
+
+impl<R: Read> Read for Bounded<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.left == 0 {
+            // One byte more would be over the limit: see whether there is one.
+            let mut probe = [0u8; 1];
+            return match self.inner.read(&mut probe)? {
+                0 => Ok(0),
+                _ => Err(io::Error::new(
+                    io::ErrorKind::FileTooLarge,
+                    format!(
+                        "the input is longer than {} bytes (--max-input-bytes)",
+                        self.limit
+                    ),
+                )),
+            };
+        }
+        let room = out.len().min(self.left.min(usize::MAX as u64) as usize);
+        let n = self.inner.read(&mut out[..room])?;
+        self.left -= n as u64;
+        Ok(n)
+    }
+}
+
+/// The bytes of an input one at a time, with their positions, read through a fixed buffer:
+/// for grammars that are not line by line (LittleSquares' literal form, which may put a whole
+/// grid on one line).
+pub struct ByteStream<R> {
+    reader: R,
+    buf: Box<[u8]>,
+    at: usize,
+    len: usize,
+    eof: bool,
+    line: u64,
+    column: u64,
+    examined: u64,
+}
+
+impl<R> Drop for ByteStream<R> {
+    fn drop(&mut self) {
+        add_work(self.examined);
+    }
+}
+
+impl<R: Read> ByteStream<R> {
+    /// A stream whose first byte stands at `position`.
+    pub fn new(reader: R, position: Position) -> ByteStream<R> {
+        ByteStream {
+            reader,
+            buf: vec![0; INITIAL_BUFFER].into_boxed_slice(),
+            at: 0,
+            len: 0,
+            eof: false,
+            line: position.line,
+            column: position.column,
+            examined: 0,
+        }
+    }
+
+    /// The next byte, without consuming it; `None` at the end of input.
+    #[inline]
+    pub fn peek(&mut self) -> io::Result<Option<u8>> {
+        while self.at == self.len {
+            if self.eof {
+                return Ok(None);
+            }
+            match self.reader.read(&mut self.buf) {
+                Ok(0) => self.eof = true,
+                Ok(n) => (self.at, self.len) = (0, n),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(Some(self.buf[self.at]))
+    }
+
+    /// Consumes the byte [`peek`](Self::peek) returned.
+    #[inline]
+    pub fn bump(&mut self) {
+        if self.buf[self.at] == b'\n' {
+            self.line += 1;
+            self.column = 1;
+        } else {
+            self.column += 1;
+        }
+        self.at += 1;
+        self.examined += 1;
+    }
+
+    /// The position of the next byte (or of the end of input).
+    pub fn position(&self) -> Position {
+        Position::new(self.line, self.column)
     }
 }
 
@@ -236,19 +381,39 @@ mod tests {
     }
 
     #[test]
-    fn long_lines_are_cut_and_skipped() {
+    fn a_long_line_is_cut_and_ends_the_reading() {
         let mut input = vec![b'x'; 200_000];
         input.extend_from_slice(b"\nok\n");
         let (lines, _) = all(&input, 8);
-        assert_eq!(lines[0], (1, b"xxxxxxxx".to_vec(), true));
-        assert_eq!(lines[1], (2, b"ok".to_vec(), false));
-        let (lines, _) = all(
-            b"0123456789abc
-ok
-",
-            8,
-        );
-        assert_eq!(lines[0], (1, b"01234567".to_vec(), true));
+        assert_eq!(lines, vec![(1, b"xxxxxxxx".to_vec(), true)]);
+        let (lines, _) = all(b"ok\n0123456789abc\nok\n", 8);
+        assert_eq!(lines[1], (2, b"01234567".to_vec(), true));
+        assert_eq!(lines.len(), 2);
+    }
+
+    /// An endless line (`/dev/zero`) costs the limit and a buffer, not the rest of the input.
+    #[test]
+    fn an_endless_line_is_not_read_to_its_end() {
+        let mut lines = LineReader::new(io::repeat(0), 48);
+        let line = lines.next_line().unwrap().unwrap();
+        assert!(line.truncated && line.bytes.len() == 48);
+        assert!(lines.next_line().unwrap().is_none());
+        drop(lines);
+        assert!(work() < 1 << 20);
+    }
+
+    #[test]
+    fn byte_streams_track_positions() {
+        let mut s = ByteStream::new(&b"ab\ncd"[..], Position::new(3, 5));
+        let mut seen = Vec::new();
+        while let Some(b) = s.peek().unwrap() {
+            seen.push((b, s.position()));
+            s.bump();
+        }
+        assert_eq!(seen[0], (b'a', Position::new(3, 5)));
+        assert_eq!(seen[2], (b'\n', Position::new(3, 7)));
+        assert_eq!(seen[3], (b'c', Position::new(4, 1)));
+        assert_eq!(s.position(), Position::new(4, 3));
     }
 
     #[test]

@@ -7,51 +7,103 @@ use walkdir::WalkDir;
 
 use crate::error::RunError;
 
-/// A case file found by the walk, or a place the walk could not read.
+/// A case file found by the walk, or a place the walk could not or would not read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CaseFile {
     /// The path to open.
     pub path: PathBuf,
-    /// The path as reported (`/`-separated).
+    /// The path as reported: see [`display`].
     pub name: String,
-    /// Why it could not be walked (symlink loop, unreadable directory, ...).
+    /// Why it is not read (symbolic-link loop, a link leaving the tree, not a regular file,
+    /// unreadable directory, ...).
     pub error: Option<String>,
 }
 
-fn display(path: &Path) -> String {
-    let s = path.to_string_lossy();
-    let s = s.strip_prefix("./").unwrap_or(&s);
-    s.replace('\\', "/")
+/// A path as reports show it: `/`-separated, without a leading `./`, and unambiguous: a byte
+/// that is not part of valid UTF-8, or a control character, is written `\xHH` (two hexadecimal
+/// digits), and a backslash is written `\\`. Two different paths never show alike.
+pub fn display(path: &Path) -> String {
+    #[cfg(unix)]
+    let bytes = {
+        use std::os::unix::ffi::OsStrExt;
+        path.as_os_str().as_bytes().to_vec()
+    };
+    #[cfg(not(unix))]
+    let bytes = path.to_string_lossy().replace('\\', "/").into_bytes();
+    let bytes = bytes.strip_prefix(b"./").unwrap_or(&bytes);
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                c if c.is_control() => {
+                    let mut buf = [0; 4];
+                    for b in c.encode_utf8(&mut buf).bytes() {
+                        out.push_str(&format!("\\x{b:02X}"));
+                    }
+                }
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    out
+}
+
+/// What kind of file this is, when it is not a regular file.
+fn kind(file_type: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_block_device() || file_type.is_char_device() {
+            return "a device";
+        }
+    }
+    if file_type.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
 }
 
 /// Every `*.in` file under `paths` (a file named directly is taken whatever its name), sorted
 /// by path components. A path that does not exist is an error (the run cannot start); places
 /// inside the walk that cannot be read are returned with their error.
+///
+/// Symbolic links are followed only while they stay inside the tree being walked (the
+/// directory named on the command line): a link to a file or directory elsewhere on the
+/// machine is reported, never read. Anything named `*.in` that is not a regular file (a FIFO,
+/// a socket, a device) is reported too, never opened.
 pub fn find_cases(paths: &[PathBuf]) -> Result<Vec<CaseFile>, RunError> {
     let mut out = Vec::new();
+    let found = |path: &Path, error: Option<String>| CaseFile {
+        path: path.to_path_buf(),
+        name: display(path),
+        error,
+    };
     for root in paths {
         let meta = std::fs::metadata(root).map_err(|e| RunError::io(root, e))?;
-        if meta.is_file() {
-            out.push(CaseFile {
-                path: root.clone(),
-                name: display(root),
-                error: None,
-            });
+        if !meta.is_dir() {
+            let error = (!meta.is_file()).then(|| kind(meta.file_type()).to_string());
+            out.push(found(root, error));
             continue;
         }
-        for entry in WalkDir::new(root).follow_links(true).sort_by_file_name() {
-            match entry {
-                Ok(e) => {
-                    let is_case =
-                        e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "in");
-                    if is_case {
-                        out.push(CaseFile {
-                            path: e.path().to_path_buf(),
-                            name: display(e.path()),
-                            error: None,
-                        });
-                    }
-                }
+        let tree = root.canonicalize().map_err(|e| RunError::io(root, e))?;
+        let mut walk = WalkDir::new(root)
+            .follow_links(true)
+            .sort_by_file_name()
+            .into_iter();
+        while let Some(entry) = walk.next() {
+            let e = match entry {
+                Ok(e) => e,
                 Err(e) => {
                     let path = e.path().map_or(root.clone(), Path::to_path_buf);
                     let why = match e.loop_ancestor() {
@@ -60,17 +112,47 @@ pub fn find_cases(paths: &[PathBuf]) -> Result<Vec<CaseFile>, RunError> {
                             .io_error()
                             .map_or_else(|| e.to_string(), |io| io.to_string()),
                     };
-                    out.push(CaseFile {
-                        name: display(&path),
-                        path,
-                        error: Some(why),
-                    });
+                    out.push(found(&path, Some(why)));
+                    continue;
+                }
+            };
+            let is_in = e.path().extension().is_some_and(|x| x == "in");
+            if e.path_is_symlink() {
+                let target = e.path().canonicalize();
+                if !target.as_ref().is_ok_and(|t| t.starts_with(&tree)) {
+                    if e.file_type().is_dir() {
+                        walk.skip_current_dir();
+                    }
+                    if is_in || e.file_type().is_dir() {
+                        let why =
+                            format!("a symbolic link leaving {} (not followed)", display(root));
+                        out.push(found(e.path(), Some(why)));
+                    }
+                    continue;
                 }
             }
+            if !is_in || e.file_type().is_dir() {
+                continue;
+            }
+            let error = (!e.file_type().is_file())
+                .then(|| format!("{}, not a regular file (not read)", kind(e.file_type())));
+            out.push(found(e.path(), error));
         }
     }
-    out.sort_by(|a, b| a.name.split('/').cmp(b.name.split('/')));
-    out.dedup_by(|a, b| a.name == b.name);
+    // The same file reached from two roots (`corpus` and `corpus/pousse`, `./corpus`) is one
+    // case; distinct paths stay distinct cases even when their names look alike.
+    let key = |p: &Path| -> PathBuf {
+        p.components()
+            .filter(|c| *c != std::path::Component::CurDir)
+            .collect()
+    };
+    out.sort_by(|a, b| {
+        a.name
+            .split('/')
+            .cmp(b.name.split('/'))
+            .then_with(|| key(&a.path).cmp(&key(&b.path)))
+    });
+    out.dedup_by(|a, b| key(&a.path) == key(&b.path));
     Ok(out)
 }
 

@@ -52,7 +52,7 @@ fn verify_corpus_into(out: &Path) {
 fn committed_reports_are_up_to_date() {
     let out = tempfile::tempdir().unwrap();
     verify_corpus_into(out.path());
-    for name in ["verdicts.csv", "mismatches.csv"] {
+    for name in ["verdicts.csv", "mismatches.csv", "verify.json"] {
         assert_eq!(
             fs::read_to_string(out.path().join(name)).unwrap(),
             fs::read_to_string(repo("reports").join(name)).unwrap(),
@@ -175,7 +175,7 @@ fn shards_merged_equal_the_full_run() {
         cmd.arg(s.path());
     }
     cmd.arg("--out").arg(merged.path()).assert().success();
-    for name in ["verdicts.csv", "mismatches.csv"] {
+    for name in ["verdicts.csv", "mismatches.csv", "verify.json"] {
         assert_eq!(
             fs::read(merged.path().join(name)).unwrap(),
             fs::read(full.path().join(name)).unwrap(),

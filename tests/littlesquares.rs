@@ -4,6 +4,7 @@
 mod common;
 
 use common::{judge_both, vectors};
+use proptest::prelude::*;
 use referee::error::JudgeError;
 use referee::game::Engine;
 use referee::game::Judged;
@@ -68,4 +69,76 @@ fn a_4000_by_4000_grid_is_judged() {
     let j = common::judge::<LittleSquares>(Engine::Fast, input.as_bytes(), ()).unwrap();
     assert_eq!((j[0].rows, j[0].cols, j[0].empty), (4000, 4000, 16_000_000));
     assert!(!j[0].within_contest_limits);
+}
+
+/// A grid in either form, with white space of every kind where the forms allow it (and
+/// where they do not, in the rows form).
+fn written(rows: &[Vec<bool>], literal: bool, spaces: &[u8]) -> Vec<u8> {
+    let mut space = spaces.iter().cycle().map(|&s| match s % 6 {
+        0 => &b""[..],
+        1 => b" ",
+        2 => b"\n",
+        3 => b"\r\n",
+        4 => b"\t",
+        _ => b"\n\n",
+    });
+    let row_text =
+        |row: &Vec<bool>| -> Vec<u8> { row.iter().map(|&e| if e { b'.' } else { b'#' }).collect() };
+    let mut out = Vec::new();
+    out.extend_from_slice(space.next().unwrap());
+    if literal {
+        out.push(b'{');
+        for (i, row) in rows.iter().enumerate() {
+            if i > 0 {
+                out.extend_from_slice(space.next().unwrap());
+                out.push(b',');
+            }
+            out.extend_from_slice(space.next().unwrap());
+            out.push(b'"');
+            out.extend(row_text(row));
+            out.push(b'"');
+        }
+        out.extend_from_slice(space.next().unwrap());
+        out.push(b'}');
+    } else {
+        for row in rows {
+            out.extend(row_text(row));
+            out.push(b'\n');
+        }
+    }
+    out.extend_from_slice(space.next().unwrap());
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// Both parsers read both forms, leading white space included, alike: the same grids, or
+    /// a rejection at the same line, column and grid; randomly corrupted copies too.
+    #[test]
+    fn parsers_agree_on_both_forms_and_their_corruptions(
+        grids in proptest::collection::vec(
+            (1usize..4, 1usize..5).prop_flat_map(|(r, c)| {
+                proptest::collection::vec(proptest::collection::vec(any::<bool>(), c), r)
+            }),
+            1..3,
+        ),
+        literal in any::<bool>(),
+        spaces in proptest::collection::vec(any::<u8>(), 1..12),
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..3),
+    ) {
+        let mut input = Vec::new();
+        for rows in &grids {
+            input.extend(written(rows, literal, &spaces));
+            if !literal {
+                input.push(b'\n');
+            }
+        }
+        for (at, byte) in edits {
+            let i = at.index(input.len());
+            input[i] = b"{}\",.# \n\r\tx"[byte as usize % 11];
+        }
+        let verdict = referee::harness::cross_examine::<LittleSquares>(&input, ());
+        prop_assert!(verdict.is_ok(), "{}\n{:?}", verdict.unwrap_err(), String::from_utf8_lossy(&input));
+    }
 }

@@ -5,6 +5,7 @@ mod common;
 
 use common::{judge_both, vectors};
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
 use referee::game::Case;
 use referee::game::Engine;
 use referee::game::Judged;
@@ -275,4 +276,57 @@ fn move_batches_keep_lines_and_errors_exact() {
             ),
         }
     }
+}
+
+/// The reference's work estimate (`verify` skips the reference beyond a budget) never
+/// underestimates the squares the reference really visits, and under `waterloo`, which has no
+/// history to compare, it is close to them: a long waterloo game is not skipped for the ICFP
+/// rule sets' cost.
+#[test]
+fn the_reference_cost_estimate_follows_the_rule_set() {
+    use referee::game::Game;
+    let plain = |rules: Rules| match rules {
+        Rules::Waterloo => referee_reference::pousse::Rules::Waterloo,
+        Rules::Icfp98 => referee_reference::pousse::Rules::Icfp98,
+        Rules::Icfp98Board => referee_reference::pousse::Rules::Icfp98Board,
+    };
+    let strategy = common::cases::<PousseCase>(None, PousseShape::default());
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    for _ in 0..400 {
+        let case = strategy.new_tree(&mut runner).unwrap().current();
+        let input = case.input();
+        let measured =
+            referee_reference::pousse::judge(&input, plain(case.rules)).unwrap()[0].steps;
+        let judged = common::judge::<Pousse>(Engine::Fast, &input, case.rules).unwrap();
+        let estimate = Pousse::reference_cost(&judged[0], case.rules);
+        assert!(
+            estimate >= measured,
+            "{}: estimate {estimate} < {measured}",
+            case.describe()
+        );
+        if case.rules == Rules::Waterloo {
+            assert!(
+                estimate <= measured + measured / 20,
+                "{}: estimate {estimate}, measured {measured}",
+                case.describe()
+            );
+        }
+    }
+    // A waterloo game of 10^5 moves at N = 8 costs the reference ~1.3 x 10^7 squares: well
+    // within the default budget of 2 x 10^9.
+    let moves = referee::pousse::case::moves(
+        &mut referee::random::Rng::new(3),
+        8,
+        100_000,
+        0,
+        true,
+        Rules::Waterloo,
+    );
+    let text = referee::pousse::case::transcript(8, &moves);
+    let judged = common::judge::<Pousse>(Engine::Fast, text.as_bytes(), Rules::Waterloo).unwrap();
+    let estimate = Pousse::reference_cost(&judged[0], Rules::Waterloo);
+    assert!(
+        estimate < referee::verify::DEFAULT_REFERENCE_BUDGET / 100,
+        "{estimate}"
+    );
 }

@@ -202,6 +202,7 @@ fn gen_and_verify_run_the_toy_game() {
         jobs: Some(2),
         out: dir.path().join("reports"),
         timings: false,
+        options: Default::default(),
     };
     let settings = referee::verify::Settings {
         reference_budget: 1_000,

@@ -43,6 +43,9 @@ pub struct Verdict {
     pub reason: Reason,
     /// Moves before QUIT.
     pub moves: u64,
+    /// The squares this judgement visited (copied, counted or compared): a measure of the
+    /// reference's work, for checking the engine's estimate of it.
+    pub steps: u64,
 }
 
 const EMPTY: u8 = b'.';
@@ -70,12 +73,14 @@ fn play(game: &Transcript, rules: Rules) -> Verdict {
     let mut grid = vec![vec![EMPTY; n]; n];
     // Every configuration after each move: (board, colour to move next).
     let mut seen: Vec<(Vec<Vec<u8>>, u8)> = Vec::new();
+    let mut steps = 0u64;
     for (i, &(letter, index)) in game.moves.iter().enumerate() {
         let number = i as u64 + 1;
         let mover = if number % 2 == 1 { b'X' } else { b'O' };
         let next = if mover == b'X' { b'O' } else { b'X' };
         push(&mut grid, letter, index, mover);
         let (x, o) = count_straights(&grid);
+        steps += (n + 2 * n * n) as u64;
         if x != o {
             return Verdict {
                 n,
@@ -83,12 +88,19 @@ fn play(game: &Transcript, rules: Rules) -> Verdict {
                 decisive_move: Some(number),
                 reason: Reason::Straights { x, o },
                 moves: game.moves.len() as u64,
+                steps,
             };
         }
         if rules != Rules::Waterloo {
             for (j, (board, to_move)) in seen.iter().enumerate() {
                 let same_side = *to_move == next || rules == Rules::Icfp98Board;
-                if same_side && *board == grid {
+                if !same_side {
+                    continue;
+                }
+                // Row by row, as far as the boards agree.
+                let equal_rows = board.iter().zip(&grid).take_while(|(a, b)| a == b).count();
+                steps += ((equal_rows + 1).min(n) * n) as u64;
+                if equal_rows == n {
                     return Verdict {
                         n,
                         winner: Some(if mover == b'X' { 'O' } else { 'X' }),
@@ -97,10 +109,12 @@ fn play(game: &Transcript, rules: Rules) -> Verdict {
                             earlier_move: j as u64 + 1,
                         },
                         moves: game.moves.len() as u64,
+                        steps,
                     };
                 }
             }
             seen.push((grid.clone(), next));
+            steps += (n * n) as u64;
         }
     }
     Verdict {
@@ -109,6 +123,7 @@ fn play(game: &Transcript, rules: Rules) -> Verdict {
         decisive_move: None,
         reason: Reason::Quit,
         moves: game.moves.len() as u64,
+        steps,
     }
 }
 

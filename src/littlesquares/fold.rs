@@ -128,7 +128,7 @@ impl Fold {
         }
         let count = |words: &[u64]| words.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
         self.empty += count(&self.incoming);
-        if self.rows % 2 == 0 {
+        if self.rows.is_multiple_of(2) {
             std::mem::swap(&mut self.top, &mut self.incoming);
         } else {
             // A column with one empty square is a nim heap of 1; runs of columns empty in

@@ -20,7 +20,7 @@ use crate::game::Judged;
 /// Whether a grid meets the contest's constraints: an even number of rows, 2..=10, and an
 /// even width, 2..=10. Grids outside are still judged; verify reports the flag.
 pub fn within_contest_limits(rows: usize, cols: usize) -> bool {
-    let ok = |v: usize| (2..=10).contains(&v) && v % 2 == 0;
+    let ok = |v: usize| (2..=10).contains(&v) && v.is_multiple_of(2);
     ok(rows) && ok(cols)
 }
 

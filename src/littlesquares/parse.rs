@@ -15,7 +15,7 @@ use std::io::{Cursor, Read};
 use super::fold::{Fold, MAX_WIDTH};
 use super::Judgement;
 use crate::error::{describe_bytes, InputError, JudgeError, Position};
-use crate::text::LineReader;
+use crate::text::{ByteStream, LineReader};
 
 /// Where a row that [`Fold::push_row`] refused goes wrong, against the grid's width (`None`
 /// for a first row): the 0-based index of the first problem and what was expected there.
@@ -47,33 +47,97 @@ fn found(bytes: &[u8], i: usize) -> String {
         .map_or("end of row".into(), |b| describe_bytes(&[*b]))
 }
 
-/// Judges every grid of the input with the engine.
-pub fn judge<R: Read>(mut reader: R) -> Result<Vec<Judgement>, JudgeError> {
-    // Find the first byte that is not white space, to tell the form.
-    let mut prefix = Vec::new();
+/// How the input starts: its form, and for the rows form the first line that is already
+/// malformed among the leading white space.
+enum Start {
+    /// Only white space: the position of the end of input, and the first line of blanks that
+    /// is not empty (line, its first byte), if any.
+    Empty(Position, Option<(u64, u8)>),
+    /// A `{` at this position: the literal form.
+    Literal(Position),
+    /// Anything else: the rows form, whose first non-blank byte is at this position; the first
+    /// line of blanks that is not empty, if any.
+    Rows(Position, Option<(u64, u8)>),
+}
+
+/// Reads the white space at the start of the input, each byte once, keeping only the chunk in
+/// which the first other byte lies (returned, from that byte on, as `rest`).
+fn start<R: Read>(reader: &mut R, rest: &mut Vec<u8>) -> std::io::Result<Start> {
     let mut chunk = [0u8; 8192];
-    let literal = loop {
-        let got = reader.read(&mut chunk)?;
-        if got == 0 {
-            break false;
+    let (mut line, mut column) = (1u64, 1u64);
+    // The first byte of the current line, and whether the line holds more than a final `\r`.
+    let (mut line_first, mut line_len, mut line_cr_last) = (None::<u8>, 0u64, false);
+    let mut unclean: Option<(u64, u8)> = None;
+    loop {
+        let got = match reader.read(&mut chunk) {
+            Ok(0) => {
+                if unclean.is_none() && line_len > u64::from(line_cr_last) {
+                    unclean = line_first.map(|b| (line, b));
+                }
+                return Ok(Start::Empty(Position::new(line, column), unclean));
+            }
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        crate::text::add_work(got as u64);
+        for (i, &b) in chunk[..got].iter().enumerate() {
+            match b {
+                b'\n' => {
+                    // A line of blanks is empty when it holds nothing or a lone `\r`.
+                    if unclean.is_none() && line_len > u64::from(line_cr_last) {
+                        unclean = line_first.map(|b| (line, b));
+                    }
+                    (line, column) = (line + 1, 1);
+                    (line_first, line_len, line_cr_last) = (None, 0, false);
+                }
+                b' ' | b'\t' | b'\r' => {
+                    line_first.get_or_insert(b);
+                    line_len += 1;
+                    line_cr_last = b == b'\r';
+                    column += 1;
+                }
+                _ => {
+                    rest.extend_from_slice(&chunk[i..got]);
+                    let at = Position::new(line, column);
+                    if b == b'{' {
+                        return Ok(Start::Literal(at));
+                    }
+                    return Ok(Start::Rows(at, unclean.or(line_first.map(|b| (line, b)))));
+                }
+            }
         }
-        prefix.extend_from_slice(&chunk[..got]);
-        if let Some(&b) = prefix.iter().find(|b| !b" \t\r\n".contains(b)) {
-            break b == b'{';
-        }
-    };
-    let input = Cursor::new(prefix).chain(reader);
-    if literal {
-        let mut all = Vec::new();
-        { input }.read_to_end(&mut all)?;
-        judge_literals(&all)
-    } else {
-        judge_rows(input)
     }
 }
 
-fn judge_rows<R: Read>(input: R) -> Result<Vec<Judgement>, JudgeError> {
-    let mut lines = LineReader::new(input, MAX_WIDTH + 1);
+/// Judges every grid of the input with the engine, reading it once, in memory proportional to
+/// the width of a row.
+pub fn judge<R: Read>(mut reader: R) -> Result<Vec<Judgement>, JudgeError> {
+    let mut rest = Vec::new();
+    let blank_line_error = |(line, byte): (u64, u8)| -> JudgeError {
+        InputError::new(
+            Position::new(line, 1),
+            Some(1),
+            "'.' or '#'",
+            describe_bytes(&[byte]),
+        )
+        .into()
+    };
+    match start(&mut reader, &mut rest)? {
+        Start::Empty(_, Some(blank)) | Start::Rows(_, Some(blank)) => Err(blank_line_error(blank)),
+        Start::Empty(end, None) => {
+            Err(InputError::new(end, Some(1), "a grid", "end of input").into())
+        }
+        Start::Literal(at) => judge_literals(ByteStream::new(Cursor::new(rest).chain(reader), at)),
+        Start::Rows(at, None) => judge_rows(LineReader::after_lines(
+            Cursor::new(rest).chain(reader),
+            MAX_WIDTH + 1,
+            at.line - 1,
+        )),
+    }
+}
+
+fn judge_rows<R: Read>(mut lines: LineReader<R>) -> Result<Vec<Judgement>, JudgeError> {
     let mut out = Vec::new();
     let mut fold = Fold::default();
     while let Some(line) = lines.next_line()? {
@@ -102,101 +166,82 @@ fn judge_rows<R: Read>(input: R) -> Result<Vec<Judgement>, JudgeError> {
     Ok(out)
 }
 
-/// A cursor over an in-memory input that tracks line and column.
-struct Scanner<'a> {
-    bytes: &'a [u8],
-    at: usize,
-    line: u64,
-    line_start: usize,
+/// What is at the stream's position, for a message.
+fn found_next<R: Read>(s: &mut ByteStream<R>) -> Result<String, JudgeError> {
+    Ok(s.peek()?
+        .map_or("end of input".into(), |b| describe_bytes(&[b])))
 }
 
-impl Scanner<'_> {
-    fn position(&self) -> Position {
-        Position::new(self.line, (self.at - self.line_start) as u64 + 1)
+fn skip_space<R: Read>(s: &mut ByteStream<R>) -> Result<(), JudgeError> {
+    while let Some(b' ' | b'\t' | b'\r' | b'\n') = s.peek()? {
+        s.bump();
     }
-    fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.at).copied()
-    }
-    fn bump(&mut self) {
-        if self.bytes[self.at] == b'\n' {
-            self.line += 1;
-            self.line_start = self.at + 1;
-        }
-        self.at += 1;
-    }
-    fn skip_space(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\r' | b'\n')) {
-            self.bump();
-        }
-    }
-    fn found(&self) -> String {
-        self.peek()
-            .map_or("end of input".into(), |b| describe_bytes(&[b]))
-    }
+    Ok(())
 }
 
-fn judge_literals(bytes: &[u8]) -> Result<Vec<Judgement>, JudgeError> {
-    let mut s = Scanner {
-        bytes,
-        at: 0,
-        line: 1,
-        line_start: 0,
-    };
+/// The literal form, streamed: a row is held only up to the width it may have, plus one byte.
+fn judge_literals<R: Read>(mut s: ByteStream<R>) -> Result<Vec<Judgement>, JudgeError> {
     let mut out = Vec::new();
+    let mut row: Vec<u8> = Vec::new();
     loop {
-        s.skip_space();
-        if s.peek().is_none() && !out.is_empty() {
+        skip_space(&mut s)?;
+        if s.peek()?.is_none() && !out.is_empty() {
             return Ok(out);
         }
         let case = Some(out.len() as u64 + 1);
-        let fail = |s: &Scanner, expected: &str| -> JudgeError {
-            InputError::new(s.position(), case, expected, s.found()).into()
-        };
-        if s.peek() != Some(b'{') {
-            return Err(fail(&s, "'{' opening a grid literal"));
+        macro_rules! fail {
+            ($expected:expr) => {{
+                let found = found_next(&mut s)?;
+                return Err(InputError::new(s.position(), case, $expected, found).into());
+            }};
+        }
+        if s.peek()? != Some(b'{') {
+            fail!("'{' opening a grid literal");
         }
         s.bump();
         let mut fold = Fold::default();
         loop {
-            s.skip_space();
-            if fold.is_empty() && s.peek() == Some(b'}') {
-                return Err(fail(&s, "a row (a grid has at least one)"));
+            skip_space(&mut s)?;
+            if fold.is_empty() && s.peek()? == Some(b'}') {
+                fail!("a row (a grid has at least one)");
             }
-            if s.peek() != Some(b'"') {
-                return Err(fail(&s, "'\"' opening a row"));
+            if s.peek()? != Some(b'"') {
+                fail!("'\"' opening a row");
             }
             s.bump();
-            let start = s.at;
-            while let Some(b) = s.peek() {
-                if b == b'"' || b == b'\n' {
+            let start = s.position();
+            // Enough of the row to find its first fault: one square past the width it may have.
+            let keep = fold.width().unwrap_or(MAX_WIDTH) + 1;
+            row.clear();
+            while let Some(b) = s.peek()? {
+                if b == b'"' || b == b'\n' || row.len() == keep {
                     break;
                 }
+                row.push(b);
                 s.bump();
             }
-            let row = &bytes[start..s.at];
-            if !fold.push_row(row) {
-                let width = fold.width();
-                let (i, expected) = row_fault(row, width);
-                let at = Position::new(s.line, (start + i - s.line_start) as u64 + 1);
+            if !fold.push_row(&row) {
+                let (i, expected) = row_fault(&row, fold.width());
+                let at = Position::new(start.line, start.column + i as u64);
                 let what = if i < row.len() {
-                    found(row, i)
+                    found(&row, i)
                 } else {
-                    s.found()
+                    found_next(&mut s)?
                 };
                 return Err(InputError::new(at, case, expected, what).into());
             }
-            if s.peek() != Some(b'"') {
-                return Err(fail(&s, "'\"' closing the row"));
+            if s.peek()? != Some(b'"') {
+                fail!("'\"' closing the row");
             }
             s.bump();
-            s.skip_space();
-            match s.peek() {
+            skip_space(&mut s)?;
+            match s.peek()? {
                 Some(b',') => s.bump(),
                 Some(b'}') => {
                     s.bump();
                     break;
                 }
-                _ => return Err(fail(&s, "',' or '}'")),
+                _ => fail!("',' or '}'"),
             }
         }
         out.push(fold.finish());

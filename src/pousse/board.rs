@@ -369,7 +369,7 @@ impl Board {
     /// The on-board positions of word `w` of a line mask.
     #[inline]
     fn valid(&self, w: usize) -> u64 {
-        if w + 1 == self.words && self.n % 64 != 0 {
+        if w + 1 == self.words && !self.n.is_multiple_of(64) {
             (1u64 << (self.n % 64)) - 1
         } else {
             !0

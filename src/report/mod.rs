@@ -1,9 +1,10 @@
 //! The rows of `verdicts.csv` and `mismatches.csv`: their columns, statuses and order.
 //!
 //! Rows are ordered by file, compared path component by component (the order of a sorted
-//! directory walk), then by case index. Writing is [`write`]'s job, combining shard runs
-//! [`merge`]'s.
+//! directory walk), then by case index. Writing a directory of reports as one is [`write`]'s
+//! job, describing the run that wrote them [`manifest`]'s, combining shard runs [`merge`]'s.
 
+pub mod manifest;
 pub mod merge;
 pub mod write;
 
@@ -61,6 +62,11 @@ impl Status {
             Status::InvalidInput => "invalid-input",
             Status::ReferenceSkipped => "reference-skipped",
         }
+    }
+
+    /// The status spelled `text` in a report.
+    pub fn from_name(text: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|s| s.as_str() == text)
     }
 
     /// Whether the row belongs in `mismatches.csv` (and makes the run exit 1).
@@ -122,6 +128,40 @@ impl Row {
             f.push(opt(self.engine_micros));
         }
         f
+    }
+}
+
+impl Row {
+    /// A row read back from a report written with [`Row::fields`]; `None` if it is not one.
+    pub fn from_record(record: &csv::StringRecord) -> Option<Row> {
+        let field = |i: usize| record.get(i).unwrap_or("").to_string();
+        let number = |i: usize| -> Option<Option<u64>> {
+            match record.get(i).unwrap_or("") {
+                "" => Some(None),
+                v => v.parse().ok().map(Some),
+            }
+        };
+        if record.len() < REQUIRED.len() + EXTRA.len() {
+            return None;
+        }
+        Some(Row {
+            file: field(0),
+            index: number(1)?,
+            game: field(2),
+            rules: field(3),
+            engine: field(4),
+            reference: field(5),
+            expected: field(6),
+            status: match record.get(7)? {
+                "" => None,
+                s => Some(Status::from_name(s)?),
+            },
+            size: number(8)?,
+            engine_detail: field(9),
+            reference_detail: field(10),
+            detail: field(11),
+            engine_micros: number(12)?,
+        })
     }
 }
 

@@ -1,94 +1,368 @@
-//! Writing CSV reports (RFC 4180) atomically: every report goes to a temporary file in the same
-//! directory, is flushed and synced, then renamed over the final name, so an interrupted run
-//! never leaves a half-written report.
+//! Replacing a directory of reports as one: a run writes all its reports (CSV, RFC 4180, and a
+//! JSON manifest) into a fresh *staging* directory beside the report directory, syncs them, and
+//! then swaps the two directories in one atomic step (`renameat2` with `RENAME_EXCHANGE` on
+//! Linux). At every moment the report directory holds one complete run: a run killed at any
+//! point, or several runs into one directory at once, never leave reports of two runs mixed,
+//! or half written. Files of other kinds already in the directory (another subcommand's
+//! reports) are carried over into the new one; the directory must hold files only.
+//!
+//! The staging directory is created before the run does any work, so an unwritable report
+//! directory fails the run at once. Commits into one directory are serialised by a lock on its
+//! parent directory.
 
 use std::fs;
-use std::io;
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{header, Row, Status};
+use serde::Serialize;
 
-/// Writes `records` (after `header`) to `path` atomically.
-pub fn write_csv_atomically<I, R>(path: &Path, header: &[&str], records: I) -> io::Result<()>
-where
-    I: IntoIterator<Item = R>,
-    R: IntoIterator,
-    R::Item: AsRef<[u8]>,
-{
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map_or("report".into(), |n| n.to_string_lossy().to_string());
-    let tmp: PathBuf = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let file = fs::File::create(&tmp)?;
-        let mut w = csv::Writer::from_writer(io::BufWriter::new(file));
+/// A report file's digest: its rows (lines) and the FNV-1a hash of its bytes, so that readers
+/// can tell that the files of a directory belong together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Digest {
+    /// Records in the file, the header excluded (for CSV), or lines.
+    pub rows: u64,
+    /// FNV-1a of the file's bytes, in hexadecimal.
+    #[serde(with = "hex")]
+    pub fnv1a: u64,
+}
+
+mod hex {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{v:016x}"))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        let text = String::deserialize(d)?;
+        u64::from_str_radix(&text, 16).map_err(serde::de::Error::custom)
+    }
+}
+
+impl Digest {
+    /// The digest of `bytes`.
+    pub fn of(bytes: &[u8], header_rows: u64) -> Digest {
+        let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+        Digest {
+            rows: lines.saturating_sub(header_rows),
+            fnv1a: crate::hash::fnv1a(bytes),
+        }
+    }
+
+    /// The digest of the file at `path`.
+    pub fn of_file(path: &Path, header_rows: u64) -> io::Result<Digest> {
+        Ok(Digest::of(&fs::read(path)?, header_rows))
+    }
+}
+
+/// Ends the process at the named point of a commit when `REFEREE_FAILPOINT` names it: the fault
+/// tests use it to kill a run exactly between two steps.
+fn failpoint(name: &str) {
+    if std::env::var_os("REFEREE_FAILPOINT").is_some_and(|v| v == name) {
+        std::process::abort();
+    }
+}
+
+/// The reports of one run, written into a staging directory until [`Staging::commit`] puts
+/// them in place.
+#[derive(Debug)]
+pub struct Staging {
+    /// The report directory.
+    dir: PathBuf,
+    /// The staging directory beside it.
+    path: PathBuf,
+    /// The files written so far.
+    written: Vec<String>,
+    committed: bool,
+}
+
+/// The prefix of staging directories of report directory `name`.
+fn staging_prefix(name: &str) -> String {
+    format!(".{name}.referee-")
+}
+
+impl Staging {
+    /// Prepares to replace the reports in `dir`: it must be a directory holding only files, or
+    /// not exist yet (it is created), and the staging directory is created beside it now.
+    pub fn new(dir: &Path) -> io::Result<Staging> {
+        let invalid = |why: String| io::Error::new(io::ErrorKind::InvalidInput, why);
+        let name = dir
+            .file_name()
+            .filter(|n| *n != "." && *n != "..")
+            .ok_or_else(|| invalid(format!("{}: not a directory of its own", dir.display())))?
+            .to_string_lossy()
+            .to_string();
+        // A report directory that is a symbolic link is replaced where it points.
+        let dir = match fs::canonicalize(dir) {
+            Ok(real) => real,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => dir.to_path_buf(),
+            Err(e) => return Err(e),
+        };
+        match fs::metadata(&dir) {
+            Ok(m) if !m.is_dir() => {
+                return Err(invalid(format!(
+                    "{}: exists and is not a directory",
+                    dir.display()
+                )))
+            }
+            Ok(_) => {
+                for entry in fs::read_dir(&dir)? {
+                    let entry = entry?;
+                    if entry.file_type()?.is_dir() {
+                        return Err(invalid(format!(
+                            "{}: holds the directory {}; reports replace their directory as a \
+                             whole, so it must hold files only",
+                            dir.display(),
+                            entry.file_name().to_string_lossy()
+                        )));
+                    }
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+        let parent = match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        fs::create_dir_all(&parent)?;
+        remove_abandoned(&parent, &name);
+        static SERIAL: AtomicU64 = AtomicU64::new(0);
+        let path = parent.join(format!(
+            "{}{}-{}",
+            staging_prefix(&name),
+            std::process::id(),
+            SERIAL.fetch_add(1, Ordering::Relaxed)
+        ));
+        fs::create_dir(&path)?;
+        Ok(Staging {
+            dir,
+            path,
+            written: Vec::new(),
+            committed: false,
+        })
+    }
+
+    /// The report directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn create(&mut self, name: &str) -> io::Result<fs::File> {
+        self.written.push(name.to_string());
+        fs::File::create(self.path.join(name))
+    }
+
+    /// Writes CSV report `name`: `header`, then `records`; returns its digest.
+    pub fn csv<I, R>(&mut self, name: &str, header: &[&str], records: I) -> io::Result<Digest>
+    where
+        I: IntoIterator<Item = R>,
+        R: IntoIterator,
+        R::Item: AsRef<[u8]>,
+    {
+        let file = self.create(name)?;
+        let mut w = csv::Writer::from_writer(Hashing::new(BufWriter::new(file)));
         w.write_record(header)?;
         for r in records {
             w.write_record(r)?;
         }
         w.flush()?;
-        let file = w
+        let hashing = w
             .into_inner()
-            .map_err(|e| io::Error::other(e.to_string()))?
-            .into_inner()
-            .map_err(|e| e.into_error())?;
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        let digest = Digest {
+            rows: hashing.lines.saturating_sub(1),
+            fnv1a: hashing.hash,
+        };
+        let file = hashing.inner.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
+        failpoint("between-reports");
+        Ok(digest)
     }
-    result.map_err(|e| match e.kind() {
-        io::ErrorKind::Other => e,
-        _ => io::Error::new(e.kind(), format!("{}: {e}", path.display())),
-    })
+
+    /// Writes `value` as pretty JSON file `name`.
+    pub fn json(&mut self, name: &str, value: &impl Serialize) -> io::Result<()> {
+        let mut bytes = serde_json::to_vec_pretty(value).map_err(io::Error::other)?;
+        bytes.push(b'\n');
+        let mut file = self.create(name)?;
+        file.write_all(&bytes)?;
+        file.sync_all()
+    }
+
+    /// Puts the reports in place of the directory's previous ones, in one step.
+    pub fn commit(mut self) -> io::Result<()> {
+        fs::File::open(&self.path)?.sync_all()?;
+        let parent = self
+            .path
+            .parent()
+            .map_or(PathBuf::from("."), Path::to_path_buf);
+        let lock = fs::File::open(&parent)?;
+        lock.lock()?;
+        // Another subcommand's reports in the directory stay there.
+        if let Ok(entries) = fs::read_dir(&self.dir) {
+            for entry in entries {
+                let entry = entry?;
+                let name = entry.file_name();
+                if self.written.iter().any(|w| name == w.as_str()) || !entry.file_type()?.is_file()
+                {
+                    continue;
+                }
+                let to = self.path.join(&name);
+                if fs::hard_link(entry.path(), &to).is_err() {
+                    fs::copy(entry.path(), &to)?;
+                }
+            }
+        }
+        failpoint("before-switch");
+        let swapped = switch(&self.path, &self.dir)?;
+        self.committed = true;
+        failpoint("after-switch");
+        drop(lock);
+        if swapped {
+            // The previous reports are now in the staging directory.
+            fs::remove_dir_all(&self.path)?;
+        }
+        Ok(())
+    }
 }
 
-/// Writes `verdicts.csv` (every row) and `mismatches.csv` (problem rows) into `dir`, creating
-/// it if needed. Rows must already be in report order.
-pub fn write_verdicts(dir: &Path, rows: &[Row], timings: bool) -> io::Result<()> {
-    fs::create_dir_all(dir)?;
-    let header = header(timings);
-    write_csv_atomically(
-        &dir.join("verdicts.csv"),
-        &header,
-        rows.iter().map(|r| r.fields(timings)),
-    )?;
-    write_csv_atomically(
-        &dir.join("mismatches.csv"),
-        &header,
-        rows.iter()
-            .filter(|r| r.status.is_some_and(Status::is_problem))
-            .map(|r| r.fields(timings)),
-    )
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
+/// Puts directory `new` in the place of `dir`: swaps them when `dir` exists (returning
+/// `true`: the old directory is then at `new`), else renames `new` to `dir`.
+fn switch(new: &Path, dir: &Path) -> io::Result<bool> {
+    match fs::rename(new, dir) {
+        Ok(()) => return Ok(false),
+        Err(e) if dir.exists() => {
+            // A directory that is not empty cannot be renamed over: swap the two.
+            let _ = e;
+        }
+        Err(e) => return Err(e),
+    }
+    exchange(new, dir)?;
+    Ok(true)
+}
+
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> io::Result<()> {
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(io::Error::from)
+}
+
+/// Elsewhere the swap is two renames: a run killed between them leaves the old reports beside
+/// the report directory rather than in it.
+#[cfg(not(target_os = "linux"))]
+fn exchange(a: &Path, b: &Path) -> io::Result<()> {
+    let aside = a.with_extension("previous");
+    fs::rename(b, &aside)?;
+    fs::rename(a, b)?;
+    fs::rename(&aside, a)
+}
+
+/// Removes staging directories of `name` in `parent` left by processes that no longer run.
+fn remove_abandoned(parent: &Path, name: &str) {
+    let prefix = staging_prefix(name);
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name().to_string_lossy().to_string();
+        let Some(rest) = file_name.strip_prefix(&prefix) else {
+            continue;
+        };
+        let pid = rest.split('-').next().unwrap_or("");
+        let alive = Path::new("/proc").join(pid).exists() || !Path::new("/proc/self").exists();
+        if !alive {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// A writer that hashes (FNV-1a) and counts the lines of what goes through it.
+struct Hashing<W> {
+    inner: W,
+    hash: u64,
+    lines: u64,
+}
+
+impl<W> Hashing<W> {
+    fn new(inner: W) -> Hashing<W> {
+        Hashing {
+            inner,
+            hash: crate::hash::fnv1a(b""),
+            lines: 0,
+        }
+    }
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        for &b in &buf[..n] {
+            self.hash ^= u64::from(b);
+            self.hash = self.hash.wrapping_mul(0x0100_0000_01b3);
+            self.lines += u64::from(b == b'\n');
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{Row, Status};
 
     #[test]
-    fn atomic_write_leaves_no_temporary_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let rows = vec![Row {
-            file: "a,b.in".into(),
-            index: Some(1),
-            status: Some(Status::Ok),
-            detail: "line\nbreak \"quoted\"".into(),
-            ..Row::default()
-        }];
-        write_verdicts(dir.path(), &rows, false).unwrap();
-        let names: Vec<_> = fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names.len(), 2, "{names:?}");
-        let text = fs::read_to_string(dir.path().join("verdicts.csv")).unwrap();
-        assert!(text.starts_with("file,index,game,rules,engine,reference,expected,status,"));
-        assert!(text.contains("\"a,b.in\",1,"));
-        let mismatches = fs::read_to_string(dir.path().join("mismatches.csv")).unwrap();
-        assert_eq!(mismatches.lines().count(), 1);
+    fn a_commit_replaces_its_own_files_and_keeps_the_others() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("reports");
+        let mut first = Staging::new(&dir).unwrap();
+        first.csv("a.csv", &["x"], [["1"], ["2"]]).unwrap();
+        first.commit().unwrap();
+        fs::write(dir.join("other.csv"), "kept\n").unwrap();
+        let mut second = Staging::new(&dir).unwrap();
+        let digest = second.csv("a.csv", &["x"], [["3"]]).unwrap();
+        second.commit().unwrap();
+        assert_eq!(fs::read_to_string(dir.join("a.csv")).unwrap(), "x\n3\n");
+        assert_eq!(fs::read_to_string(dir.join("other.csv")).unwrap(), "kept\n");
+        assert_eq!(digest, Digest::of_file(&dir.join("a.csv"), 1).unwrap());
+        assert_eq!(digest.rows, 1);
+        // Nothing is left beside the directory.
+        let names: Vec<_> = fs::read_dir(root.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn an_abandoned_run_leaves_the_reports_as_they_were() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("reports");
+        let mut run = Staging::new(&dir).unwrap();
+        run.csv("a.csv", &["x"], [["1"]]).unwrap();
+        drop(run);
+        assert!(!dir.exists());
+        assert_eq!(fs::read_dir(root.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn report_directories_that_cannot_be_replaced_are_refused_at_once() {
+        let root = tempfile::tempdir().unwrap();
+        let file = root.path().join("file");
+        fs::write(&file, "").unwrap();
+        assert!(Staging::new(&file).is_err());
+        fs::create_dir_all(root.path().join("dir/sub")).unwrap();
+        let e = Staging::new(&root.path().join("dir")).unwrap_err();
+        assert!(e.to_string().contains("holds the directory sub"), "{e}");
+        assert!(Staging::new(Path::new(".")).is_err());
     }
 }

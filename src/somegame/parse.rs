@@ -115,6 +115,14 @@ struct Scanner<R> {
     eof: bool,
     line: u64,
     col: u64,
+    /// Bytes examined, for [`crate::text::work`].
+    examined: u64,
+}
+
+impl<R> Drop for Scanner<R> {
+    fn drop(&mut self) {
+        crate::text::add_work(self.examined);
+    }
 }
 
 impl<R: Read> Scanner<R> {
@@ -127,6 +135,7 @@ impl<R: Read> Scanner<R> {
             eof: false,
             line: 1,
             col: 1,
+            examined: 0,
         }
     }
 
@@ -148,6 +157,7 @@ impl<R: Read> Scanner<R> {
                 self.eof = true;
                 return Ok(None);
             }
+            self.examined += self.len as u64;
         }
         Ok(Some(self.buf[self.at]))
     }
@@ -156,6 +166,7 @@ impl<R: Read> Scanner<R> {
     fn advance(&mut self) {
         self.at += 1;
         self.col += 1;
+        self.examined += 1;
     }
 
     fn position(&self) -> Position {
@@ -187,24 +198,34 @@ impl<R: Read> Scanner<R> {
         let mut scanned = 0;
         loop {
             let pending = &self.buf[self.at..self.len];
-            if let Some(i) = memchr::memchr(b'\n', &pending[scanned..]) {
+            let found = memchr::memchr(b'\n', &pending[scanned..]);
+            self.examined += found.map_or(pending.len() - scanned, |i| i + 1) as u64;
+            if let Some(i) = found {
                 return Ok(Some(self.at + scanned + i));
             }
             scanned = pending.len();
             if self.eof || scanned >= LONGEST_BUFFERED_LINE {
                 return Ok(None);
             }
-            self.buf.copy_within(self.at..self.len, 0);
-            self.len -= self.at;
-            self.at = 0;
+            // The pending bytes move to the front only when the buffer is full.
+            if self.len == self.buf.len() && self.at > 0 {
+                self.buf.copy_within(self.at..self.len, 0);
+                self.examined += (self.len - self.at) as u64;
+                self.len -= self.at;
+                self.at = 0;
+            }
             if self.len == self.buf.len() {
                 let grown = (2 * self.buf.len()).min(LONGEST_BUFFERED_LINE + 1);
                 self.buf.resize(grown, 0);
+                self.examined += self.len as u64;
             }
             loop {
                 match self.reader.read(&mut self.buf[self.len..]) {
                     Ok(0) => self.eof = true,
-                    Ok(n) => self.len += n,
+                    Ok(n) => {
+                        self.len += n;
+                        self.examined += n as u64;
+                    }
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                     Err(e) => return Err(e),
                 }
@@ -215,6 +236,7 @@ impl<R: Read> Scanner<R> {
 
     /// Consumes the buffered line ending at index `newline` (from [`buffered_line`]).
     fn skip_line(&mut self, newline: usize) {
+        self.examined += (newline + 1 - self.at) as u64;
         self.at = newline + 1;
         self.line += 1;
         self.col = 1;
@@ -514,7 +536,7 @@ mod tests {
             if self.fail_at.is_some_and(|at| self.bytes.len() <= at) {
                 return Err(std::io::Error::other("disk on fire"));
             }
-            if self.calls % 3 == 0 {
+            if self.calls.is_multiple_of(3) {
                 return Err(std::io::ErrorKind::Interrupted.into());
             }
             let n = (self.calls % 7 + 1).min(out.len()).min(self.bytes.len());

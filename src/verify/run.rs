@@ -8,8 +8,13 @@ use rayon::prelude::*;
 
 use crate::error::RunError;
 use crate::pool::{pool, progress};
+use crate::report::manifest::Manifest;
+use crate::report::write::Staging;
 use crate::report::{self, Row, Status};
 use crate::walk::{find_cases, CaseFile, Shard};
+
+/// The manifest's file name in a verify report directory.
+pub const MANIFEST: &str = "verify.json";
 
 /// Where a run's files come from and where its reports go.
 #[derive(Debug, Clone)]
@@ -24,6 +29,8 @@ pub struct Batch {
     pub out: PathBuf,
     /// Add the engine's time per file to the reports.
     pub timings: bool,
+    /// The options that change the reports, by flag name, for the manifest.
+    pub options: BTreeMap<String, String>,
 }
 
 /// What a verify run found.
@@ -50,10 +57,17 @@ pub fn run(
     batch: &Batch,
     verify_file: impl Fn(&CaseFile) -> Vec<Row> + Sync,
 ) -> Result<Outcome, RunError> {
-    let mut files: Vec<CaseFile> = find_cases(&batch.paths)?;
-    if let Some(shard) = batch.shard {
-        files.retain(|f| shard.contains(&f.name));
-    }
+    // The report directory is checked (and its staging directory made) before any work.
+    let staging = Staging::new(&batch.out).map_err(|e| RunError::io(&batch.out, e))?;
+    let all: Vec<CaseFile> = find_cases(&batch.paths)?;
+    let files: Vec<CaseFile> = match batch.shard {
+        Some(shard) => all
+            .iter()
+            .filter(|f| shard.contains(&f.name))
+            .cloned()
+            .collect(),
+        None => all.clone(),
+    };
     let bar = progress(files.len(), "verifying", "files");
     let per_file: Vec<Vec<Row>> = pool(batch.jobs)?.install(|| {
         // Small pieces: rayon otherwise splits the list into a few large ranges up front, and
@@ -76,7 +90,13 @@ pub fn run(
         let ib = b.index.map(|i| i.to_string()).unwrap_or_default();
         report::order((&a.file, &ia), (&b.file, &ib))
     });
-    report::write::write_verdicts(&batch.out, &rows, batch.timings)
+    let mut manifest = Manifest::new(
+        "verify",
+        batch.options.clone(),
+        &all,
+        batch.shard.map(|s| (s, &files[..])),
+    );
+    write_reports(staging, &rows, batch.timings, &mut manifest)
         .map_err(|e| RunError::io(&batch.out, e))?;
     let outcome = Outcome {
         rows,
@@ -84,6 +104,31 @@ pub fn run(
     };
     eprint!("{}", summary(&outcome, &batch.out));
     Ok(outcome)
+}
+
+/// Writes `verdicts.csv` (every row), `mismatches.csv` (the problem rows) and the manifest, and
+/// puts them in place as one. Rows must already be in report order.
+pub fn write_reports(
+    mut staging: Staging,
+    rows: &[Row],
+    timings: bool,
+    manifest: &mut Manifest,
+) -> std::io::Result<()> {
+    let header = report::header(timings);
+    let verdicts = staging.csv(
+        "verdicts.csv",
+        &header,
+        rows.iter().map(|r| r.fields(timings)),
+    )?;
+    let problems = rows
+        .iter()
+        .filter(|r| r.status.is_some_and(Status::is_problem))
+        .map(|r| r.fields(timings));
+    let mismatches = staging.csv("mismatches.csv", &header, problems)?;
+    manifest.reports.insert("verdicts.csv".into(), verdicts);
+    manifest.reports.insert("mismatches.csv".into(), mismatches);
+    staging.json(MANIFEST, manifest)?;
+    staging.commit()
 }
 
 /// The summary printed on standard error: counts per status and per game, slowest files.
@@ -130,10 +175,9 @@ pub fn summary(outcome: &Outcome, out: &Path) -> String {
             .collect();
         s.push_str(&format!("  slowest (engine): {}\n", slowest.join(", ")));
     }
+    let dir = out.display();
     s.push_str(&format!(
-        "reports: {}/verdicts.csv, {}/mismatches.csv\n",
-        out.display(),
-        out.display()
+        "reports: {dir}/verdicts.csv, {dir}/mismatches.csv, {dir}/{MANIFEST}\n"
     ));
     s
 }

@@ -1,0 +1,121 @@
+//! The manifest of a report directory (`verify.json`, `grade.json`): what run wrote the reports
+//! beside it. It names the tool, the command and its options, the case list (a digest of every
+//! case's name, before any sharding), the shard when the run was one, and a digest of each
+//! report. `referee merge` uses it to refuse what is not one run, and any reader can check with
+//! it that the files of a directory belong together. It holds no time or machine name, so the
+//! same run gives the same manifest.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::write::Digest;
+use crate::walk::{CaseFile, Shard};
+
+/// The tool and version that wrote a manifest.
+pub fn tool() -> String {
+    format!("referee {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The digest of a case list: how many cases, and FNV-1a of their names (one per line).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaseList {
+    /// Cases.
+    pub files: u64,
+    /// FNV-1a of the names, in hexadecimal.
+    pub fnv1a: String,
+}
+
+impl CaseList {
+    /// The digest of `files`.
+    pub fn of(files: &[CaseFile]) -> CaseList {
+        let mut names = Vec::new();
+        for f in files {
+            names.extend_from_slice(f.name.as_bytes());
+            names.push(b'\n');
+        }
+        CaseList {
+            files: files.len() as u64,
+            fnv1a: format!("{:016x}", crate::hash::fnv1a(&names)),
+        }
+    }
+}
+
+/// A shard's slice of the case list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Slice {
+    /// 1-based slice number.
+    pub k: u64,
+    /// Slices in all.
+    pub n: u64,
+    /// The slice's cases.
+    pub cases: CaseList,
+}
+
+/// What a run was, and what it wrote.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// `referee VERSION`.
+    pub tool: String,
+    /// The subcommand.
+    pub command: String,
+    /// The options that change the reports, by flag name.
+    pub options: BTreeMap<String, String>,
+    /// Every case the run's inputs hold, before sharding.
+    pub cases: CaseList,
+    /// The slice this run judged, when it was one shard of several.
+    pub shard: Option<Slice>,
+    /// Each report's digest, by file name.
+    pub reports: BTreeMap<String, Digest>,
+}
+
+impl Manifest {
+    /// The manifest of a run of `command` with `options` over `all` cases, of which it judged
+    /// `shard`'s slice `judged`.
+    pub fn new(
+        command: &str,
+        options: BTreeMap<String, String>,
+        all: &[CaseFile],
+        shard: Option<(Shard, &[CaseFile])>,
+    ) -> Manifest {
+        Manifest {
+            tool: tool(),
+            command: command.to_string(),
+            options,
+            cases: CaseList::of(all),
+            shard: shard.map(|(s, judged)| Slice {
+                k: s.k,
+                n: s.n,
+                cases: CaseList::of(judged),
+            }),
+            reports: BTreeMap::new(),
+        }
+    }
+
+    /// Reads the manifest `name` of directory `dir` and checks that every report it names is
+    /// there, unchanged: the directory holds one run.
+    pub fn read(dir: &Path, name: &str) -> Result<Manifest, String> {
+        let path = dir.join(name);
+        let text = fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let manifest: Manifest = serde_json::from_slice(&text)
+            .map_err(|e| format!("{}: not a referee manifest: {e}", path.display()))?;
+        for (report, digest) in &manifest.reports {
+            let file = dir.join(report);
+            let actual =
+                Digest::of_file(&file, 1).map_err(|e| format!("{}: {e}", file.display()))?;
+            if actual != *digest {
+                return Err(format!(
+                    "{}: does not match {} ({} rows against {}): the directory does not hold \
+                     one run",
+                    file.display(),
+                    path.display(),
+                    actual.rows,
+                    digest.rows
+                ));
+            }
+        }
+        Ok(manifest)
+    }
+}

@@ -1,0 +1,574 @@
+//! Hostile input and faults, through the binary: no file dropped, no file read outside the
+//! tree it was pointed at, memory bounded by the board and the expected output, reports never
+//! mixed or half written, flags checked before any work, endless inputs ended.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+
+fn referee() -> Command {
+    let mut c = Command::cargo_bin("referee").unwrap();
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+fn read(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).to_string()
+}
+
+/// The rows of a CSV report (header excluded), as fields.
+fn rows(path: &Path) -> Vec<Vec<String>> {
+    csv::Reader::from_path(path)
+        .unwrap()
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn files_whose_names_differ_only_in_bytes_that_are_not_utf8_are_two_rows() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    fs::create_dir(&cases).unwrap();
+    let name = |b: u8| cases.join(std::ffi::OsStr::from_bytes(&[b'x', b, b'.', b'i', b'n']));
+    fs::write(name(0xfe), "1\nL1\nQUIT\n").unwrap();
+    fs::write(name(0xff), "2\nQUIT\n").unwrap();
+    fs::write(cases.join("x\\xFE.in"), "2\nQUIT\n").unwrap();
+    let out = dir.path().join("reports");
+    referee()
+        .arg("verify")
+        .arg(&cases)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let rows = rows(&out.join("verdicts.csv"));
+    let files: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(rows.len(), 3, "{files:?}");
+    assert!(files.iter().any(|f| f.ends_with("/x\\xFE.in")), "{files:?}");
+    assert!(files.iter().any(|f| f.ends_with("/x\\xFF.in")), "{files:?}");
+    assert!(
+        files.iter().any(|f| f.ends_with("/x\\\\xFE.in")),
+        "{files:?}"
+    );
+    let verdicts: Vec<&str> = rows.iter().map(|r| r[4].as_str()).collect();
+    assert!(verdicts.contains(&"X WINS") && verdicts.contains(&"TIE GAME"));
+}
+
+/// Peak resident memory of a command in KiB, by GNU time, when the machine has it.
+fn peak_kib(args: &[&std::ffi::OsStr]) -> Option<(u64, std::process::Output)> {
+    if !Path::new("/usr/bin/time").exists() {
+        eprintln!("skipped: /usr/bin/time (Debian package `time`) is not installed");
+        return None;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("referee");
+    let output = std::process::Command::new("/usr/bin/time")
+        .arg("-f")
+        .arg("peak-kib %M")
+        .arg(bin)
+        .args(args)
+        .output()
+        .unwrap();
+    let text = stderr(&output);
+    let line = text.lines().rev().find(|l| l.starts_with("peak-kib "))?;
+    Some((line[9..].trim().parse().unwrap(), output))
+}
+
+#[test]
+fn grading_a_gigantic_output_takes_little_memory_and_reports_it_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    fs::create_dir(&cases).unwrap();
+    fs::write(cases.join("a.in"), "1\nL1\nQUIT\n").unwrap();
+    fs::write(cases.join("b.in"), "1\nL1\nQUIT\n").unwrap();
+    let sub = dir.path().join("subs/huge");
+    fs::create_dir_all(&sub).unwrap();
+    // 4 GB of zeros, as a sparse file: the disk holds nothing of it.
+    let huge = fs::File::create(sub.join("a.out")).unwrap();
+    huge.set_len(4 << 30).unwrap();
+    // Control bytes and a terminal escape in a short output.
+    fs::write(sub.join("b.out"), b"X\x00WINS\x1b[2J\r\n").unwrap();
+    let out = dir.path().join("reports");
+    let args: Vec<&std::ffi::OsStr> = vec![
+        "grade".as_ref(),
+        "--cases".as_ref(),
+        cases.as_os_str(),
+        "--submissions".as_ref(),
+        dir.path().join("subs").into_os_string().leak(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ];
+    let started = Instant::now();
+    let measured = peak_kib(&args);
+    let grades = rows(&out.join("grades.csv"));
+    assert_eq!(grades.len(), 2);
+    assert_eq!(grades[0][2], "WA", "{grades:?}");
+    assert!(grades[0][4].starts_with("\\x00\\x00"), "{grades:?}");
+    assert!(
+        grades[0][5].contains("far more than expected"),
+        "{grades:?}"
+    );
+    assert_eq!(grades[1][2], "WA");
+    assert_eq!(grades[1][4], "X\\x00WINS\\x1B[2J\\x0D\\n");
+    let csv = read(&out.join("grades.csv"));
+    assert!(
+        !csv.bytes().any(|b| b < 0x20 && b != b'\n'),
+        "raw control bytes in {csv:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(60));
+    if let Some((kib, _)) = measured {
+        assert!(kib < 64 * 1024, "peak memory {kib} KiB");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn links_that_leave_the_tree_are_not_followed() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("secret.txt");
+    fs::write(&secret, "the secret content\n").unwrap();
+    let outside = dir.path().join("outside");
+    fs::create_dir(&outside).unwrap();
+    fs::write(outside.join("hidden.in"), "1\nL1\nQUIT\n").unwrap();
+    // Cases: one real, one link inside the tree, one link to a file and one to a directory
+    // outside it.
+    let cases = dir.path().join("cases");
+    fs::create_dir(&cases).unwrap();
+    fs::write(cases.join("real.in"), "1\nL1\nQUIT\n").unwrap();
+    symlink(cases.join("real.in"), cases.join("inside.in")).unwrap();
+    symlink(&secret, cases.join("leak.in")).unwrap();
+    symlink(&outside, cases.join("elsewhere")).unwrap();
+    let out = dir.path().join("verify-reports");
+    let run = referee()
+        .arg("verify")
+        .arg(&cases)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let verdicts = read(&out.join("verdicts.csv"));
+    assert!(!verdicts.contains("secret content"));
+    let rows = rows(&out.join("verdicts.csv"));
+    let status = |name: &str| {
+        let row = rows.iter().find(|r| r[0].ends_with(name)).expect(name);
+        (row[7].clone(), row[11].clone())
+    };
+    assert_eq!(status("real.in").0, "ok");
+    assert_eq!(status("inside.in").0, "ok");
+    let (leak, why) = status("leak.in");
+    assert_eq!(leak, "invalid-input");
+    assert!(why.contains("symbolic link leaving"), "{why}");
+    assert!(status("elsewhere").1.contains("symbolic link leaving"));
+    assert!(!rows.iter().any(|r| r[0].contains("hidden.in")));
+    // Grading: a submission's output linked to a file elsewhere is NO, never read.
+    let subs = dir.path().join("subs/mallory");
+    fs::create_dir_all(&subs).unwrap();
+    symlink(&secret, subs.join("real.out")).unwrap();
+    let grades_out = dir.path().join("grade-reports");
+    referee()
+        .args(["grade", "--cases"])
+        .arg(&cases)
+        .arg("--submissions")
+        .arg(dir.path().join("subs"))
+        .arg("--out")
+        .arg(&grades_out)
+        .assert()
+        .code(1);
+    let grades = read(&grades_out.join("grades.csv"));
+    assert!(!grades.contains("secret content"), "{grades}");
+    assert!(
+        grades.contains("mallory,real.in,NO,X WINS\\n,,a symbolic link leaving"),
+        "{grades}"
+    );
+}
+
+#[test]
+fn leading_blank_lines_of_any_length_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    // 16 MB of newlines before a grid, and 5000 before a Some Game header: each file is
+    // recognised and judged (recognition used to stop after 4 KiB, and the LittleSquares
+    // parser rescanned the blank prefix for every read).
+    let mut grid = "\n".repeat(16 << 20);
+    grid.push_str("..\n..\n");
+    fs::write(dir.path().join("grid.in"), &grid).unwrap();
+    fs::write(dir.path().join("grid.ans"), "first\n").unwrap();
+    let mut board = "\n".repeat(5000);
+    board.push_str("1 1 1 1\n0\n");
+    fs::write(dir.path().join("board.in"), &board).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let run = referee()
+        .arg("verify")
+        .arg(dir.path())
+        .arg("--out")
+        .arg(out.path())
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", stderr(&run));
+    let rows = rows(&out.path().join("verdicts.csv"));
+    assert_eq!(rows.len(), 2);
+    assert!(rows.iter().all(|r| r[7] == "ok"), "{rows:?}");
+}
+
+/// Runs `referee verify CASES --shard K/N --out DIR`.
+fn shard(cases: &Path, k: u64, n: u64, out: &Path) {
+    referee()
+        .arg("verify")
+        .arg(cases)
+        .arg("--shard")
+        .arg(format!("{k}/{n}"))
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+}
+
+#[test]
+fn merge_refuses_what_is_not_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let d = |name: &str| dir.path().join(name);
+    shard(&corpus, 1, 2, &d("s1"));
+    shard(&corpus, 2, 2, &d("s2"));
+    shard(&corpus.join("pousse"), 2, 2, &d("other-input"));
+    let merge = |dirs: &[&str]| {
+        let mut cmd = referee();
+        cmd.arg("merge");
+        for name in dirs {
+            cmd.arg(d(name));
+        }
+        cmd.arg("--out").arg(d("merged")).output().unwrap()
+    };
+    let missing = merge(&["s1"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        stderr(&missing).contains("slice missing: 2/2"),
+        "{}",
+        stderr(&missing)
+    );
+    let doubled = merge(&["s1", "s1", "s2"]);
+    assert_eq!(doubled.status.code(), Some(2));
+    assert!(
+        stderr(&doubled).contains("slice given twice: 1/2"),
+        "{}",
+        stderr(&doubled)
+    );
+    let mixed = merge(&["s1", "other-input"]);
+    assert_eq!(mixed.status.code(), Some(2));
+    assert!(stderr(&mixed).contains("case lists"), "{}", stderr(&mixed));
+    // A shard whose reports were changed after the run is not one run either.
+    let verdicts = d("s2").join("verdicts.csv");
+    let text = read(&verdicts);
+    fs::write(&verdicts, text.replacen(",ok,", ",expected-mismatch,", 1)).unwrap();
+    let changed = merge(&["s1", "s2"]);
+    assert_eq!(changed.status.code(), Some(2));
+    assert!(
+        stderr(&changed).contains("does not hold one run"),
+        "{}",
+        stderr(&changed)
+    );
+    fs::write(&verdicts, text).unwrap();
+    let ok = merge(&["s1", "s2"]);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    assert!(!d("merged").join("verdicts.csv").exists() || stderr(&ok).contains("merged 2 shards"));
+}
+
+/// A verify run's reports are one run: the manifest's digests match both reports.
+fn is_one_run(dir: &Path) -> Result<(), String> {
+    referee::report::manifest::Manifest::read(dir, "verify.json").map(|_| ())
+}
+
+/// A corpus of `files` Pousse cases, every one with the verdict `verdict`.
+fn corpus_of(dir: &Path, files: usize, verdict: &str) {
+    fs::create_dir_all(dir).unwrap();
+    let text = if verdict == "X WINS" {
+        "1\nL1\nQUIT\n"
+    } else {
+        "2\nQUIT\n"
+    };
+    for i in 0..files {
+        fs::write(dir.join(format!("{i:04}.in")), text).unwrap();
+    }
+}
+
+#[test]
+fn reports_killed_at_any_point_or_written_at_once_are_never_mixed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (wins, ties) = (dir.path().join("wins"), dir.path().join("ties"));
+    corpus_of(&wins, 300, "X WINS");
+    corpus_of(&ties, 200, "TIE GAME");
+    let out = dir.path().join("reports");
+    let bin = assert_cmd::cargo::cargo_bin("referee");
+    let spawn = |cases: &Path, failpoint: Option<&str>| {
+        let mut cmd = std::process::Command::new(&bin);
+        cmd.arg("verify")
+            .arg(cases)
+            .arg("--out")
+            .arg(&out)
+            .arg("--jobs")
+            .arg("1")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        if let Some(point) = failpoint {
+            cmd.env("REFEREE_FAILPOINT", point);
+        }
+        cmd.spawn().unwrap()
+    };
+    let rows_of = |cases: usize| cases as u64;
+    let check = |round: &str| {
+        if !out.exists() {
+            return;
+        }
+        is_one_run(&out).unwrap_or_else(|e| panic!("{round}: {e}"));
+        let manifest = referee::report::manifest::Manifest::read(&out, "verify.json").unwrap();
+        let rows = manifest.reports["verdicts.csv"].rows;
+        assert!(
+            rows == rows_of(300) || rows == rows_of(200),
+            "{round}: {rows} rows"
+        );
+    };
+    // Killed exactly between the two reports, and on either side of the switch.
+    for point in ["between-reports", "before-switch", "after-switch"] {
+        let mut child = spawn(&wins, Some(point));
+        child.wait().unwrap();
+        check(point);
+        let mut child = spawn(&ties, None);
+        assert!(child.wait().unwrap().success());
+        check(point);
+    }
+    // Killed at random moments.
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    for round in 0..40 {
+        state = referee::hash::mix64(state);
+        let cases = if state.is_multiple_of(2) {
+            &wins
+        } else {
+            &ties
+        };
+        let mut child = spawn(cases, None);
+        std::thread::sleep(Duration::from_micros(state % 60_000));
+        let _ = child.kill();
+        child.wait().unwrap();
+        check(&format!("kill round {round}"));
+    }
+    // Several runs into one directory at once.
+    for round in 0..8 {
+        let children: Vec<_> = (0..4)
+            .map(|i| spawn(if i % 2 == 0 { &wins } else { &ties }, None))
+            .collect();
+        for mut child in children {
+            assert!(child.wait().unwrap().success(), "round {round}");
+        }
+        check(&format!("concurrent round {round}"));
+    }
+    // Nothing but the report directory is left behind.
+    let left: Vec<PathBuf> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(".reports.referee-")
+        })
+        .collect();
+    assert!(left.len() <= 1, "{left:?}");
+}
+
+#[test]
+fn flags_and_outputs_are_checked_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    // A LittleSquares grid of 24 empty squares takes the reference seconds; an --out that is
+    // a file is refused before that.
+    let cases = dir.path().join("cases");
+    fs::create_dir(&cases).unwrap();
+    fs::write(cases.join("slow.in"), "......\n......\n......\n......\n").unwrap();
+    let file = dir.path().join("a-file");
+    fs::write(&file, "").unwrap();
+    let started = Instant::now();
+    let run = referee()
+        .arg("verify")
+        .arg(&cases)
+        .arg("--out")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(stderr(&run).contains("not a directory"), "{}", stderr(&run));
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    // --jobs beyond reason is capped, and said.
+    let run = referee()
+        .args(["verify", "corpus/pousse", "--jobs", "100000", "--out"])
+        .arg(dir.path().join("r"))
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    assert!(
+        stderr(&run).contains("--jobs 100000 capped"),
+        "{}",
+        stderr(&run)
+    );
+    // --rules for a game without rule sets is refused by every subcommand.
+    for args in [
+        vec![
+            "verify",
+            "corpus/littlesquares",
+            "--game",
+            "littlesquares",
+            "--rules",
+            "icfp98",
+        ],
+        vec![
+            "gen",
+            "littlesquares",
+            "--out",
+            "unused",
+            "--rules",
+            "icfp98",
+        ],
+        vec!["stress", "somegame", "--cases", "1", "--rules", "icfp98"],
+        vec![
+            "judge",
+            "littlesquares",
+            "corpus/littlesquares/example-1.in",
+            "--rules",
+            "icfp98",
+        ],
+        vec!["verify", "corpus", "--rules", "nonesuch"],
+    ] {
+        let run = referee().args(&args).output().unwrap();
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&run).contains("rule set"),
+            "{args:?}: {}",
+            stderr(&run)
+        );
+    }
+    // The budget is accepted as the help writes it.
+    referee()
+        .args([
+            "verify",
+            "corpus/pousse",
+            "--reference-budget",
+            "2e9",
+            "--out",
+        ])
+        .arg(dir.path().join("r2"))
+        .assert()
+        .success();
+    // verify needs a path: it does not walk the current directory unasked.
+    let run = referee().arg("verify").output().unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    // Every subcommand's help states the exit codes; judge's lists the rule sets.
+    for sub in ["judge", "verify", "merge", "grade", "gen", "stress"] {
+        let help = referee().args([sub, "--help"]).output().unwrap();
+        let text = String::from_utf8_lossy(&help.stdout)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(text.contains("Exit codes: 0 done"), "{sub}: {text}");
+    }
+    let help = referee().args(["judge", "--help"]).output().unwrap();
+    let text = String::from_utf8_lossy(&help.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        text.contains("waterloo, icfp98, icfp98-board (default waterloo)"),
+        "{text}"
+    );
+    // gen says what it wrote.
+    let run = referee()
+        .args(["gen", "pousse", "--count", "3", "--out"])
+        .arg(dir.path().join("g"))
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&run).contains("wrote 3 input files"),
+        "{}",
+        stderr(&run)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn endless_inputs_end_with_an_error() {
+    // /dev/zero: one endless line.
+    for game in ["pousse", "littlesquares", "somegame"] {
+        let run = referee()
+            .args(["judge", game, "/dev/zero"])
+            .timeout(Duration::from_secs(30))
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(1), "{game}: {}", stderr(&run));
+        assert!(
+            stderr(&run).contains("/dev/zero:1:1:"),
+            "{game}: {}",
+            stderr(&run)
+        );
+    }
+    // An endless stream of valid moves: cut off at --max-input-bytes.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("referee"))
+        .args(["judge", "pousse", "--max-input-bytes", "1e6"])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(b"4\n");
+        while stdin.write_all(&b"L1\nT2\n".repeat(1000)).is_ok() {}
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("longer than 1000000 bytes"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_among_the_cases_is_reported_not_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.in");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: mkfifo is not available");
+        return;
+    }
+    fs::write(dir.path().join("real.in"), "1\nL1\nQUIT\n").unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let run = referee()
+        .arg("verify")
+        .arg(dir.path())
+        .arg("--out")
+        .arg(out.path())
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let rows = rows(&out.path().join("verdicts.csv"));
+    let pipe = rows.iter().find(|r| r[0].ends_with("pipe.in")).unwrap();
+    assert_eq!(pipe[7], "invalid-input");
+    assert!(pipe[11].contains("a FIFO"), "{pipe:?}");
+}
