@@ -51,6 +51,62 @@ enum Command {
     /// save the first one found (exit 1).
     #[command(after_help = EXIT_CODES)]
     Stress(StressArgs),
+    /// Cross-examine someone else's judge program: run it on input files and seeded random
+    /// cases, compare its output with the engine's, and shrink where it is wrong.
+    #[command(after_help = EXIT_CODES)]
+    Audit(AuditArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct AuditArgs {
+    /// The game the program judges.
+    game: GameName,
+    /// The program and its arguments, split into words as a shell would (quotes honoured) and
+    /// run directly, not through a shell. It reads one input on standard input and writes the
+    /// contest's output on standard output.
+    #[arg(long)]
+    cmd: String,
+    #[arg(long, help = rules_help())]
+    rules: Option<String>,
+    /// Seed of the random cases; the same seed gives the same cases and findings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop after this many cases, input files included (default 1000 when --time is absent).
+    #[arg(long, value_parser = amount, conflicts_with = "time")]
+    cases: Option<u64>,
+    /// Stop starting runs after this many seconds.
+    #[arg(long)]
+    time: Option<f64>,
+    /// Each run's wall-clock limit, in seconds; the program's whole process group is then
+    /// killed (finding kind `timeout`).
+    #[arg(long, default_value_t = 2.0)]
+    timeout: f64,
+    /// The most bytes of standard output read from one run; more is `output-limit`.
+    #[arg(long, value_parser = amount, default_value = "16777216")]
+    max_output: u64,
+    /// Random cases per run, in the game's multi-case form; a failing run is split until one
+    /// case fails alone.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    batch: u32,
+    /// Runs at once (default: all cores; at most four per core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
+    /// Input files, or directories of `*.in` files, run before the random cases.
+    #[arg(long)]
+    inputs: Vec<PathBuf>,
+    /// Directory for findings.csv, audit.json and each finding's .in, .ans, .out and .err.
+    #[arg(long, default_value = "reports/audit")]
+    out: PathBuf,
+    /// Run the whole budget, keeping one shrunk finding per signature, instead of stopping at
+    /// the first.
+    #[arg(long)]
+    keep_going: bool,
+    /// The most findings kept with --keep-going (the rest are counted).
+    #[arg(long, default_value_t = 20)]
+    max_findings: usize,
+    /// Seconds spent shrinking one finding.
+    #[arg(long, default_value_t = 30.0)]
+    shrink_time: f64,
 }
 
 /// A count of steps or bytes, written as a whole number (`2000000000`, `2_000_000_000`) or in
@@ -204,6 +260,13 @@ struct StressArgs {
     /// Where a shrunk diverging case is written.
     #[arg(long, default_value = "stress-failures")]
     out: PathBuf,
+    /// Run the whole budget, keeping one shrunk divergence per signature, instead of stopping
+    /// at the first.
+    #[arg(long)]
+    keep_going: bool,
+    /// The most divergences kept with --keep-going (the rest are counted).
+    #[arg(long, default_value_t = 20)]
+    max_findings: usize,
 }
 
 /// The generators' knobs (`--n`, `--rows`, ...), one flag per name across every game; a game
@@ -275,6 +338,7 @@ pub fn main() -> ExitCode {
         Command::Grade(args) => grade(args),
         Command::Gen(args) => generate(args),
         Command::Stress(args) => stress(args),
+        Command::Audit(args) => audit(args),
     };
     outcome.unwrap_or_else(|e| {
         eprintln!("error: {e}");
@@ -462,6 +526,8 @@ fn stress(args: StressArgs) -> Result<ExitCode, RunError> {
         cases: args.cases,
         time: args.time.map(|t| seconds("--time", t)).transpose()?,
         case_time: seconds("--case-time", args.case_time)?,
+        keep_going: args.keep_going,
+        max_findings: args.max_findings,
     };
     struct Stress<'a> {
         limits: crate::stress::Limits,
@@ -491,31 +557,175 @@ fn stress(args: StressArgs) -> Result<ExitCode, RunError> {
         report.cases as f64 / secs.max(1e-9),
         args.seed
     );
-    let Some(f) = report.finding else {
+    if report.findings.is_empty() {
         return Ok(ExitCode::SUCCESS);
-    };
-    let file = f.file.display();
-    let case_rules = match f.rules.as_str() {
-        "" => String::new(),
-        r => format!(" --rules {r}"),
-    };
+    }
     let rules_flag = args
         .rules
         .as_ref()
         .map_or(String::new(), |r| format!(" --rules {r}"));
-    eprintln!("DIVERGENCE at case {} (shrunk, written to {file}):", f.case);
-    eprintln!("{}", f.divergence);
-    eprintln!("reproduce:");
-    eprintln!("  referee judge {game} {file}{case_rules} --engine fast");
-    eprintln!("  referee judge {game} {file}{case_rules} --engine reference");
+    for f in &report.findings {
+        let file = f.file.display();
+        let case_rules = match f.rules.as_str() {
+            "" => String::new(),
+            r => format!(" --rules {r}"),
+        };
+        eprintln!(
+            "DIVERGENCE at case {} ({} case{} of this signature; shrunk, written to {file}):",
+            f.case,
+            f.count,
+            if f.count == 1 { "" } else { "s" }
+        );
+        eprintln!("signature: {}", f.signature);
+        eprintln!("{}", f.divergence);
+        eprintln!("reproduce:");
+        eprintln!("  referee judge {game} {file}{case_rules} --engine fast");
+        eprintln!("  referee judge {game} {file}{case_rules} --engine reference");
+        eprintln!(
+            "  referee stress {game}{rules_flag} --seed {} --cases {}",
+            args.seed,
+            f.case + 1
+        );
+        eprintln!(
+            "keep it: copy {} into tests/vectors/regressions/{game}/ and write its root cause",
+            f.regression.display()
+        );
+    }
+    if report.dropped > 0 {
+        eprintln!(
+            "{} more divergences of other signatures were not kept (--max-findings)",
+            report.dropped
+        );
+    }
+    Ok(ExitCode::from(1))
+}
+
+#[cfg(target_os = "linux")]
+fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
+    use crate::audit::{program, Kind};
+    let program = program::Program::parse(&args.cmd)?;
+    let jobs = match args.jobs {
+        Some(j) if j as usize > crate::pool::most_jobs() => {
+            eprintln!(
+                "note: --jobs {j} capped at {} (four per core)",
+                crate::pool::most_jobs()
+            );
+            crate::pool::most_jobs()
+        }
+        Some(j) => j as usize,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let time = args.time.map(|t| seconds("--time", t)).transpose()?;
+    let limits = program::Limits {
+        timeout: seconds("--timeout", args.timeout)?,
+        max_output: args.max_output.min(usize::MAX as u64) as usize,
+        stderr_tail: 4 << 10,
+    };
+    struct Audit<'a> {
+        args: &'a AuditArgs,
+        program: program::Program,
+        jobs: usize,
+        time: Option<Duration>,
+        limits: program::Limits,
+        shrink_time: Duration,
+    }
+    impl Visitor for Audit<'_> {
+        type Output = Result<(crate::audit::Report, String), RunError>;
+        fn visit<G: Game>(self) -> Self::Output {
+            let rules = rules_from_flag::<G>(self.args.rules.as_deref())?;
+            let settings = crate::audit::Settings {
+                program: self.program,
+                rules,
+                seed: self.args.seed,
+                cases: match (self.args.cases, self.time) {
+                    (None, None) => Some(1000),
+                    (c, _) => c,
+                },
+                time: self.time,
+                limits: self.limits,
+                batch: self.args.batch as usize,
+                jobs: self.jobs,
+                inputs: self.args.inputs.clone(),
+                out: self.args.out.clone(),
+                keep_going: self.args.keep_going,
+                max_findings: self.args.max_findings,
+                shrink_time: self.shrink_time,
+                reference_budget: crate::verify::DEFAULT_REFERENCE_BUDGET,
+            };
+            let report = crate::audit::audit::<G>(&settings)?;
+            Ok((report, crate::detect::file_suffix(rules)))
+        }
+    }
+    let shrink_time = seconds("--shrink-time", args.shrink_time)?;
+    let (report, _) = args.game.visit(Audit {
+        args: &args,
+        program: program.clone(),
+        jobs,
+        time,
+        limits,
+        shrink_time,
+    })?;
+    let game = args.game.as_str();
+    for skipped in &report.skipped {
+        eprintln!("skipped {skipped}");
+    }
+    let secs = report.elapsed.as_secs_f64();
     eprintln!(
-        "  referee stress {game}{rules_flag} --seed {} --cases {}",
-        args.seed,
-        f.case + 1
+        "audit {game}: {} cases in {secs:.1} s ({:.0} cases/s), {} runs of {}",
+        report.cases,
+        report.cases as f64 / secs.max(1e-9),
+        report.runs,
+        program.display()
     );
+    if report.per_kind.is_empty() {
+        eprintln!("no finding");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let counts: Vec<String> = Kind::ALL
+        .iter()
+        .filter_map(|k| report.per_kind.get(k).map(|n| format!("{k} {n}")))
+        .collect();
+    eprintln!("failing cases: {}", counts.join(", "));
+    let rules_flag = args
+        .rules
+        .as_ref()
+        .map_or(String::new(), |r| format!(" --rules {r}"));
+    for f in &report.findings {
+        if f.kind == Kind::EngineDisputed {
+            eprintln!(
+                "ENGINE DISPUTED (finding {}): the reference does not side with referee's engine \
+                 on {}: {}",
+                f.number,
+                f.input.display(),
+                f.confirmed
+            );
+        }
+        eprintln!(
+            "finding {} ({}, {} case{}): {}",
+            f.number,
+            f.kind,
+            f.count,
+            if f.count == 1 { "" } else { "s" },
+            f.signature
+        );
+        eprintln!("  reproduce: {} < {}", program.display(), f.input.display());
+        eprintln!(
+            "  expected:  referee judge {game} {}{rules_flag}",
+            f.input.display()
+        );
+    }
     eprintln!(
-        "keep it: copy {} into tests/vectors/regressions/{game}/ and write its root cause",
-        f.regression.display()
+        "reports: {}/findings.csv, {}/{}",
+        args.out.display(),
+        args.out.display(),
+        crate::audit::MANIFEST
     );
     Ok(ExitCode::from(1))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn audit(_: AuditArgs) -> Result<ExitCode, RunError> {
+    Err(RunError::Usage(
+        "audit runs programs under Linux only (process groups, pidfd)".into(),
+    ))
 }

@@ -103,6 +103,11 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// budget.
     fn reference_cost(judgement: &Self::Judgement, options: Self::Options) -> u64;
 
+    /// The inputs of several cases, each in the game's single-case form, as one input in the
+    /// game's multi-case form (Pousse: the UVa 844 wrapper; LittleSquares: grids separated by an
+    /// empty line; Some Game: consecutive data sets), whose output is theirs in order.
+    fn join(inputs: &[Vec<u8>]) -> Vec<u8>;
+
     /// Whether `line`, the first line of an input that is not blank (without its line end),
     /// starts an input of this game. The games' first lines are told apart by their shape
     /// alone, so at most one game recognises any line.
@@ -139,6 +144,10 @@ pub trait Case: Clone + Debug + Send + Sync + 'static {
     /// Smaller variants of the case, most promising first: fewer moves, a smaller board, fewer
     /// rows and columns, simpler values.
     fn shrink(&self) -> Vec<Self>;
+
+    /// The case's shape in a few words (`N=3`, `2x4`, `P=2 3x3 K=2`): what tells findings
+    /// apart beside their verdicts.
+    fn shape_label(&self) -> String;
 
     /// The case as text for messages: its rule set (when not the default) and its input.
     fn describe(&self) -> String {

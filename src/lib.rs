@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 
 pub mod answer;
+pub mod audit;
 pub mod cli;
 pub mod detect;
 pub mod error;

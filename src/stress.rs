@@ -1,9 +1,10 @@
 //! `referee stress`: seeded random differential testing on stable Rust. Generates cases with the
-//! game's generator, cross-examines each, and on the first divergence shrinks the case to a
-//! minimal one that still diverges, writes it (the input, and a regression vector ready to
-//! keep), and says how to reproduce it. A case that takes longer than the per-case limit (an
+//! game's generator, cross-examines each, and on the first divergence (or, with `keep_going`, the
+//! first of each signature) shrinks the case to a minimal one that still diverges, writes it (the
+//! input, and a regression vector ready to keep), and says how to reproduce it. A case that takes longer than the per-case limit (an
 //! implementation that loops forever) is saved too, and ends the process.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -12,6 +13,7 @@ use crate::detect::file_suffix;
 use crate::error::RunError;
 use crate::game::Case;
 use crate::game::{Game, RuleSet};
+use crate::harness::findings::{signature, Findings};
 use crate::harness::regression::{Expectation, Regression};
 use crate::harness::{cross_examine, shrink, Divergence};
 use crate::random::Rng;
@@ -29,10 +31,15 @@ pub struct Limits {
     /// The longest one case may take to judge (both implementations) before it counts as a
     /// hang.
     pub case_time: Duration,
+    /// Run the whole budget, keeping one divergence per signature, instead of stopping at the
+    /// first.
+    pub keep_going: bool,
+    /// The most divergences kept with `keep_going`.
+    pub max_findings: usize,
 }
 
 /// A divergence found, shrunk and saved.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Finding {
     /// The 0-based number of the case that diverged first.
     pub case: u64,
@@ -44,6 +51,10 @@ pub struct Finding {
     pub divergence: Divergence,
     /// The shrunk case's rule set (empty for the default).
     pub rules: String,
+    /// What tells it apart from other divergences: the two sides' verdicts and the case's shape.
+    pub signature: String,
+    /// How many divergent cases share its signature.
+    pub count: u64,
 }
 
 /// What a stress run did.
@@ -53,8 +64,10 @@ pub struct Report {
     pub cases: u64,
     /// Time taken.
     pub elapsed: Duration,
-    /// The first divergence, if any.
-    pub finding: Option<Finding>,
+    /// The divergences kept: the first one, or with `keep_going` one per signature.
+    pub findings: Vec<Finding>,
+    /// Divergences of new signatures beyond the most kept.
+    pub dropped: u64,
 }
 
 /// The name of a saved case: game, seed, case number, and the rule set's file-name suffix.
@@ -107,19 +120,41 @@ pub fn run<G: Game>(
         result
     };
     let shape = <G::Case as Case>::Shape::default();
+    let mut findings: Findings<Finding> = Findings::new(limits.max_findings);
+    // The signature each divergence's gist was kept under (only the first is shrunk).
+    let mut gists: BTreeMap<String, String> = BTreeMap::new();
     loop {
-        if max_cases.is_some_and(|m| cases >= m)
+        let done = max_cases.is_some_and(|m| cases >= m)
             || limits.time.is_some_and(|t| started.elapsed() >= t)
-        {
+            || (!limits.keep_going && !findings.is_empty());
+        if done {
+            let dropped = findings.dropped;
             return Ok(Report {
                 cases,
                 elapsed: started.elapsed(),
-                finding: None,
+                findings: findings
+                    .iter()
+                    .map(|(_, f, count)| Finding {
+                        count: *count,
+                        ..f.clone()
+                    })
+                    .collect(),
+                dropped,
             });
         }
         let case = G::Case::generate(&mut rng, rules, &shape);
         cases += 1;
-        if judged(cases - 1, &case.input(), case.options()).is_ok() {
+        let Err(first) = judged(cases - 1, &case.input(), case.options()) else {
+            continue;
+        };
+        if let Some(signature) = gists.get(&first.gist) {
+            findings.add(signature.clone(), || {
+                unreachable!("known signatures are counted")
+            });
+            continue;
+        }
+        if findings.len() >= limits.max_findings {
+            findings.dropped += 1;
             continue;
         }
         let small = shrink(case, |c| {
@@ -127,6 +162,8 @@ pub fn run<G: Game>(
         });
         let divergence = judged(cases - 1, &small.input(), small.options())
             .expect_err("the shrunk case still diverges");
+        let signature = signature("divergence", &[&divergence.gist, &small.shape_label()]);
+        gists.insert(first.gist, signature.clone());
         let stem = stem::<G>(limits.seed, cases - 1, Some(small.options()));
         let file = out.join(format!("{stem}.in"));
         let regression = out.join(format!("{stem}.regression.txt"));
@@ -140,7 +177,7 @@ pub fn run<G: Game>(
             rules: rules_name.clone(),
             expect: Expectation::Agree,
             why: format!(
-                "found by referee stress {} --seed {} (case {}): {}",
+                "found by referee stress {} --seed {} (case {}), signature {signature}: {}",
                 G::NAME,
                 limits.seed,
                 cases - 1,
@@ -152,16 +189,14 @@ pub fn run<G: Game>(
             .and_then(|()| fs::write(&file, small.input()))
             .and_then(|()| fs::write(&regression, vector.to_bytes()))
             .map_err(|e| RunError::io(&file, e))?;
-        return Ok(Report {
-            cases,
-            elapsed: started.elapsed(),
-            finding: Some(Finding {
-                case: cases - 1,
-                file,
-                regression,
-                divergence,
-                rules: rules_name,
-            }),
+        findings.add(signature.clone(), || Finding {
+            case: cases - 1,
+            file,
+            regression,
+            divergence,
+            rules: rules_name,
+            signature,
+            count: 1,
         });
     }
 }

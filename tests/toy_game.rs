@@ -117,6 +117,10 @@ impl<const BUG: bool> Game for TakeAway<BUG> {
             .collect()
     }
 
+    fn join(inputs: &[Vec<u8>]) -> Vec<u8> {
+        inputs.concat()
+    }
+
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
         parse(&mut &input[..]).map(|_| ())
     }
@@ -157,6 +161,10 @@ impl<const BUG: bool> Case for Pile<BUG> {
 
     fn input(&self) -> Vec<u8> {
         format!("{} {}\n", self.n, self.k).into_bytes()
+    }
+
+    fn shape_label(&self) -> String {
+        format!("K={}", self.k)
     }
 
     fn shrink(&self) -> Vec<Self> {
@@ -241,6 +249,8 @@ fn limits(cases: u64) -> referee::stress::Limits {
         cases: Some(cases),
         time: None,
         case_time: Duration::from_secs(10),
+        keep_going: false,
+        max_findings: 20,
     }
 }
 
@@ -248,15 +258,33 @@ fn limits(cases: u64) -> referee::stress::Limits {
 fn stress_passes_the_toy_game_and_shrinks_the_planted_bug() {
     let dir = tempfile::tempdir().unwrap();
     let report = referee::stress::run::<TakeAway<false>>(limits(500), None, dir.path()).unwrap();
-    assert_eq!((report.cases, report.finding.is_none()), (500, true));
+    assert_eq!((report.cases, report.findings.len()), (500, 0));
     let report = referee::stress::run::<TakeAway<true>>(limits(500), None, dir.path()).unwrap();
-    let finding = report.finding.expect("the planted bug is found");
+    assert!(report.cases < 500, "stopped at the first divergence");
+    let finding = report.findings.first().expect("the planted bug is found");
     // The smallest pile the bug changes: a multiple of K + 1 above 2 (K + 1), with K = 1.
     assert_eq!(std::fs::read_to_string(&finding.file).unwrap(), "6 1\n");
     let regression = std::fs::read(&finding.regression).unwrap();
     let regression = referee::harness::regression::Regression::parse(&regression).unwrap();
     assert!(regression.check::<TakeAway<true>>().is_err());
     assert!(regression.check::<TakeAway<false>>().is_ok());
+    // With keep_going, the whole budget runs and the divergences count under one signature.
+    let all = referee::stress::Limits {
+        keep_going: true,
+        ..limits(500)
+    };
+    let report = referee::stress::run::<TakeAway<true>>(all, None, dir.path()).unwrap();
+    assert_eq!(report.cases, 500);
+    assert_eq!(report.findings.len(), 1);
+    assert!(
+        report.findings[0].count > 10,
+        "{}",
+        report.findings[0].count
+    );
+    assert_eq!(
+        report.findings[0].signature,
+        "divergence | first -> second | K=1"
+    );
 }
 
 #[test]
@@ -288,4 +316,66 @@ proptest! {
     ) {
         prop_assert!(referee::harness::cross_examine::<TakeAway<false>>(&pile.input(), ()).is_ok());
     }
+}
+
+/// The audit audits referee too: when the program agrees with the reference and not with the
+/// engine (here the planted engine bug), the finding is `engine-disputed`, not the program's.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
+    use referee::audit::{audit, program, Kind, Settings};
+    let dir = tempfile::tempdir().unwrap();
+    let judge = "import sys\nfor line in sys.stdin:\n    n, k = map(int, line.split())\n    \
+                 print('first' if n % (k + 1) else 'second')\n";
+    let script = dir.path().join("judge.py");
+    std::fs::write(&script, judge).unwrap();
+    let settings = Settings {
+        program: program::Program::parse(&format!("python3 {}", script.display())).unwrap(),
+        rules: (),
+        seed: 2,
+        cases: Some(200),
+        time: None,
+        limits: program::Limits {
+            timeout: Duration::from_secs(5),
+            max_output: 1 << 20,
+            stderr_tail: 1 << 10,
+        },
+        batch: 20,
+        jobs: 2,
+        inputs: Vec::new(),
+        out: dir.path().join("audit"),
+        keep_going: false,
+        max_findings: 20,
+        shrink_time: Duration::from_secs(20),
+        reference_budget: 1_000_000,
+    };
+    let report = audit::<TakeAway<true>>(&settings).unwrap();
+    assert_eq!(report.findings.len(), 1);
+    let finding = &report.findings[0];
+    assert_eq!(finding.kind, Kind::EngineDisputed);
+    assert!(
+        finding
+            .confirmed
+            .contains("the reference gives the program's answer"),
+        "{}",
+        finding.confirmed
+    );
+    // Shrunk to a small pile the engine gets wrong: a multiple of K + 1 above 2 (K + 1).
+    let shrunk = std::fs::read_to_string(&finding.input).unwrap();
+    let [n, k]: [u64; 2] = shrunk
+        .split_whitespace()
+        .map(|v| v.parse().unwrap())
+        .collect::<Vec<_>>()
+        .try_into()
+        .unwrap();
+    assert!(n % (k + 1) == 0 && n > 2 * (k + 1) && n <= 12, "{shrunk}");
+    // The same program, audited against the correct engine: nothing.
+    let clean = Settings {
+        out: dir.path().join("clean"),
+        ..settings
+    };
+    assert!(audit::<TakeAway<false>>(&clean)
+        .unwrap()
+        .findings
+        .is_empty());
 }

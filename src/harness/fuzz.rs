@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use arbitrary::{Arbitrary, Unstructured};
 
 use super::cross_examine;
+use super::findings::signature;
 use super::regression::{Expectation, Regression};
 use crate::game::{Case, Game, RuleSet};
 
@@ -82,8 +83,9 @@ pub fn parsers_agree_and_never_panic<G: Game>(data: &[u8]) {
     if let Err(d) = cross_examine::<G>(data, rules) {
         let target = format!("{}_parsers_agree_and_never_panic", G::NAME);
         let file = write_finding::<G>(&target, data, rules, "found by the fuzz target");
+        let signature = signature("divergence", &[&d.gist]);
         panic!(
-            "parsers or judges disagree under {rules:?}\n{d}\ninput ({file}): {:?}",
+            "parsers or judges disagree under {rules:?}\nsignature: {signature}\n{d}\ninput ({file}): {:?}",
             String::from_utf8_lossy(data)
         );
     }

@@ -5,6 +5,7 @@
 //! the property tests and the regression replays (`tests/vectors/regressions/`) all use these
 //! pieces, on the cases of each game's one generator ([`crate::game::Case`]).
 
+pub mod findings;
 pub mod fuzz;
 pub mod regression;
 mod shrink;
@@ -27,6 +28,9 @@ pub struct Divergence {
     pub engine: String,
     /// What the reference said.
     pub reference: String,
+    /// The gist, for a signature: the two sides' verdicts only (`X WINS -> TIE GAME`,
+    /// `accepted -> rejected at 3:2`, `general path: ...`).
+    pub gist: String,
 }
 
 impl fmt::Display for Divergence {
@@ -36,6 +40,20 @@ impl fmt::Display for Divergence {
             "engine:    {}\nreference: {}",
             self.engine, self.reference
         )
+    }
+}
+
+/// A result's verdicts only, for a divergence's gist.
+fn verdicts<G: Game>(result: &Result<Vec<G::Judgement>, JudgeError>) -> String {
+    match result {
+        Ok(js) if js.is_empty() => "accepted".to_string(),
+        Ok(js) => js
+            .iter()
+            .map(|j| j.verdict())
+            .collect::<Vec<_>>()
+            .join(", "),
+        Err(JudgeError::Input(e)) => format!("rejected at {}", e.position),
+        Err(e) => format!("{e}"),
     }
 }
 
@@ -63,6 +81,11 @@ pub fn cross_examine<G: Game>(input: &[u8], options: G::Options) -> Result<(), D
             return Err(Divergence {
                 engine: describe::<G>(&fast),
                 reference: format!("(the engine's general path) {}", describe::<G>(&general)),
+                gist: format!(
+                    "engine {} -> general path {}",
+                    verdicts::<G>(&fast),
+                    verdicts::<G>(&general)
+                ),
             });
         }
     }
@@ -95,6 +118,7 @@ pub fn cross_examine<G: Game>(input: &[u8], options: G::Options) -> Result<(), D
         Ok(())
     } else {
         Err(Divergence {
+            gist: format!("{} -> {}", verdicts::<G>(&fast), verdicts::<G>(&reference)),
             engine: describe::<G>(&fast),
             reference: if parse_only {
                 format!("(parse only) {}", describe::<G>(&reference))

@@ -89,6 +89,10 @@ impl Case for GridCase {
         s
     }
 
+    fn shape_label(&self) -> String {
+        format!("{}x{}", self.rows.len(), self.rows[0].len())
+    }
+
     fn shrink(&self) -> Vec<GridCase> {
         let mut out = Vec::new();
         let (r, c) = (self.rows.len(), self.rows[0].len());

@@ -24,6 +24,10 @@ impl Game for LittleSquares {
         }
     }
 
+    fn join(inputs: &[Vec<u8>]) -> Vec<u8> {
+        inputs.join(&b"\n"[..])
+    }
+
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
         Ok(referee_reference::littlesquares::check(input)?)
     }

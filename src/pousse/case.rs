@@ -180,6 +180,10 @@ impl Case for PousseCase {
         transcript(self.n, &self.moves).into_bytes()
     }
 
+    fn shape_label(&self) -> String {
+        format!("N={}", self.n)
+    }
+
     fn shrink(&self) -> Vec<PousseCase> {
         let mut out = Vec::new();
         let with = |moves: Vec<Move>| PousseCase {

@@ -35,6 +35,15 @@ impl Game for Pousse {
         Some(super::judge::judge_on_general_boards(input, rules))
     }
 
+    fn join(inputs: &[Vec<u8>]) -> Vec<u8> {
+        let mut out = format!("{}\n", inputs.len()).into_bytes();
+        for input in inputs {
+            out.push(b'\n');
+            out.extend_from_slice(input);
+        }
+        out
+    }
+
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
         Ok(referee_reference::pousse::check(input)?)
     }

@@ -3,8 +3,10 @@
 //! then swaps the two directories in one atomic step (`renameat2` with `RENAME_EXCHANGE` on
 //! Linux). At every moment the report directory holds one complete run: a run killed at any
 //! point, or several runs into one directory at once, never leave reports of two runs mixed,
-//! or half written. Files of other kinds already in the directory (another subcommand's
-//! reports) are carried over into the new one; the directory must hold files only.
+//! or half written. Other files already in the directory (another subcommand's reports) are
+//! carried over into the new one, and its subdirectories (`reports/audit` under `reports`) are
+//! moved into it right after the swap; should a run be killed in between, the next commit
+//! beside it moves them back.
 //!
 //! The staging directory is created before the run does any work, so an unwritable report
 //! directory fails the run at once. Commits into one directory are serialised by a lock on its
@@ -108,17 +110,15 @@ impl Staging {
                 )))
             }
             Ok(_) => {
-                for entry in fs::read_dir(&dir)? {
-                    let entry = entry?;
-                    if entry.file_type()?.is_dir() {
-                        return Err(invalid(format!(
-                            "{}: holds the directory {}; reports replace their directory as a \
-                             whole, so it must hold files only",
-                            dir.display(),
-                            entry.file_name().to_string_lossy()
-                        )));
-                    }
+                let here = std::env::current_dir()?.canonicalize()?;
+                if here.starts_with(&dir) {
+                    return Err(invalid(format!(
+                        "{}: holds the current directory; reports replace their directory as a \
+                         whole, so give them one of their own",
+                        dir.display()
+                    )));
                 }
+                fs::read_dir(&dir)?;
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => return Err(e),
@@ -128,7 +128,6 @@ impl Staging {
             _ => PathBuf::from("."),
         };
         fs::create_dir_all(&parent)?;
-        remove_abandoned(&parent, &name);
         static SERIAL: AtomicU64 = AtomicU64::new(0);
         let path = parent.join(format!(
             "{}{}-{}",
@@ -182,6 +181,13 @@ impl Staging {
         Ok(digest)
     }
 
+    /// Writes file `name` holding `bytes`.
+    pub fn file(&mut self, name: &str, bytes: &[u8]) -> io::Result<()> {
+        let mut file = self.create(name)?;
+        file.write_all(bytes)?;
+        file.sync_all()
+    }
+
     /// Writes `value` as pretty JSON file `name`.
     pub fn json(&mut self, name: &str, value: &impl Serialize) -> io::Result<()> {
         let mut bytes = serde_json::to_vec_pretty(value).map_err(io::Error::other)?;
@@ -200,6 +206,11 @@ impl Staging {
             .map_or(PathBuf::from("."), Path::to_path_buf);
         let lock = fs::File::open(&parent)?;
         lock.lock()?;
+        let name = self
+            .dir
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().to_string());
+        remove_abandoned(&parent, &name, &self.dir);
         // Another subcommand's reports in the directory stay there.
         if let Ok(entries) = fs::read_dir(&self.dir) {
             for entry in entries {
@@ -219,6 +230,10 @@ impl Staging {
         let swapped = switch(&self.path, &self.dir)?;
         self.committed = true;
         failpoint("after-switch");
+        if swapped {
+            // The previous directory's subdirectories move into the new one.
+            move_subdirectories(&self.path, &self.dir)?;
+        }
         drop(lock);
         if swapped {
             // The previous reports are now in the staging directory.
@@ -267,8 +282,24 @@ fn exchange(a: &Path, b: &Path) -> io::Result<()> {
     fs::rename(&aside, a)
 }
 
-/// Removes staging directories of `name` in `parent` left by processes that no longer run.
-fn remove_abandoned(parent: &Path, name: &str) {
+/// Moves the subdirectories of `from` into `to`, unless `to` has one of that name.
+fn move_subdirectories(from: &Path, to: &Path) -> io::Result<()> {
+    for entry in fs::read_dir(from)? {
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            let target = to.join(entry.file_name());
+            if !target.exists() {
+                fs::rename(entry.path(), target)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Removes staging directories of `name` in `parent` left by processes that no longer run,
+/// first moving back into `dir` the subdirectories a run killed right after its switch left in
+/// them.
+fn remove_abandoned(parent: &Path, name: &str, dir: &Path) {
     let prefix = staging_prefix(name);
     let Ok(entries) = fs::read_dir(parent) else {
         return;
@@ -281,6 +312,9 @@ fn remove_abandoned(parent: &Path, name: &str) {
         let pid = rest.split('-').next().unwrap_or("");
         let alive = Path::new("/proc").join(pid).exists() || !Path::new("/proc/self").exists();
         if !alive {
+            if dir.is_dir() {
+                let _ = move_subdirectories(&entry.path(), dir);
+            }
             let _ = fs::remove_dir_all(entry.path());
         }
     }
@@ -360,9 +394,38 @@ mod tests {
         let file = root.path().join("file");
         fs::write(&file, "").unwrap();
         assert!(Staging::new(&file).is_err());
-        fs::create_dir_all(root.path().join("dir/sub")).unwrap();
-        let e = Staging::new(&root.path().join("dir")).unwrap_err();
-        assert!(e.to_string().contains("holds the directory sub"), "{e}");
         assert!(Staging::new(Path::new(".")).is_err());
+        let here = std::env::current_dir().unwrap();
+        assert!(Staging::new(&here).is_err());
+    }
+
+    #[test]
+    fn subdirectories_move_into_the_new_directory() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("reports");
+        fs::create_dir_all(dir.join("audit")).unwrap();
+        fs::write(dir.join("audit/findings.csv"), "kept\n").unwrap();
+        fs::write(dir.join("a.csv"), "old\n").unwrap();
+        let mut run = Staging::new(&dir).unwrap();
+        run.csv("a.csv", &["x"], [["new"]]).unwrap();
+        run.commit().unwrap();
+        assert_eq!(fs::read_to_string(dir.join("a.csv")).unwrap(), "x\nnew\n");
+        assert_eq!(
+            fs::read_to_string(dir.join("audit/findings.csv")).unwrap(),
+            "kept\n"
+        );
+        // A run killed between the switch and the move leaves the subdirectory in its staging
+        // directory; the next commit moves it back.
+        let abandoned = root.path().join(".reports.referee-999999999-0");
+        fs::create_dir(&abandoned).unwrap();
+        fs::rename(dir.join("audit"), abandoned.join("audit")).unwrap();
+        let mut run = Staging::new(&dir).unwrap();
+        run.csv("a.csv", &["x"], [["newer"]]).unwrap();
+        run.commit().unwrap();
+        assert_eq!(
+            fs::read_to_string(dir.join("audit/findings.csv")).unwrap(),
+            "kept\n"
+        );
+        assert!(!abandoned.exists());
     }
 }

@@ -204,6 +204,13 @@ impl Case for BoardCase {
         s.into_bytes()
     }
 
+    fn shape_label(&self) -> String {
+        format!(
+            "P={} {}x{} K={}",
+            self.players, self.rows, self.cols, self.k
+        )
+    }
+
     fn shrink(&self) -> Vec<BoardCase> {
         let mut out = Vec::new();
         if self.rows > 1 {

@@ -24,6 +24,10 @@ impl Game for SomeGame {
         }
     }
 
+    fn join(inputs: &[Vec<u8>]) -> Vec<u8> {
+        inputs.concat()
+    }
+
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
         referee_reference::somegame::parse(input)?;
         Ok(())

@@ -128,11 +128,18 @@ pub fn fuzz_property(data: &[u8]) {
         ..Default::default()
     };
     let case = super::BoardCase::generate(&mut arbitrary::Unstructured::new(data), None, &shape);
+    use crate::harness::findings::signature;
+    let shape = case.shape_label();
     let failure = engine_agrees(&case)
-        .map_err(|why| format!("engine and reachability oracle disagree: {why}"))
+        .map_err(|why| {
+            let sig = signature("oracle-disagrees", &[&why, &shape]);
+            format!("engine and reachability oracle disagree: {why}\nsignature: {sig}")
+        })
         .and_then(|()| {
-            crate::harness::cross_examine::<super::SomeGame>(&case.input(), ())
-                .map_err(|d| format!("engine and reference disagree\n{d}"))
+            crate::harness::cross_examine::<super::SomeGame>(&case.input(), ()).map_err(|d| {
+                let sig = signature("divergence", &[&d.gist, &shape]);
+                format!("engine and reference disagree\nsignature: {sig}\n{d}")
+            })
         });
     if let Err(why) = failure {
         let file = crate::harness::fuzz::write_finding::<super::SomeGame>(
