@@ -56,6 +56,24 @@ PLANTS = [
          "    for i in 0..rows + step.dr * usize::from(k - 1) {",
          "    for i in 0..rows {"),
      ], ["somegame"], "somegame_engine_matches_reference"),
+    ("LittleSquares run value of 9 columns typed as 3 (it is 4)", [
+        ("src/littlesquares/grundy.rs",
+         "    if len < DIRECT {\n        TABLE[len]",
+         "    if len < DIRECT {\n        if len == 9 { 3 } else { TABLE[len] }"),
+     ], ["littlesquares"], "littlesquares_engine_matches_reference"),
+    ("Pousse: unequal straight counts decide only when one colour has none", [
+        ("src/pousse/play.rs",
+         "        if x != o {",
+         "        if x != o && (x == 0 || o == 0) {"),
+     ], ["pousse", "--rules", "waterloo"], "pousse_engine_matches_reference"),
+    ("Pousse parser accepts an index of N + 1", [
+        ("src/pousse/parse.rs",
+         "return (index <= n).then_some(",
+         "return (index <= n + 1).then_some("),
+        ("src/pousse/parse.rs",
+         "    if value > n as u64 {",
+         "    if value > n as u64 + 1 {"),
+     ], ["pousse", "--rules", "waterloo"], "pousse_parsers_agree_and_never_panic"),
 ]
 
 def run(cmd, cwd, timeout=None):
@@ -66,8 +84,8 @@ def main():
         run(["git", "worktree", "remove", "--force", SCRATCH], ROOT)
     run(["git", "worktree", "add", "--detach", SCRATCH, "HEAD"], ROOT)
     env_target = os.path.join(SCRATCH, "target")
-    print("| planted bug | stress: cases | stress: seconds | fuzz target: seconds (runs) |")
-    print("|---|---|---|---|")
+    print("| planted bug | stress: cases | stress: seconds | fuzz target: seconds (runs) | verify corpus |")
+    print("|---|---|---|---|---|")
     for i, (name, edits, args, target) in enumerate(PLANTS, 1):
         if ONLY and str(i) not in ONLY:
             continue
@@ -88,6 +106,9 @@ def main():
         m = re.search(r"(\d+) cases in ([\d.]+) s", s.stderr)
         found = s.returncode == 1
         stress = (m.group(1), f"{took:.2f}") if found else ("not found", "> 60")
+        v = run([os.path.join(env_target, "release/referee"), "verify", "corpus", "--out",
+                 os.path.join(SCRATCH, "verify-out")], SCRATCH)
+        corpus = "fails" if v.returncode != 0 else "passes"
         fuzz = "-"
         if FUZZ:
             work = os.path.join(SCRATCH, "fuzz-work")
@@ -96,8 +117,9 @@ def main():
             run(["cargo", "fuzz", "build", "-s", "none", target], os.path.join(SCRATCH, "fuzz"))
             os.environ["REFEREE_FINDINGS"] = os.path.join(SCRATCH, "fuzz", "findings")
             t = time.time()
+            extra = ["-dict=pousse.dict"] if target == "pousse_parsers_agree_and_never_panic" else []
             r = run(["cargo", "fuzz", "run", "-s", "none", target, work, "--",
-                     "-max_total_time=60", "-seed=7"], os.path.join(SCRATCH, "fuzz"))
+                     "-max_total_time=60", "-seed=7", *extra], os.path.join(SCRATCH, "fuzz"))
             took = time.time() - t
             runs = re.findall(r"#(\d+)", r.stderr)
             fuzz = f"{took:.1f} ({runs[-1] if runs else '?'} runs)" if r.returncode != 0 else "> 60 (not found)"
@@ -110,7 +132,7 @@ def main():
                     shutil.copy(os.path.join(found_dir, a), dest)
                 shutil.rmtree(found_dir)
             shutil.rmtree(os.path.join(SCRATCH, "fuzz/artifacts", target), ignore_errors=True)
-        print(f"| {name} | {stress[0]} | {stress[1]} | {fuzz} |", flush=True)
+        print(f"| {name} | {stress[0]} | {stress[1]} | {fuzz} | {corpus} |", flush=True)
         for f, original in originals.items():
             open(f, "w").write(original)
     run(["git", "worktree", "remove", "--force", SCRATCH], ROOT)

@@ -267,6 +267,10 @@ struct StressArgs {
     /// The most divergences kept with --keep-going (the rest are counted).
     #[arg(long, default_value_t = 20)]
     max_findings: usize,
+    /// Count how often each structural feature of the game (how games end, run lengths,
+    /// winning steps, wrapped lines, malformed inputs...) turned up, and print the table.
+    #[arg(long)]
+    stats: bool,
 }
 
 /// The generators' knobs (`--n`, `--rows`, ...), one flag per name across every game; a game
@@ -528,6 +532,7 @@ fn stress(args: StressArgs) -> Result<ExitCode, RunError> {
         case_time: seconds("--case-time", args.case_time)?,
         keep_going: args.keep_going,
         max_findings: args.max_findings,
+        stats: args.stats,
     };
     struct Stress<'a> {
         limits: crate::stress::Limits,
@@ -551,6 +556,24 @@ fn stress(args: StressArgs) -> Result<ExitCode, RunError> {
     })?;
     let secs = report.elapsed.as_secs_f64();
     let game = args.game.as_str();
+    if args.stats {
+        let stats = &report.stats;
+        let share = |n: u64| 100.0 * n as f64 / stats.cases.max(1) as f64;
+        println!("| feature | cases | share |");
+        println!("|---|---|---|");
+        for (feature, n) in &stats.features {
+            println!("| {feature} | {n} | {:.1}% |", share(*n));
+        }
+        println!(
+            "| malformed input | {} | {:.1}% |",
+            stats.malformed,
+            share(stats.malformed)
+        );
+        let missing = stats.missing();
+        if !missing.is_empty() {
+            eprintln!("not reached: {}", missing.join("; "));
+        }
+    }
     eprintln!(
         "stress {game}: {} cases in {secs:.1} s ({:.0} cases/s), seed {}",
         report.cases,

@@ -94,6 +94,18 @@ pub trait Game: Sized + Send + Sync + 'static {
         None
     }
 
+    /// An independent check of the engine's `judgements` of `input`, for where the reference
+    /// cannot go (beyond its budget or its limits): `None` when the game has none for this
+    /// input, `Err` saying what differs. The harness asks for it whenever the reference only
+    /// parses a case.
+    fn second_opinion(
+        _input: &[u8],
+        _options: Self::Options,
+        _judgements: &[Self::Judgement],
+    ) -> Option<Result<(), String>> {
+        None
+    }
+
     /// Whether the reference's parser accepts `input` (without judging it): for checking the
     /// parsers against each other on inputs too large for the reference to judge.
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError>;
@@ -107,6 +119,18 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// game's multi-case form (Pousse: the UVa 844 wrapper; LittleSquares: grids separated by an
     /// empty line; Some Game: consecutive data sets), whose output is theirs in order.
     fn join(inputs: &[Vec<u8>]) -> Vec<u8>;
+
+    /// The structural features a case can show (the rows of `referee stress --stats`): each
+    /// corner of the rules the harness must reach.
+    const FEATURES: &'static [&'static str];
+
+    /// The features of [`Game::FEATURES`] that `input`, judged `judgements` by the engine,
+    /// shows.
+    fn features(
+        input: &[u8],
+        options: Self::Options,
+        judgements: &[Self::Judgement],
+    ) -> Vec<&'static str>;
 
     /// Whether `line`, the first line of an input that is not blank (without its line end),
     /// starts an input of this game. The games' first lines are told apart by their shape
@@ -124,6 +148,10 @@ pub trait Case: Clone + Debug + Send + Sync + 'static {
     type Shape: Clone + Debug + Default + Send + Sync;
     /// The knobs of [`Self::Shape`].
     const KNOBS: &'static [Knob];
+
+    /// The shape of moderate cases: every random style but those whose cases take a judge
+    /// long (huge boards, long games), for auditing programs.
+    fn moderate() -> Self::Shape;
 
     /// The shape asked for by `knobs` (only this game's knobs are present).
     fn shape(knobs: &Knobs) -> Result<Self::Shape, String>;
@@ -144,6 +172,11 @@ pub trait Case: Clone + Debug + Send + Sync + 'static {
     /// Smaller variants of the case, most promising first: fewer moves, a smaller board, fewer
     /// rows and columns, simpler values.
     fn shrink(&self) -> Vec<Self>;
+
+    /// The case's input with one realistic defect (a changed byte, a number out of range, a
+    /// missing, extra or blank line, a wrong letter case...): both parsers must reject it at
+    /// the same place, or both accept it alike.
+    fn corrupt(&self, entropy: &mut dyn Entropy) -> Vec<u8>;
 
     /// The case's shape in a few words (`N=3`, `2x4`, `P=2 3x3 K=2`): what tells findings
     /// apart beside their verdicts.

@@ -16,7 +16,7 @@ use crate::game::{Game, RuleSet};
 use crate::harness::findings::{signature, Findings};
 use crate::harness::regression::{Expectation, Regression};
 use crate::harness::{cross_examine, shrink, Divergence};
-use crate::random::Rng;
+use crate::random::{Entropy, Rng};
 use crate::watchdog::Watchdog;
 
 /// When to stop.
@@ -36,6 +36,8 @@ pub struct Limits {
     pub keep_going: bool,
     /// The most divergences kept with `keep_going`.
     pub max_findings: usize,
+    /// Count the structural features of the cases ([`Game::features`]).
+    pub stats: bool,
 }
 
 /// A divergence found, shrunk and saved.
@@ -68,6 +70,8 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// Divergences of new signatures beyond the most kept.
     pub dropped: u64,
+    /// The structural features the cases showed (counted with `stats` only).
+    pub stats: Stats,
 }
 
 /// The name of a saved case: game, seed, case number, and the rule set's file-name suffix.
@@ -112,22 +116,39 @@ pub fn run<G: Game>(
         }
         std::process::exit(1);
     });
-    // Cross-examines a case under the watchdog.
-    let judged = |case: u64, input: &[u8], rules| {
+    // Cross-examines a case under the watchdog; a panic is a divergence too.
+    let judged = |case: u64, input: &[u8], rules: G::Options| -> Result<(), Divergence> {
         watchdog.judging(case, input);
-        let result = cross_examine::<G>(input, rules);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            cross_examine::<G>(input, rules)
+        }))
+        .unwrap_or_else(|panic| {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            Err(Divergence {
+                engine: format!("panicked: {message}"),
+                reference: String::new(),
+                gist: "panic".to_string(),
+            })
+        });
         watchdog.idle();
         result
     };
+    let quiet = QuietPanics::install();
     let shape = <G::Case as Case>::Shape::default();
     let mut findings: Findings<Finding> = Findings::new(limits.max_findings);
     // The signature each divergence's gist was kept under (only the first is shrunk).
     let mut gists: BTreeMap<String, String> = BTreeMap::new();
+    let mut stats = Stats::new(G::FEATURES);
     loop {
         let done = max_cases.is_some_and(|m| cases >= m)
             || limits.time.is_some_and(|t| started.elapsed() >= t)
             || (!limits.keep_going && !findings.is_empty());
         if done {
+            drop(quiet);
             let dropped = findings.dropped;
             return Ok(Report {
                 cases,
@@ -140,11 +161,21 @@ pub fn run<G: Game>(
                     })
                     .collect(),
                 dropped,
+                stats,
             });
         }
         let case = G::Case::generate(&mut rng, rules, &shape);
+        let malformed = rng.chance(MALFORMED);
+        let input = if malformed {
+            case.corrupt(&mut rng)
+        } else {
+            case.input()
+        };
         cases += 1;
-        let Err(first) = judged(cases - 1, &case.input(), case.options()) else {
+        if limits.stats {
+            stats.count::<G>(&input, case.options(), malformed);
+        }
+        let Err(first) = judged(cases - 1, &input, case.options()) else {
             continue;
         };
         if let Some(signature) = gists.get(&first.gist) {
@@ -157,20 +188,30 @@ pub fn run<G: Game>(
             findings.dropped += 1;
             continue;
         }
-        let small = shrink(case, |c| {
-            judged(cases - 1, &c.input(), c.options()).is_err()
-        });
-        let divergence = judged(cases - 1, &small.input(), small.options())
-            .expect_err("the shrunk case still diverges");
-        let signature = signature("divergence", &[&divergence.gist, &small.shape_label()]);
+        // A generated case shrinks by the game's shrinker, a malformed input byte by byte.
+        let (small, label): (Vec<u8>, String) = if malformed {
+            let small = shrink_bytes(input, |bytes| {
+                judged(cases - 1, bytes, case.options()).is_err()
+            });
+            (small, "malformed".to_string())
+        } else {
+            let small = shrink(case.clone(), |c| {
+                judged(cases - 1, &c.input(), c.options()).is_err()
+            });
+            (small.input(), small.shape_label())
+        };
+        let options = case.options();
+        let divergence =
+            judged(cases - 1, &small, options).expect_err("the shrunk case still diverges");
+        let signature = signature("divergence", &[&divergence.gist, &label]);
         gists.insert(first.gist, signature.clone());
-        let stem = stem::<G>(limits.seed, cases - 1, Some(small.options()));
+        let stem = stem::<G>(limits.seed, cases - 1, Some(options));
         let file = out.join(format!("{stem}.in"));
         let regression = out.join(format!("{stem}.regression.txt"));
-        let rules_name = if small.options() == G::Options::default() {
+        let rules_name = if options == G::Options::default() {
             String::new()
         } else {
-            small.options().name().to_string()
+            options.name().to_string()
         };
         let vector = Regression {
             game: G::NAME.to_string(),
@@ -183,10 +224,10 @@ pub fn run<G: Game>(
                 cases - 1,
                 divergence.to_string().replace('\n', "; ")
             ),
-            input: small.input(),
+            input: small.clone(),
         };
         fs::create_dir_all(out)
-            .and_then(|()| fs::write(&file, small.input()))
+            .and_then(|()| fs::write(&file, &small))
             .and_then(|()| fs::write(&regression, vector.to_bytes()))
             .map_err(|e| RunError::io(&file, e))?;
         findings.add(signature.clone(), || Finding {
@@ -198,5 +239,114 @@ pub fn run<G: Game>(
             signature,
             count: 1,
         });
+    }
+}
+
+/// The share of cases whose input is made malformed ([`Case::corrupt`]).
+pub const MALFORMED: f64 = 0.15;
+
+/// Shrinks a failing input byte by byte: drops lines (many at once first), then single bytes
+/// (for inputs of at most 4 KiB), while it still fails.
+fn shrink_bytes(input: Vec<u8>, fails: impl Fn(&[u8]) -> bool) -> Vec<u8> {
+    let mut best = input;
+    'outer: loop {
+        let (lines, ends) = crate::harness::corrupt::lines(&best);
+        let mut chunk = lines.len() / 2;
+        while chunk >= 1 {
+            for start in (0..lines.len()).step_by(chunk) {
+                let mut kept = lines.clone();
+                kept.drain(start..(start + chunk).min(lines.len()));
+                let candidate = crate::harness::corrupt::join(&kept, ends);
+                if candidate.len() < best.len() && fails(&candidate) {
+                    best = candidate;
+                    continue 'outer;
+                }
+            }
+            chunk /= 2;
+        }
+        if best.len() <= 4096 {
+            for i in 0..best.len() {
+                let mut candidate = best.clone();
+                candidate.remove(i);
+                if fails(&candidate) {
+                    best = candidate;
+                    continue 'outer;
+                }
+            }
+        }
+        return best;
+    }
+}
+
+/// How often each structural feature of the game turned up in a run (`--stats`).
+#[derive(Debug, Clone)]
+pub struct Stats {
+    /// Each feature of [`Game::FEATURES`], with the cases that showed it, in order.
+    pub features: Vec<(&'static str, u64)>,
+    /// Malformed inputs.
+    pub malformed: u64,
+    /// Cases counted.
+    pub cases: u64,
+}
+
+impl Stats {
+    fn new(features: &'static [&'static str]) -> Stats {
+        Stats {
+            features: features.iter().map(|&f| (f, 0)).collect(),
+            malformed: 0,
+            cases: 0,
+        }
+    }
+
+    fn count<G: Game>(&mut self, input: &[u8], options: G::Options, malformed: bool) {
+        self.cases += 1;
+        if malformed {
+            self.malformed += 1;
+        }
+        let judged = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            G::judge(crate::game::Engine::Fast, &mut &input[..], options)
+        }));
+        let Ok(judgements) = judged else {
+            return;
+        };
+        let Ok(judgements) = judgements else {
+            return;
+        };
+        for feature in G::features(input, options, &judgements) {
+            if let Some(slot) = self.features.iter_mut().find(|f| f.0 == feature) {
+                slot.1 += 1;
+            }
+        }
+    }
+
+    /// The features that no case showed.
+    pub fn missing(&self) -> Vec<&'static str> {
+        let mut missing: Vec<&'static str> = self
+            .features
+            .iter()
+            .filter(|f| f.1 == 0)
+            .map(|f| f.0)
+            .collect();
+        if self.malformed == 0 {
+            missing.push("malformed input");
+        }
+        missing
+    }
+}
+
+/// Keeps panics quiet while stress catches them (they are reported as divergences); the
+/// previous hook comes back when dropped.
+struct QuietPanics;
+
+impl QuietPanics {
+    fn install() -> QuietPanics {
+        std::panic::set_hook(Box::new(|_| {}));
+        QuietPanics
+    }
+}
+
+impl Drop for QuietPanics {
+    fn drop(&mut self) {
+        let _ = std::panic::take_hook();
     }
 }

@@ -207,7 +207,7 @@ fn auditing_referee_itself_finds_nothing() {
 #[test]
 fn the_same_seed_gives_the_same_findings_whatever_the_jobs() {
     let dir = tempfile::tempdir().unwrap();
-    let cmd = python("pousse.py", "--plant full-line");
+    let cmd = build(dir.path(), "pousse.c", &["-DPLANT_MOVER_ONLY"], "mover");
     let mut reports = Vec::new();
     for jobs in ["1", "2"] {
         let out = dir.path().join(format!("jobs{jobs}"));
@@ -217,7 +217,7 @@ fn the_same_seed_gives_the_same_findings_whatever_the_jobs() {
             &out,
             &[
                 "--cases",
-                "60",
+                "400",
                 "--seed",
                 "5",
                 "--keep-going",

@@ -121,6 +121,15 @@ impl<const BUG: bool> Game for TakeAway<BUG> {
         inputs.concat()
     }
 
+    const FEATURES: &'static [&'static str] = &["first", "second"];
+
+    fn features(_: &[u8], (): (), judgements: &[Judgement]) -> Vec<&'static str> {
+        judgements
+            .iter()
+            .map(|j| if j.first_wins { "first" } else { "second" })
+            .collect()
+    }
+
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
         parse(&mut &input[..]).map(|_| ())
     }
@@ -144,6 +153,10 @@ impl<const BUG: bool> Case for Pile<BUG> {
     type Shape = PileShape;
     const KNOBS: &'static [Knob] = &[Knob::count("n", "pile size")];
 
+    fn moderate() -> PileShape {
+        PileShape::default()
+    }
+
     fn shape(knobs: &Knobs) -> Result<PileShape, String> {
         Ok(PileShape {
             n: knobs.count("n")?,
@@ -161,6 +174,13 @@ impl<const BUG: bool> Case for Pile<BUG> {
 
     fn input(&self) -> Vec<u8> {
         format!("{} {}\n", self.n, self.k).into_bytes()
+    }
+
+    fn corrupt(&self, e: &mut dyn Entropy) -> Vec<u8> {
+        let mut input = self.input();
+        let at = e.below(input.len() as u64) as usize;
+        input[at] = b"0 x\n"[e.below(4) as usize];
+        input
     }
 
     fn shape_label(&self) -> String {
@@ -251,6 +271,7 @@ fn limits(cases: u64) -> referee::stress::Limits {
         case_time: Duration::from_secs(10),
         keep_going: false,
         max_findings: 20,
+        stats: false,
     }
 }
 

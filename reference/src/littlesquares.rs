@@ -29,6 +29,11 @@ pub fn judge(input: &[u8]) -> Result<Vec<Verdict>, ParseError> {
     Ok(grids.iter().map(|g| solve(g)).collect())
 }
 
+/// The grids of the input, as rows of `.` and `#` (the grammar checked, nothing judged).
+pub fn grids(input: &[u8]) -> Result<Vec<Vec<Vec<u8>>>, ParseError> {
+    parse(input)
+}
+
 /// Checks the input's grammar only.
 pub fn check(input: &[u8]) -> Result<(), ParseError> {
     parse(input).map(|_| ())

@@ -127,6 +127,31 @@ fn play(game: &Transcript, rules: Rules) -> Verdict {
     }
 }
 
+/// Plays `moves` (like `"L3"`) on the board `rows` (each row a string of `.`, `X` and `O`), the
+/// first move by `first_mover` (`b'X'` or `b'O'`), and returns the straight counts of X and O
+/// after each move and the final board's rows: a window of a long game, replayed from a board
+/// someone else reached, where replaying the whole game would cost too much.
+pub fn replay_window(
+    rows: &[&str],
+    first_mover: u8,
+    moves: &[&str],
+) -> (Vec<(usize, usize)>, Vec<String>) {
+    let mut grid: Vec<Vec<u8>> = rows.iter().map(|r| r.as_bytes().to_vec()).collect();
+    let mut mover = first_mover;
+    let mut counts = Vec::with_capacity(moves.len());
+    for m in moves {
+        let index: usize = m[1..].parse().expect("a move index");
+        push(&mut grid, m.as_bytes()[0], index, mover);
+        counts.push(count_straights(&grid));
+        mover = if mover == b'X' { b'O' } else { b'X' };
+    }
+    let rows = grid
+        .into_iter()
+        .map(|r| String::from_utf8(r).expect("ASCII squares"))
+        .collect();
+    (counts, rows)
+}
+
 /// Inserts `mover` at the edge named by `letter` of row or column `index` (1-based).
 fn push(grid: &mut [Vec<u8>], letter: u8, index: usize, mover: u8) {
     let n = grid.len();

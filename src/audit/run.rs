@@ -227,7 +227,7 @@ impl<G: Game> Auditor<'_, G> {
         if first >= last {
             return None;
         }
-        let shape = <G::Case as Case>::Shape::default();
+        let shape = G::Case::moderate();
         let cases = (first..last)
             .map(|i| {
                 let mut rng = Rng::for_item(self.settings.seed, i);

@@ -5,6 +5,7 @@
 //! the property tests and the regression replays (`tests/vectors/regressions/`) all use these
 //! pieces, on the cases of each game's one generator ([`crate::game::Case`]).
 
+pub mod corrupt;
 pub mod findings;
 pub mod fuzz;
 pub mod regression;
@@ -72,8 +73,9 @@ fn describe<G: Game>(result: &Result<Vec<G::Judgement>, JudgeError>) -> String {
 /// Judges `input` with both implementations and explains any difference: verdicts, decisive
 /// moves, reasons, or (for malformed input) whether and where each parser rejects it. Inputs
 /// the engine accepts but whose reference cost exceeds [`REFERENCE_BUDGET`], or that the
-/// reference refuses, are only checked for acceptance by the reference parser. Where the
-/// engine has a general path besides its specialised ones, that path must agree too.
+/// reference refuses, are only checked for acceptance by the reference parser, and by the
+/// game's second opinion ([`Game::second_opinion`]) where it has one. Where the engine has a
+/// general path besides its specialised ones, that path must agree too.
 pub fn cross_examine<G: Game>(input: &[u8], options: G::Options) -> Result<(), Divergence> {
     let fast = G::judge(Engine::Fast, &mut &input[..], options);
     if let Some(general) = G::judge_general_path(input, options) {
@@ -111,7 +113,16 @@ pub fn cross_examine<G: Game>(input: &[u8], options: G::Options) -> Result<(), D
         reference = G::reference_parses(input).map(|()| Vec::new());
     }
     let agree = match (&fast, &reference) {
-        (Ok(_), Ok(_)) if parse_only => true,
+        (Ok(judgements), Ok(_)) if parse_only => {
+            if let Some(Err(why)) = G::second_opinion(input, options, judgements) {
+                return Err(Divergence {
+                    engine: describe::<G>(&fast),
+                    reference: format!("(second opinion) {why}"),
+                    gist: "second opinion".to_string(),
+                });
+            }
+            true
+        }
         _ => same_result::<G>(&fast, &reference),
     };
     if agree {

@@ -3,12 +3,16 @@
 
 use super::LittleSquares;
 use crate::game::Case;
+use crate::harness::corrupt::{change_byte, edit_line, insert_line};
 use crate::knobs::{Knob, Knobs};
-use crate::random::Entropy;
+use crate::random::{pick, Entropy};
 
-/// The most empty squares in a grid of random size (the reference searches up to 24; fewer
-/// keeps each comparison fast).
+/// The most empty squares in a small grid of random size (the reference searches up to 24;
+/// fewer keeps each comparison fast).
 pub const MAX_EMPTY: usize = 18;
+
+/// The reference's own limit of empty squares: strips and bands stay within it.
+pub const REFERENCE_EMPTY: usize = 24;
 
 /// A grid: `true` for an empty square.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,6 +30,49 @@ pub struct GridShape {
     pub cols: Option<usize>,
     /// The probability that a square is filled (random: 0 to 0.89).
     pub filled: Option<f64>,
+    /// Random styles exclude the wide grids (for auditing programs, whose time per case
+    /// matters).
+    pub moderate: bool,
+}
+
+/// The kinds of random grids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Style {
+    /// Any shape up to 8 x 8, odd sizes and single rows included, at most 18 empty squares.
+    Small,
+    /// A two-row strip of runs of fully empty columns (mostly 5 to 12 long) cut by filled
+    /// columns and lone squares, up to 24 empty squares.
+    Strip,
+    /// Three to five rows: two or so bands of such runs and an odd last row.
+    Bands,
+    /// One to six rows of 30 to 400 columns, mostly empty: beyond the reference, for the
+    /// Grundy value from the definitions.
+    Wide,
+}
+
+/// A band of two rows of `width` columns made of runs of fully empty columns (mostly 5 to 12
+/// long) between filled columns and lone empty squares, with at most `budget` empty squares.
+fn strip(e: &mut dyn Entropy, width: usize, budget: &mut usize) -> [Vec<bool>; 2] {
+    let mut band = [Vec::with_capacity(width), Vec::with_capacity(width)];
+    while band[0].len() < width {
+        let long = e.chance(0.7);
+        let wanted = if long { 5 + e.below(8) } else { 1 + e.below(4) } as usize;
+        let run = wanted.min(width - band[0].len()).min(*budget / 2);
+        for row in band.iter_mut() {
+            row.extend(std::iter::repeat_n(true, run));
+        }
+        *budget -= 2 * run;
+        if band[0].len() == width {
+            break;
+        }
+        // A cut: a filled column, or a lone empty square above or below.
+        let lone = *budget > 0 && e.chance(0.4);
+        let top = lone && e.chance(0.5);
+        band[0].push(top);
+        band[1].push(lone && !top);
+        *budget -= usize::from(lone);
+    }
+    band
 }
 
 impl GridCase {
@@ -53,17 +100,69 @@ impl Case for GridCase {
         Knob::fraction("filled", "probability that a square is filled"),
     ];
 
+    fn moderate() -> GridShape {
+        GridShape {
+            moderate: true,
+            ..GridShape::default()
+        }
+    }
+
     fn shape(knobs: &Knobs) -> Result<GridShape, String> {
         Ok(GridShape {
             rows: knobs.positive("rows")?,
             cols: knobs.positive("cols")?,
             filled: knobs.fraction("filled")?,
+            moderate: false,
         })
     }
 
-    /// Any shape from 1 x 1 to 8 x 8 (odd sizes included) and a random fill density when the
-    /// size is random; a grid of random size keeps at most [`MAX_EMPTY`] empty squares.
+    /// With no knob set, a grid of one of four styles: any small shape (odd sizes and single
+    /// rows included) with at most [`MAX_EMPTY`] empty squares; two-row strips and bands of
+    /// long runs of empty columns, within the reference's limit; wide grids beyond it.
+    /// Otherwise any shape at the density asked.
     fn generate(e: &mut dyn Entropy, _: Option<()>, shape: &GridShape) -> GridCase {
+        let set = shape.rows.is_some() || shape.cols.is_some() || shape.filled.is_some();
+        let style = if set {
+            Style::Small
+        } else {
+            match e.below(100) {
+                0..50 => Style::Small,
+                50..70 => Style::Strip,
+                70..85 => Style::Bands,
+                _ if shape.moderate => Style::Small,
+                _ => Style::Wide,
+            }
+        };
+        match style {
+            Style::Small => {}
+            Style::Strip => {
+                let mut budget = REFERENCE_EMPTY;
+                let width = 2 + e.below(25) as usize;
+                return GridCase {
+                    rows: strip(e, width, &mut budget).to_vec(),
+                };
+            }
+            Style::Bands => {
+                let mut budget = REFERENCE_EMPTY;
+                let (rows, width) = (3 + e.below(3) as usize, 2 + e.below(15) as usize);
+                let mut grid = Vec::with_capacity(rows);
+                while grid.len() + 2 <= rows {
+                    grid.extend(strip(e, width, &mut budget));
+                }
+                if grid.len() < rows {
+                    grid.push((0..width).map(|_| e.chance(0.5)).collect());
+                }
+                return GridCase { rows: grid }.capped(REFERENCE_EMPTY);
+            }
+            Style::Wide => {
+                let (rows, width) = (1 + e.below(6) as usize, 30 + e.below(371) as usize);
+                let filled = e.below(30) as f64 / 100.0;
+                let grid = (0..rows)
+                    .map(|_| (0..width).map(|_| !e.chance(filled)).collect())
+                    .collect();
+                return GridCase { rows: grid };
+            }
+        }
         let r = shape.rows.unwrap_or_else(|| 1 + e.below(8) as usize);
         let c = shape.cols.unwrap_or_else(|| 1 + e.below(8) as usize);
         let filled = shape.filled.unwrap_or_else(|| e.below(90) as f64 / 100.0);
@@ -87,6 +186,58 @@ impl Case for GridCase {
             s.push(b'\n');
         }
         s
+    }
+
+    /// A changed byte, a row one square short or long, a line of blanks, or the literal form
+    /// with one of its marks changed or missing.
+    fn corrupt(&self, e: &mut dyn Entropy) -> Vec<u8> {
+        let input = self.input();
+        match e.below(5) {
+            0 => change_byte(&input, b".#x \n{}\",\r\t", e),
+            1 => edit_line(
+                &input,
+                e,
+                |_, _| true,
+                |l, e| {
+                    let mut l = l.to_vec();
+                    if e.chance(0.5) && !l.is_empty() {
+                        l.pop();
+                    } else {
+                        l.push(b'.');
+                    }
+                    Some(l)
+                },
+            ),
+            2 => insert_line(&input, b" ", e),
+            _ => {
+                let literal = format!(
+                    "{{{}}}\n",
+                    self.rows
+                        .iter()
+                        .map(|row| {
+                            let squares: String =
+                                row.iter().map(|&e| if e { '.' } else { '#' }).collect();
+                            format!("\"{squares}\"")
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                let marks: Vec<usize> = literal
+                    .bytes()
+                    .enumerate()
+                    .filter(|(_, b)| b"{}\",".contains(b))
+                    .map(|(i, _)| i)
+                    .collect();
+                let mut bytes = literal.into_bytes();
+                let at = *pick(e, &marks);
+                if e.chance(0.5) {
+                    bytes.remove(at);
+                } else {
+                    bytes[at] = *pick(e, b"{}\",. x");
+                }
+                bytes
+            }
+        }
     }
 
     fn shape_label(&self) -> String {

@@ -28,6 +28,21 @@ impl Game for LittleSquares {
         inputs.join(&b"\n"[..])
     }
 
+    /// The Grundy value from the definitions, for grids beyond the reference's search.
+    fn second_opinion(
+        input: &[u8],
+        (): (),
+        judgements: &[Judgement],
+    ) -> Option<Result<(), String>> {
+        Some(super::oracle::check(input, judgements))
+    }
+
+    const FEATURES: &'static [&'static str] = super::features::FEATURES;
+
+    fn features(input: &[u8], _: Self::Options, judgements: &[Judgement]) -> Vec<&'static str> {
+        super::features::features(input, judgements)
+    }
+
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
         Ok(referee_reference::littlesquares::check(input)?)
     }

@@ -3,9 +3,11 @@
 //! game out. Rules, forms and readings: `docs/games/littlesquares.md`.
 
 pub mod case;
+pub mod features;
 pub mod fold;
 mod game;
 pub mod grundy;
+pub mod oracle;
 pub mod parse;
 pub mod reference;
 

@@ -44,6 +44,21 @@ impl Game for Pousse {
         out
     }
 
+    /// Windows of the games replayed by the reference from the engine's boards.
+    fn second_opinion(
+        input: &[u8],
+        _rules: Rules,
+        judgements: &[Judgement],
+    ) -> Option<Result<(), String>> {
+        Some(super::windows::check(input, judgements))
+    }
+
+    const FEATURES: &'static [&'static str] = super::features::FEATURES;
+
+    fn features(input: &[u8], _: Self::Options, judgements: &[Judgement]) -> Vec<&'static str> {
+        super::features::features(input, judgements)
+    }
+
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
         Ok(referee_reference::pousse::check(input)?)
     }

@@ -5,6 +5,7 @@
 
 pub mod board;
 pub mod case;
+pub mod features;
 mod game;
 pub mod history;
 pub mod judge;
@@ -13,6 +14,7 @@ pub mod play;
 pub mod reference;
 pub mod rules;
 pub mod small;
+pub mod windows;
 
 use std::fmt;
 

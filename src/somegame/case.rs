@@ -3,8 +3,10 @@
 //! turn order stopped at a random point (sometimes past a win), plus a few squares rewritten
 //! with random values, so that all three verdicts occur.
 
+use super::steps::{Step, STEPS};
 use super::SomeGame;
 use crate::game::Case;
+use crate::harness::corrupt::{change_byte, edit_line};
 use crate::knobs::{Knob, Knobs};
 use crate::random::{pick, Entropy};
 
@@ -42,6 +44,9 @@ pub struct BoardShape {
     /// A torus small enough for the reachability oracle (at most 3 x 3, or strips of up to 6
     /// squares), 1 to 3 players, K up to 5, every square any value from 0 to P.
     pub tiny: bool,
+    /// Random styles exclude the large boards (for auditing programs, whose time per case
+    /// matters).
+    pub moderate: bool,
 }
 
 /// The tori small enough for the reachability oracle.
@@ -92,6 +97,69 @@ impl BoardCase {
             cells,
             ..self.clone()
         }
+    }
+
+    /// A line of the last mover (player P, every player owning as many squares) along a random
+    /// step: K squares from a start near the bottom right corner, so that it wraps across the
+    /// glued edges, or (`whole_cycle`) a whole cycle of the step, with K above its length.
+    /// The other players' stones go anywhere free; sometimes one square of the line is left out.
+    fn with_line(e: &mut dyn Entropy, whole_cycle: bool) -> BoardCase {
+        let players = 1 + e.below(3);
+        let (rows, cols) = (1 + e.below(6) as usize, 1 + e.below(6) as usize);
+        let step = Step::new(*pick(e, &STEPS), rows, cols);
+        let k = if whole_cycle {
+            step.cycle + 1 + e.below(3)
+        } else {
+            1 + e.below(step.cycle.min(6))
+        };
+        let start = (
+            rows - 1 - e.below(rows.min(2) as u64) as usize,
+            cols - 1 - e.below(cols.min(2) as u64) as usize,
+        );
+        let mut cells = vec![0u64; rows * cols];
+        let mut at = start;
+        for _ in 0..if whole_cycle { step.cycle } else { k } {
+            cells[at.0 * cols + at.1] = players;
+            at = step.next(at);
+        }
+        let line: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != 0).collect();
+        if line.len() > 1 && e.chance(0.3) {
+            cells[*pick(e, &line)] = 0;
+        }
+        let owned = cells.iter().filter(|&&v| v != 0).count();
+        for player in 1..players {
+            for _ in 0..owned {
+                let free: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] == 0).collect();
+                if free.is_empty() {
+                    break;
+                }
+                cells[*pick(e, &free)] = player;
+            }
+        }
+        BoardCase {
+            players,
+            rows,
+            cols,
+            k,
+            cells,
+        }
+    }
+
+    /// A board of random play in turn order with one stone more or one fewer.
+    fn off_by_one(e: &mut dyn Entropy) -> BoardCase {
+        let shape = BoardShape {
+            perturb: Some(0),
+            ..BoardShape::default()
+        };
+        let mut board = BoardCase::generate(e, None, &shape);
+        let (free, taken): (Vec<usize>, Vec<usize>) =
+            (0..board.cells.len()).partition(|&i| board.cells[i] == 0);
+        if !taken.is_empty() && (free.is_empty() || e.chance(0.5)) {
+            board.cells[*pick(e, &taken)] = 0;
+        } else if !free.is_empty() {
+            board.cells[*pick(e, &free)] = 1 + e.below(board.players);
+        }
+        board
     }
 
     fn tiny(e: &mut dyn Entropy) -> BoardCase {
@@ -148,6 +216,13 @@ impl Case for BoardCase {
         ),
     ];
 
+    fn moderate() -> BoardShape {
+        BoardShape {
+            moderate: true,
+            ..BoardShape::default()
+        }
+    }
+
     fn shape(knobs: &Knobs) -> Result<BoardShape, String> {
         Ok(BoardShape {
             players: knobs.positive("players")?,
@@ -157,12 +232,47 @@ impl Case for BoardCase {
             fill: knobs.fraction("fill")?,
             perturb: knobs.count("perturb")?,
             tiny: knobs.switch("tiny"),
+            moderate: false,
         })
     }
 
+    /// With no knob set, a board of one of five styles: random play in turn order (sometimes
+    /// past a win, sometimes perturbed); a line of the last mover along a random step, placed to
+    /// wrap across the glued edges, with the others' stones in turn order; a whole cycle shorter
+    /// than K owned by one player; a legal board with one stone too many or too few; a large
+    /// board (20 to 120 squares a side) where the scan and the walk of whole cycles must agree.
     fn generate(e: &mut dyn Entropy, _: Option<()>, shape: &BoardShape) -> BoardCase {
         if shape.tiny {
             return BoardCase::tiny(e);
+        }
+        let set = shape.players.is_some()
+            || shape.rows.is_some()
+            || shape.cols.is_some()
+            || shape.k.is_some()
+            || shape.fill.is_some()
+            || shape.perturb.is_some();
+        if !set {
+            match e.below(100) {
+                0..45 => {}
+                45..65 => return BoardCase::with_line(e, false),
+                65..75 => return BoardCase::with_line(e, true),
+                75..90 => return BoardCase::off_by_one(e),
+                _ if shape.moderate => {}
+                _ => {
+                    let size = |e: &mut dyn Entropy| 20 + e.below(101) as usize;
+                    let large = BoardShape {
+                        players: Some(2 + e.below(3)),
+                        rows: Some(size(e)),
+                        cols: Some(size(e)),
+                        k: Some(3 + e.below(6)),
+                        fill: Some(0.3 + e.below(41) as f64 / 100.0),
+                        perturb: Some(0),
+                        tiny: false,
+                        moderate: false,
+                    };
+                    return BoardCase::generate(e, None, &large);
+                }
+            }
         }
         let players = shape.players.unwrap_or_else(|| 1 + e.below(4));
         let rows = shape.rows.unwrap_or_else(|| 1 + e.below(7) as usize);
@@ -202,6 +312,38 @@ impl Case for BoardCase {
             s.push('\n');
         }
         s.into_bytes()
+    }
+
+    /// A changed byte, a value too many or too few in a row, a row missing, a header of three
+    /// or five numbers, or a negative number.
+    fn corrupt(&self, e: &mut dyn Entropy) -> Vec<u8> {
+        let input = self.input();
+        let row = |i: usize, _: &[u8]| i > 0;
+        match e.below(6) {
+            0 => change_byte(&input, b"0123456789 -x\n\t\r", e),
+            1 => edit_line(&input, e, row, |l, _| {
+                let mut values: Vec<&[u8]> = l.split(|&b| b == b' ').collect();
+                values.pop();
+                Some(values.join(&b' '))
+            }),
+            2 => edit_line(&input, e, row, |l, _| Some([l, b" 0"].concat())),
+            3 => edit_line(&input, e, row, |_, _| None),
+            4 => edit_line(
+                &input,
+                e,
+                |i, _| i == 0,
+                |l, e| {
+                    let mut values: Vec<&[u8]> = l.split(|&b| b == b' ').collect();
+                    if e.chance(0.5) {
+                        values.pop();
+                    } else {
+                        values.push(b"1");
+                    }
+                    Some(values.join(&b' '))
+                },
+            ),
+            _ => edit_line(&input, e, |_, _| true, |l, _| Some([b"-", l].concat())),
+        }
     }
 
     fn shape_label(&self) -> String {

@@ -28,6 +28,17 @@ impl Game for SomeGame {
         inputs.concat()
     }
 
+    /// The walk of whole cycles, without the scan that settles most boards first.
+    fn judge_general_path(input: &[u8], (): ()) -> Option<Result<Vec<Judgement>, JudgeError>> {
+        Some(super::judge_by_walk(input))
+    }
+
+    const FEATURES: &'static [&'static str] = super::features::FEATURES;
+
+    fn features(input: &[u8], _: Self::Options, judgements: &[Judgement]) -> Vec<&'static str> {
+        super::features::features(input, judgements)
+    }
+
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
         referee_reference::somegame::parse(input)?;
         Ok(())

@@ -4,6 +4,7 @@
 pub mod board;
 pub mod case;
 pub mod engine;
+pub mod features;
 mod game;
 pub mod oracle;
 pub mod parse;
@@ -100,10 +101,22 @@ impl Judged for Judgement {
 
 /// Judges every data set with the engine.
 pub fn judge<R: Read>(reader: R) -> Result<Vec<Judgement>, JudgeError> {
+    judge_each(reader, engine::judge)
+}
+
+/// Judges every data set with the engine's walk of whole cycles alone (no scan).
+pub fn judge_by_walk<R: Read>(reader: R) -> Result<Vec<Judgement>, JudgeError> {
+    judge_each(reader, engine::judge_by_walk)
+}
+
+fn judge_each<R: Read>(
+    reader: R,
+    judge: fn(&board::DataSet) -> Judgement,
+) -> Result<Vec<Judgement>, JudgeError> {
     let mut parser = parse::Parser::new(reader);
     let mut out = Vec::new();
     while let Some(set) = parser.next_set()? {
-        out.push(engine::judge(&set));
+        out.push(judge(&set));
     }
     Ok(out)
 }

@@ -1,0 +1,108 @@
+//! The structural features of Some Game cases that the harness must reach (`referee stress
+//! --stats`): each verdict and reason, each step of a winning line, lines that wrap across a
+//! glued edge, whole cycles shorter than K.
+
+use super::{Judgement, Reason, Verdict};
+
+/// Every feature, in report order.
+pub const FEATURES: &[&str] = &[
+    "PLAYER x",
+    "NO WINNERS",
+    "ERROR: square counts or values",
+    "ERROR: a line of a player who did not move last",
+    "ERROR: no square could have been the winning move",
+    "K = 0",
+    "a winning line along (0, 1)",
+    "a winning line along (1, 0)",
+    "a winning line along (1, 1)",
+    "a winning line along (1, -1)",
+    "a winning line along (1, 2)",
+    "a winning line along (2, 1)",
+    "a winning line along (1, -2)",
+    "a winning line along (2, -1)",
+    "a line wrapping across a glued edge",
+    "a whole cycle shorter than K owned by one player",
+];
+
+const STEPS: [(usize, i64); 8] = [
+    (0, 1),
+    (1, 0),
+    (1, 1),
+    (1, -1),
+    (1, 2),
+    (2, 1),
+    (1, -2),
+    (2, -1),
+];
+
+/// The lines of `player` on `board`, step by step: (has a line, one of them wraps, one is a
+/// whole cycle shorter than K).
+fn lines(board: &referee_reference::somegame::Board, player: u64) -> [(bool, bool, bool); 8] {
+    let (rows, cols, k) = (board.rows, board.cols, board.k);
+    let mut out = [(false, false, false); 8];
+    for (s, &(dr, dc)) in STEPS.iter().enumerate() {
+        for r in 0..rows {
+            for c in 0..cols {
+                let (mut x, mut y, mut length, mut wraps) = (r, c, 0u64, false);
+                while board.cells[x][y] == player {
+                    length += 1;
+                    let cycle = length < k && {
+                        let nx = (x + dr) % rows;
+                        let ny = (y as i64 + dc).rem_euclid(cols as i64) as usize;
+                        (nx, ny) == (r, c)
+                    };
+                    if length >= k || cycle {
+                        out[s].0 = true;
+                        out[s].1 |= wraps;
+                        out[s].2 |= cycle;
+                        break;
+                    }
+                    let ny = y as i64 + dc;
+                    wraps |= x + dr >= rows || ny < 0 || ny >= cols as i64;
+                    x = (x + dr) % rows;
+                    y = ny.rem_euclid(cols as i64) as usize;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The features `input`, judged `judgements`, shows.
+pub fn features(input: &[u8], judgements: &[Judgement]) -> Vec<&'static str> {
+    let boards = referee_reference::somegame::parse(input).unwrap_or_default();
+    let mut out = Vec::new();
+    for (i, j) in judgements.iter().enumerate() {
+        out.push(match (j.verdict, j.reason) {
+            (_, Reason::ZeroK) => FEATURES[5],
+            (Verdict::Player(_), _) => FEATURES[0],
+            (Verdict::NoWinners, _) => FEATURES[1],
+            (_, Reason::Counts) => FEATURES[2],
+            (_, Reason::NotLastMover { .. }) => FEATURES[3],
+            _ => FEATURES[4],
+        });
+        let Verdict::Player(winner) = j.verdict else {
+            continue;
+        };
+        let Some(board) = boards
+            .get(i)
+            .filter(|b| b.k > 0 && b.rows * b.cols <= 1 << 16)
+        else {
+            continue;
+        };
+        for (s, (has, wraps, cycle)) in lines(board, winner).into_iter().enumerate() {
+            if has {
+                out.push(FEATURES[6 + s]);
+            }
+            if wraps {
+                out.push(FEATURES[14]);
+            }
+            if cycle {
+                out.push(FEATURES[15]);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
