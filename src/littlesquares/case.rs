@@ -75,7 +75,50 @@ fn strip(e: &mut dyn Entropy, width: usize, budget: &mut usize) -> [Vec<bool>; 2
     band
 }
 
+/// The longest run a balancing run may be.
+const LONGEST_BALANCING_RUN: usize = 64;
+
 impl GridCase {
+    /// Empty squares.
+    fn empty(&self) -> usize {
+        self.rows.iter().flatten().filter(|&&e| e).count()
+    }
+
+    /// Makes the grid's Grundy value 0 (a loss for the player to move), where that takes at
+    /// most `budget` more empty squares: after a filled column, a run of fully empty columns in
+    /// the first band whose value (from the definitions, [`super::oracle`]) is the grid's, or
+    /// such a run and a lone square; every other row is filled in the added columns. On a
+    /// balanced grid, one wrong run value anywhere flips the verdict. Grids of one row stay as
+    /// they are.
+    fn balanced(mut self, budget: usize) -> GridCase {
+        if self.rows.len() < 2 {
+            return self;
+        }
+        let text: Vec<Vec<u8>> = self
+            .rows
+            .iter()
+            .map(|row| row.iter().map(|&e| if e { b'.' } else { b'#' }).collect())
+            .collect();
+        let value = super::oracle::value(&text);
+        let g = super::oracle::run_values(LONGEST_BALANCING_RUN);
+        let run_worth = |v: u32| g.iter().position(|&x| x == v);
+        let (run, lone) = match (run_worth(value), run_worth(value ^ 1)) {
+            (Some(run), _) if 2 * run <= budget => (run, false),
+            (_, Some(run)) if 2 * run < budget => (run, true),
+            _ => return self,
+        };
+        let columns = 1 + run + usize::from(lone);
+        for (r, row) in self.rows.iter_mut().enumerate() {
+            let added = (0..columns).map(|c| match (r, c) {
+                (0 | 1, c) if c >= 1 && c <= run => true,
+                (0, c) => lone && c == run + 1,
+                _ => false,
+            });
+            row.extend(added);
+        }
+        self
+    }
+
     /// Fills squares (from the end) until at most `max_empty` are empty.
     fn capped(mut self, max_empty: usize) -> GridCase {
         let mut empty: usize = self.rows.iter().flatten().filter(|&&e| e).count();
@@ -138,8 +181,14 @@ impl Case for GridCase {
             Style::Strip => {
                 let mut budget = REFERENCE_EMPTY;
                 let width = 2 + e.below(25) as usize;
-                return GridCase {
+                let grid = GridCase {
                     rows: strip(e, width, &mut budget).to_vec(),
+                };
+                return if e.chance(0.5) {
+                    grid
+                } else {
+                    let left = REFERENCE_EMPTY - grid.empty();
+                    grid.balanced(left)
                 };
             }
             Style::Bands => {
@@ -152,15 +201,37 @@ impl Case for GridCase {
                 if grid.len() < rows {
                     grid.push((0..width).map(|_| e.chance(0.5)).collect());
                 }
-                return GridCase { rows: grid }.capped(REFERENCE_EMPTY);
+                let grid = GridCase { rows: grid }.capped(REFERENCE_EMPTY);
+                return if e.chance(0.5) {
+                    grid
+                } else {
+                    let left = REFERENCE_EMPTY - grid.empty();
+                    grid.balanced(left)
+                };
             }
             Style::Wide => {
-                let (rows, width) = (1 + e.below(6) as usize, 30 + e.below(371) as usize);
-                let filled = e.below(30) as f64 / 100.0;
-                let grid = (0..rows)
-                    .map(|_| (0..width).map(|_| !e.chance(filled)).collect())
-                    .collect();
-                return GridCase { rows: grid };
+                let rows = 1 + e.below(6) as usize;
+                let grid = if rows >= 2 && e.chance(0.5) {
+                    // Bands of long runs (mostly 5 to 12 columns), balanced.
+                    let width = 30 + e.below(171) as usize;
+                    let mut budget = usize::MAX;
+                    let mut grid = Vec::with_capacity(rows);
+                    while grid.len() + 2 <= rows {
+                        grid.extend(strip(e, width, &mut budget));
+                    }
+                    if grid.len() < rows {
+                        grid.push((0..width).map(|_| e.chance(0.3)).collect());
+                    }
+                    GridCase { rows: grid }.balanced(usize::MAX)
+                } else {
+                    let width = 30 + e.below(371) as usize;
+                    let filled = e.below(30) as f64 / 100.0;
+                    let rows = (0..rows)
+                        .map(|_| (0..width).map(|_| !e.chance(filled)).collect())
+                        .collect();
+                    GridCase { rows }
+                };
+                return grid;
             }
         }
         let r = shape.rows.unwrap_or_else(|| 1 + e.below(8) as usize);

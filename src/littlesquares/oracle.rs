@@ -10,7 +10,7 @@
 use super::{Judgement, Outcome};
 
 /// g(0..=longest), by the recursion.
-fn run_values(longest: usize) -> Vec<u32> {
+pub(super) fn run_values(longest: usize) -> Vec<u32> {
     let mut g: Vec<u32> = Vec::with_capacity(longest + 1);
     for l in 0..=longest {
         let mut options: Vec<u32> = Vec::new();
@@ -34,6 +34,11 @@ fn run_values(longest: usize) -> Vec<u32> {
 
 /// Whether the player to move wins on `grid` (rows of `.` and `#`).
 pub fn first_wins(grid: &[Vec<u8>]) -> bool {
+    value(grid) != 0
+}
+
+/// The Grundy value of `grid` (rows of `.` and `#`): the XOR of its runs' and lone squares'.
+pub fn value(grid: &[Vec<u8>]) -> u32 {
     let empty = |r: usize, c: usize| grid[r][c] == b'.';
     let width = grid[0].len();
     let mut parts: Vec<(bool, usize)> = Vec::new(); // (is a run, its length), or a lone square
@@ -57,10 +62,9 @@ pub fn first_wins(grid: &[Vec<u8>]) -> bool {
     }
     let longest = parts.iter().filter(|p| p.0).map(|p| p.1).max().unwrap_or(0);
     let g = run_values(longest);
-    let value = parts
+    parts
         .iter()
-        .fold(0, |v, &(run, len)| v ^ if run { g[len] } else { 1 });
-    value != 0
+        .fold(0, |v, &(run, len)| v ^ if run { g[len] } else { 1 })
 }
 
 /// Checks the engine's `judgements` of `input` against the definitions, grid by grid.
