@@ -50,6 +50,11 @@ impl Verdict {
             Verdict::JE => "JE",
         }
     }
+
+    /// The verdict whose code is `text`.
+    pub fn from_name(text: &str) -> Option<Verdict> {
+        Verdict::ALL.into_iter().find(|v| v.as_str() == text)
+    }
 }
 
 /// The most bytes of output that can still be compared with `expected`: twice its length

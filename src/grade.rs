@@ -20,8 +20,10 @@ use crate::error::RunError;
 use crate::game::{render, Engine, Game, RuleSet};
 use crate::games::{GameName, Visitor};
 use crate::pool::{pool, progress};
+use crate::report::ci::{Case, Outcome as CaseOutcome, Suite};
 use crate::report::manifest::Manifest;
 use crate::report::write::Staging;
+use crate::shard::Shard;
 use crate::walk::{display, find_cases};
 
 /// How to grade.
@@ -175,18 +177,80 @@ const GRADES: &str = "grades.csv";
 const SUMMARY: &str = "summary.csv";
 /// The manifest of a grade report directory.
 pub const MANIFEST: &str = "grade.json";
+/// The columns of `grades.csv`.
+const GRADES_HEADER: [&str; 6] = ["submission", "file", "verdict", "expected", "got", "detail"];
 
-/// Grades every submission on every case; writes `grades.csv`, `summary.csv` and the manifest
-/// into `out`. Returns the number of cases that are judge errors.
+/// One row of `grades.csv`: a submission's grade on one case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GradeRow {
+    /// The submission (its folder's name).
+    pub submission: String,
+    /// The case, relative to the cases' folder.
+    pub file: String,
+    /// The grade.
+    pub verdict: Verdict,
+    /// The expected output (escaped), or why the case is a judge error.
+    pub expected: String,
+    /// The output's first bytes (escaped).
+    pub got: String,
+    /// Why.
+    pub detail: String,
+}
+
+impl GradeRow {
+    fn fields(&self) -> [&str; 6] {
+        [
+            &self.submission,
+            &self.file,
+            self.verdict.as_str(),
+            &self.expected,
+            &self.got,
+            &self.detail,
+        ]
+    }
+
+    /// A row read back from `grades.csv`.
+    fn from_record(record: &csv::StringRecord) -> Option<GradeRow> {
+        let field = |i: usize| record.get(i).map(str::to_string);
+        Some(GradeRow {
+            submission: field(0)?,
+            file: field(1)?,
+            verdict: Verdict::from_name(record.get(2)?)?,
+            expected: field(3)?,
+            got: field(4)?,
+            detail: field(5)?,
+        })
+    }
+}
+
+/// What a grade run found.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Every row, by submission then case.
+    pub rows: Vec<GradeRow>,
+    /// The cases that are judge errors.
+    pub judge_errors: usize,
+}
+
+/// Grades every submission on every case (of the slice `shard`, when given); writes
+/// `grades.csv`, `summary.csv` and the manifest into `out`.
 pub fn grade(
     cases: &Path,
     submissions: &Path,
     options: &Options,
     jobs: Option<usize>,
+    shard: Option<Shard>,
     out: &Path,
-) -> Result<usize, RunError> {
+) -> Result<Outcome, RunError> {
     let staging = Staging::new(out).map_err(|e| RunError::io(out, e))?;
     let found = find_cases(&[cases.to_path_buf()])?;
+    let relative =
+        |f: &crate::walk::CaseFile| display(f.path.strip_prefix(cases).unwrap_or(&f.path));
+    let judged: Vec<crate::walk::CaseFile> = found
+        .iter()
+        .filter(|f| shard.is_none_or(|s| s.contains(&relative(f))))
+        .cloned()
+        .collect();
     let tree = submissions
         .canonicalize()
         .map_err(|e| RunError::io(submissions, e))?;
@@ -197,11 +261,11 @@ pub fn grade(
         .map(|e| (display(Path::new(&e.file_name())), e.path()))
         .collect();
     names.sort();
-    let bar = progress(found.len(), "grading", "cases");
+    let bar = progress(judged.len(), "grading", "cases");
     // (case name, expected output or judge error, grade per submission)
     type Case = (String, Result<String, String>, Vec<Graded>);
     let graded: Vec<Case> = pool(jobs)?.install(|| {
-        found
+        judged
             .par_iter()
             .with_max_len(8) // small pieces balance uneven files (see verify::run)
             .map(|f| {
@@ -223,66 +287,92 @@ pub fn grade(
             .collect()
     });
     bar.finish_and_clear();
-    let mut grade_rows = Vec::new();
+    let mut rows = Vec::new();
     for (s, (name, _)) in names.iter().enumerate() {
         for (case, expected, grades) in &graded {
             let g = &grades[s];
-            let expected_text = match expected {
-                Ok(e) => escape(e.as_bytes(), 200),
-                Err(why) => format!("judge error: {why}"),
-            };
-            grade_rows.push(vec![
-                name.clone(),
-                case.clone(),
-                g.verdict.as_str().to_string(),
-                expected_text,
-                escape(&g.head, 200),
-                g.detail.clone(),
-            ]);
+            rows.push(GradeRow {
+                submission: name.clone(),
+                file: case.clone(),
+                verdict: g.verdict,
+                expected: match expected {
+                    Ok(e) => escape(e.as_bytes(), 200),
+                    Err(why) => format!("judge error: {why}"),
+                },
+                got: escape(&g.head, 200),
+                detail: g.detail.clone(),
+            });
         }
     }
-    let mut summary_rows = Vec::new();
-    for (s, (name, _)) in names.iter().enumerate() {
-        let count = |v: Verdict| graded.iter().filter(|g| g.2[s].verdict == v).count();
-        let worst = graded
-            .iter()
-            .map(|g| g.2[s].verdict)
-            .max()
-            .unwrap_or(Verdict::AC);
-        let mut row = vec![name.clone(), graded.len().to_string()];
-        row.extend(Verdict::ALL.iter().map(|&v| count(v).to_string()));
-        row.push(worst.as_str().to_string());
-        summary_rows.push(row);
-    }
-    let mut manifest = Manifest::new("grade", options.manifest(), &found, None);
-    write(staging, &grade_rows, &summary_rows, &mut manifest).map_err(|e| RunError::io(out, e))?;
-    let judge_errors = graded.iter().filter(|g| g.1.is_err()).count();
-    eprintln!(
-        "graded {} submissions on {} cases ({judge_errors} judge errors)",
-        names.len(),
-        graded.len()
+    let mut manifest = Manifest::new(
+        "grade",
+        options.manifest(),
+        &found,
+        shard.map(|s| (s, &judged[..])),
     );
-    for row in &summary_rows {
-        eprintln!("  {}: {}", row[0], row[7]);
+    write(staging, &rows, &mut manifest).map_err(|e| RunError::io(out, e))?;
+    let judge_errors = graded.iter().filter(|g| g.1.is_err()).count();
+    let outcome = Outcome { rows, judge_errors };
+    eprint!("{}", summary(&outcome, names.len(), graded.len(), out));
+    Ok(outcome)
+}
+
+/// The summary printed on standard error.
+pub fn summary(outcome: &Outcome, submissions: usize, cases: usize, out: &Path) -> String {
+    let mut s = format!(
+        "graded {submissions} submissions on {cases} cases ({} judge errors)\n",
+        outcome.judge_errors
+    );
+    for row in summary_rows(&outcome.rows) {
+        s.push_str(&format!("  {}: {}\n", row[0], row[7]));
     }
-    for (case, expected, _) in &graded {
-        if let Err(why) = expected {
-            eprintln!("  JE {case}: {why}");
+    let mut seen = std::collections::BTreeSet::new();
+    for row in &outcome.rows {
+        if row.verdict == Verdict::JE && seen.insert(&row.file) {
+            s.push_str(&format!("  JE {}: {}\n", row.file, row.expected));
         }
     }
     let dir = out.display();
-    eprintln!("reports: {dir}/{GRADES}, {dir}/{SUMMARY}, {dir}/{MANIFEST}");
-    Ok(judge_errors)
+    s.push_str(&format!(
+        "reports: {dir}/{GRADES}, {dir}/{SUMMARY}, {dir}/{MANIFEST}\n"
+    ));
+    s
 }
 
-fn write(
-    mut staging: Staging,
-    grades: &[Vec<String>],
-    summary: &[Vec<String>],
-    manifest: &mut Manifest,
-) -> std::io::Result<()> {
-    let header = ["submission", "file", "verdict", "expected", "got", "detail"];
-    let digest = staging.csv(GRADES, &header, grades)?;
+/// The rows of `summary.csv`: per submission, its cases, the count of each verdict and its
+/// worst verdict.
+fn summary_rows(rows: &[GradeRow]) -> Vec<Vec<String>> {
+    let mut per: Vec<(&str, [usize; 5])> = Vec::new();
+    for row in rows {
+        if per.last().map(|p| p.0) != Some(row.submission.as_str()) {
+            per.push((&row.submission, [0; 5]));
+        }
+        let counts = &mut per.last_mut().expect("pushed").1;
+        counts[Verdict::ALL
+            .iter()
+            .position(|&v| v == row.verdict)
+            .expect("a verdict")] += 1;
+    }
+    per.into_iter()
+        .map(|(name, counts)| {
+            let worst = Verdict::ALL
+                .iter()
+                .zip(counts)
+                .filter(|(_, n)| *n > 0)
+                .map(|(v, _)| *v)
+                .next_back()
+                .unwrap_or(Verdict::AC);
+            let mut row = vec![name.to_string(), counts.iter().sum::<usize>().to_string()];
+            row.extend(counts.iter().map(|n| n.to_string()));
+            row.push(worst.as_str().to_string());
+            row
+        })
+        .collect()
+}
+
+fn write(staging: Staging, rows: &[GradeRow], manifest: &mut Manifest) -> std::io::Result<()> {
+    let mut staging = staging;
+    let digest = staging.csv(GRADES, &GRADES_HEADER, rows.iter().map(GradeRow::fields))?;
     manifest.reports.insert(GRADES.into(), digest);
     let header = [
         "submission",
@@ -294,8 +384,97 @@ fn write(
         "JE",
         "result",
     ];
-    let digest = staging.csv(SUMMARY, &header, summary)?;
+    let digest = staging.csv(SUMMARY, &header, summary_rows(rows))?;
     manifest.reports.insert(SUMMARY.into(), digest);
     staging.json(MANIFEST, manifest)?;
     staging.commit()
+}
+
+/// Reads the rows of the `grades.csv` in `dir`.
+pub fn read_rows(dir: &Path) -> Result<Vec<GradeRow>, String> {
+    let path = dir.join(GRADES);
+    let mut reader =
+        csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let header = reader
+        .headers()
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .clone();
+    if header.iter().ne(GRADES_HEADER.iter().copied()) {
+        return Err(format!("{}: not a grades report", path.display()));
+    }
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| format!("{}: {e}", path.display()))?;
+        rows.push(
+            GradeRow::from_record(&record)
+                .ok_or_else(|| format!("{}: a malformed row {record:?}", path.display()))?,
+        );
+    }
+    Ok(rows)
+}
+
+/// Combines the rows of shard runs (each checked to hold only its slice's cases) into the
+/// reports of one run in `staging`, in the order an unsharded run writes them.
+pub fn write_merged(
+    staging: Staging,
+    rows: Vec<GradeRow>,
+    manifest: &mut Manifest,
+) -> std::io::Result<Outcome> {
+    let mut rows = rows;
+    rows.sort_by(|a, b| {
+        a.submission
+            .cmp(&b.submission)
+            .then_with(|| crate::report::order((&a.file, ""), (&b.file, "")))
+    });
+    write(staging, &rows, manifest)?;
+    let mut judge_error_cases: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.verdict == Verdict::JE)
+        .map(|r| r.file.as_str())
+        .collect();
+    judge_error_cases.sort_unstable();
+    judge_error_cases.dedup();
+    let judge_errors = judge_error_cases.len();
+    Ok(Outcome { rows, judge_errors })
+}
+
+/// A grade run's rows as CI results: one suite per submission, one case per graded output;
+/// `PE`, `WA` and `NO` fail, `JE` is an error (the case, not the submission, is wrong).
+pub fn suites(rows: &[GradeRow]) -> Vec<Suite> {
+    let mut suites: Vec<Suite> = Vec::new();
+    for row in rows {
+        if suites.last().map(|s| &s.name) != Some(&row.submission) {
+            suites.push(Suite {
+                name: row.submission.clone(),
+                properties: vec![("submission".to_string(), row.submission.clone())],
+                cases: Vec::new(),
+            });
+        }
+        let outcome = match row.verdict {
+            Verdict::AC => CaseOutcome::Passed,
+            Verdict::JE => CaseOutcome::Error,
+            _ => CaseOutcome::Failed,
+        };
+        let message = match row.verdict {
+            Verdict::AC => String::new(),
+            Verdict::JE => row.expected.clone(),
+            _ => {
+                let mut m = format!("expected {:?}, got {:?}", row.expected, row.got);
+                if !row.detail.is_empty() {
+                    m = format!("{}: {m}", row.detail);
+                }
+                m
+            }
+        };
+        suites.last_mut().expect("pushed").cases.push(Case {
+            name: row.file.clone(),
+            status: row.verdict.as_str().to_string(),
+            outcome,
+            message,
+            detail: row.detail.clone(),
+            location: None,
+            time: None,
+        });
+    }
+    suites
 }

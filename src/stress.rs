@@ -1,8 +1,14 @@
 //! `referee stress`: seeded random differential testing on stable Rust. Generates cases with the
 //! game's generator, cross-examines each, and on the first divergence (or, with `keep_going`, the
 //! first of each signature) shrinks the case to a minimal one that still diverges, writes it (the
-//! input, and a regression vector ready to keep), and says how to reproduce it. A case that takes longer than the per-case limit (an
-//! implementation that loops forever) is saved too, and ends the process.
+//! input, and a regression vector ready to keep) at once, and says how to reproduce it. At the
+//! end the report directory gets `findings.csv` and the manifest `stress.json`. A case that
+//! takes longer than the per-case limit (an implementation that loops forever) is saved too,
+//! and ends the process.
+//!
+//! Case `i` of a run is drawn from its own random stream ([`Rng::for_item`]) of the seed, so a
+//! shard (`--shard K/N`) runs the case indices congruent to K - 1 modulo N and N shards search
+//! disjoint parts of one run.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -17,6 +23,9 @@ use crate::harness::findings::{signature, Findings};
 use crate::harness::regression::{Expectation, Regression};
 use crate::harness::{cross_examine, shrink, Divergence};
 use crate::random::{Entropy, Rng};
+use crate::report::manifest::Manifest;
+use crate::report::write::Staging;
+use crate::shard::Shard;
 use crate::watchdog::Watchdog;
 
 /// When to stop.
@@ -38,6 +47,8 @@ pub struct Limits {
     pub max_findings: usize,
     /// Count the structural features of the cases ([`Game::features`]).
     pub stats: bool,
+    /// Run only this slice of the case indices.
+    pub shard: Option<Shard>,
 }
 
 /// A divergence found, shrunk and saved.
@@ -87,13 +98,15 @@ pub fn run<G: Game>(
     rules: Option<G::Options>,
     out: &Path,
 ) -> Result<Report, RunError> {
-    let mut rng = Rng::new(limits.seed);
+    // The report directory is checked (and its staging directory made) before any work.
+    let staging = Staging::new(out).map_err(|e| RunError::io(out, e))?;
     let started = Instant::now();
     let max_cases = match (limits.cases, limits.time) {
         (None, None) => Some(10_000),
         (c, _) => c,
     };
     let mut cases = 0;
+    let mut next = 0u64;
     let hang_out = out.to_path_buf();
     let (seed, case_time) = (limits.seed, limits.case_time);
     let watchdog = Watchdog::spawn(case_time, move |case, input| {
@@ -144,13 +157,13 @@ pub fn run<G: Game>(
     let mut gists: BTreeMap<String, String> = BTreeMap::new();
     let mut stats = Stats::new(G::FEATURES);
     loop {
-        let done = max_cases.is_some_and(|m| cases >= m)
+        let index = limits.shard.map_or(next, |s| s.nth(next));
+        let done = max_cases.is_some_and(|m| index >= m)
             || limits.time.is_some_and(|t| started.elapsed() >= t)
             || (!limits.keep_going && !findings.is_empty());
         if done {
             drop(quiet);
-            let dropped = findings.dropped;
-            return Ok(Report {
+            let report = Report {
                 cases,
                 elapsed: started.elapsed(),
                 findings: findings
@@ -160,10 +173,15 @@ pub fn run<G: Game>(
                         ..f.clone()
                     })
                     .collect(),
-                dropped,
+                dropped: findings.dropped,
                 stats,
-            });
+            };
+            write_reports::<G>(staging, &limits, rules, &report)
+                .map_err(|e| RunError::io(out, e))?;
+            return Ok(report);
         }
+        next += 1;
+        let mut rng = Rng::for_item(limits.seed, index);
         let case = G::Case::generate(&mut rng, rules, &shape);
         let malformed = rng.chance(MALFORMED);
         let input = if malformed {
@@ -175,7 +193,7 @@ pub fn run<G: Game>(
         if limits.stats {
             stats.count::<G>(&input, case.options(), malformed);
         }
-        let Err(first) = judged(cases - 1, &input, case.options()) else {
+        let Err(first) = judged(index, &input, case.options()) else {
             continue;
         };
         if let Some(signature) = gists.get(&first.gist) {
@@ -190,22 +208,20 @@ pub fn run<G: Game>(
         }
         // A generated case shrinks by the game's shrinker, a malformed input byte by byte.
         let (small, label): (Vec<u8>, String) = if malformed {
-            let small = shrink_bytes(input, |bytes| {
-                judged(cases - 1, bytes, case.options()).is_err()
-            });
+            let small = shrink_bytes(input, |bytes| judged(index, bytes, case.options()).is_err());
             (small, "malformed".to_string())
         } else {
             let small = shrink(case.clone(), |c| {
-                judged(cases - 1, &c.input(), c.options()).is_err()
+                judged(index, &c.input(), c.options()).is_err()
             });
             (small.input(), small.shape_label())
         };
         let options = case.options();
         let divergence =
-            judged(cases - 1, &small, options).expect_err("the shrunk case still diverges");
+            judged(index, &small, options).expect_err("the shrunk case still diverges");
         let signature = signature("divergence", &[&divergence.gist, &label]);
         gists.insert(first.gist, signature.clone());
-        let stem = stem::<G>(limits.seed, cases - 1, Some(options));
+        let stem = stem::<G>(limits.seed, index, Some(options));
         let file = out.join(format!("{stem}.in"));
         let regression = out.join(format!("{stem}.regression.txt"));
         let rules_name = if options == G::Options::default() {
@@ -221,7 +237,7 @@ pub fn run<G: Game>(
                 "found by referee stress {} --seed {} (case {}), signature {signature}: {}",
                 G::NAME,
                 limits.seed,
-                cases - 1,
+                index,
                 divergence.to_string().replace('\n', "; ")
             ),
             input: small.clone(),
@@ -231,7 +247,7 @@ pub fn run<G: Game>(
             .and_then(|()| fs::write(&regression, vector.to_bytes()))
             .map_err(|e| RunError::io(&file, e))?;
         findings.add(signature.clone(), || Finding {
-            case: cases - 1,
+            case: index,
             file,
             regression,
             divergence,
@@ -240,6 +256,94 @@ pub fn run<G: Game>(
             count: 1,
         });
     }
+}
+
+/// The findings report's file name.
+pub const FINDINGS: &str = "findings.csv";
+/// The manifest of a stress report directory.
+pub const MANIFEST: &str = "stress.json";
+/// The columns of `findings.csv`: one row per signature kept, first found first.
+pub const FINDINGS_HEADER: [&str; 10] = [
+    "finding",
+    "game",
+    "rules",
+    "case",
+    "signature",
+    "count",
+    "input",
+    "regression",
+    "engine",
+    "reference",
+];
+
+/// The options of a run that change its findings, by flag name, for the manifest.
+fn options<G: Game>(limits: &Limits, rules: Option<G::Options>) -> BTreeMap<String, String> {
+    let text = |v: Option<String>| v.unwrap_or_default();
+    [
+        ("game", G::NAME.to_string()),
+        ("rules", text(rules.map(|r| r.name().to_string()))),
+        ("seed", limits.seed.to_string()),
+        ("cases", text(limits.cases.map(|c| c.to_string()))),
+        (
+            "time",
+            text(limits.time.map(|t| t.as_secs_f64().to_string())),
+        ),
+        ("keep-going", limits.keep_going.to_string()),
+        ("max-findings", limits.max_findings.to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
+
+/// A file's name within the report directory.
+fn name_in_dir(path: &Path) -> String {
+    path.file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().to_string())
+}
+
+/// The rows of `findings.csv` (columns [`FINDINGS_HEADER`]) for the findings of `report`, a
+/// run of `game`.
+pub fn finding_rows(game: &str, report: &Report) -> Vec<Vec<String>> {
+    report
+        .findings
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            vec![
+                (i + 1).to_string(),
+                game.to_string(),
+                f.rules.clone(),
+                f.case.to_string(),
+                f.signature.clone(),
+                f.count.to_string(),
+                name_in_dir(&f.file),
+                name_in_dir(&f.regression),
+                f.divergence.engine.clone(),
+                f.divergence.reference.clone(),
+            ]
+        })
+        .collect()
+}
+
+/// Writes `findings.csv` and the manifest, and puts them in place beside the findings' files.
+fn write_reports<G: Game>(
+    mut staging: Staging,
+    limits: &Limits,
+    rules: Option<G::Options>,
+    report: &Report,
+) -> std::io::Result<()> {
+    let rows = finding_rows(G::NAME, report);
+    let digest = staging.csv(FINDINGS, &FINDINGS_HEADER, rows)?;
+    let mut manifest = Manifest::new(
+        "stress",
+        options::<G>(limits, rules),
+        &[],
+        limits.shard.map(|s| (s, &[][..])),
+    );
+    manifest.reports.insert(FINDINGS.into(), digest);
+    staging.json(MANIFEST, &manifest)?;
+    staging.commit()
 }
 
 /// The share of cases whose input is made malformed ([`Case::corrupt`]).

@@ -1,5 +1,4 @@
-//! Finding the cases: `*.in` files under the given paths, in sorted order, and the shard a
-//! file belongs to.
+//! Finding the cases: `*.in` files under the given paths, in sorted order.
 
 use std::path::{Path, PathBuf};
 
@@ -154,57 +153,4 @@ pub fn find_cases(paths: &[PathBuf]) -> Result<Vec<CaseFile>, RunError> {
     });
     out.dedup_by(|a, b| key(&a.path) == key(&b.path));
     Ok(out)
-}
-
-/// A shard selector `K/N`: the K-th (1-based) of N disjoint slices.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    /// 1-based slice number.
-    pub k: u64,
-    /// Number of slices.
-    pub n: u64,
-}
-
-impl std::str::FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let (k, n) = s.split_once('/').ok_or("expected K/N, e.g. 2/5")?;
-        let k: u64 = k.parse().map_err(|_| format!("bad K in {s}"))?;
-        let n: u64 = n.parse().map_err(|_| format!("bad N in {s}"))?;
-        if n == 0 || k == 0 || k > n {
-            return Err(format!("need 1 <= K <= N, got {s}"));
-        }
-        Ok(Shard { k, n })
-    }
-}
-
-impl Shard {
-    /// Whether the file named `name` belongs to this slice. A file's slice depends only on its
-    /// own reported path (FNV-1a hash modulo N), so slices are the same on every machine and do
-    /// not move when other files come or go.
-    pub fn contains(&self, name: &str) -> bool {
-        crate::hash::fnv1a(name.as_bytes()) % self.n == self.k - 1
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shards_partition_names() {
-        let names: Vec<String> = (0..1000).map(|i| format!("dir/case-{i}.in")).collect();
-        let shards: Vec<Shard> = (1..=3).map(|k| Shard { k, n: 3 }).collect();
-        for name in &names {
-            assert_eq!(shards.iter().filter(|s| s.contains(name)).count(), 1);
-        }
-        let sizes: Vec<usize> = shards
-            .iter()
-            .map(|s| names.iter().filter(|n| s.contains(n)).count())
-            .collect();
-        assert!(sizes.iter().all(|&s| s > 250), "{sizes:?}");
-        assert!("0/3".parse::<Shard>().is_err());
-        assert!("4/3".parse::<Shard>().is_err());
-        assert_eq!("2/3".parse::<Shard>(), Ok(Shard { k: 2, n: 3 }));
-    }
 }

@@ -19,6 +19,7 @@ fn reached<G: Game>(cases: u64) {
         keep_going: false,
         max_findings: 20,
         stats: true,
+        shard: None,
     };
     let report = referee::stress::run::<G>(limits, None, out.path()).unwrap();
     assert!(report.findings.is_empty(), "{:?}", report.findings);

@@ -272,6 +272,7 @@ fn limits(cases: u64) -> referee::stress::Limits {
         keep_going: false,
         max_findings: 20,
         stats: false,
+        shard: None,
     }
 }
 
@@ -283,8 +284,12 @@ fn stress_passes_the_toy_game_and_shrinks_the_planted_bug() {
     let report = referee::stress::run::<TakeAway<true>>(limits(500), None, dir.path()).unwrap();
     assert!(report.cases < 500, "stopped at the first divergence");
     let finding = report.findings.first().expect("the planted bug is found");
-    // The smallest pile the bug changes: a multiple of K + 1 above 2 (K + 1), with K = 1.
-    assert_eq!(std::fs::read_to_string(&finding.file).unwrap(), "6 1\n");
+    // Shrunk to the smallest pile the bug changes for its K: 3 (K + 1), the first multiple of
+    // K + 1 above 2 (K + 1).
+    let shrunk = std::fs::read_to_string(&finding.file).unwrap();
+    let (n, k) = shrunk.trim().split_once(' ').unwrap();
+    let (n, k): (u64, u64) = (n.parse().unwrap(), k.parse().unwrap());
+    assert_eq!(n, 3 * (k + 1), "{shrunk}");
     let regression = std::fs::read(&finding.regression).unwrap();
     let regression = referee::harness::regression::Regression::parse(&regression).unwrap();
     assert!(regression.check::<TakeAway<true>>().is_err());
@@ -304,7 +309,7 @@ fn stress_passes_the_toy_game_and_shrinks_the_planted_bug() {
     );
     assert_eq!(
         report.findings[0].signature,
-        "divergence | first -> second | K=1"
+        format!("divergence | first -> second | K={k}")
     );
 }
 
@@ -369,6 +374,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         max_findings: 20,
         shrink_time: Duration::from_secs(20),
         reference_budget: 1_000_000,
+        shard: None,
     };
     let report = audit::<TakeAway<true>>(&settings).unwrap();
     assert_eq!(report.findings.len(), 1);

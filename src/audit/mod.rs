@@ -19,7 +19,7 @@ pub mod program;
 mod run;
 
 #[cfg(target_os = "linux")]
-pub use run::{audit, FindingLine, Report, Settings, MANIFEST};
+pub use run::{audit, FindingLine, Report, Settings, FINDINGS_HEADER, MANIFEST};
 
 use std::fmt;
 

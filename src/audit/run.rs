@@ -17,12 +17,31 @@ use crate::harness::findings::{first_line, signature, Findings};
 use crate::random::Rng;
 use crate::report::manifest::Manifest;
 use crate::report::write::Staging;
+use crate::shard::Shard;
 use crate::walk::find_cases;
 
 /// The reports' file names.
 const FINDINGS: &str = "findings.csv";
 /// The manifest of an audit report directory.
 pub const MANIFEST: &str = "audit.json";
+
+/// The columns of `findings.csv`: one row per signature kept, first found first.
+pub const FINDINGS_HEADER: [&str; 14] = [
+    "finding",
+    "kind",
+    "game",
+    "rules",
+    "input",
+    "expected",
+    "got",
+    "exit",
+    "millis",
+    "signature",
+    "count",
+    "confirmed",
+    "detail",
+    "case",
+];
 
 /// The largest input file taken from `--inputs` (larger ones are skipped, and said).
 const LARGEST_INPUT: u64 = 64 << 20;
@@ -58,6 +77,8 @@ pub struct Settings<O> {
     pub shrink_time: Duration,
     /// The reference's budget for confirming a finding (estimated steps).
     pub reference_budget: u64,
+    /// Run only this slice of the input files and random case indices.
+    pub shard: Option<Shard>,
 }
 
 /// One finding, as reported.
@@ -92,13 +113,15 @@ pub struct Report {
     pub per_kind: BTreeMap<Kind, u64>,
     /// Input files not used, and why.
     pub skipped: Vec<String>,
+    /// The rows of `findings.csv` (columns [`FINDINGS_HEADER`]).
+    pub rows: Vec<Vec<String>>,
 }
 
 /// Where a case comes from.
 #[derive(Debug, Clone)]
 enum Source<C> {
-    /// An input file (its name).
-    File(String),
+    /// An input file: its name, and its place in the sorted list of every input file.
+    File { name: String, position: usize },
     /// A random case (its number).
     Random { index: u64, case: C },
 }
@@ -106,8 +129,24 @@ enum Source<C> {
 impl<C> Source<C> {
     fn describe(&self) -> String {
         match self {
-            Source::File(name) => format!("input file {name}"),
+            Source::File { name, .. } => format!("input file {name}"),
             Source::Random { index, .. } => format!("random case {index}"),
+        }
+    }
+
+    /// The `case` column of `findings.csv`: `file NAME` or `random INDEX`.
+    fn column(&self) -> String {
+        match self {
+            Source::File { name, .. } => format!("file {name}"),
+            Source::Random { index, .. } => format!("random {index}"),
+        }
+    }
+
+    /// The stem of the finding's files: unique within a run and across the shards of one.
+    fn stem(&self, game: &str, suffix: &str) -> String {
+        match self {
+            Source::File { position, .. } => format!("{game}-input{position}{suffix}"),
+            Source::Random { index, .. } => format!("{game}-case{index}{suffix}"),
         }
     }
 }
@@ -164,7 +203,10 @@ fn exit_text(ending: Ending) -> String {
 /// Everything a run of the audit shares between its threads.
 struct Auditor<'a, G: Game> {
     settings: &'a Settings<G::Options>,
-    files: Vec<(String, Vec<u8>)>,
+    /// This slice's input files: name, place in the list of every input file, content.
+    files: Vec<(String, usize, Vec<u8>)>,
+    /// Random cases run have indices below this (the case budget less every input file).
+    random_budget: Option<u64>,
     runs: AtomicU64,
     /// A reason the audit cannot go on (the program cannot start).
     fatal: Mutex<Option<String>>,
@@ -208,27 +250,26 @@ impl<G: Game> Auditor<'_, G> {
         self.try_input(&input, &expected)
     }
 
-    /// The unit of work number `index`, or `None` beyond the case budget.
+    /// The unit of work number `index`, or `None` beyond the case budget: this slice's input
+    /// files one by one, then its random cases `batch` at a time.
     fn unit(&self, index: u64) -> Option<Unit<G::Case>> {
         let files = self.files.len() as u64;
-        let budget = self.settings.cases;
         if index < files {
-            let (name, input) = &self.files[index as usize];
+            let (name, position, input) = &self.files[index as usize];
+            let source = Source::File {
+                name: name.clone(),
+                position: *position,
+            };
             return Some(Unit {
-                cases: vec![(Source::File(name.clone()), input.clone())],
+                cases: vec![(source, input.clone())],
             });
         }
         let batch = self.settings.batch as u64;
         let first = (index - files) * batch;
-        let last = match budget {
-            Some(n) => (first + batch).min(n.saturating_sub(files)),
-            None => first + batch,
-        };
-        if first >= last {
-            return None;
-        }
         let shape = G::Case::moderate();
-        let cases = (first..last)
+        let cases: Vec<_> = (first..first + batch)
+            .map(|local| self.settings.shard.map_or(local, |s| s.nth(local)))
+            .take_while(|&i| self.random_budget.is_none_or(|budget| i < budget))
             .map(|i| {
                 let mut rng = Rng::for_item(self.settings.seed, i);
                 let case = G::Case::generate(&mut rng, Some(self.settings.rules), &shape);
@@ -236,7 +277,7 @@ impl<G: Game> Auditor<'_, G> {
                 (Source::Random { index: i, case }, input)
             })
             .collect();
-        Some(Unit { cases })
+        (!cases.is_empty()).then_some(Unit { cases })
     }
 
     /// Finds, in a failing run of several cases, one case that fails alone: the halves first,
@@ -377,9 +418,9 @@ impl<G: Game> Auditor<'_, G> {
 }
 
 /// A finding ready to report.
-struct Kept {
+struct Kept<C> {
     kind: Kind,
-    source: String,
+    source: Source<C>,
     input: Vec<u8>,
     tried: Tried,
     confirmed: String,
@@ -400,7 +441,10 @@ pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunErro
     } else {
         find_cases(&settings.inputs)?
     };
-    for file in &found {
+    for (position, file) in found.iter().enumerate() {
+        if settings.shard.is_some_and(|s| !s.contains(&file.name)) {
+            continue;
+        }
         if let Some(why) = &file.error {
             skipped.push(format!("{}: {why}", file.name));
             continue;
@@ -418,7 +462,7 @@ pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunErro
         }
         match fs::read(&file.path) {
             Ok(bytes) => match G::judge(Engine::Fast, &mut &bytes[..], settings.rules) {
-                Ok(_) => files.push((file.name.clone(), bytes)),
+                Ok(_) => files.push((file.name.clone(), position, bytes)),
                 Err(e) => skipped.push(format!(
                     "{}: not a valid input: {}",
                     file.name,
@@ -431,6 +475,7 @@ pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunErro
     let auditor = Auditor::<G> {
         settings,
         files,
+        random_budget: settings.cases.map(|n| n.saturating_sub(found.len() as u64)),
         runs: AtomicU64::new(0),
         fatal: Mutex::new(None),
     };
@@ -504,7 +549,7 @@ pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunErro
     }
     // Each failing run: isolate a case, shrink it, confirm it, sign it; one per signature.
     let mut per_kind: BTreeMap<Kind, u64> = BTreeMap::new();
-    let mut findings: Findings<Kept> = Findings::new(settings.max_findings);
+    let mut findings: Findings<Kept<G::Case>> = Findings::new(settings.max_findings);
     let mut key_signatures: BTreeMap<String, String> = BTreeMap::new();
     for (_, unit, tried) in failures {
         let failure = auditor.isolate(unit.cases, tried);
@@ -533,7 +578,7 @@ pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunErro
         let final_kind = if disputed { Kind::EngineDisputed } else { kind };
         let shape = match &failure.source {
             Source::Random { case, .. } => case.shape_label(),
-            Source::File(_) => String::new(),
+            Source::File { .. } => String::new(),
         };
         let detail = match failure.tried.run.ending {
             Ending::Exited(code) if kind == Kind::Crash => format!("exit {code}"),
@@ -552,7 +597,7 @@ pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunErro
         key_signatures.insert(key, sig.clone());
         findings.add(sig, || Kept {
             kind: final_kind,
-            source: failure.source.describe(),
+            source: failure.source,
             input: failure.input,
             tried: failure.tried,
             confirmed,
@@ -561,7 +606,7 @@ pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunErro
         });
     }
     sweep();
-    let lines = write_reports::<G>(staging, settings, &findings, &found)
+    let (lines, rows) = write_reports::<G>(staging, settings, &findings, &found)
         .map_err(|e| RunError::io(&settings.out, e))?;
     Ok(Report {
         cases: cases_run.into_inner(),
@@ -570,6 +615,7 @@ pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunErro
         findings: lines,
         per_kind,
         skipped,
+        rows,
     })
 }
 
@@ -582,16 +628,16 @@ fn never_ran(run: &Run) -> bool {
 fn write_reports<G: Game>(
     mut staging: Staging,
     settings: &Settings<G::Options>,
-    findings: &Findings<Kept>,
+    findings: &Findings<Kept<G::Case>>,
     inputs: &[crate::walk::CaseFile],
-) -> std::io::Result<Vec<FindingLine>> {
+) -> std::io::Result<(Vec<FindingLine>, Vec<Vec<String>>)> {
     let dir = staging.dir().to_path_buf();
     let rules = settings.rules;
     let mut rows = Vec::new();
     let mut lines = Vec::new();
     for (i, (sig, kept, count)) in findings.iter().enumerate() {
         let number = i + 1;
-        let stem = format!("{}-{number}{}", G::NAME, file_suffix(rules));
+        let stem = kept.source.stem(G::NAME, &file_suffix(rules));
         let files = [
             ("in", kept.input.clone()),
             ("ans", kept.tried.expected.clone().into_bytes()),
@@ -601,7 +647,7 @@ fn write_reports<G: Game>(
         for (ext, bytes) in &files {
             staging.file(&format!("{stem}.{ext}"), bytes)?;
         }
-        let mut detail = kept.source.clone();
+        let mut detail = kept.source.describe();
         if kept.shrink_steps > 0 {
             detail.push_str(&format!(", shrunk in {} steps", kept.shrink_steps));
         }
@@ -632,6 +678,7 @@ fn write_reports<G: Game>(
             count.to_string(),
             kept.confirmed.clone(),
             detail,
+            kept.source.column(),
         ]);
         lines.push(FindingLine {
             number,
@@ -642,22 +689,7 @@ fn write_reports<G: Game>(
             confirmed: kept.confirmed.clone(),
         });
     }
-    let header = [
-        "finding",
-        "kind",
-        "game",
-        "rules",
-        "input",
-        "expected",
-        "got",
-        "exit",
-        "millis",
-        "signature",
-        "count",
-        "confirmed",
-        "detail",
-    ];
-    let digest = staging.csv(FINDINGS, &header, &rows)?;
+    let digest = staging.csv(FINDINGS, &FINDINGS_HEADER, &rows)?;
     let mut options = BTreeMap::new();
     options.insert("cmd".to_string(), settings.program.display());
     options.insert("rules".to_string(), rules.name().to_string());
@@ -674,9 +706,23 @@ fn write_reports<G: Game>(
             .map_or(String::new(), |t| t.as_secs_f64().to_string()),
     );
     options.insert("keep-going".to_string(), settings.keep_going.to_string());
-    let mut manifest = Manifest::new("audit", options, inputs, None);
+    options.insert(
+        "max-findings".to_string(),
+        settings.max_findings.to_string(),
+    );
+    let judged: Vec<crate::walk::CaseFile> = inputs
+        .iter()
+        .filter(|f| settings.shard.is_none_or(|s| s.contains(&f.name)))
+        .cloned()
+        .collect();
+    let mut manifest = Manifest::new(
+        "audit",
+        options,
+        inputs,
+        settings.shard.map(|s| (s, &judged[..])),
+    );
     manifest.reports.insert(FINDINGS.into(), digest);
     staging.json(MANIFEST, &manifest)?;
     staging.commit()?;
-    Ok(lines)
+    Ok((lines, rows))
 }

@@ -12,7 +12,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::write::Digest;
-use crate::walk::{CaseFile, Shard};
+use crate::shard::Shard;
+use crate::walk::CaseFile;
 
 /// The tool and version that wrote a manifest.
 pub fn tool() -> String {

@@ -2,10 +2,14 @@
 //!
 //! Rows are ordered by file, compared path component by component (the order of a sorted
 //! directory walk), then by case index. Writing a directory of reports as one is [`write`]'s
-//! job, describing the run that wrote them [`manifest`]'s, combining shard runs [`merge`]'s.
+//! job, describing the run that wrote them [`manifest`]'s; a run's results for CI systems are
+//! [`ci`]'s, rendered as JUnit XML by [`junit`] and for GitHub Actions by [`github`].
+//! Combining shard runs is [`crate::merge`]'s.
 
+pub mod ci;
+pub mod github;
+pub mod junit;
 pub mod manifest;
-pub mod merge;
 pub mod write;
 
 use std::cmp::Ordering;

@@ -59,6 +59,44 @@ impl Digest {
     }
 }
 
+/// Replaces the file `path` with `bytes` in one step: they are written and synced beside it
+/// under a temporary name, then renamed over it, so a reader sees the old file or the new one,
+/// never a part.
+pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{}: not a file name", path.display()),
+            )
+        })?
+        .to_string_lossy()
+        .to_string();
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&parent)?;
+    static SERIAL: AtomicU64 = AtomicU64::new(0);
+    let temporary = parent.join(format!(
+        ".{name}.referee-{}-{}",
+        std::process::id(),
+        SERIAL.fetch_add(1, Ordering::Relaxed)
+    ));
+    let written = fs::File::create(&temporary).and_then(|mut file| {
+        file.write_all(bytes)?;
+        file.sync_all()
+    });
+    match written.and_then(|()| fs::rename(&temporary, path)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = fs::remove_file(&temporary);
+            Err(e)
+        }
+    }
+}
+
 /// Ends the process at the named point of a commit when `REFEREE_FAILPOINT` names it: the fault
 /// tests use it to kill a run exactly between two steps.
 fn failpoint(name: &str) {

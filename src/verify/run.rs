@@ -3,15 +3,18 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use rayon::prelude::*;
 
 use crate::error::RunError;
 use crate::pool::{pool, progress};
+use crate::report::ci::{Case, Location, Outcome as CaseOutcome, Suite};
 use crate::report::manifest::Manifest;
 use crate::report::write::Staging;
 use crate::report::{self, Row, Status};
-use crate::walk::{find_cases, CaseFile, Shard};
+use crate::shard::Shard;
+use crate::walk::{find_cases, CaseFile};
 
 /// The manifest's file name in a verify report directory.
 pub const MANIFEST: &str = "verify.json";
@@ -180,4 +183,131 @@ pub fn summary(outcome: &Outcome, out: &Path) -> String {
         "reports: {dir}/verdicts.csv, {dir}/mismatches.csv, {dir}/{MANIFEST}\n"
     ));
     s
+}
+
+/// A verify run's rows as CI results: one suite per game and rule set (its properties), one
+/// case per row; mismatches and invalid input fail (invalid input at its line and column),
+/// `reference-skipped` is skipped. With `timings`, each case has the engine's time.
+pub fn suites(rows: &[Row], timings: bool) -> Vec<Suite> {
+    let mut suites: BTreeMap<(String, String), Suite> = BTreeMap::new();
+    for row in rows {
+        let game = if row.game.is_empty() {
+            "(unrecognised)".to_string()
+        } else {
+            row.game.clone()
+        };
+        let suite = suites
+            .entry((game.clone(), row.rules.clone()))
+            .or_insert_with(|| {
+                let mut properties = vec![("game".to_string(), row.game.clone())];
+                if !row.rules.is_empty() {
+                    properties.push(("rules".to_string(), row.rules.clone()));
+                }
+                Suite {
+                    name: if row.rules.is_empty() {
+                        game.clone()
+                    } else {
+                        format!("{game} ({})", row.rules)
+                    },
+                    properties,
+                    cases: Vec::new(),
+                }
+            });
+        let status = row.status.unwrap_or(Status::InvalidInput);
+        let outcome = match status {
+            Status::Ok => CaseOutcome::Passed,
+            Status::ReferenceSkipped => CaseOutcome::Skipped,
+            _ => CaseOutcome::Failed,
+        };
+        let message = match status {
+            Status::Ok => String::new(),
+            Status::InvalidInput | Status::ReferenceSkipped => row.detail.clone(),
+            Status::EngineReferenceMismatch | Status::ExpectedMismatch => {
+                let mut m = format!("engine {:?}, reference {:?}", row.engine, row.reference);
+                if !row.expected.is_empty() {
+                    m.push_str(&format!(", expected {:?}", row.expected));
+                }
+                if !row.detail.is_empty() {
+                    m.push_str(&format!(": {}", row.detail));
+                }
+                m
+            }
+        };
+        let mut detail = Vec::new();
+        for (what, text) in [
+            ("engine", &row.engine_detail),
+            ("reference", &row.reference_detail),
+        ] {
+            if !text.is_empty() {
+                detail.push(format!("{what}: {text}"));
+            }
+        }
+        suite.cases.push(Case {
+            name: match row.index {
+                Some(i) => format!("{}, case {i}", row.file),
+                None => row.file.clone(),
+            },
+            status: status.as_str().to_string(),
+            outcome,
+            message,
+            detail: detail.join("\n"),
+            location: (outcome == CaseOutcome::Failed).then(|| {
+                if status == Status::InvalidInput {
+                    Location::in_detail(&row.file, &row.detail)
+                } else {
+                    Location::in_detail(&row.file, "")
+                }
+            }),
+            time: row
+                .engine_micros
+                .filter(|_| timings)
+                .map(Duration::from_micros),
+        });
+    }
+    suites.into_values().collect()
+}
+
+/// The `--json` summary of a verify (or merged) run whose reports are in `out`: counts per
+/// status and per game and status, problems, the reports' paths and the slice.
+pub fn summary_json(outcome: &Outcome, out: &Path, shard: Option<Shard>) -> serde_json::Value {
+    let mut statuses = serde_json::Map::new();
+    for status in Status::ALL {
+        let n = outcome
+            .rows
+            .iter()
+            .filter(|r| r.status == Some(status))
+            .count();
+        statuses.insert(status.as_str().to_string(), n.into());
+    }
+    let mut games: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
+    for row in &outcome.rows {
+        *games
+            .entry(row.game.clone())
+            .or_default()
+            .entry(row.status.map_or("", Status::as_str).to_string())
+            .or_default() += 1;
+    }
+    let problems = outcome
+        .rows
+        .iter()
+        .filter(|r| r.status.is_some_and(Status::is_problem))
+        .count();
+    let path = |name: &str| out.join(name).display().to_string();
+    serde_json::json!({
+        "command": "verify",
+        "tool": crate::report::manifest::tool(),
+        "files": outcome.files,
+        "cases": outcome.rows.len(),
+        "statuses": statuses,
+        "games": games,
+        "problems": problems,
+        "shard": shard.map(|s| s.to_string()),
+        "reports": {
+            "directory": out.display().to_string(),
+            "verdicts": path("verdicts.csv"),
+            "mismatches": path("mismatches.csv"),
+            "manifest": path(MANIFEST),
+        },
+        "exit": if problems > 0 { 1 } else { 0 },
+    })
 }

@@ -1,0 +1,223 @@
+//! `referee audit`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use super::{amount, rules_help, seconds, CiArgs, ShardArgs};
+use crate::error::RunError;
+use crate::game::{rules_from_flag, Game};
+use crate::games::{GameName, Visitor};
+
+#[derive(Debug, clap::Args)]
+pub(super) struct AuditArgs {
+    /// The game the program judges.
+    game: GameName,
+    /// The program and its arguments, split into words as a shell would (quotes honoured) and
+    /// run directly, not through a shell. It reads one input on standard input and writes the
+    /// contest's output on standard output.
+    #[arg(long)]
+    cmd: String,
+    #[arg(long, help = rules_help())]
+    rules: Option<String>,
+    /// Seed of the random cases; the same seed gives the same cases and findings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop after this many cases, input files included (default 1000 when --time is absent).
+    #[arg(long, value_parser = amount, conflicts_with = "time")]
+    cases: Option<u64>,
+    /// Stop starting runs after this many seconds.
+    #[arg(long)]
+    time: Option<f64>,
+    /// Each run's wall-clock limit, in seconds; the program's whole process group is then
+    /// killed (finding kind `timeout`).
+    #[arg(long, default_value_t = 2.0)]
+    timeout: f64,
+    /// The most bytes of standard output read from one run; more is `output-limit`.
+    #[arg(long, value_parser = amount, default_value = "16777216")]
+    max_output: u64,
+    /// Random cases per run, in the game's multi-case form; a failing run is split until one
+    /// case fails alone.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    batch: u32,
+    /// Runs at once (default: all cores; at most four per core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
+    /// Input files, or directories of `*.in` files, run before the random cases.
+    #[arg(long)]
+    inputs: Vec<PathBuf>,
+    /// Directory for findings.csv, audit.json and each finding's .in, .ans, .out and .err.
+    #[arg(long, default_value = "reports/audit")]
+    out: PathBuf,
+    /// Run the whole budget, keeping one shrunk finding per signature, instead of stopping at
+    /// the first.
+    #[arg(long)]
+    keep_going: bool,
+    /// The most findings kept with --keep-going (the rest are counted).
+    #[arg(long, default_value_t = 20)]
+    max_findings: usize,
+    /// Seconds spent shrinking one finding.
+    #[arg(long, default_value_t = 30.0)]
+    shrink_time: f64,
+    #[command(flatten)]
+    sharding: ShardArgs,
+    #[command(flatten)]
+    ci: CiArgs,
+}
+
+#[cfg(target_os = "linux")]
+pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
+    use crate::audit::{program, Kind};
+    let program = program::Program::parse(&args.cmd)?;
+    let jobs = match args.jobs {
+        Some(j) if j as usize > crate::pool::most_jobs() => {
+            eprintln!(
+                "note: --jobs {j} capped at {} (four per core)",
+                crate::pool::most_jobs()
+            );
+            crate::pool::most_jobs()
+        }
+        Some(j) => j as usize,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let time = args.time.map(|t| seconds("--time", t)).transpose()?;
+    let limits = program::Limits {
+        timeout: seconds("--timeout", args.timeout)?,
+        max_output: args.max_output.min(usize::MAX as u64) as usize,
+        stderr_tail: 4 << 10,
+    };
+    struct Audit<'a> {
+        args: &'a AuditArgs,
+        program: program::Program,
+        jobs: usize,
+        time: Option<Duration>,
+        limits: program::Limits,
+        shrink_time: Duration,
+        shard: Option<crate::shard::Shard>,
+    }
+    impl Visitor for Audit<'_> {
+        type Output = Result<(crate::audit::Report, String), RunError>;
+        fn visit<G: Game>(self) -> Self::Output {
+            let rules = rules_from_flag::<G>(self.args.rules.as_deref())?;
+            let settings = crate::audit::Settings {
+                program: self.program,
+                rules,
+                seed: self.args.seed,
+                cases: match (self.args.cases, self.time) {
+                    (None, None) => Some(1000),
+                    (c, _) => c,
+                },
+                time: self.time,
+                limits: self.limits,
+                batch: self.args.batch as usize,
+                jobs: self.jobs,
+                inputs: self.args.inputs.clone(),
+                out: self.args.out.clone(),
+                keep_going: self.args.keep_going,
+                max_findings: self.args.max_findings,
+                shrink_time: self.shrink_time,
+                reference_budget: crate::verify::DEFAULT_REFERENCE_BUDGET,
+                shard: self.shard,
+            };
+            let report = crate::audit::audit::<G>(&settings)?;
+            Ok((report, crate::detect::file_suffix(rules)))
+        }
+    }
+    let shrink_time = seconds("--shrink-time", args.shrink_time)?;
+    let shard = args.sharding.slice()?;
+    let (report, _) = args.game.visit(Audit {
+        args: &args,
+        program: program.clone(),
+        jobs,
+        time,
+        limits,
+        shrink_time,
+        shard,
+    })?;
+    let game = args.game.as_str();
+    for skipped in &report.skipped {
+        eprintln!("skipped {skipped}");
+    }
+    let secs = report.elapsed.as_secs_f64();
+    eprintln!(
+        "audit {game}: {} cases in {secs:.1} s ({:.0} cases/s), {} runs of {}",
+        report.cases,
+        report.cases as f64 / secs.max(1e-9),
+        report.runs,
+        program.display()
+    );
+    let mut properties = vec![
+        ("game".to_string(), game.to_string()),
+        ("program".to_string(), program.display()),
+        ("seed".to_string(), args.seed.to_string()),
+        ("cases".to_string(), report.cases.to_string()),
+    ];
+    if let Some(rules) = &args.rules {
+        properties.push(("rules".to_string(), rules.clone()));
+    }
+    if let Some(shard) = shard {
+        properties.push(("shard".to_string(), shard.to_string()));
+    }
+    let suites = crate::report::ci::findings_suites(
+        game,
+        &properties,
+        &crate::audit::FINDINGS_HEADER,
+        &report.rows,
+    );
+    super::publish(
+        &format!("referee audit {game}"),
+        &suites,
+        &args.ci.output(&args.out, false),
+    )?;
+    if report.per_kind.is_empty() {
+        eprintln!("no finding");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let counts: Vec<String> = Kind::ALL
+        .iter()
+        .filter_map(|k| report.per_kind.get(k).map(|n| format!("{k} {n}")))
+        .collect();
+    eprintln!("failing cases: {}", counts.join(", "));
+    let rules_flag = args
+        .rules
+        .as_ref()
+        .map_or(String::new(), |r| format!(" --rules {r}"));
+    for f in &report.findings {
+        if f.kind == Kind::EngineDisputed {
+            eprintln!(
+                "ENGINE DISPUTED (finding {}): the reference does not side with referee's engine \
+                 on {}: {}",
+                f.number,
+                f.input.display(),
+                f.confirmed
+            );
+        }
+        eprintln!(
+            "finding {} ({}, {} case{}): {}",
+            f.number,
+            f.kind,
+            f.count,
+            if f.count == 1 { "" } else { "s" },
+            f.signature
+        );
+        eprintln!("  reproduce: {} < {}", program.display(), f.input.display());
+        eprintln!(
+            "  expected:  referee judge {game} {}{rules_flag}",
+            f.input.display()
+        );
+    }
+    eprintln!(
+        "reports: {}/findings.csv, {}/{}",
+        args.out.display(),
+        args.out.display(),
+        crate::audit::MANIFEST
+    );
+    Ok(ExitCode::from(1))
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(super) fn audit(_: AuditArgs) -> Result<ExitCode, RunError> {
+    Err(RunError::Usage(
+        "audit runs programs under Linux only (process groups, pidfd)".into(),
+    ))
+}

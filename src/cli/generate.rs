@@ -1,0 +1,130 @@
+//! `referee gen`, and the generators' knobs as flags.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Arg, ArgAction, ArgMatches};
+
+use super::rules_help;
+use crate::error::RunError;
+use crate::game::{rules_from_flag, Game};
+use crate::games::{self, GameName, Visitor};
+use crate::knobs::{KnobKind, Knobs};
+
+#[derive(Debug, clap::Args)]
+pub(super) struct GenArgs {
+    /// The game.
+    game: GameName,
+    /// Output directory (created if needed).
+    #[arg(long)]
+    out: PathBuf,
+    /// How many files.
+    #[arg(long, default_value_t = 1)]
+    count: usize,
+    /// Seed; the same seed, knobs and rule set give the same files.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Also write each file's `.ans` as judged by the engine.
+    #[arg(long)]
+    answers: bool,
+    #[arg(long, help = rules_help())]
+    rules: Option<String>,
+    #[command(flatten)]
+    knobs: KnobArgs,
+}
+
+/// The generators' knobs (`--n`, `--rows`, ...), one flag per name across every game; a game
+/// takes only its own.
+#[derive(Debug, Clone, Default)]
+pub(super) struct KnobArgs(Knobs);
+
+/// Every knob name once, with its kind and the help of every game that has it.
+pub(super) fn all_knobs() -> Vec<(&'static str, KnobKind, String)> {
+    let mut out: Vec<(&'static str, KnobKind, String)> = Vec::new();
+    for game in games::ALL {
+        for knob in game.knobs() {
+            let help = format!("{}: {}", game.as_str(), knob.help);
+            match out.iter_mut().find(|k| k.0 == knob.name) {
+                Some(k) => k.2 = format!("{}; {help}", k.2),
+                None => out.push((knob.name, knob.kind, help)),
+            }
+        }
+    }
+    out
+}
+
+impl clap::FromArgMatches for KnobArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<KnobArgs, clap::Error> {
+        let mut pairs: Vec<(&str, &str)> = Vec::new();
+        for (name, kind, _) in all_knobs() {
+            if kind == KnobKind::Switch {
+                if matches.get_flag(name) {
+                    pairs.push((name, "true"));
+                }
+            } else if let Some(value) = matches.get_one::<String>(name) {
+                pairs.push((name, value));
+            }
+        }
+        Ok(KnobArgs(Knobs::new(pairs)))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = KnobArgs::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for KnobArgs {
+    fn augment_args(mut cmd: clap::Command) -> clap::Command {
+        for (name, kind, help) in all_knobs() {
+            let arg = Arg::new(name).long(name).help(help);
+            cmd = cmd.arg(match kind {
+                KnobKind::Switch => arg.action(ArgAction::SetTrue),
+                KnobKind::Count => arg.value_name("N"),
+                KnobKind::Fraction => arg.value_name("0..1"),
+            });
+        }
+        cmd
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        KnobArgs::augment_args(cmd)
+    }
+}
+
+pub(super) fn generate(args: GenArgs) -> Result<ExitCode, RunError> {
+    struct Gen<'a> {
+        request: &'a crate::gen::Request,
+        rules: Option<&'a str>,
+    }
+    impl Visitor for Gen<'_> {
+        type Output = Result<Vec<PathBuf>, RunError>;
+        fn visit<G: Game>(self) -> Self::Output {
+            let rules = rules_from_flag::<G>(self.rules)?;
+            crate::gen::generate::<G>(self.request, rules)
+        }
+    }
+    let request = crate::gen::Request {
+        out: args.out,
+        count: args.count,
+        seed: args.seed,
+        answers: args.answers,
+        knobs: args.knobs.0,
+    };
+    let written = args.game.visit(Gen {
+        request: &request,
+        rules: args.rules.as_deref(),
+    })?;
+    eprintln!(
+        "gen {}: wrote {} input files{} to {}",
+        args.game.as_str(),
+        written.len(),
+        if args.answers {
+            " and their answers"
+        } else {
+            ""
+        },
+        request.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

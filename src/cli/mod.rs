@@ -1,0 +1,233 @@
+//! Command-line parsing and dispatch: parse the arguments, run the library's driver, map the
+//! outcome to an exit code; one file per subcommand. Exit codes follow the contract in
+//! `docs/cli.md`: 0 done and all agreed, 1 something disagreed or was invalid, 2 could not run.
+
+mod audit;
+mod generate;
+mod grade;
+mod judge;
+mod stress;
+mod verify;
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+
+use crate::error::RunError;
+use crate::game::{rules_from_flag, Game};
+use crate::games::{self, GameName, Visitor};
+
+/// Decides who won: Pousse, LittleSquares and Some Game judged by an optimized engine and
+/// cross-examined by an independent reference implementation.
+#[derive(Debug, Parser)]
+#[command(name = "referee", version, about, after_help = EXIT_CODES)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The exit codes, in every `--help`.
+const EXIT_CODES: &str = "Exit codes: 0 done, and everything judged agreed; 1 done, but \
+    something disagreed or some input was invalid; 2 could not run (bad flags, unreadable \
+    paths, unwritable output).";
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Judge one input in the game's contest format and print the contest's expected output.
+    #[command(after_help = EXIT_CODES)]
+    Judge(judge::JudgeArgs),
+    /// Judge every `*.in` file under the paths with the engine and the reference, compare
+    /// with each other and with sibling `.ans` answers, and write CSV reports.
+    #[command(after_help = EXIT_CODES)]
+    Verify(verify::VerifyArgs),
+    /// Combine the report directories of the shards of one run (`verify`, `grade`, `stress` or
+    /// `audit` with `--shard K/N`) into the reports of one run.
+    #[command(after_help = EXIT_CODES)]
+    Merge(verify::MergeArgs),
+    /// Grade submissions' output files against the engine's verdicts.
+    #[command(after_help = EXIT_CODES)]
+    Grade(grade::GradeArgs),
+    /// Write seeded random inputs from the game's generator to a directory.
+    #[command(after_help = EXIT_CODES)]
+    Gen(generate::GenArgs),
+    /// Hunt for divergences between engine and reference on seeded random cases; shrink and
+    /// save the first one found (exit 1).
+    #[command(after_help = EXIT_CODES)]
+    Stress(stress::StressArgs),
+    /// Cross-examine someone else's judge program: run it on input files and seeded random
+    /// cases, compare its output with the engine's, and shrink where it is wrong.
+    #[command(after_help = EXIT_CODES)]
+    Audit(audit::AuditArgs),
+}
+
+/// A count of steps or bytes, written as a whole number (`2000000000`, `2_000_000_000`) or in
+/// exponent notation (`2e9`).
+fn amount(text: &str) -> Result<u64, String> {
+    let plain = text.replace('_', "");
+    if let Ok(v) = plain.parse::<u64>() {
+        return Ok(v);
+    }
+    match plain.parse::<f64>() {
+        Ok(v) if v >= 0.0 && v.fract() == 0.0 && v < 1.8e19 => Ok(v as u64),
+        _ => Err(format!(
+            "'{text}' is not a whole number (like 2000000000 or 2e9)"
+        )),
+    }
+}
+
+/// The help of every `--rules` flag: each game's rule sets and default.
+fn rules_help() -> String {
+    format!(
+        "Rule set, for the games that have them ({})",
+        games::rule_sets_help()
+    )
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Judge(args) => judge::judge(args),
+        Command::Verify(args) => verify::verify(args),
+        Command::Merge(args) => verify::merge(args),
+        Command::Grade(args) => grade::grade(args),
+        Command::Gen(args) => generate::generate(args),
+        Command::Stress(args) => stress::stress(args),
+        Command::Audit(args) => audit::audit(args),
+    };
+    outcome.unwrap_or_else(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    })
+}
+
+/// Exit code 1 when `problems`, else 0.
+fn done(problems: bool) -> ExitCode {
+    if problems {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// A `--rules` value checked against `game` when one is named, else against every game.
+fn check_rules(game: Option<GameName>, rules: Option<&str>) -> Result<(), String> {
+    struct Check<'a>(Option<&'a str>);
+    impl Visitor for Check<'_> {
+        type Output = Result<(), String>;
+        fn visit<G: Game>(self) -> Result<(), String> {
+            rules_from_flag::<G>(self.0).map(|_| ())
+        }
+    }
+    match (game, rules) {
+        (Some(g), _) => g.visit(Check(rules)),
+        (None, Some(name)) => games::check_rule_set_name(name),
+        (None, None) => Ok(()),
+    }
+}
+
+fn seconds(flag: &str, value: f64) -> Result<Duration, RunError> {
+    Duration::try_from_secs_f64(value).map_err(|_| {
+        RunError::Usage(format!(
+            "{flag} must be a non-negative number of seconds, not {value}"
+        ))
+    })
+}
+
+/// When to print GitHub Actions annotations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Annotations {
+    /// When `GITHUB_ACTIONS=true`.
+    Auto,
+    /// Always.
+    Github,
+    /// Never.
+    None,
+}
+
+/// The CI outputs of `verify`, `grade`, `stress` and `audit`.
+#[derive(Debug, Clone, clap::Args)]
+struct CiArgs {
+    /// Also write the results as JUnit XML to FILE: one testsuite per game (per submission for
+    /// grade), one testcase per case, failures for problems (replaced atomically).
+    #[arg(long, value_name = "FILE")]
+    junit: Option<std::path::PathBuf>,
+    /// Print a GitHub Actions `::error file=...,line=...,col=...::` annotation per problem
+    /// (at most 10, then a notice); `auto` does when GITHUB_ACTIONS=true. A Markdown summary
+    /// is appended to $GITHUB_STEP_SUMMARY whenever it is set.
+    #[arg(long, value_enum, default_value_t = Annotations::Auto)]
+    annotations: Annotations,
+}
+
+impl CiArgs {
+    /// Where the CI outputs of a run writing its reports into `reports` go. Annotations go to
+    /// standard error when standard output holds JSON (`json`).
+    fn output(&self, reports: &std::path::Path, json: bool) -> crate::report::ci::CiOutput {
+        let github = std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true");
+        crate::report::ci::CiOutput {
+            junit: self.junit.clone(),
+            annotations: match self.annotations {
+                Annotations::Auto => github,
+                Annotations::Github => true,
+                Annotations::None => false,
+            },
+            annotations_on_stderr: json,
+            step_summary: std::env::var_os("GITHUB_STEP_SUMMARY")
+                .filter(|v| !v.is_empty())
+                .map(std::path::PathBuf::from),
+            reports: Some(reports.to_path_buf()),
+        }
+    }
+}
+
+/// The slice of a run spread over machines.
+#[derive(Debug, Clone, clap::Args)]
+struct ShardArgs {
+    /// Run only the K-th of N disjoint slices (1-based), e.g. `2/4`; `referee merge` combines
+    /// the slices' reports. `auto` reads the slice from the scheduler: REFEREE_SHARD, a Slurm
+    /// job array (SLURM_ARRAY_TASK_ID, _MIN, _COUNT) or a Kubernetes Indexed Job
+    /// (JOB_COMPLETION_INDEX with --shards).
+    #[arg(long, value_name = "K/N|auto")]
+    shard: Option<crate::shard::ShardSpec>,
+    /// The number of slices, for `--shard auto` in a Kubernetes Indexed Job (else
+    /// REFEREE_SHARDS).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    shards: Option<u64>,
+}
+
+impl ShardArgs {
+    /// The slice asked for, if any.
+    fn slice(&self) -> Result<Option<crate::shard::Shard>, RunError> {
+        match (self.shard, self.shards) {
+            (None, None) => Ok(None),
+            (None, Some(_)) => Err(RunError::Usage(
+                "--shards goes with --shard auto only".into(),
+            )),
+            (Some(spec), shards) => spec
+                .resolve(shards, |name| std::env::var(name).ok())
+                .map(Some)
+                .map_err(RunError::Usage),
+        }
+    }
+}
+
+/// Publishes a run's CI outputs (`--junit`, annotations, the step summary), if any is wanted.
+fn publish(
+    title: &str,
+    suites: &[crate::report::ci::Suite],
+    output: &crate::report::ci::CiOutput,
+) -> Result<(), RunError> {
+    if !output.wanted() {
+        return Ok(());
+    }
+    crate::report::ci::publish(title, suites, output).map_err(|e| {
+        RunError::Usage(format!(
+            "writing the CI outputs{}: {e}",
+            output
+                .junit
+                .as_ref()
+                .map_or(String::new(), |p| format!(" ({})", p.display()))
+        ))
+    })
+}

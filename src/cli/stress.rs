@@ -1,0 +1,174 @@
+//! `referee stress`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::{rules_help, seconds, CiArgs, ShardArgs};
+use crate::error::RunError;
+use crate::game::{rules_from_flag, Game};
+use crate::games::{GameName, Visitor};
+
+#[derive(Debug, clap::Args)]
+pub(super) struct StressArgs {
+    /// The game.
+    game: GameName,
+    /// Rule set of every case (default: each case picks one at random).
+    #[arg(long, help = rules_help())]
+    rules: Option<String>,
+    /// Seed; the same seed replays the same cases.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop after this many cases (default 10000 when --time is absent).
+    #[arg(long)]
+    cases: Option<u64>,
+    /// Stop after this many seconds.
+    #[arg(long)]
+    time: Option<f64>,
+    /// A case not judged within this many seconds counts as a hang: it is saved (as
+    /// `...-hang.in` in --out) and the run stops with exit 1.
+    #[arg(long, default_value_t = 10.0)]
+    case_time: f64,
+    /// Directory for each shrunk divergence (its input and a regression vector, written at
+    /// once), findings.csv and the manifest stress.json.
+    #[arg(long, default_value = "stress-failures")]
+    out: PathBuf,
+    /// Run the whole budget, keeping one shrunk divergence per signature, instead of stopping
+    /// at the first.
+    #[arg(long)]
+    keep_going: bool,
+    /// The most divergences kept with --keep-going (the rest are counted).
+    #[arg(long, default_value_t = 20)]
+    max_findings: usize,
+    /// Count how often each structural feature of the game (how games end, run lengths,
+    /// winning steps, wrapped lines, malformed inputs...) turned up, and print the table.
+    #[arg(long)]
+    stats: bool,
+    #[command(flatten)]
+    sharding: ShardArgs,
+    #[command(flatten)]
+    ci: CiArgs,
+}
+
+pub(super) fn stress(args: StressArgs) -> Result<ExitCode, RunError> {
+    let limits = crate::stress::Limits {
+        seed: args.seed,
+        cases: args.cases,
+        time: args.time.map(|t| seconds("--time", t)).transpose()?,
+        case_time: seconds("--case-time", args.case_time)?,
+        keep_going: args.keep_going,
+        max_findings: args.max_findings,
+        stats: args.stats,
+        shard: args.sharding.slice()?,
+    };
+    struct Stress<'a> {
+        limits: crate::stress::Limits,
+        rules: Option<&'a str>,
+        out: &'a std::path::Path,
+    }
+    impl Visitor for Stress<'_> {
+        type Output = Result<crate::stress::Report, RunError>;
+        fn visit<G: Game>(self) -> Self::Output {
+            let rules = match self.rules {
+                Some(_) => Some(rules_from_flag::<G>(self.rules)?),
+                None => None,
+            };
+            crate::stress::run::<G>(self.limits, rules, self.out)
+        }
+    }
+    let report = args.game.visit(Stress {
+        limits,
+        rules: args.rules.as_deref(),
+        out: &args.out,
+    })?;
+    let secs = report.elapsed.as_secs_f64();
+    let game = args.game.as_str();
+    if args.stats {
+        let stats = &report.stats;
+        let share = |n: u64| 100.0 * n as f64 / stats.cases.max(1) as f64;
+        println!("| feature | cases | share |");
+        println!("|---|---|---|");
+        for (feature, n) in &stats.features {
+            println!("| {feature} | {n} | {:.1}% |", share(*n));
+        }
+        println!(
+            "| malformed input | {} | {:.1}% |",
+            stats.malformed,
+            share(stats.malformed)
+        );
+        let missing = stats.missing();
+        if !missing.is_empty() {
+            eprintln!("not reached: {}", missing.join("; "));
+        }
+    }
+    eprintln!(
+        "stress {game}: {} cases in {secs:.1} s ({:.0} cases/s), seed {}",
+        report.cases,
+        report.cases as f64 / secs.max(1e-9),
+        args.seed
+    );
+    let ci = args.ci.output(&args.out, false);
+    {
+        let mut properties = vec![
+            ("game".to_string(), game.to_string()),
+            ("seed".to_string(), args.seed.to_string()),
+            ("cases".to_string(), report.cases.to_string()),
+        ];
+        if let Some(rules) = &args.rules {
+            properties.push(("rules".to_string(), rules.clone()));
+        }
+        if let Some(shard) = limits.shard {
+            properties.push(("shard".to_string(), shard.to_string()));
+        }
+        let suites = crate::report::ci::findings_suites(
+            game,
+            &properties,
+            &crate::stress::FINDINGS_HEADER,
+            &crate::stress::finding_rows(game, &report),
+        );
+        super::publish(&format!("referee stress {game}"), &suites, &ci)?;
+    }
+    if report.findings.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let rules_flag = args
+        .rules
+        .as_ref()
+        .map_or(String::new(), |r| format!(" --rules {r}"));
+    for f in &report.findings {
+        let file = f.file.display();
+        let case_rules = match f.rules.as_str() {
+            "" => String::new(),
+            r => format!(" --rules {r}"),
+        };
+        eprintln!(
+            "DIVERGENCE at case {} ({} case{} of this signature; shrunk, written to {file}):",
+            f.case,
+            f.count,
+            if f.count == 1 { "" } else { "s" }
+        );
+        eprintln!("signature: {}", f.signature);
+        eprintln!("{}", f.divergence);
+        eprintln!("reproduce:");
+        eprintln!("  referee judge {game} {file}{case_rules} --engine fast");
+        eprintln!("  referee judge {game} {file}{case_rules} --engine reference");
+        eprintln!(
+            "  referee stress {game}{rules_flag} --seed {} --cases {}{}",
+            args.seed,
+            f.case + 1,
+            limits
+                .shard
+                .map_or(String::new(), |s| format!(" --shard {s}"))
+        );
+        eprintln!(
+            "keep it: copy {} into tests/vectors/regressions/{game}/ and write its root cause",
+            f.regression.display()
+        );
+    }
+    if report.dropped > 0 {
+        eprintln!(
+            "{} more divergences of other signatures were not kept (--max-findings)",
+            report.dropped
+        );
+    }
+    Ok(ExitCode::from(1))
+}

@@ -1,0 +1,141 @@
+//! `referee verify` and `referee merge`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::{amount, check_rules, done, rules_help, CiArgs, ShardArgs};
+use crate::error::RunError;
+use crate::games::GameName;
+
+#[derive(Debug, clap::Args)]
+pub(super) struct VerifyArgs {
+    /// Files and directories to walk (recursively, in sorted order).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// The game of every file; without it each file's game is recognised from its content.
+    #[arg(long, value_enum)]
+    game: Option<GameName>,
+    /// Rule set for the files whose name chooses none (`case.icfp98.in` chooses icfp98).
+    #[arg(long, help = rules_help())]
+    rules: Option<String>,
+    /// Directory for verdicts.csv and mismatches.csv.
+    #[arg(long, default_value = "reports")]
+    out: PathBuf,
+    /// Worker threads (default: all cores; at most four per core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
+    #[command(flatten)]
+    sharding: ShardArgs,
+    /// The reference is slow by design: skip it (status `reference-skipped`) on cases whose
+    /// estimated work exceeds this many elementary steps (board squares visited). Default
+    /// 2e9, a few seconds.
+    #[arg(long, value_parser = amount, default_value = "2e9")]
+    reference_budget: u64,
+    /// Do not run the reference at all.
+    #[arg(long)]
+    no_reference: bool,
+    /// Add the engine's time per file (`engine_micros`) to the reports (they are then no
+    /// longer byte-identical between runs).
+    #[arg(long)]
+    timings: bool,
+    /// Print a JSON summary of the run on standard output (counts per status and game, the
+    /// reports' paths; see docs/cli.md).
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    ci: CiArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub(super) struct MergeArgs {
+    /// The `--out` directories of the shard runs.
+    #[arg(required = true)]
+    shards: Vec<PathBuf>,
+    /// Directory for the combined reports.
+    #[arg(long, default_value = "reports")]
+    out: PathBuf,
+    /// Print a JSON summary of the merged run on standard output (for verify shards, the
+    /// object `verify --json` prints).
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    ci: CiArgs,
+}
+
+pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
+    check_rules(args.game, args.rules.as_deref())?;
+    let settings = crate::verify::Settings {
+        reference_budget: args.reference_budget,
+        no_reference: args.no_reference,
+    };
+    let options = [
+        ("game", args.game.map_or("", |g| g.as_str()).to_string()),
+        ("rules", args.rules.clone().unwrap_or_default()),
+        ("reference-budget", args.reference_budget.to_string()),
+        ("no-reference", args.no_reference.to_string()),
+        ("timings", args.timings.to_string()),
+    ];
+    let batch = crate::verify::run::Batch {
+        paths: args.paths,
+        shard: args.sharding.slice()?,
+        jobs: args.jobs.map(|j| j as usize),
+        out: args.out,
+        timings: args.timings,
+        options: options
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    };
+    let (game, rules) = (args.game, args.rules.as_deref());
+    let outcome = crate::verify::run::run(&batch, |file| {
+        crate::verify::verify_any(file, &settings, game, rules)
+    })?;
+    if args.json {
+        let summary = crate::verify::run::summary_json(&outcome, &batch.out, batch.shard);
+        println!("{summary}");
+    }
+    super::publish(
+        "referee verify",
+        &crate::verify::run::suites(&outcome.rows, batch.timings),
+        &args.ci.output(&batch.out, args.json),
+    )?;
+    Ok(done(outcome.has_problems()))
+}
+
+pub(super) fn merge(args: MergeArgs) -> Result<ExitCode, RunError> {
+    let merged = crate::merge::merge(&args.shards, &args.out)?;
+    let dir = args.out.display();
+    let reports: Vec<String> = merged
+        .reports
+        .iter()
+        .map(|r| format!("{dir}/{r}"))
+        .collect();
+    eprintln!(
+        "merged {} shards of {}: {} rows ({} problems) into {}",
+        merged.shards,
+        merged.command,
+        merged.rows,
+        merged.problems,
+        reports.join(", ")
+    );
+    if args.json {
+        let summary = match &merged.verify {
+            Some(outcome) => crate::verify::run::summary_json(outcome, &args.out, None),
+            None => serde_json::json!({
+                "command": merged.command,
+                "tool": crate::report::manifest::tool(),
+                "rows": merged.rows,
+                "problems": merged.problems,
+                "reports": reports,
+                "exit": if merged.problems > 0 { 1 } else { 0 },
+            }),
+        };
+        println!("{summary}");
+    }
+    super::publish(
+        &format!("referee {} (merged)", merged.command),
+        &merged.suites,
+        &args.ci.output(&args.out, args.json),
+    )?;
+    Ok(done(merged.problems > 0))
+}

@@ -1,0 +1,213 @@
+//! A run's results as CI systems see them: suites of test cases, each passed, failed, in error
+//! or skipped, some with a position in an input file. `verify`, `grade`, `stress` and `audit`
+//! describe their results in these terms, and [`publish`] renders them: JUnit XML
+//! ([`super::junit`]), GitHub Actions annotations and a step summary ([`super::github`]).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How a test case ended, in JUnit's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Passed.
+    Passed,
+    /// Failed: a mismatch, a wrong answer, invalid input, a divergence, a finding.
+    Failed,
+    /// The judge itself could not judge (a judge error).
+    Error,
+    /// Not run (the reference skipped).
+    Skipped,
+}
+
+/// Where in an input a problem is: a file, and when known a 1-based line and column (a column
+/// counts bytes, as in every error referee prints).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    /// The file, as reported.
+    pub file: String,
+    /// 1-based line.
+    pub line: Option<u64>,
+    /// 1-based column.
+    pub column: Option<u64>,
+}
+
+impl Location {
+    /// The position in a detail of the form `FILE:LINE:COL: ...` (an input error located in
+    /// `file`), else the file alone.
+    pub fn in_detail(file: &str, detail: &str) -> Location {
+        let position = detail
+            .strip_prefix(file)
+            .and_then(|rest| rest.strip_prefix(':'))
+            .and_then(|rest| {
+                let mut parts = rest.splitn(3, ':');
+                let line = parts.next()?.parse().ok()?;
+                let column = parts.next()?.parse().ok()?;
+                Some((line, column))
+            });
+        Location {
+            file: file.to_string(),
+            line: position.map(|p| p.0),
+            column: position.map(|p| p.1),
+        }
+    }
+}
+
+/// One test case.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// Its name: the input file, with the case index in multi-case files.
+    pub name: String,
+    /// The report's own word for its status (`ok`, `expected-mismatch`, `WA`, ...).
+    pub status: String,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// One line saying what went wrong (empty when passed).
+    pub message: String,
+    /// Everything else worth reading.
+    pub detail: String,
+    /// Where the problem is, when it is in a file.
+    pub location: Option<Location>,
+    /// Time taken, when measured.
+    pub time: Option<Duration>,
+}
+
+/// A suite: one game (and rule set), or one submission.
+#[derive(Debug, Clone)]
+pub struct Suite {
+    /// Its name.
+    pub name: String,
+    /// Properties (game, rule set, seed...).
+    pub properties: Vec<(String, String)>,
+    /// Its cases, in report order.
+    pub cases: Vec<Case>,
+}
+
+/// The findings of a `stress` or `audit` run, the rows of its `findings.csv` under `header`, as
+/// CI results: one suite per game (with `properties`), one failed case per finding, named by
+/// its number and signature, its other columns as detail; a finding on an input file is placed
+/// on that file. A run without findings is one suite for `game` with one passed case.
+pub fn findings_suites(
+    game: &str,
+    properties: &[(String, String)],
+    header: &[&str],
+    rows: &[Vec<String>],
+) -> Vec<Suite> {
+    let column = |row: &[String], name: &str| -> String {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .and_then(|i| row.get(i).cloned())
+            .unwrap_or_default()
+    };
+    let suite = |game: &str| Suite {
+        name: game.to_string(),
+        properties: properties.to_vec(),
+        cases: Vec::new(),
+    };
+    let mut suites: Vec<Suite> = Vec::new();
+    for row in rows {
+        let game = column(row, "game");
+        if !suites.iter().any(|s| s.name == game) {
+            suites.push(suite(&game));
+        }
+        let signature = column(row, "signature");
+        let kind = column(row, "kind");
+        let detail: Vec<String> = header
+            .iter()
+            .zip(row)
+            .filter(|(h, v)| !v.is_empty() && !["finding", "signature", "game"].contains(h))
+            .map(|(h, v)| format!("{h}: {v}"))
+            .collect();
+        let case = Case {
+            name: format!("finding {}: {signature}", column(row, "finding")),
+            status: if kind.is_empty() {
+                "divergence".to_string()
+            } else {
+                kind
+            },
+            outcome: Outcome::Failed,
+            message: format!("{signature} ({} cases)", column(row, "count")),
+            detail: detail.join("\n"),
+            location: column(row, "case")
+                .strip_prefix("file ")
+                .map(|file| Location::in_detail(file, "")),
+            time: None,
+        };
+        let at = suites.iter().position(|s| s.name == game).expect("pushed");
+        suites[at].cases.push(case);
+    }
+    if suites.is_empty() {
+        let mut only = suite(game);
+        only.cases.push(Case {
+            name: format!("{game}: no finding"),
+            status: "ok".to_string(),
+            outcome: Outcome::Passed,
+            message: String::new(),
+            detail: String::new(),
+            location: None,
+            time: None,
+        });
+        suites.push(only);
+    }
+    suites
+}
+
+/// Where a run's CI output goes.
+#[derive(Debug, Clone, Default)]
+pub struct CiOutput {
+    /// `--junit FILE`.
+    pub junit: Option<PathBuf>,
+    /// Print GitHub Actions workflow commands (annotations).
+    pub annotations: bool,
+    /// Print them on standard error (standard output holds JSON).
+    pub annotations_on_stderr: bool,
+    /// The Markdown file to append a summary to (`$GITHUB_STEP_SUMMARY`).
+    pub step_summary: Option<PathBuf>,
+    /// The directory of the run's reports, named in the annotations and summary.
+    pub reports: Option<PathBuf>,
+}
+
+impl CiOutput {
+    /// Whether anything is to be written.
+    pub fn wanted(&self) -> bool {
+        self.junit.is_some() || self.annotations || self.step_summary.is_some()
+    }
+}
+
+/// Writes the JUnit report, prints the annotations and appends the step summary that
+/// `output` asks for, for the run `title` (`referee verify`, ...) with `suites`.
+pub fn publish(title: &str, suites: &[Suite], output: &CiOutput) -> std::io::Result<()> {
+    if let Some(path) = &output.junit {
+        super::junit::write(path, title, suites)?;
+    }
+    if output.annotations {
+        let text = super::github::annotations(suites, output.reports.as_deref());
+        if output.annotations_on_stderr {
+            eprint!("{text}");
+        } else {
+            print!("{text}");
+        }
+    }
+    if let Some(path) = &output.step_summary {
+        super::github::append_summary(path, title, suites, output.reports.as_deref())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_read_from_located_errors_only() {
+        let at = Location::in_detail("a/b.in", "a/b.in:3:14: expected a move, found x");
+        assert_eq!((at.line, at.column), (Some(3), Some(14)));
+        let at = Location::in_detail("a/b.in", "a/b.in: read error: denied");
+        assert_eq!((at.line, at.column), (None, None));
+        let at = Location::in_detail("a/b.in", "engine X WINS, reference O WINS");
+        assert_eq!((at.file.as_str(), at.line), ("a/b.in", None));
+        // A file name holding colons is stripped whole, not split.
+        let at = Location::in_detail("c:d.in", "c:d.in:2:1: case 2: expected N");
+        assert_eq!((at.line, at.column), (Some(2), Some(1)));
+    }
+}

@@ -1,0 +1,323 @@
+//! The examples of `examples/ci/` run as far as this machine allows: each scheduler's shards
+//! are run from the example itself (the Slurm scripts, the Kubernetes Jobs' commands, the
+//! GitHub Actions workflow's steps) with the environment variables that scheduler sets, then
+//! merged as the example merges them; the merged reports must be byte-identical to one
+//! unsharded run over the same transcripts. (Linting the workflow is `scripts/check_ci.sh`'s
+//! job.)
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use yaml_rust2::{Yaml, YamlLoader};
+
+const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `PATH` with referee's binary first, as an installed referee would be.
+fn path_with_referee() -> String {
+    let bin = Path::new(REFEREE).parent().unwrap().display().to_string();
+    format!("{bin}:{}", std::env::var("PATH").unwrap_or_default())
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A work directory holding a copy of the shipped corpus, as a contest repository would.
+fn workdir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&root().join("corpus"), &dir.path().join("corpus"));
+    dir
+}
+
+/// Runs `command`, requiring success, and returns its standard output.
+fn run(command: &mut Command) -> String {
+    let out = command.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{command:?}: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+/// The unsharded run's reports, in `work/full`.
+fn unsharded(work: &Path) -> PathBuf {
+    let full = work.join("full");
+    run(Command::new(REFEREE)
+        .args(["verify", "corpus", "--out"])
+        .arg(&full)
+        .current_dir(work));
+    full
+}
+
+fn same_reports(merged: &Path, full: &Path) {
+    for name in ["verdicts.csv", "mismatches.csv", "verify.json"] {
+        assert_eq!(
+            fs::read(merged.join(name)).unwrap(),
+            fs::read(full.join(name)).unwrap(),
+            "{name} of {} differs from the unsharded run's",
+            merged.display()
+        );
+    }
+}
+
+fn load_yaml(name: &str) -> Vec<Yaml> {
+    let text = fs::read_to_string(root().join("examples/ci").join(name)).unwrap();
+    YamlLoader::load_from_str(&text).unwrap()
+}
+
+#[test]
+fn slurm_array_tasks_merged_equal_one_run() {
+    let script = root().join("examples/ci/slurm-verify.sh");
+    let text = fs::read_to_string(&script).unwrap();
+    let range = text
+        .lines()
+        .find_map(|l| l.strip_prefix("#SBATCH --array="))
+        .expect("an #SBATCH --array line");
+    let (min, max) = range.split_once('-').unwrap();
+    let (min, max): (u64, u64) = (min.parse().unwrap(), max.parse().unwrap());
+    let work = workdir();
+    let out = work.path().join("reports/slurm");
+    for id in min..=max {
+        run(Command::new("bash")
+            .arg(&script)
+            .env("SLURM_ARRAY_JOB_ID", "4242")
+            .env("SLURM_ARRAY_TASK_ID", id.to_string())
+            .env("SLURM_ARRAY_TASK_MIN", min.to_string())
+            .env("SLURM_ARRAY_TASK_MAX", max.to_string())
+            .env("SLURM_ARRAY_TASK_COUNT", (max - min + 1).to_string())
+            .env("SLURM_CPUS_PER_TASK", "1")
+            .env("REFEREE", REFEREE)
+            .env("OUT", &out)
+            .current_dir(work.path()));
+    }
+    run(Command::new("bash")
+        .arg(root().join("examples/ci/slurm-merge.sh"))
+        .env("REFEREE", REFEREE)
+        .env("OUT", &out)
+        .current_dir(work.path()));
+    same_reports(&out.join("merged"), &unsharded(work.path()));
+    assert!(out.join("merged-junit.xml").is_file());
+    // Without its last task, the merge fails and names the missing slice.
+    fs::remove_dir_all(out.join(format!("slice-{max}"))).unwrap();
+    let failed = Command::new("bash")
+        .arg(root().join("examples/ci/slurm-merge.sh"))
+        .env("REFEREE", REFEREE)
+        .env("OUT", &out)
+        .current_dir(work.path())
+        .output()
+        .unwrap();
+    assert_eq!(failed.status.code(), Some(2));
+    let n = max - min + 1;
+    assert!(
+        String::from_utf8_lossy(&failed.stderr).contains(&format!("slice missing: {n}/{n}")),
+        "{}",
+        String::from_utf8_lossy(&failed.stderr)
+    );
+}
+
+/// The `sh -c` script of a Job's container, and its environment.
+fn container(job: &Yaml) -> (String, Vec<(String, String)>) {
+    let c = &job["spec"]["template"]["spec"]["containers"][0];
+    assert_eq!(c["command"][0].as_str(), Some("sh"));
+    assert_eq!(c["command"][1].as_str(), Some("-c"));
+    let env = c["env"]
+        .as_vec()
+        .map(|v| {
+            v.iter()
+                .map(|e| {
+                    (
+                        e["name"].as_str().unwrap().to_string(),
+                        e["value"].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    (c["args"][0].as_str().unwrap().to_string(), env)
+}
+
+#[test]
+fn kubernetes_indexed_job_pods_merged_equal_one_run() {
+    let docs = load_yaml("kubernetes-job.yaml");
+    let (verify, merge) = (&docs[0], &docs[1]);
+    assert_eq!(verify["kind"].as_str(), Some("Job"));
+    assert_eq!(verify["spec"]["completionMode"].as_str(), Some("Indexed"));
+    let completions = verify["spec"]["completions"].as_i64().unwrap();
+    let (script, env) = container(verify);
+    let shards = env.iter().find(|(k, _)| k == "REFEREE_SHARDS").unwrap();
+    assert_eq!(
+        shards.1,
+        completions.to_string(),
+        "REFEREE_SHARDS must be the Job's completions"
+    );
+    let work = workdir();
+    for index in 0..completions {
+        run(Command::new("sh")
+            .args(["-c", &script])
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .env("JOB_COMPLETION_INDEX", index.to_string())
+            .env("PATH", path_with_referee())
+            .current_dir(work.path()));
+    }
+    let (script, env) = container(merge);
+    run(Command::new("sh")
+        .args(["-c", &script])
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .env("PATH", path_with_referee())
+        .current_dir(work.path()));
+    same_reports(&work.path().join("reports/merged"), &unsharded(work.path()));
+}
+
+/// Copies the directories of `from` whose names match `pattern` (`prefix*` or a name) into
+/// `to`, one subdirectory per artifact, as actions/download-artifact does with a pattern.
+fn download(from: &Path, pattern: &str, to: &Path) {
+    for entry in fs::read_dir(from).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().to_string();
+        let matches = match pattern.strip_suffix('*') {
+            Some(prefix) => name.starts_with(prefix),
+            None => name == pattern,
+        };
+        if matches {
+            copy_tree(&from.join(&name), &to.join(&name));
+        }
+    }
+}
+
+/// Runs a job's steps in `work` for one matrix value: `run` steps (but installing referee,
+/// which is already on the PATH), and the artifact actions, against `artifacts`.
+fn run_job(
+    job: &Yaml,
+    env: &[(String, String)],
+    matrix: Option<&str>,
+    work: &Path,
+    artifacts: &Path,
+    extra_env: &[(&str, &Path)],
+) -> String {
+    let substitute = |text: &str| match matrix {
+        Some(value) => text.replace("${{ matrix.shard }}", value),
+        None => text.to_string(),
+    };
+    let mut stdout = String::new();
+    for step in job["steps"].as_vec().unwrap() {
+        if let Some(script) = step["run"].as_str() {
+            if script.contains("cargo install") {
+                continue;
+            }
+            let script = substitute(script);
+            assert!(!script.contains("${{"), "an unhandled expression: {script}");
+            let mut command = Command::new("bash");
+            command
+                .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
+                .envs(env.iter().map(|(k, v)| (k, v)))
+                .env("PATH", path_with_referee())
+                .current_dir(work);
+            for (k, v) in extra_env {
+                command.env(k, v);
+            }
+            stdout.push_str(&run(&mut command));
+            continue;
+        }
+        let uses = step["uses"].as_str().unwrap_or("");
+        let with = &step["with"];
+        if uses.starts_with("actions/upload-artifact") {
+            let name = substitute(with["name"].as_str().unwrap());
+            let path = work.join(substitute(with["path"].as_str().unwrap()));
+            if path.exists() {
+                copy_tree(&path, &artifacts.join(name));
+            }
+        } else if uses.starts_with("actions/download-artifact") {
+            let pattern = with["pattern"].as_str().unwrap();
+            download(
+                artifacts,
+                pattern,
+                &work.join(with["path"].as_str().unwrap()),
+            );
+        }
+    }
+    stdout
+}
+
+#[test]
+fn github_actions_matrix_jobs_merged_equal_one_run() {
+    let docs = load_yaml("github-actions.yml");
+    let workflow = &docs[0];
+    let env: Vec<(String, String)> = workflow["env"]
+        .as_hash()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| {
+            let value = match v {
+                Yaml::Integer(i) => i.to_string(),
+                other => other.as_str().unwrap().to_string(),
+            };
+            (k.as_str().unwrap().to_string(), value)
+        })
+        .collect();
+    let verify = &workflow["jobs"]["verify"];
+    let shards: Vec<String> = verify["strategy"]["matrix"]["shard"]
+        .as_vec()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap().to_string())
+        .collect();
+    let declared = env.iter().find(|(k, _)| k == "SHARDS").unwrap();
+    assert_eq!(
+        declared.1,
+        shards.len().to_string(),
+        "SHARDS and the matrix agree"
+    );
+    let artifacts = tempfile::tempdir().unwrap();
+    for shard in &shards {
+        // Each matrix job starts from a fresh checkout.
+        let work = workdir();
+        run_job(
+            verify,
+            &env,
+            Some(shard),
+            work.path(),
+            artifacts.path(),
+            &[],
+        );
+    }
+    let merge = &workflow["jobs"]["merge"];
+    assert_eq!(merge["needs"].as_str(), Some("verify"));
+    let work = workdir();
+    let summary = work.path().join("step-summary.md");
+    let annotations = run_job(
+        merge,
+        &env,
+        None,
+        work.path(),
+        artifacts.path(),
+        &[("GITHUB_STEP_SUMMARY", &summary)],
+    );
+    assert_eq!(
+        annotations, "",
+        "the shipped corpus has no problem to annotate"
+    );
+    same_reports(&work.path().join("reports"), &unsharded(work.path()));
+    let junit = fs::read_to_string(work.path().join("reports/junit.xml")).unwrap();
+    assert!(
+        junit.contains("<testsuites name=\"referee verify (merged)\""),
+        "{junit}"
+    );
+    let summary = fs::read_to_string(&summary).unwrap();
+    assert!(summary.contains("| suite | ok |"), "{summary}");
+    assert!(artifacts.path().join("reports").is_dir());
+}
