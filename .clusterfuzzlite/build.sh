@@ -1,11 +1,15 @@
 #!/bin/bash -eu
-# ClusterFuzzLite build: the same cargo-fuzz targets as fuzz/, with the sanitizer the
-# infrastructure selects, copied to $OUT with their seed corpora and dictionary.
+# ClusterFuzzLite build: every cargo-fuzz target of fuzz/ (as `cargo fuzz list` names them),
+# with the sanitizer the infrastructure selects, copied to $OUT with its seed corpus and, for
+# the raw-bytes target, its dictionary. SANITIZER=none builds without one, on stable Rust, as
+# scripts/check_fuzz_build.sh does to check this script where ClusterFuzzLite cannot run.
 cd "$SRC/referee/fuzz"
-cargo fuzz build -O --debug-assertions
-for target in pousse_engine_matches_reference pousse_parsers_agree_and_never_panic \
-              littlesquares_engine_matches_reference somegame_engine_matches_reference \
-              somegame_matches_reachability_oracle; do
+sanitizer=()
+if [ "${SANITIZER:-}" = none ]; then
+  sanitizer=(-s none)
+fi
+cargo fuzz build -O --debug-assertions "${sanitizer[@]}"
+for target in $(cargo fuzz list); do
   cp "target/x86_64-unknown-linux-gnu/release/$target" "$OUT/"
   (cd "seeds/$target" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)
 done

@@ -2,8 +2,8 @@
 """Plants realistic bugs one at a time in a scratch git worktree and records how long
 `referee stress` and the matching cargo-fuzz target take to find each (the slowest of seeds 1,
 2 and 3, 60 s at most each) and whether `referee verify corpus` fails; the fuzz target's
-finding is kept as a regression vector (tests/vectors/regressions/GAME/planted-*). Writes a Markdown table
-to stdout. Usage: scripts/planted_bugs.py [--no-fuzz] [PLANT-NUMBERS...]   (takes ~30 minutes)"""
+finding is kept as a regression vector (tests/vectors/regressions/GAME/planted-NAME.txt). Writes a
+Markdown table to stdout. Usage: scripts/planted_bugs.py [--no-fuzz] [PLANT-NUMBERS...]   (takes ~60 minutes)"""
 import os, re, shutil, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -145,8 +145,12 @@ def main():
             if os.path.isdir(found_dir):
                 game = target.split("_")[0]
                 for a in sorted(os.listdir(found_dir))[:1]:
-                    dest = os.path.join(ROOT, "tests/vectors/regressions", game, "planted-" + a)
-                    shutil.copy(os.path.join(found_dir, a), dest)
+                    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:48]
+                    dest = os.path.join(ROOT, "tests/vectors/regressions", game, f"planted-{slug}.txt")
+                    text = open(os.path.join(found_dir, a)).read()
+                    text = re.sub(r"(?m)^# why: .*$",
+                                  f'# why: caught the planted bug "{name}" (scripts/planted_bugs.py)', text, 1)
+                    open(dest, "w").write(text)
                 shutil.rmtree(found_dir)
         print(f"| {name} | {stress[0]} | {stress[1]} | {fuzz} | {corpus} |", flush=True)
         for f, original in originals.items():

@@ -10,6 +10,7 @@ use std::io::Read;
 use crate::error::JudgeError;
 use crate::knobs::{Knob, Knobs};
 use crate::random::Entropy;
+use crate::view::{BoardView, DrawRequest};
 
 /// Which implementation judges (`--engine fast|reference`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
@@ -136,6 +137,59 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// starts an input of this game. The games' first lines are told apart by their shape
     /// alone, so at most one game recognises any line.
     fn recognises(line: &[u8]) -> bool;
+
+    /// Draws case `request.case` of `input` as text for `referee show`: the board (at
+    /// `request.step` where the game has steps) and what decides the verdict. Invalid input, or
+    /// a case that is not there, is an error. By default, the verdicts and their explanations.
+    fn draw(
+        input: &[u8],
+        options: Self::Options,
+        request: &DrawRequest,
+    ) -> Result<String, JudgeError> {
+        let judgements = Self::judge(Engine::Fast, &mut &input[..], options)?;
+        let j = case_of::<Self>(&judgements, request.case)?;
+        Ok(format!("{}\n{}\n", j.verdict(), j.explain()))
+    }
+
+    /// The HTML report's view of case `case` (1-based) of `input`. By default, the text of
+    /// [`draw`](Game::draw).
+    fn board_view(
+        input: &[u8],
+        options: Self::Options,
+        case: u64,
+    ) -> Result<BoardView, JudgeError> {
+        let request = DrawRequest {
+            case,
+            step: None,
+            color: false,
+        };
+        Ok(BoardView {
+            text: Self::draw(input, options, &request)?,
+            ..BoardView::default()
+        })
+    }
+
+    /// The JavaScript that plays this game's replays in the HTML report
+    /// ([`BoardView::replay`]): a function `replay(element, data)` registered as
+    /// `referee.replays[NAME]`. Empty for games without replays.
+    const REPORT_SCRIPT: &'static str = "";
+}
+
+/// Judgement `case` (1-based) of `judgements`, or an error naming how many cases there are.
+pub fn case_of<G: Game>(
+    judgements: &[G::Judgement],
+    case: u64,
+) -> Result<&G::Judgement, JudgeError> {
+    let count = judgements.len() as u64;
+    case.checked_sub(1)
+        .and_then(|i| judgements.get(i as usize))
+        .ok_or_else(|| JudgeError::Refused {
+            case,
+            reason: format!(
+                "no case {case}: the input holds {count} case{}",
+                if count == 1 { "" } else { "s" }
+            ),
+        })
 }
 
 /// A random, shrinkable case of one game: generated from an [`Entropy`], written as contest

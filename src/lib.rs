@@ -34,5 +34,6 @@ pub mod somegame;
 pub mod stress;
 pub mod text;
 pub mod verify;
+pub mod view;
 pub mod walk;
 pub mod watchdog;

@@ -5,6 +5,7 @@ use std::io::Read;
 use super::{GridCase, Judgement};
 use crate::error::JudgeError;
 use crate::game::{Engine, Game};
+use crate::view::{BoardView, DrawRequest};
 
 /// LittleSquares.
 pub struct LittleSquares;
@@ -58,5 +59,13 @@ impl Game for LittleSquares {
     /// A row of `.` and `#`, or the `{` of a TopCoder literal.
     fn recognises(line: &[u8]) -> bool {
         line.starts_with(b"{") || line.iter().all(|b| *b == b'.' || *b == b'#')
+    }
+
+    fn draw(input: &[u8], _: (), request: &DrawRequest) -> Result<String, JudgeError> {
+        super::show::draw(input, request)
+    }
+
+    fn board_view(input: &[u8], _: (), case: u64) -> Result<BoardView, JudgeError> {
+        super::show::board_view(input, case)
     }
 }

@@ -10,6 +10,7 @@ pub mod grundy;
 pub mod oracle;
 pub mod parse;
 pub mod reference;
+pub mod show;
 
 use std::io::Read;
 

@@ -5,6 +5,7 @@ use std::io::Read;
 use super::{Judgement, PousseCase, Rules};
 use crate::error::JudgeError;
 use crate::game::{Engine, Game};
+use crate::view::{BoardView, DrawRequest};
 
 /// Pousse, under a rule set.
 pub struct Pousse;
@@ -91,4 +92,14 @@ impl Game for Pousse {
             (Some(f), None) if f.iter().all(u8::is_ascii_digit)
         )
     }
+
+    fn draw(input: &[u8], rules: Rules, request: &DrawRequest) -> Result<String, JudgeError> {
+        super::show::draw(input, rules, request)
+    }
+
+    fn board_view(input: &[u8], rules: Rules, case: u64) -> Result<BoardView, JudgeError> {
+        super::show::board_view(input, rules, case)
+    }
+
+    const REPORT_SCRIPT: &'static str = include_str!("replay.js");
 }

@@ -13,6 +13,7 @@ pub mod parse;
 pub mod play;
 pub mod reference;
 pub mod rules;
+pub mod show;
 pub mod small;
 pub mod windows;
 

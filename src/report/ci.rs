@@ -152,6 +152,55 @@ pub fn findings_suites(
     suites
 }
 
+/// One suite's row of a status table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuiteCounts {
+    /// The suite's name.
+    pub name: String,
+    /// How many of its cases have each status, in the table's order of statuses.
+    pub counts: Vec<usize>,
+    /// How many cases it has.
+    pub total: usize,
+}
+
+/// The statuses of `suites` (passed first, then failed, in error and skipped, each by name)
+/// and, per suite, the count of each of those statuses.
+pub fn status_counts(suites: &[Suite]) -> (Vec<String>, Vec<SuiteCounts>) {
+    let rank = |o: Outcome| {
+        [
+            Outcome::Passed,
+            Outcome::Failed,
+            Outcome::Error,
+            Outcome::Skipped,
+        ]
+        .iter()
+        .position(|&x| x == o)
+    };
+    let mut statuses: Vec<(Option<usize>, &str)> = suites
+        .iter()
+        .flat_map(|s| &s.cases)
+        .map(|c| (rank(c.outcome), c.status.as_str()))
+        .collect();
+    statuses.sort_unstable();
+    statuses.dedup();
+    let statuses: Vec<String> = statuses.into_iter().map(|s| s.1.to_string()).collect();
+    let rows = suites
+        .iter()
+        .map(|suite| {
+            let counts = statuses
+                .iter()
+                .map(|st| suite.cases.iter().filter(|c| c.status == *st).count())
+                .collect();
+            SuiteCounts {
+                name: suite.name.clone(),
+                counts,
+                total: suite.cases.len(),
+            }
+        })
+        .collect();
+    (statuses, rows)
+}
+
 /// Where a run's CI output goes.
 #[derive(Debug, Clone, Default)]
 pub struct CiOutput {

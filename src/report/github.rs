@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
 
-use super::ci::{Case, Outcome, Suite};
+use super::ci::{status_counts, Case, Outcome, Suite};
 
 /// The most error annotations printed by one run.
 pub const MAX_ANNOTATIONS: usize = 10;
@@ -117,46 +117,18 @@ fn cell(text: &str) -> String {
 /// The step summary of the run `title`: a table of counts per suite and status, then the first
 /// problems.
 pub fn summary(title: &str, suites: &[Suite], reports: Option<&Path>) -> String {
-    // Statuses passed first, then failed, in error and skipped, each by name.
-    let rank = |o: Outcome| {
-        [
-            Outcome::Passed,
-            Outcome::Failed,
-            Outcome::Error,
-            Outcome::Skipped,
-        ]
-        .iter()
-        .position(|&x| x == o)
-    };
-    let mut statuses: Vec<(Option<usize>, &str)> = suites
-        .iter()
-        .flat_map(|s| &s.cases)
-        .map(|c| (rank(c.outcome), c.status.as_str()))
-        .collect();
-    statuses.sort_unstable();
-    statuses.dedup();
-    let statuses: Vec<&str> = statuses.into_iter().map(|s| s.1).collect();
+    let (statuses, counts) = status_counts(suites);
     let mut md = format!("### {}\n\n", cell(title));
     let _ = writeln!(md, "| suite | {} | total |", statuses.join(" | "));
     let _ = writeln!(md, "|---|{}---|", "---|".repeat(statuses.len()));
-    for suite in suites {
-        let counts: Vec<String> = statuses
-            .iter()
-            .map(|st| {
-                suite
-                    .cases
-                    .iter()
-                    .filter(|c| c.status == *st)
-                    .count()
-                    .to_string()
-            })
-            .collect();
+    for row in counts {
+        let counts: Vec<String> = row.counts.iter().map(usize::to_string).collect();
         let _ = writeln!(
             md,
             "| {} | {} | {} |",
-            cell(&suite.name),
+            cell(&row.name),
             counts.join(" | "),
-            suite.cases.len()
+            row.total
         );
     }
     let problems: Vec<&Case> = suites

@@ -5,6 +5,7 @@ use std::io::Read;
 use super::{BoardCase, Judgement, Reason};
 use crate::error::JudgeError;
 use crate::game::{Engine, Game};
+use crate::view::{BoardView, DrawRequest};
 
 /// Some Game.
 pub struct SomeGame;
@@ -65,5 +66,13 @@ impl Game for SomeGame {
             .filter(|f| !f.is_empty())
             .collect();
         fields.len() == 4 && fields.iter().all(|f| f.iter().all(u8::is_ascii_digit))
+    }
+
+    fn draw(input: &[u8], _: (), request: &DrawRequest) -> Result<String, JudgeError> {
+        super::show::draw(input, request)
+    }
+
+    fn board_view(input: &[u8], _: (), case: u64) -> Result<BoardView, JudgeError> {
+        super::show::board_view(input, case)
     }
 }

@@ -10,6 +10,7 @@ pub mod oracle;
 pub mod parse;
 pub mod reference;
 pub mod scan;
+pub mod show;
 pub mod steps;
 
 use std::io::Read;
