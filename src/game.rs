@@ -173,6 +173,10 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// ([`BoardView::replay`]): a function `replay(element, data)` registered as
     /// `referee.replays[NAME]`. Empty for games without replays.
     const REPORT_SCRIPT: &'static str = "";
+
+    /// What a step of [`DrawRequest::step`] is called (`move` for Pousse); empty when the
+    /// game's cases have no steps to show.
+    const STEP: &'static str = "";
 }
 
 /// Judgement `case` (1-based) of `judgements`, or an error naming how many cases there are.

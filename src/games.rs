@@ -5,12 +5,14 @@
 //! [`GameName::visit`], which calls it with the game's type. Adding a game is one folder and
 //! one line in each of the two lists below (see `docs/architecture.md`).
 
+use crate::error::JudgeError;
 use crate::game::Case;
 use crate::game::{Game, RuleSet};
 use crate::knobs::Knob;
 use crate::littlesquares::LittleSquares;
 use crate::pousse::Pousse;
 use crate::somegame::SomeGame;
+use crate::view::BoardView;
 
 /// A game's command-line name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
@@ -103,6 +105,34 @@ impl GameName {
             }
         }
         self.visit(Recognises(line))
+    }
+}
+
+impl GameName {
+    /// The HTML report's view of case `case` of `input` under the rule set `rules` (empty for
+    /// the default).
+    pub fn board_view(self, rules: &str, input: &[u8], case: u64) -> Result<BoardView, JudgeError> {
+        struct Draw<'a>(&'a str, &'a [u8], u64);
+        impl Visitor for Draw<'_> {
+            type Output = Result<BoardView, JudgeError>;
+            fn visit<G: Game>(self) -> Self::Output {
+                let options = G::Options::from_name(self.0).unwrap_or_default();
+                G::board_view(self.1, options, self.2)
+            }
+        }
+        self.visit(Draw(rules, input, case))
+    }
+
+    /// The game's script for the HTML report's replays (empty when it has none).
+    pub fn report_script(self) -> &'static str {
+        struct Script;
+        impl Visitor for Script {
+            type Output = &'static str;
+            fn visit<G: Game>(self) -> &'static str {
+                G::REPORT_SCRIPT
+            }
+        }
+        self.visit(Script)
     }
 }
 

@@ -213,6 +213,7 @@ fn merge_verify(
         verify: Some(crate::verify::run::Outcome {
             rows,
             files: manifest.cases.files as usize,
+            inputs: BTreeMap::new(),
         }),
     })
 }

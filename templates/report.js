@@ -19,13 +19,33 @@
       }
       shown.textContent = `${n} of ${rows.length} rows`;
     };
+    // Nothing is hidden before a filter is chosen.
     status.addEventListener("change", apply);
     game.addEventListener("change", apply);
-    apply();
+    shown.textContent = `${rows.length} of ${rows.length} rows`;
   }
+  // Each replay starts when it comes near the viewport: a report with many long games opens
+  // as fast as one with none.
   const replays = (window.referee && window.referee.replays) || {};
-  for (const el of document.querySelectorAll(".replay[data-game]")) {
+  const start = (el) => {
     const play = replays[el.dataset.game];
-    if (play) play(el, JSON.parse(el.dataset.replay));
+    if (play && !el.dataset.started) {
+      el.dataset.started = "1";
+      play(el, JSON.parse(el.dataset.replay));
+    }
+  };
+  const pending = document.querySelectorAll(".replay[data-game]");
+  if ("IntersectionObserver" in window) {
+    const seen = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (entry.isIntersecting) {
+          seen.unobserve(entry.target);
+          start(entry.target);
+        }
+      }
+    }, { rootMargin: "400px" });
+    for (const el of pending) seen.observe(el);
+  } else {
+    for (const el of pending) start(el);
   }
 })();

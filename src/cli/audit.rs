@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use super::{amount, rules_help, seconds, CiArgs, ShardArgs};
+use super::{amount, rules_help, seconds, CiArgs, HtmlArgs, ShardArgs};
 use crate::error::RunError;
 use crate::game::{rules_from_flag, Game};
 use crate::games::{GameName, Visitor};
@@ -63,12 +63,15 @@ pub(super) struct AuditArgs {
     sharding: ShardArgs,
     #[command(flatten)]
     ci: CiArgs,
+    #[command(flatten)]
+    html: HtmlArgs,
 }
 
 #[cfg(target_os = "linux")]
 pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     use crate::audit::{program, Kind};
     let program = program::Program::parse(&args.cmd)?;
+    args.html.check()?;
     let jobs = match args.jobs {
         Some(j) if j as usize > crate::pool::most_jobs() => {
             eprintln!(
@@ -168,6 +171,28 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
         &format!("referee audit {game}"),
         &suites,
         &args.ci.output(&args.out, false),
+    )?;
+    args.html.write(
+        || {
+            let about = properties
+                .iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .chain([format!("findings in {}", args.out.display())])
+                .collect();
+            crate::report::html::findings_page(
+                &format!("referee audit {game}"),
+                about,
+                &args.out,
+                &crate::audit::FINDINGS_HEADER,
+                &report.rows,
+                &[
+                    ("the program's output", "got"),
+                    ("the engine's verdict", "expected"),
+                    ("the reference", "confirmed"),
+                ],
+            )
+        },
+        &suites,
     )?;
     if report.per_kind.is_empty() {
         eprintln!("no finding");

@@ -6,6 +6,7 @@ mod audit;
 mod generate;
 mod grade;
 mod judge;
+mod show;
 mod stress;
 mod verify;
 
@@ -59,6 +60,10 @@ enum Command {
     /// cases, compare its output with the engine's, and shrink where it is wrong.
     #[command(after_help = EXIT_CODES)]
     Audit(audit::AuditArgs),
+    /// Draw one case: the Pousse board after a move (as in the problem statement, with the
+    /// straights and any repetition), the LittleSquares decomposition, the Some Game line.
+    #[command(after_help = EXIT_CODES)]
+    Show(show::ShowArgs),
 }
 
 /// A count of steps or bytes, written as a whole number (`2000000000`, `2_000_000_000`) or in
@@ -95,6 +100,7 @@ pub fn main() -> ExitCode {
         Command::Gen(args) => generate::generate(args),
         Command::Stress(args) => stress::stress(args),
         Command::Audit(args) => audit::audit(args),
+        Command::Show(args) => show::show(args),
     };
     outcome.unwrap_or_else(|e| {
         eprintln!("error: {e}");
@@ -179,6 +185,62 @@ impl CiArgs {
             reports: Some(reports.to_path_buf()),
         }
     }
+}
+
+/// `--html FILE` of `verify`, `stress` and `audit`.
+#[derive(Debug, Clone, clap::Args)]
+struct HtmlArgs {
+    /// Also write a self-contained HTML report to FILE: the summary, every row (filter by
+    /// status and game) and a board view of each problem (a replay for Pousse); replaced
+    /// atomically.
+    #[arg(long, value_name = "FILE")]
+    html: Option<std::path::PathBuf>,
+}
+
+impl HtmlArgs {
+    /// Checks, before any work, that the report can be written where asked.
+    fn check(&self) -> Result<(), RunError> {
+        match &self.html {
+            Some(path) => check_html_target(path),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes the page `page()` when asked.
+    fn write(
+        &self,
+        page: impl FnOnce() -> crate::report::html::Page,
+        suites: &[crate::report::ci::Suite],
+    ) -> Result<(), RunError> {
+        match &self.html {
+            Some(path) => page()
+                .write(path, suites)
+                .map_err(|e| RunError::io(path, e)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// An HTML report's path must name a file in an existing directory.
+fn check_html_target(path: &std::path::Path) -> Result<(), RunError> {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    if path.is_dir() {
+        return Err(RunError::Usage(format!(
+            "--html {}: is a directory",
+            path.display()
+        )));
+    }
+    if !parent.is_dir() {
+        return Err(RunError::Usage(format!(
+            "--html {}: the directory {} does not exist",
+            path.display(),
+            parent.display()
+        )));
+    }
+    Ok(())
 }
 
 /// The slice of a run spread over machines.

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::{rules_help, seconds, CiArgs, ShardArgs};
+use super::{rules_help, seconds, CiArgs, HtmlArgs, ShardArgs};
 use crate::error::RunError;
 use crate::game::{rules_from_flag, Game};
 use crate::games::{GameName, Visitor};
@@ -47,9 +47,12 @@ pub(super) struct StressArgs {
     sharding: ShardArgs,
     #[command(flatten)]
     ci: CiArgs,
+    #[command(flatten)]
+    html: HtmlArgs,
 }
 
 pub(super) fn stress(args: StressArgs) -> Result<ExitCode, RunError> {
+    args.html.check()?;
     let limits = crate::stress::Limits {
         seed: args.seed,
         cases: args.cases,
@@ -119,13 +122,32 @@ pub(super) fn stress(args: StressArgs) -> Result<ExitCode, RunError> {
         if let Some(shard) = limits.shard {
             properties.push(("shard".to_string(), shard.to_string()));
         }
+        let rows = crate::stress::finding_rows(game, &report);
         let suites = crate::report::ci::findings_suites(
             game,
             &properties,
             &crate::stress::FINDINGS_HEADER,
-            &crate::stress::finding_rows(game, &report),
+            &rows,
         );
         super::publish(&format!("referee stress {game}"), &suites, &ci)?;
+        let about = properties
+            .iter()
+            .map(|(k, v)| format!("{k}: {v}"))
+            .chain([format!("findings in {}", args.out.display())])
+            .collect();
+        args.html.write(
+            || {
+                crate::report::html::findings_page(
+                    &format!("referee stress {game}"),
+                    about,
+                    &args.out,
+                    &crate::stress::FINDINGS_HEADER,
+                    &rows,
+                    &[("engine", "engine"), ("reference", "reference")],
+                )
+            },
+            &suites,
+        )?;
     }
     if report.findings.is_empty() {
         return Ok(ExitCode::SUCCESS);

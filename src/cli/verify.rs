@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::{amount, check_rules, done, rules_help, CiArgs, ShardArgs};
+use super::{amount, check_rules, done, rules_help, CiArgs, HtmlArgs, ShardArgs};
 use crate::error::RunError;
 use crate::games::GameName;
 
@@ -44,6 +44,8 @@ pub(super) struct VerifyArgs {
     json: bool,
     #[command(flatten)]
     ci: CiArgs,
+    #[command(flatten)]
+    html: HtmlArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -64,6 +66,7 @@ pub(super) struct MergeArgs {
 
 pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
     check_rules(args.game, args.rules.as_deref())?;
+    args.html.check()?;
     let settings = crate::verify::Settings {
         reference_budget: args.reference_budget,
         no_reference: args.no_reference,
@@ -94,10 +97,26 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
         let summary = crate::verify::run::summary_json(&outcome, &batch.out, batch.shard);
         println!("{summary}");
     }
+    let suites = crate::verify::run::suites(&outcome.rows, batch.timings);
     super::publish(
         "referee verify",
-        &crate::verify::run::suites(&outcome.rows, batch.timings),
+        &suites,
         &args.ci.output(&batch.out, args.json),
+    )?;
+    args.html.write(
+        || {
+            let about = vec![
+                format!(
+                    "{} cases in {} files; reports in {}",
+                    outcome.rows.len(),
+                    outcome.files,
+                    batch.out.display()
+                ),
+                format!("options: {}", settings_line(&batch.options)),
+            ];
+            crate::verify::run::html_page(&outcome, about)
+        },
+        &suites,
     )?;
     Ok(done(outcome.has_problems()))
 }
@@ -138,4 +157,18 @@ pub(super) fn merge(args: MergeArgs) -> Result<ExitCode, RunError> {
         &args.ci.output(&args.out, args.json),
     )?;
     Ok(done(merged.problems > 0))
+}
+
+/// The options of a run, `name=value` separated by spaces, the empty ones left out.
+fn settings_line(options: &std::collections::BTreeMap<String, String>) -> String {
+    let set: Vec<String> = options
+        .iter()
+        .filter(|(_, v)| !v.is_empty() && v.as_str() != "false")
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    if set.is_empty() {
+        "defaults".to_string()
+    } else {
+        set.join(" ")
+    }
 }

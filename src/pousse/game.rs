@@ -102,4 +102,5 @@ impl Game for Pousse {
     }
 
     const REPORT_SCRIPT: &'static str = include_str!("replay.js");
+    const STEP: &'static str = "move";
 }

@@ -88,7 +88,7 @@
     const pad = 22;
     const svg = el("svg", {
       width: pad + cols * cell + 4,
-      height: pad + rows * cell + 18,
+      height: pad + rows * cell + 4,
       role: "img",
       "aria-label": caption,
       class: "pousse-board",
@@ -123,20 +123,37 @@
         class: "entry",
       }, svg);
     }
-    const note = el("text", { x: pad, y: pad + rows * cell + 14, class: "label left" }, svg);
+    const figure = document.createElement("figure");
+    figure.appendChild(svg);
+    const note = document.createElement("figcaption");
     note.textContent = caption + (n > WINDOW ? ` (rows ${r0 + 1}-${r1 + 1}, columns ${c0 + 1}-${c1 + 1} of ${n})` : "");
-    return svg;
+    figure.appendChild(note);
+    return figure;
   }
 
   function replay(root, data) {
     const first = data.first;
     const last = first + data.moves.length;
-    // Boards after each carried move, computed once: a replay carries a bounded number.
-    const boards = [parseBoard(data.start)];
-    for (let k = 0; k < data.moves.length; k++) {
-      const b = boards[k].map((row) => row.slice());
-      play(b, data.moves[k], (first + k + 1) % 2 === 1 ? "X" : "O");
-      boards.push(b);
+    // Boards at every CHECKPOINT-th carried move, computed as they are first needed; any
+    // other board is played on from the checkpoint before it.
+    const CHECKPOINT = 32;
+    const checkpoints = [parseBoard(data.start)];
+    function boardAt(step) {
+      const k = step - first;
+      const c = Math.floor(k / CHECKPOINT);
+      while (checkpoints.length <= c) {
+        const from = (checkpoints.length - 1) * CHECKPOINT;
+        const b = checkpoints[checkpoints.length - 1].map((row) => row.slice());
+        for (let i = from; i < from + CHECKPOINT; i++) {
+          play(b, data.moves[i], (first + i + 1) % 2 === 1 ? "X" : "O");
+        }
+        checkpoints.push(b);
+      }
+      const b = checkpoints[c].map((row) => row.slice());
+      for (let i = c * CHECKPOINT; i < k; i++) {
+        play(b, data.moves[i], (first + i + 1) % 2 === 1 ? "X" : "O");
+      }
+      return b;
     }
     root.textContent = "";
     const controls = document.createElement("div");
@@ -149,10 +166,10 @@
       controls.appendChild(b);
       return b;
     };
-    const toFirst = button("⏮", "first move shown (Home)");
+    const toFirst = button("|◀", "first move shown (Home)");
     const back = button("◀", "previous move (left arrow)");
     const forward = button("▶", "next move (right arrow)");
-    const toLast = button("⏭", "last move shown (End)");
+    const toLast = button("▶|", "last move shown (End)");
     const slider = document.createElement("input");
     slider.type = "range";
     slider.min = first;
@@ -172,7 +189,7 @@
 
     function show(step) {
       step = Math.max(first, Math.min(last, step));
-      const board = boards[step - first];
+      const board = boardAt(step);
       const move = step > first ? data.moves[step - first - 1] : null;
       root.dataset.step = step;
       root.dataset.board = boardText(board);

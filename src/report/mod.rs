@@ -8,6 +8,7 @@
 
 pub mod ci;
 pub mod github;
+pub mod html;
 pub mod junit;
 pub mod manifest;
 pub mod write;

@@ -153,9 +153,13 @@ fn explanation(board: &Board, j: &Judgement) -> (Vec<String>, Vec<(usize, usize)
                         )
                     })
                     .collect();
+                let shares = match extra {
+                    0 => format!("every player {m}"),
+                    1 => format!("player 1 {} and the others {m}", m + 1),
+                    _ => format!("players 1 to {extra} {} each and the others {m}", m + 1),
+                };
                 said.push(format!(
-                    "{filled} filled squares: turn order gives players 1 to {extra} {} each and the others {m}; {}",
-                    m + 1,
+                    "{filled} filled squares: turn order gives {shares}; {}",
                     wrong.join("; ")
                 ));
             }
@@ -341,7 +345,7 @@ mod tests {
         let counts = show("2 2 2 1\n1 1\n1 0\n");
         assert!(counts.contains("ERROR"), "{counts}");
         assert!(
-            counts.contains("3 filled squares: turn order gives players 1 to 1 2 each and the others 1; player 1 owns 3, turn order gives 2; player 2 owns 0, turn order gives 1"),
+            counts.contains("3 filled squares: turn order gives player 1 2 and the others 1; player 1 owns 3, turn order gives 2; player 2 owns 0, turn order gives 1"),
             "{counts}"
         );
         let above = show("2 1 2 1\n3 0\n");

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use crate::error::RunError;
 use crate::pool::{pool, progress};
 use crate::report::ci::{Case, Location, Outcome as CaseOutcome, Suite};
+use crate::report::html::{Page, PageRow, Problem, ViewSource};
 use crate::report::manifest::Manifest;
 use crate::report::write::Staging;
 use crate::report::{self, Row, Status};
@@ -43,6 +44,9 @@ pub struct Outcome {
     pub rows: Vec<Row>,
     /// Files verified.
     pub files: usize,
+    /// The path of each file with a problem row, by its reported name (for the HTML report's
+    /// views).
+    pub inputs: BTreeMap<String, PathBuf>,
 }
 
 impl Outcome {
@@ -101,9 +105,18 @@ pub fn run(
     );
     write_reports(staging, &rows, batch.timings, &mut manifest)
         .map_err(|e| RunError::io(&batch.out, e))?;
+    let inputs = files
+        .iter()
+        .filter(|f| {
+            rows.iter()
+                .any(|r| r.file == f.name && r.status.is_some_and(Status::is_problem))
+        })
+        .map(|f| (f.name.clone(), f.path.clone()))
+        .collect();
     let outcome = Outcome {
         rows,
         files: files.len(),
+        inputs,
     };
     eprint!("{}", summary(&outcome, &batch.out));
     Ok(outcome)
@@ -265,6 +278,82 @@ pub fn suites(rows: &[Row], timings: bool) -> Vec<Suite> {
         });
     }
     suites.into_values().collect()
+}
+
+/// The HTML report of a verify run: every row, and for each problem row the engine's and the
+/// reference's accounts side by side and the board (or, for invalid input, the lines around
+/// the error).
+pub fn html_page(outcome: &Outcome, about: Vec<String>) -> Page {
+    let mut page = Page::new("referee verify");
+    page.about = about;
+    page.columns = report::REQUIRED.iter().map(|c| c.to_string()).collect();
+    for row in &outcome.rows {
+        let status = row.status.unwrap_or(Status::InvalidInput);
+        let mut cells = row.fields(false);
+        cells.truncate(report::REQUIRED.len());
+        let mut problem = None;
+        if status.is_problem() {
+            let path = outcome.inputs.get(&row.file);
+            let name = match row.index {
+                Some(i) => format!("{}, case {i}", row.file),
+                None => row.file.clone(),
+            };
+            let mut sides = vec![
+                ("engine".to_string(), side(&row.engine, &row.engine_detail)),
+                (
+                    "reference".to_string(),
+                    side(&row.reference, &row.reference_detail),
+                ),
+            ];
+            if !row.expected.is_empty() {
+                sides.push(("expected (.ans)".to_string(), row.expected.clone()));
+            }
+            let (sides, excerpt, source) = if status == Status::InvalidInput {
+                let at = Location::in_detail(&row.file, &row.detail);
+                let excerpt = match (path, at.line, at.column) {
+                    (Some(path), Some(line), Some(column)) => {
+                        crate::report::html::excerpt(path, line, column)
+                    }
+                    _ => None,
+                };
+                (Vec::new(), excerpt, None)
+            } else {
+                let source = path.map(|path| ViewSource {
+                    game: row.game.clone(),
+                    rules: row.rules.clone(),
+                    path: path.clone(),
+                    case: row.index.unwrap_or(1),
+                });
+                (sides, None, source)
+            };
+            let p = Problem {
+                name,
+                game: row.game.clone(),
+                status: status.as_str().to_string(),
+                message: row.detail.clone(),
+                sides,
+                excerpt,
+                ..Problem::default()
+            };
+            problem = Some(page.add_problem(p, source.as_ref()));
+        }
+        page.add_row(PageRow {
+            status: status.as_str().to_string(),
+            game: row.game.clone(),
+            cells,
+            problem,
+        });
+    }
+    page
+}
+
+/// A verdict and its explanation, one under the other.
+fn side(verdict: &str, explanation: &str) -> String {
+    match (verdict.is_empty(), explanation.is_empty()) {
+        (true, _) => explanation.to_string(),
+        (false, true) => verdict.to_string(),
+        (false, false) => format!("{verdict}\n{explanation}"),
+    }
 }
 
 /// The `--json` summary of a verify (or merged) run whose reports are in `out`: counts per

@@ -1,0 +1,126 @@
+//! `referee show`: one case drawn on the terminal (and, with `--html`, as a report page).
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::{check_html_target, rules_help};
+use crate::error::{JudgeError, RunError};
+use crate::game::{rules_from_flag, Game, RuleSet};
+use crate::games::{GameName, Visitor};
+use crate::report::html::{Page, Problem, LARGEST_DRAWN};
+use crate::view::{use_color, ColorChoice, DrawRequest};
+
+#[derive(Debug, clap::Args)]
+pub(super) struct ShowArgs {
+    /// The game.
+    game: GameName,
+    /// The input file; standard input when absent or `-`.
+    file: Option<PathBuf>,
+    #[arg(long, help = rules_help())]
+    rules: Option<String>,
+    /// The case of a multi-case input (1-based).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    case: u64,
+    /// Pousse: the board after this move (0: the empty board; default: the decisive move, or
+    /// the last).
+    #[arg(long = "move", value_name = "K")]
+    step: Option<u64>,
+    /// Colours: `auto` on a terminal unless NO_COLOR is set.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+    /// Also write the case as a self-contained HTML page to FILE (with the replay for Pousse;
+    /// replaced atomically).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+}
+
+pub(super) fn show(args: ShowArgs) -> Result<ExitCode, RunError> {
+    if let Some(html) = &args.html {
+        check_html_target(html)?;
+    }
+    let (name, reader): (String, Box<dyn Read>) = match &args.file {
+        Some(p) if p.as_os_str() != "-" => {
+            let file = File::open(p).map_err(|e| RunError::io(p, e))?;
+            (p.display().to_string(), Box::new(file))
+        }
+        _ => ("<stdin>".into(), Box::new(io::stdin().lock())),
+    };
+    let mut input = Vec::new();
+    reader
+        .take(LARGEST_DRAWN + 1)
+        .read_to_end(&mut input)
+        .map_err(|e| RunError::Usage(format!("{name}: {e}")))?;
+    if input.len() as u64 > LARGEST_DRAWN {
+        return Err(RunError::Usage(format!(
+            "{name}: larger than {} MiB; show draws inputs up to that size",
+            LARGEST_DRAWN >> 20
+        )));
+    }
+    struct Show<'a> {
+        args: &'a ShowArgs,
+        name: &'a str,
+        input: &'a [u8],
+    }
+    impl Visitor for Show<'_> {
+        type Output = Result<ExitCode, RunError>;
+        fn visit<G: Game>(self) -> Self::Output {
+            let args = self.args;
+            let rules = rules_from_flag::<G>(args.rules.as_deref())?;
+            if args.step.is_some() && G::STEP.is_empty() {
+                return Err(RunError::Usage(format!(
+                    "--move: {} cases have no moves to step through",
+                    G::NAME
+                )));
+            }
+            let request = DrawRequest {
+                case: args.case,
+                step: args.step,
+                color: use_color(args.color, io::stdout().is_terminal()),
+            };
+            let drawing = match G::draw(self.input, rules, &request) {
+                Ok(drawing) => drawing,
+                Err(JudgeError::Input(e)) => {
+                    eprintln!("error: {}", e.located(self.name));
+                    return Ok(ExitCode::from(1));
+                }
+                Err(e) => return Err(RunError::Usage(e.located(self.name))),
+            };
+            let mut out = io::stdout().lock();
+            out.write_all(drawing.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| RunError::Usage(format!("writing the drawing: {e}")))?;
+            if let Some(path) = &args.html {
+                let view = G::board_view(self.input, rules, args.case)
+                    .map_err(|e| RunError::Usage(e.located(self.name)))?;
+                let mut page = Page::new(&format!("referee show {}", G::NAME));
+                page.about = vec![format!(
+                    "{}, case {}{}",
+                    self.name,
+                    args.case,
+                    if rules.name().is_empty() {
+                        String::new()
+                    } else {
+                        format!(", rules {}", rules.name())
+                    }
+                )];
+                let problem = Problem {
+                    name: format!("{}, case {}", self.name, args.case),
+                    game: G::NAME.to_string(),
+                    status: "shown".to_string(),
+                    view: Some(view),
+                    ..Problem::default()
+                };
+                page.add_problem(problem, None);
+                page.write(path, &[]).map_err(|e| RunError::io(path, e))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+    args.game.visit(Show {
+        args: &args,
+        name: &name,
+        input: &input,
+    })
+}

@@ -1,0 +1,408 @@
+//! The self-contained HTML report of a `verify`, `stress`, `audit` or `show` run: a summary of
+//! counts, every problem with its board view (the game's drawing, or for input that does not
+//! parse an excerpt at the line and column), and the rows, filterable by status and game.
+//!
+//! One file, CSS, JavaScript and SVG inline, no network access; every table and text drawing is
+//! readable without JavaScript. The page is rendered by askama from `templates/report.html`;
+//! the games' replay scripts ([`crate::game::Game::REPORT_SCRIPT`]) are embedded once each.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use askama::Template;
+
+use super::ci::{status_counts, Suite, SuiteCounts};
+use super::write::replace_file;
+use crate::games::ALL;
+use crate::view::BoardView;
+
+/// The most problems drawn with a board view; the others are listed with their message only.
+pub const MAX_VIEWS: usize = 200;
+
+/// The largest input read to draw a view (larger ones are listed without one).
+pub const LARGEST_DRAWN: u64 = 64 << 20;
+
+/// The widest excerpt line shown, in bytes, around the column.
+const EXCERPT_WIDTH: usize = 120;
+
+/// One problem: a mismatch, an invalid input or a finding.
+#[derive(Debug, Clone, Default)]
+pub struct Problem {
+    /// The HTML id its row links to.
+    pub anchor: String,
+    /// Its name (file and case, or finding number and signature).
+    pub name: String,
+    /// Its game (empty when not recognised).
+    pub game: String,
+    /// Its status word.
+    pub status: String,
+    /// One line saying what went wrong.
+    pub message: String,
+    /// Side-by-side accounts, each a heading and a text (engine and reference, program and
+    /// reference).
+    pub sides: Vec<(String, String)>,
+    /// The lines around an input error, the column marked.
+    pub excerpt: Option<String>,
+    /// The board view, when drawn.
+    pub view: Option<BoardView>,
+}
+
+/// What to draw for a problem: the game, its rule set, the input file and the case.
+#[derive(Debug, Clone)]
+pub struct ViewSource {
+    /// The game's command-line name.
+    pub game: String,
+    /// The rule set's name (empty for the default or a game without rule sets).
+    pub rules: String,
+    /// The input file.
+    pub path: PathBuf,
+    /// The 1-based case.
+    pub case: u64,
+}
+
+/// One row of the rows table.
+#[derive(Debug, Clone, Default)]
+pub struct PageRow {
+    /// Its status word (for the filter).
+    pub status: String,
+    /// Its game (for the filter).
+    pub game: String,
+    /// Its cells, in column order.
+    pub cells: Vec<String>,
+    /// The anchor of its problem, when it has one.
+    pub problem: Option<String>,
+}
+
+/// A report page's content.
+#[derive(Debug, Clone, Default)]
+pub struct Page {
+    /// The tool and version, for the generator tag.
+    pub tool: String,
+    /// The page title.
+    pub title: String,
+    /// Lines under the title (the command's settings, the totals).
+    pub about: Vec<String>,
+    /// Every problem, in report order.
+    pub problems: Vec<Problem>,
+    /// How many problems have no board view because [`MAX_VIEWS`] were drawn.
+    pub views_left_out: usize,
+    /// The games of the rows, for the filter.
+    pub games: Vec<String>,
+    /// The rows table's column names.
+    pub columns: Vec<String>,
+    /// The rows.
+    pub rows: Vec<PageRow>,
+}
+
+#[derive(Template)]
+#[template(path = "report.html", escape = "html")]
+struct ReportHtml<'a> {
+    page: &'a Page,
+    statuses: Vec<String>,
+    counts: Vec<SuiteCounts>,
+    css: &'static str,
+    script: String,
+}
+
+impl Page {
+    /// An empty page titled `title`.
+    pub fn new(title: &str) -> Page {
+        Page {
+            tool: format!("referee {}", env!("CARGO_PKG_VERSION")),
+            title: title.to_string(),
+            ..Page::default()
+        }
+    }
+
+    /// Adds a problem, drawing `source` while fewer than [`MAX_VIEWS`] views are drawn; a view
+    /// that cannot be drawn says why in its text. Returns the problem's anchor.
+    pub fn add_problem(&mut self, mut problem: Problem, source: Option<&ViewSource>) -> String {
+        let anchor = format!("problem-{}", self.problems.len() + 1);
+        problem.anchor = anchor.clone();
+        if let Some(source) = source {
+            if self.problems.len() - self.views_left_out < MAX_VIEWS {
+                problem.view = Some(view_of(source));
+            } else {
+                self.views_left_out += 1;
+            }
+        }
+        self.problems.push(problem);
+        anchor
+    }
+
+    /// Adds a row; its game joins the filter's list.
+    pub fn add_row(&mut self, row: PageRow) {
+        if !row.game.is_empty() && !self.games.contains(&row.game) {
+            self.games.push(row.game.clone());
+        }
+        self.rows.push(row);
+    }
+
+    /// The page as HTML, with the summary table of `suites`.
+    pub fn render(&self, suites: &[Suite]) -> String {
+        let (statuses, counts) = status_counts(suites);
+        let mut script = String::new();
+        for game in ALL {
+            script.push_str(game.report_script());
+            script.push('\n');
+        }
+        script.push_str(include_str!("../../templates/report.js"));
+        ReportHtml {
+            page: self,
+            statuses,
+            counts,
+            css: include_str!("../../templates/report.css"),
+            script: script.replace("</script", "<\\/script"),
+        }
+        .render()
+        .expect("the template renders any page")
+    }
+
+    /// Writes the page to `path`, replacing it atomically.
+    pub fn write(&self, path: &Path, suites: &[Suite]) -> io::Result<()> {
+        replace_file(path, self.render(suites).as_bytes())
+    }
+}
+
+/// The board view of `source`, or a view whose text says why there is none.
+pub fn view_of(source: &ViewSource) -> BoardView {
+    let failed = |why: String| BoardView {
+        text: why,
+        ..BoardView::default()
+    };
+    let Some(game) = ALL.into_iter().find(|g| g.as_str() == source.game) else {
+        return failed(format!("no view: unknown game {:?}", source.game));
+    };
+    let input = match read_bounded(&source.path, LARGEST_DRAWN) {
+        Ok(Some(input)) => input,
+        Ok(None) => {
+            return failed(format!(
+                "no view: the input is larger than {} MiB",
+                LARGEST_DRAWN >> 20
+            ))
+        }
+        Err(e) => return failed(format!("no view: {}: {e}", source.path.display())),
+    };
+    match game.board_view(&source.rules, &input, source.case) {
+        Ok(view) => view,
+        Err(e) => failed(format!("no view: {e}")),
+    }
+}
+
+/// The whole of the regular file `path` when it holds at most `limit` bytes, else `None`.
+fn read_bounded(path: &Path, limit: u64) -> io::Result<Option<Vec<u8>>> {
+    let file = File::open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= limit).then_some(bytes))
+}
+
+/// The lines of `path` from two before `line` to two after (1-based line and byte column),
+/// each cut to [`EXCERPT_WIDTH`] bytes around the column, with a caret under the column.
+/// Reads no further than the last line shown, and keeps no more than those lines.
+pub fn excerpt(path: &Path, line: u64, column: u64) -> Option<String> {
+    let file = File::open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut reader = BufReader::new(file);
+    let first = line.saturating_sub(2).max(1);
+    let mut out = String::new();
+    let mut number = 1u64;
+    let mut kept = Vec::new();
+    let start = (column as usize).saturating_sub(EXCERPT_WIDTH / 2 + 1);
+    while number <= line + 2 {
+        kept.clear();
+        let mut ended = false;
+        // Reads one line, keeping only the bytes of the excerpt's width.
+        let mut at = 0usize;
+        loop {
+            let buffer = reader.fill_buf().ok()?;
+            if buffer.is_empty() {
+                ended = true;
+                break;
+            }
+            let (chunk, newline) = match buffer.iter().position(|&b| b == b'\n') {
+                Some(i) => (&buffer[..i], true),
+                None => (buffer, false),
+            };
+            if number >= first {
+                for (k, &b) in chunk.iter().enumerate() {
+                    if (start..start + EXCERPT_WIDTH).contains(&(at + k)) {
+                        kept.push(b);
+                    }
+                }
+            }
+            at += chunk.len();
+            let used = chunk.len() + usize::from(newline);
+            reader.consume(used);
+            if newline {
+                break;
+            }
+        }
+        if ended && at == 0 && kept.is_empty() {
+            if number == line {
+                out.push_str(&format!("{number:>6} | (end of input)\n"));
+            }
+            break;
+        }
+        if number >= first {
+            let text = String::from_utf8_lossy(&kept).replace('\r', "\u{240d}");
+            let lead = if start > 0 { "..." } else { "" };
+            out.push_str(&format!("{number:>6} | {lead}{text}\n"));
+            if number == line {
+                let caret = (column as usize).saturating_sub(start + 1) + lead.len();
+                out.push_str(&format!(
+                    "{:>6} | {}^ column {column}\n",
+                    "",
+                    " ".repeat(caret)
+                ));
+            }
+        }
+        if ended {
+            break;
+        }
+        number += 1;
+    }
+    Some(out)
+}
+
+/// A page of the findings of a `stress` or `audit` run, the rows of its `findings.csv` under
+/// `header`, each drawn from its input file (column `input`, in `dir`) with the side-by-side
+/// accounts of `sides` (pairs of a heading and a column name).
+pub fn findings_page(
+    title: &str,
+    about: Vec<String>,
+    dir: &Path,
+    header: &[&str],
+    rows: &[Vec<String>],
+    sides: &[(&str, &str)],
+) -> Page {
+    let column = |row: &[String], name: &str| -> String {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .and_then(|i| row.get(i).cloned())
+            .unwrap_or_default()
+    };
+    let mut page = Page::new(title);
+    page.about = about;
+    page.columns = header.iter().map(|h| h.to_string()).collect();
+    for row in rows {
+        let game = column(row, "game");
+        let signature = column(row, "signature");
+        let status = match column(row, "kind") {
+            kind if kind.is_empty() => "divergence".to_string(),
+            kind => kind,
+        };
+        let problem = Problem {
+            name: format!("finding {}: {signature}", column(row, "finding")),
+            game: game.clone(),
+            status: status.clone(),
+            message: format!("{signature} ({} cases)", column(row, "count")),
+            sides: sides
+                .iter()
+                .map(|(heading, name)| (heading.to_string(), column(row, name)))
+                .collect(),
+            ..Problem::default()
+        };
+        let source = ViewSource {
+            game: game.clone(),
+            rules: column(row, "rules"),
+            path: dir.join(column(row, "input")),
+            case: 1,
+        };
+        let anchor = page.add_problem(problem, Some(&source));
+        page.add_row(PageRow {
+            status,
+            game,
+            cells: row.clone(),
+            problem: Some(anchor),
+        });
+    }
+    page
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("referee-html-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    #[test]
+    fn an_excerpt_marks_the_column_and_keeps_its_neighbours() {
+        let path = temp_file("excerpt.txt", b"4\nL1\nR9\nT2\nB3\nL4\n");
+        let text = excerpt(&path, 3, 2).unwrap();
+        assert_eq!(
+            text,
+            "     1 | 4\n     2 | L1\n     3 | R9\n       |  ^ column 2\n     4 | T2\n     5 | B3\n"
+        );
+    }
+
+    #[test]
+    fn an_excerpt_of_a_long_line_is_a_window_around_the_column() {
+        let mut line = vec![b'a'; 100_000];
+        line[50_000] = b'!';
+        let path = temp_file("long.txt", &line);
+        let text = excerpt(&path, 1, 50_001).unwrap();
+        let first = text.lines().next().unwrap();
+        assert!(first.len() < EXCERPT_WIDTH + 20, "{first}");
+        let caret = text.lines().nth(1).unwrap();
+        assert_eq!(first.find('!'), caret.find('^'), "{text}");
+    }
+
+    #[test]
+    fn an_error_past_the_last_line_says_end_of_input() {
+        let path = temp_file("short.txt", b"4\nL1\n");
+        assert!(excerpt(&path, 3, 1).unwrap().contains("(end of input)"));
+    }
+
+    #[test]
+    fn views_stop_at_the_limit_and_say_so() {
+        let path = temp_file("game.txt", b"3\nL1\nQUIT\n");
+        let source = ViewSource {
+            game: "pousse".into(),
+            rules: String::new(),
+            path,
+            case: 1,
+        };
+        let mut page = Page::new("t");
+        for _ in 0..MAX_VIEWS + 3 {
+            page.add_problem(Problem::default(), Some(&source));
+        }
+        assert_eq!(page.views_left_out, 3);
+        assert!(page.problems[0].view.as_ref().unwrap().replay.is_some());
+        assert!(page.problems[MAX_VIEWS].view.is_none());
+    }
+
+    #[test]
+    fn the_page_is_escaped_and_self_contained() {
+        let mut page = Page::new("<b>title</b>");
+        page.columns = vec!["file".into()];
+        page.add_row(PageRow {
+            status: "ok".into(),
+            game: "pousse".into(),
+            cells: vec!["<script>alert(1)</script>".into()],
+            problem: None,
+        });
+        let html = page.render(&[]);
+        assert!(
+            html.contains("<h1>&#60;b&#62;title&#60;/b&#62;</h1>"),
+            "{html}"
+        );
+        assert!(!html.contains("<script>alert"));
+        for external in ["src=\"http", "href=\"http", "<link", "@import", "url("] {
+            assert!(!html.contains(external), "{external}");
+        }
+    }
+}
