@@ -111,6 +111,13 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// parsers against each other on inputs too large for the reference to judge.
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError>;
 
+    /// Where a judged case lies outside the original contest's limits, which a contest's input
+    /// validator enforces while the engine judges more: what the limits allow and what the case
+    /// has. `None` inside them (the default: no limits beyond the grammar's).
+    fn outside_contest(_judgement: &Self::Judgement) -> Option<(String, String)> {
+        None
+    }
+
     /// An estimate of the reference implementation's work on this case under `options`, in
     /// elementary steps, from the engine's judgement; drivers skip the reference beyond a
     /// budget.

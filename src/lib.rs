@@ -22,6 +22,7 @@ pub mod gen;
 pub mod grade;
 pub mod harness;
 pub mod hash;
+pub mod judge_system;
 pub mod knobs;
 pub mod littlesquares;
 pub mod merge;

@@ -8,6 +8,7 @@ mod grade;
 mod judge;
 mod show;
 mod stress;
+mod validators;
 mod verify;
 
 use std::process::ExitCode;
@@ -64,7 +65,20 @@ enum Command {
     /// straights and any repetition), the LittleSquares decomposition, the Some Game line.
     #[command(after_help = EXIT_CODES)]
     Show(show::ShowArgs),
+    /// Input validator for judge systems: exit 42 when the input is valid, 43 (with
+    /// FILE:LINE:COL: expected ..., found ...) when not.
+    #[command(after_help = VALIDATOR_EXIT_CODES)]
+    Validate(validators::ValidateArgs),
+    /// Output validator for judge systems: the engine judges INPUT, ANSWER must agree, the
+    /// team's output is compared verdict by verdict (flags go before the files).
+    #[command(after_help = VALIDATOR_EXIT_CODES)]
+    Check(validators::CheckArgs),
 }
+
+/// The exit codes of `validate` and `check`, which follow the judge systems' protocols.
+const VALIDATOR_EXIT_CODES: &str = "Exit codes: validate: 42 valid, 43 invalid. check: Kattis \
+    42 accepted, 43 rejected, 1 judge error (judgeerror.txt); testlib 0 OK, 1 WA, 2 PE, 3 FAIL; \
+    CMS 0 with the score on standard output, 1 judge error. 2 bad flags.";
 
 /// A count of steps or bytes, written as a whole number (`2000000000`, `2_000_000_000`) or in
 /// exponent notation (`2e9`).
@@ -101,6 +115,8 @@ pub fn main() -> ExitCode {
         Command::Stress(args) => stress::stress(args),
         Command::Audit(args) => audit::audit(args),
         Command::Show(args) => show::show(args),
+        Command::Validate(args) => validators::validate_input(args),
+        Command::Check(args) => validators::check_output(args),
     };
     outcome.unwrap_or_else(|e| {
         eprintln!("error: {e}");

@@ -11,6 +11,17 @@ use crate::view::{BoardView, DrawRequest};
 pub struct LittleSquares;
 
 impl Game for LittleSquares {
+    fn outside_contest(j: &Judgement) -> Option<(String, String)> {
+        (!j.within_contest_limits).then(|| {
+            (
+                "an even number of rows from 2 to 10, all of the same even length from 2 to 10 \
+                 (the contest's limits)"
+                    .to_string(),
+                format!("a {} x {} grid", j.rows, j.cols),
+            )
+        })
+    }
+
     const NAME: &'static str = "littlesquares";
     const BETWEEN: &'static str = "";
     const FIRST_LINE: &'static str = "a grid row of '.' and '#' or a '{' literal";

@@ -2,7 +2,7 @@
 
 use std::io::Read;
 
-use super::{Judgement, PousseCase, Rules};
+use super::{Judgement, PousseCase, Rules, CONTEST_MAX_N};
 use crate::error::JudgeError;
 use crate::game::{Engine, Game};
 use crate::view::{BoardView, DrawRequest};
@@ -103,4 +103,13 @@ impl Game for Pousse {
 
     const REPORT_SCRIPT: &'static str = include_str!("replay.js");
     const STEP: &'static str = "move";
+
+    fn outside_contest(j: &Judgement) -> Option<(String, String)> {
+        (j.n > CONTEST_MAX_N).then(|| {
+            (
+                format!("a board size N <= {CONTEST_MAX_N} (the contest's limit)"),
+                format!("N = {}", j.n),
+            )
+        })
+    }
 }

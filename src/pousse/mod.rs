@@ -22,6 +22,10 @@ use std::fmt;
 use crate::game::Judged;
 
 pub use board::{Board, MAX_N};
+
+/// The largest board the contest's problem allows (UVa 844: N <= 100); the engine judges
+/// boards up to [`MAX_N`].
+pub const CONTEST_MAX_N: usize = 100;
 pub use case::PousseCase;
 pub use game::Pousse;
 pub use play::Match;

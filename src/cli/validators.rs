@@ -1,0 +1,255 @@
+//! `referee validate` (an input validator) and `referee check` (an output validator), with the
+//! exit codes and feedback files of the judge system's protocol.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use super::rules_help;
+use crate::answer::Verdict;
+use crate::error::RunError;
+use crate::game::{rules_from_flag, Game};
+use crate::games::{GameName, Visitor};
+use crate::judge_system::check::{check, Decision};
+use crate::judge_system::validate::{validate, Constraints};
+
+/// Kattis' and DOMjudge's exit code for a valid input or an accepted output.
+const KATTIS_ACCEPT: u8 = 42;
+/// Kattis' and DOMjudge's exit code for an invalid input or a wrong answer.
+const KATTIS_REJECT: u8 = 43;
+
+#[derive(Debug, clap::Args)]
+pub(super) struct ValidateArgs {
+    /// The game.
+    game: GameName,
+    /// The input file; standard input when absent or `-`.
+    file: Option<PathBuf>,
+    #[arg(long, help = rules_help())]
+    rules: Option<String>,
+    /// `engine`: what the engine judges; `contest`: also the original problem's limits and the
+    /// one canonical layout (single spaces, no leading zeros or extra blank lines).
+    #[arg(long, value_enum, default_value_t = Constraints::Engine)]
+    constraints: Constraints,
+}
+
+/// The judge system whose checker protocol `check` speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Protocol {
+    /// Kattis and DOMjudge: `INPUT ANSWER FEEDBACK_DIR [ARGS] < OUTPUT`; exit 42 accepted, 43
+    /// wrong, 1 judge error; judgemessage.txt (judgeerror.txt) in FEEDBACK_DIR.
+    Kattis,
+    /// testlib (Codeforces Polygon): `INPUT OUTPUT ANSWER`; exit 0 OK, 1 WA, 2 PE, 3 FAIL.
+    Testlib,
+    /// CMS: `INPUT ANSWER OUTPUT`; the score on standard output, a message on standard error.
+    Cms,
+}
+
+#[derive(Debug, clap::Args)]
+pub(super) struct CheckArgs {
+    /// The game.
+    game: GameName,
+    /// The files, in the protocol's order (Kattis: INPUT ANSWER FEEDBACK_DIR, then the
+    /// problem's validator arguments, where a rule set name, `rules=R` or `--rules R` chooses
+    /// the rule set; testlib: INPUT OUTPUT ANSWER; CMS: INPUT ANSWER OUTPUT).
+    #[arg(required = true, num_args = 3.., allow_hyphen_values = true)]
+    operands: Vec<String>,
+    #[arg(long, help = rules_help())]
+    rules: Option<String>,
+    /// The judge system's protocol.
+    #[arg(long, value_enum, default_value_t = Protocol::Kattis)]
+    protocol: Protocol,
+    /// Kattis: also write teammessage.txt (shown to the team) with the verdict's reason.
+    #[arg(long)]
+    team_message: bool,
+}
+
+pub(super) fn validate_input(args: ValidateArgs) -> Result<ExitCode, RunError> {
+    let (name, input): (String, Box<dyn Read>) = match &args.file {
+        Some(p) if p.as_os_str() != "-" => {
+            let file = File::open(p).map_err(|e| RunError::io(p, e))?;
+            (p.display().to_string(), Box::new(file))
+        }
+        _ => ("<stdin>".into(), Box::new(io::stdin().lock())),
+    };
+    struct Validate<'a> {
+        args: &'a ValidateArgs,
+        name: &'a str,
+        input: Box<dyn Read + 'a>,
+    }
+    impl Visitor for Validate<'_> {
+        type Output = Result<ExitCode, RunError>;
+        fn visit<G: Game>(self) -> Self::Output {
+            let rules = rules_from_flag::<G>(self.args.rules.as_deref())?;
+            let input = crate::text::Bounded::new(self.input, 16_000_000_000);
+            match validate::<G>(input, rules, self.args.constraints) {
+                Ok(cases) => {
+                    eprintln!(
+                        "{}: valid ({cases} case{})",
+                        self.name,
+                        if cases == 1 { "" } else { "s" }
+                    );
+                    Ok(ExitCode::from(KATTIS_ACCEPT))
+                }
+                Err(why) => {
+                    eprintln!("{}:{}", self.name, why.0);
+                    Ok(ExitCode::from(KATTIS_REJECT))
+                }
+            }
+        }
+    }
+    args.game.visit(Validate {
+        args: &args,
+        name: &name,
+        input,
+    })
+}
+
+/// The rule set named by a validator argument: `R`, `rules=R`, or `--rules R`.
+fn rules_in(arguments: &[String]) -> Option<String> {
+    let mut it = arguments.iter();
+    while let Some(a) = it.next() {
+        if a == "--rules" {
+            return it.next().cloned();
+        }
+        if let Some(r) = a.strip_prefix("rules=").or(a.strip_prefix("--rules=")) {
+            return Some(r.to_string());
+        }
+    }
+    arguments
+        .iter()
+        .find(|a| crate::games::check_rule_set_name(a).is_ok())
+        .cloned()
+}
+
+pub(super) fn check_output(args: CheckArgs) -> Result<ExitCode, RunError> {
+    let ops = &args.operands;
+    let (input, answer, output, feedback, extra) = match args.protocol {
+        Protocol::Kattis => (
+            &ops[0],
+            &ops[1],
+            None,
+            Some(PathBuf::from(&ops[2])),
+            &ops[3..],
+        ),
+        Protocol::Testlib => (&ops[0], &ops[2], Some(&ops[1]), None, &ops[3..]),
+        Protocol::Cms => (&ops[0], &ops[1], Some(&ops[2]), None, &ops[3..]),
+    };
+    let rules = args.rules.clone().or_else(|| rules_in(extra));
+    struct Check<'a> {
+        input: &'a Path,
+        answer: &'a Path,
+        output: Option<&'a Path>,
+        rules: Option<&'a str>,
+    }
+    impl Visitor for Check<'_> {
+        type Output = Result<io::Result<Decision>, RunError>;
+        fn visit<G: Game>(self) -> Self::Output {
+            let rules = rules_from_flag::<G>(self.rules)?;
+            Ok(match self.output {
+                Some(path) => {
+                    File::open(path).and_then(|f| check::<G>(self.input, self.answer, f, rules))
+                }
+                None => check::<G>(self.input, self.answer, io::stdin().lock(), rules),
+            })
+        }
+    }
+    let decided = args.game.visit(Check {
+        input: Path::new(input),
+        answer: Path::new(answer),
+        output: output.map(Path::new),
+        rules: rules.as_deref(),
+    });
+    // Bad flags, unreadable files: a judge error in every protocol.
+    let decision = match decided {
+        Ok(Ok(d)) => d,
+        Ok(Err(e)) => Decision::JudgeError(format!("reading the files: {e}")),
+        Err(e) => Decision::JudgeError(e.to_string()),
+    };
+    report(
+        args.protocol,
+        feedback.as_deref(),
+        args.team_message,
+        &decision,
+    )
+}
+
+/// Tells the judge system `decision` in `protocol`'s terms.
+fn report(
+    protocol: Protocol,
+    feedback: Option<&Path>,
+    team_message: bool,
+    decision: &Decision,
+) -> Result<ExitCode, RunError> {
+    let write = |name: &str, text: &str| -> Result<(), RunError> {
+        match feedback {
+            Some(dir) => std::fs::write(dir.join(name), format!("{text}\n"))
+                .map_err(|e| RunError::io(&dir.join(name), e)),
+            None => Ok(()),
+        }
+    };
+    match protocol {
+        Protocol::Kattis => match decision {
+            Decision::Accepted => {
+                write(
+                    "judgemessage.txt",
+                    "accepted: every verdict agrees with the engine",
+                )?;
+                Ok(ExitCode::from(KATTIS_ACCEPT))
+            }
+            Decision::Rejected { verdict, message } => {
+                let text = format!("{}: {message}", verdict_word(*verdict));
+                write("judgemessage.txt", &text)?;
+                if team_message {
+                    write("teammessage.txt", &text)?;
+                }
+                Ok(ExitCode::from(KATTIS_REJECT))
+            }
+            Decision::JudgeError(why) => {
+                let text = format!("judge error: {why}");
+                write("judgeerror.txt", &text)?;
+                write("judgemessage.txt", &text)?;
+                eprintln!("{text}");
+                Ok(ExitCode::from(1))
+            }
+        },
+        Protocol::Testlib => {
+            let (code, text) = match decision {
+                Decision::Accepted => (0, "ok every verdict agrees with the engine".to_string()),
+                Decision::Rejected {
+                    verdict: Verdict::PE,
+                    message,
+                } => (2, format!("wrong output format {message}")),
+                Decision::Rejected { message, .. } => (1, format!("wrong answer {message}")),
+                Decision::JudgeError(why) => (3, format!("FAIL {why}")),
+            };
+            eprintln!("{text}");
+            Ok(ExitCode::from(code))
+        }
+        Protocol::Cms => match decision {
+            Decision::Accepted => {
+                println!("1.0");
+                eprintln!("Output is correct");
+                Ok(ExitCode::SUCCESS)
+            }
+            Decision::Rejected { verdict, message } => {
+                println!("0.0");
+                eprintln!("{}: {message}", verdict_word(*verdict));
+                Ok(ExitCode::SUCCESS)
+            }
+            Decision::JudgeError(why) => {
+                eprintln!("judge error: {why}");
+                Ok(ExitCode::from(1))
+            }
+        },
+    }
+}
+
+fn verdict_word(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::AC => "accepted",
+        Verdict::PE => "presentation error",
+        Verdict::NO => "no output",
+        Verdict::WA | Verdict::JE => "wrong answer",
+    }
+}

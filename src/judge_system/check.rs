@@ -1,0 +1,270 @@
+//! The output validator: the engine judges the input, the judges' answer file must agree with
+//! it, and the team's output is compared with the engine's as `grade` does ([`crate::answer`]).
+//!
+//! Memory is bounded by the input's verdicts, never by the team's output: at most
+//! [`longest_output`] bytes of it are read (longer output is a wrong answer, read no further),
+//! and the same bound holds for the answer file.
+
+use std::io::{self, Read};
+use std::path::Path;
+
+use crate::answer::{compare, escape, longest_output, Verdict};
+use crate::error::JudgeError;
+use crate::game::{render, Engine, Game, Judged};
+use crate::text::Bounded;
+
+/// The longest input read (larger ones are a judge error: the input is the judges' own file).
+const LARGEST_INPUT: u64 = 16_000_000_000;
+
+/// What the checker decides.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// The team's output is right.
+    Accepted,
+    /// The team's output is wrong (`WA`, `PE` or `NO`), and why: which case, expected and got.
+    Rejected {
+        /// How it is wrong.
+        verdict: Verdict,
+        /// Which case, what was expected and what came, the decisive move or reason.
+        message: String,
+    },
+    /// The judges' files are wrong (an invalid input, an answer file that disagrees with the
+    /// engine): the team is neither accepted nor rejected.
+    JudgeError(String),
+}
+
+/// Reads at most `limit` bytes of `reader`; `None` when there are more.
+fn read_at_most(reader: impl Read, limit: u64) -> io::Result<Option<Vec<u8>>> {
+    let mut bytes = Vec::new();
+    reader.take(limit + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= limit).then_some(bytes))
+}
+
+/// The verdict lines of an output: its lines without surrounding blanks, blank ones left out.
+fn verdict_lines(bytes: &[u8]) -> Vec<&[u8]> {
+    bytes
+        .split(|&b| b == b'\n')
+        .map(|l| l.trim_ascii())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// Where `got` first differs from the verdicts of `judgements`, in words.
+fn first_difference<G: Game>(judgements: &[G::Judgement], got: &[u8]) -> String {
+    let lines = verdict_lines(got);
+    for (i, j) in judgements.iter().enumerate() {
+        let expected = j.verdict();
+        match lines.get(i) {
+            Some(line) if *line == expected.as_bytes() => {}
+            Some(line) => {
+                return format!(
+                    "case {}: expected {expected:?}, got \"{}\" ({})",
+                    i + 1,
+                    escape(line, 80),
+                    j.explain()
+                )
+            }
+            None => {
+                return format!(
+                    "case {}: expected {expected:?}, got nothing (the output has {} verdict{} for {} cases)",
+                    i + 1,
+                    lines.len(),
+                    if lines.len() == 1 { "" } else { "s" },
+                    judgements.len()
+                )
+            }
+        }
+    }
+    match lines.get(judgements.len()) {
+        Some(extra) => format!(
+            "{} verdicts expected; the output goes on with \"{}\"",
+            judgements.len(),
+            escape(extra, 80)
+        ),
+        None => "the same verdicts, but not one per line with the expected blank lines".into(),
+    }
+}
+
+/// Where the layout of `got` first differs from `expected` (for a presentation error).
+fn layout_difference(expected: &str, got: &[u8]) -> String {
+    let want: Vec<&[u8]> = expected.as_bytes().split(|&b| b == b'\n').collect();
+    let have: Vec<&[u8]> = got.split(|&b| b == b'\n').collect();
+    for (i, w) in want.iter().enumerate() {
+        let h = have.get(i).copied().unwrap_or_default();
+        if h.trim_ascii_end() != *w {
+            return format!(
+                "presentation error: the verdicts are right, but line {} is \"{}\" where \"{}\" is expected",
+                i + 1,
+                escape(h, 80),
+                escape(w, 80)
+            );
+        }
+    }
+    "presentation error: the verdicts are right, but the output has extra lines".into()
+}
+
+/// Judges `input` (a file of the game's input format) under `options`, checks `answer` against
+/// the engine, and decides on the team's output read from `team`.
+pub fn check<G: Game>(
+    input: &Path,
+    answer: &Path,
+    team: impl Read,
+    options: G::Options,
+) -> io::Result<Decision> {
+    let name = input.display().to_string();
+    let file = std::fs::File::open(input)?;
+    let judgements = match G::judge(
+        Engine::Fast,
+        &mut Bounded::new(file, LARGEST_INPUT),
+        options,
+    ) {
+        Ok(j) => j,
+        Err(e @ JudgeError::Input(_)) => {
+            return Ok(Decision::JudgeError(format!(
+                "the input is invalid: {}",
+                e.located(&name)
+            )))
+        }
+        Err(e) => return Ok(Decision::JudgeError(e.located(&name))),
+    };
+    let expected = render::<G>(&judgements);
+    let limit = longest_output(&expected);
+    let answer_name = answer.display();
+    match read_at_most(std::fs::File::open(answer)?, limit)? {
+        None => {
+            return Ok(Decision::JudgeError(format!(
+                "the answer file {answer_name} is far longer than the engine's output"
+            )))
+        }
+        Some(bytes) => {
+            if compare(&expected, &bytes) > Verdict::PE {
+                return Ok(Decision::JudgeError(format!(
+                    "the answer file {answer_name} disagrees with the engine: {}",
+                    first_difference::<G>(&judgements, &bytes)
+                        .replace("expected", "the engine says")
+                        .replace("got", "the answer file says")
+                )));
+            }
+        }
+    }
+    let Some(got) = read_at_most(team, limit)? else {
+        return Ok(Decision::Rejected {
+            verdict: Verdict::WA,
+            message: format!(
+                "the output is longer than {limit} bytes, far longer than the expected {} (not read further)",
+                expected.len()
+            ),
+        });
+    };
+    Ok(match compare(&expected, &got) {
+        Verdict::AC => Decision::Accepted,
+        _ if got.iter().all(u8::is_ascii_whitespace) => Decision::Rejected {
+            verdict: Verdict::NO,
+            message: format!(
+                "no output: {} verdict{} expected",
+                judgements.len(),
+                if judgements.len() == 1 { "" } else { "s" }
+            ),
+        },
+        Verdict::PE => Decision::Rejected {
+            verdict: Verdict::PE,
+            message: layout_difference(&expected, &got),
+        },
+        verdict => Decision::Rejected {
+            verdict,
+            message: first_difference::<G>(&judgements, &got),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pousse::{Pousse, Rules};
+
+    fn files(input: &str, answer: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!(
+            "referee-check-{}-{}",
+            std::process::id(),
+            crate::hash::fnv1a(format!("{input}{answer}").as_bytes())
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("in"), input).unwrap();
+        std::fs::write(dir.join("ans"), answer).unwrap();
+        (dir.join("in"), dir.join("ans"))
+    }
+
+    fn decide(input: &str, answer: &str, team: &[u8]) -> Decision {
+        let (i, a) = files(input, answer);
+        check::<Pousse>(&i, &a, team, Rules::Waterloo).unwrap()
+    }
+
+    const TWO: &str = "2\n\n1\nL1\nQUIT\n\n2\nQUIT\n";
+
+    #[test]
+    fn right_wrong_and_badly_laid_out_outputs() {
+        assert_eq!(
+            decide(TWO, "X WINS\n\nTIE GAME\n", b"X WINS\n\nTIE GAME\n"),
+            Decision::Accepted
+        );
+        assert_eq!(
+            decide(TWO, "X WINS\n\nTIE GAME\n", b"X WINS\n\nO WINS\n"),
+            Decision::Rejected {
+                verdict: Verdict::WA,
+                message: "case 2: expected \"TIE GAME\", got \"O WINS\" (QUIT after 0 moves, no decision)".into()
+            }
+        );
+        let Decision::Rejected { verdict, message } =
+            decide(TWO, "X WINS\n\nTIE GAME\n", b"X WINS\nTIE GAME\n")
+        else {
+            panic!()
+        };
+        assert_eq!(verdict, Verdict::PE);
+        assert!(
+            message.contains("line 2 is \"TIE GAME\" where \"\" is expected"),
+            "{message}"
+        );
+        assert_eq!(
+            decide(TWO, "X WINS\n\nTIE GAME\n", b""),
+            Decision::Rejected {
+                verdict: Verdict::NO,
+                message: "no output: 2 verdicts expected".into()
+            }
+        );
+    }
+
+    #[test]
+    fn judge_errors_never_judge_the_team() {
+        let Decision::JudgeError(why) = decide(TWO, "X WINS\n\nO WINS\n", b"X WINS\n\nTIE GAME\n")
+        else {
+            panic!()
+        };
+        assert!(why.contains("disagrees with the engine: case 2: the engine says \"TIE GAME\", the answer file says \"O WINS\""), "{why}");
+        let Decision::JudgeError(why) = decide("3\nL9\nQUIT\n", "X WINS\n", b"X WINS\n") else {
+            panic!()
+        };
+        assert!(
+            why.contains("the input is invalid") && why.contains(":2:"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn endless_and_binary_outputs_are_wrong_answers_read_only_so_far() {
+        let endless = std::io::repeat(b'X').take(1 << 40);
+        let (i, a) = files("1\nL1\nQUIT\n", "X WINS\n");
+        let Decision::Rejected { verdict, message } =
+            check::<Pousse>(&i, &a, endless, Rules::Waterloo).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(verdict, Verdict::WA);
+        assert!(message.contains("far longer"), "{message}");
+        let Decision::Rejected { message, .. } =
+            decide("1\nL1\nQUIT\n", "X WINS\n", b"\x00\xff\x80")
+        else {
+            panic!()
+        };
+        assert!(message.contains("got \"\\x00\\xFF\\x80\""), "{message}");
+    }
+}
