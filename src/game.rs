@@ -111,6 +111,12 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// parsers against each other on inputs too large for the reference to judge.
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError>;
 
+    /// What the game's Kattis problem package holds under `options` (statement, examples,
+    /// edge cases, solutions); `None` when the game has no package.
+    fn package(_options: Self::Options) -> Option<crate::judge_system::package::Content> {
+        None
+    }
+
     /// Where a judged case lies outside the original contest's limits, which a contest's input
     /// validator enforces while the engine judges more: what the limits allow and what the case
     /// has. `None` inside them (the default: no limits beyond the grammar's).

@@ -178,6 +178,21 @@ fn correct_judges_give_no_finding() {
         ],
     );
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    // The C judge built for each ICFP rule set, under that rule set.
+    for (rules, define) in [
+        ("icfp98", "-DRULES_ICFP98"),
+        ("icfp98-board", "-DRULES_ICFP98_BOARD"),
+    ] {
+        let cmd = build(dir.path(), "pousse.c", &[define], rules);
+        let out = dir.path().join(format!("{rules}-out"));
+        let run = audit(
+            "pousse",
+            &cmd,
+            &out,
+            &["--rules", rules, "--cases", "3000", "--batch", "20"],
+        );
+        assert_eq!(run.status.code(), Some(0), "{rules}: {}", stderr(&run));
+    }
 }
 
 #[test]

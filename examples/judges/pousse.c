@@ -1,7 +1,10 @@
 /* A judge of Pousse (UVa 844, the waterloo rules): single-game and multi-case input. Each row and
  * column keeps its count of each colour, so a move costs the length of the pushed segment.
  * Built with -DPLANT_MOVER_ONLY it has a planted bug: only the mover's straights count, so a
- * push that completes a straight of the opponent never ends the game. */
+ * push that completes a straight of the opponent never ends the game.
+ * Built with -DRULES_ICFP98 (or -DRULES_ICFP98_BOARD) it judges the original contest's rules as
+ * well: a move that repeats an earlier configuration, the board and the side to move (or the
+ * board alone), loses for its mover; configurations are kept in a hash table. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +52,65 @@ static void straights(int *x, int *o) {
     }
 }
 
+#if defined(RULES_ICFP98) || defined(RULES_ICFP98_BOARD)
+/* The board after every move so far (n * n bytes each) and a hash table of 1 + move index. */
+static char *history;
+static size_t moves_kept, history_cap, *table, table_cap;
+
+static unsigned long long board_hash(void) {
+    unsigned long long h = 1469598103934665603ULL;
+    for (int i = 0; i < n * n; i++) h = (h ^ (unsigned char)board[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* The slot of table for a configuration of hash h equal to the current board after a move of
+ * parity `side`: its index into history, or the empty slot where it belongs. */
+static size_t find(unsigned long long h, size_t side) {
+    size_t i = h & (table_cap - 1);
+    for (; table[i]; i = (i + 1) & (table_cap - 1)) {
+        size_t k = table[i] - 1;
+#ifdef RULES_ICFP98
+        if (k % 2 != side) continue;
+#endif
+        if (memcmp(history + k * n * n, board, (size_t)n * n) == 0) break;
+    }
+    (void)side;
+    return i;
+}
+
+static void insert_all(void) {
+    free(table);
+    table = calloc(table_cap, sizeof *table);
+    size_t keep = moves_kept;
+    char *saved = malloc((size_t)n * n);
+    memcpy(saved, board, (size_t)n * n);
+    for (size_t k = 0; k < keep; k++) {
+        memcpy(board, history + k * n * n, (size_t)n * n);
+        table[find(board_hash(), k % 2)] = k + 1;
+    }
+    memcpy(board, saved, (size_t)n * n);
+    free(saved);
+}
+
+/* Whether the board after this move repeats an earlier configuration; records it when not. */
+static int repeats(void) {
+    size_t side = moves_kept % 2;
+    if (2 * (moves_kept + 1) > table_cap) {
+        table_cap = table_cap ? 2 * table_cap : 1024;
+        insert_all();
+    }
+    size_t slot = find(board_hash(), side);
+    if (table[slot]) return 1;
+    if (moves_kept == history_cap) {
+        history_cap = history_cap ? 2 * history_cap : 64;
+        history = realloc(history, history_cap * n * n);
+    }
+    memcpy(history + moves_kept * n * n, board, (size_t)n * n);
+    table[slot] = ++moves_kept;
+    return 0;
+}
+#endif
+
 static char line[64];
 
 static int next_line(void) {
@@ -65,6 +127,15 @@ static const char *game(int size, int have_line) {
     for (int k = 0; k < 2; k++) cnt[k] = calloc(2 * (size_t)n, sizeof **cnt);
     const char *verdict = "TIE GAME";
     int decided = 0, move = 0;
+#if defined(RULES_ICFP98) || defined(RULES_ICFP98_BOARD)
+    /* History is kept in boards of this game's size. */
+    free(history);
+    history = NULL;
+    moves_kept = history_cap = 0;
+    table_cap = 1024;
+    free(table);
+    table = calloc(table_cap, sizeof *table);
+#endif
     while (have_line || next_line()) {
         have_line = 0;
         if (strcmp(line, "QUIT") == 0) break;
@@ -81,6 +152,12 @@ static const char *game(int size, int have_line) {
             verdict = x > o ? "X WINS" : "O WINS";
             decided = 1;
         }
+#if defined(RULES_ICFP98) || defined(RULES_ICFP98_BOARD)
+        else if (repeats()) {
+            verdict = mover == 'X' ? "O WINS" : "X WINS";
+            decided = 1;
+        }
+#endif
     }
     for (int k = 0; k < 2; k++) free(cnt[k]);
     return verdict;

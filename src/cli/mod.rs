@@ -6,6 +6,7 @@ mod audit;
 mod generate;
 mod grade;
 mod judge;
+mod package;
 mod show;
 mod stress;
 mod validators;
@@ -73,6 +74,10 @@ enum Command {
     /// team's output is compared verdict by verdict (flags go before the files).
     #[command(after_help = VALIDATOR_EXIT_CODES)]
     Check(validators::CheckArgs),
+    /// Write a Kattis problem package (statement, sample and secret data with the engine's
+    /// answers, input and output validators running referee, submissions).
+    #[command(after_help = EXIT_CODES)]
+    Package(package::PackageArgs),
 }
 
 /// The exit codes of `validate` and `check`, which follow the judge systems' protocols.
@@ -117,6 +122,7 @@ pub fn main() -> ExitCode {
         Command::Show(args) => show::show(args),
         Command::Validate(args) => validators::validate_input(args),
         Command::Check(args) => validators::check_output(args),
+        Command::Package(args) => package::package(args),
     };
     outcome.unwrap_or_else(|e| {
         eprintln!("error: {e}");

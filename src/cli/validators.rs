@@ -105,23 +105,6 @@ pub(super) fn validate_input(args: ValidateArgs) -> Result<ExitCode, RunError> {
     })
 }
 
-/// The rule set named by a validator argument: `R`, `rules=R`, or `--rules R`.
-fn rules_in(arguments: &[String]) -> Option<String> {
-    let mut it = arguments.iter();
-    while let Some(a) = it.next() {
-        if a == "--rules" {
-            return it.next().cloned();
-        }
-        if let Some(r) = a.strip_prefix("rules=").or(a.strip_prefix("--rules=")) {
-            return Some(r.to_string());
-        }
-    }
-    arguments
-        .iter()
-        .find(|a| crate::games::check_rule_set_name(a).is_ok())
-        .cloned()
-}
-
 pub(super) fn check_output(args: CheckArgs) -> Result<ExitCode, RunError> {
     let ops = &args.operands;
     let (input, answer, output, feedback, extra) = match args.protocol {
@@ -135,7 +118,10 @@ pub(super) fn check_output(args: CheckArgs) -> Result<ExitCode, RunError> {
         Protocol::Testlib => (&ops[0], &ops[2], Some(&ops[1]), None, &ops[3..]),
         Protocol::Cms => (&ops[0], &ops[1], Some(&ops[2]), None, &ops[3..]),
     };
-    let rules = args.rules.clone().or_else(|| rules_in(extra));
+    let rules = args
+        .rules
+        .clone()
+        .or_else(|| crate::judge_system::rules_in(extra));
     struct Check<'a> {
         input: &'a Path,
         answer: &'a Path,

@@ -90,8 +90,9 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
             .collect(),
     };
     let (game, rules) = (args.game, args.rules.as_deref());
+    let packages = crate::verify::package::find(&batch.paths);
     let outcome = crate::verify::run::run(&batch, |file| {
-        crate::verify::verify_any(file, &settings, game, rules)
+        crate::verify::verify_any(file, &settings, game, rules, &packages)
     })?;
     if args.json {
         let summary = crate::verify::run::summary_json(&outcome, &batch.out, batch.shard);

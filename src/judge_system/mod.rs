@@ -1,6 +1,6 @@
 //! referee inside the judge systems organisers run: an input validator ([`validate`]) and an
 //! output validator ([`check`]) speaking the protocols of Kattis and DOMjudge, testlib
-//! (Codeforces Polygon) and CMS.
+//! (Codeforces Polygon) and CMS, and the Kattis problem package writer ([`package`]).
 //!
 //! The protocols (see `docs/judge-systems.md`):
 //! - Kattis/DOMjudge input validator: the input on standard input; exit 42 valid, 43 invalid.
@@ -13,4 +13,22 @@
 
 pub mod check;
 pub mod layout;
+pub mod package;
 pub mod validate;
+
+/// The rule set named by a validator argument: `R`, `rules=R`, or `--rules R`.
+pub fn rules_in(arguments: &[String]) -> Option<String> {
+    let mut it = arguments.iter();
+    while let Some(a) = it.next() {
+        if a == "--rules" {
+            return it.next().cloned();
+        }
+        if let Some(r) = a.strip_prefix("rules=").or(a.strip_prefix("--rules=")) {
+            return Some(r.to_string());
+        }
+    }
+    arguments
+        .iter()
+        .find(|a| crate::games::check_rule_set_name(a).is_ok())
+        .cloned()
+}

@@ -5,12 +5,24 @@ use std::io::Read;
 use super::{GridCase, Judgement};
 use crate::error::JudgeError;
 use crate::game::{Engine, Game};
+use crate::judge_system::package::Content;
 use crate::view::{BoardView, DrawRequest};
 
 /// LittleSquares.
 pub struct LittleSquares;
 
 impl Game for LittleSquares {
+    const NAME: &'static str = "littlesquares";
+    const BETWEEN: &'static str = "";
+    const FIRST_LINE: &'static str = "a grid row of '.' and '#' or a '{' literal";
+    type Options = ();
+    type Judgement = Judgement;
+    type Case = GridCase;
+
+    fn package((): ()) -> Option<Content> {
+        Some(super::package::content())
+    }
+
     fn outside_contest(j: &Judgement) -> Option<(String, String)> {
         (!j.within_contest_limits).then(|| {
             (
@@ -21,13 +33,6 @@ impl Game for LittleSquares {
             )
         })
     }
-
-    const NAME: &'static str = "littlesquares";
-    const BETWEEN: &'static str = "";
-    const FIRST_LINE: &'static str = "a grid row of '.' and '#' or a '{' literal";
-    type Options = ();
-    type Judgement = Judgement;
-    type Case = GridCase;
 
     fn judge(engine: Engine, input: &mut dyn Read, (): ()) -> Result<Vec<Judgement>, JudgeError> {
         match engine {

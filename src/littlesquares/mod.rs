@@ -8,6 +8,7 @@ pub mod fold;
 mod game;
 pub mod grundy;
 pub mod oracle;
+pub mod package;
 pub mod parse;
 pub mod reference;
 pub mod show;

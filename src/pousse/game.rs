@@ -5,6 +5,7 @@ use std::io::Read;
 use super::{Judgement, PousseCase, Rules, CONTEST_MAX_N};
 use crate::error::JudgeError;
 use crate::game::{Engine, Game};
+use crate::judge_system::package::Content;
 use crate::view::{BoardView, DrawRequest};
 
 /// Pousse, under a rule set.
@@ -17,6 +18,10 @@ impl Game for Pousse {
     type Options = Rules;
     type Judgement = Judgement;
     type Case = PousseCase;
+
+    fn package(rules: Rules) -> Option<Content> {
+        Some(super::package::content(rules))
+    }
 
     fn judge(
         engine: Engine,

@@ -9,6 +9,7 @@ pub mod features;
 mod game;
 pub mod history;
 pub mod judge;
+pub mod package;
 pub mod parse;
 pub mod play;
 pub mod reference;

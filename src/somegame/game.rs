@@ -2,9 +2,10 @@
 
 use std::io::Read;
 
-use super::{BoardCase, Judgement, Reason};
+use super::{BoardCase, Judgement, Reason, CONTEST_MAX_SQUARES};
 use crate::error::JudgeError;
 use crate::game::{Engine, Game};
+use crate::judge_system::package::Content;
 use crate::view::{BoardView, DrawRequest};
 
 /// Some Game.
@@ -17,6 +18,19 @@ impl Game for SomeGame {
     type Options = ();
     type Judgement = Judgement;
     type Case = BoardCase;
+
+    fn outside_contest(j: &Judgement) -> Option<(String, String)> {
+        (j.squares > CONTEST_MAX_SQUARES).then(|| {
+            (
+                format!("a board of at most {CONTEST_MAX_SQUARES} squares (the package's limit)"),
+                format!("{} squares", j.squares),
+            )
+        })
+    }
+
+    fn package((): ()) -> Option<Content> {
+        Some(super::package::content())
+    }
 
     fn judge(engine: Engine, input: &mut dyn Read, (): ()) -> Result<Vec<Judgement>, JudgeError> {
         match engine {

@@ -7,11 +7,16 @@ pub mod engine;
 pub mod features;
 mod game;
 pub mod oracle;
+pub mod package;
 pub mod parse;
 pub mod reference;
 pub mod scan;
 pub mod show;
 pub mod steps;
+
+/// The largest board (R x C) of a contest input: the statement's bounds are lost, so this is the
+/// bound the packages written by `referee package` state and validate.
+pub const CONTEST_MAX_SQUARES: u64 = 10_000;
 
 use std::io::Read;
 

@@ -2,6 +2,7 @@
 //! with each other and with the `.ans` answers, and produce report rows. Generic over the game;
 //! [`run`] walks the files and dispatches each to its game.
 
+pub mod package;
 pub mod run;
 
 use std::fs::File;
@@ -141,12 +142,14 @@ pub fn verify_any(
     settings: &Settings,
     game: Option<GameName>,
     rules: Option<&str>,
+    packages: &[package::Package],
 ) -> Vec<Row> {
     struct Verify<'a> {
         file: &'a CaseFile,
         input: &'a Input<'a>,
         settings: &'a Settings,
         rules: Option<&'a str>,
+        role: package::Role,
     }
     impl crate::games::Visitor for Verify<'_> {
         type Output = Vec<Row>;
@@ -154,9 +157,29 @@ pub fn verify_any(
             let rules = rules_from_file_name(&self.file.path)
                 .or_else(|| self.rules.and_then(G::Options::from_name))
                 .unwrap_or_default();
-            verify_file::<G>(self.file, self.input, self.settings, rules)
+            let mut rows = match self.role {
+                package::Role::InvalidInput => {
+                    return vec![package::invalid_input_row::<G>(self.file, rules)]
+                }
+                _ => verify_file::<G>(self.file, self.input, self.settings, rules),
+            };
+            match self.role {
+                package::Role::ValidOutput => {
+                    rows.push(package::output_row::<G>(self.file, rules, true))
+                }
+                package::Role::InvalidOutput => {
+                    rows.push(package::output_row::<G>(self.file, rules, false))
+                }
+                _ => {}
+            }
+            rows
         }
     }
+    // In a package: its rule set (unless --rules names one), its game, the file's role.
+    let placed = package::place(packages, file);
+    let rules = rules.or(placed.and_then(|(p, _)| p.rules.as_deref()));
+    let game = game.or_else(|| placed.and_then(|(p, _)| package::game_of(p)));
+    let role = placed.map_or(package::Role::Case, |(_, role)| role);
     with_input(file, |input| {
         let game = match game.map_or_else(|| input.recognise(), Ok) {
             Ok(g) => g,
@@ -167,6 +190,7 @@ pub fn verify_any(
             input,
             settings,
             rules,
+            role,
         })
     })
 }
