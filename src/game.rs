@@ -113,7 +113,7 @@ pub trait Game: Sized + Send + Sync + 'static {
 
     /// What the game's Kattis problem package holds under `options` (statement, examples,
     /// edge cases, solutions); `None` when the game has no package.
-    fn package(_options: Self::Options) -> Option<crate::judge_system::package::Content> {
+    fn package(_options: Self::Options) -> Option<crate::problem::Content> {
         None
     }
 

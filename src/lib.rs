@@ -28,6 +28,7 @@ pub mod littlesquares;
 pub mod merge;
 pub mod pool;
 pub mod pousse;
+pub mod problem;
 pub mod random;
 pub mod report;
 pub mod shard;

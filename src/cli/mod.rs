@@ -191,9 +191,9 @@ struct CiArgs {
 impl CiArgs {
     /// Where the CI outputs of a run writing its reports into `reports` go. Annotations go to
     /// standard error when standard output holds JSON (`json`).
-    fn output(&self, reports: &std::path::Path, json: bool) -> crate::report::ci::CiOutput {
+    fn output(&self, reports: &std::path::Path, json: bool) -> crate::report::publish::CiOutput {
         let github = std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true");
-        crate::report::ci::CiOutput {
+        crate::report::publish::CiOutput {
             junit: self.junit.clone(),
             annotations: match self.annotations {
                 Annotations::Auto => github,
@@ -300,12 +300,12 @@ impl ShardArgs {
 fn publish(
     title: &str,
     suites: &[crate::report::ci::Suite],
-    output: &crate::report::ci::CiOutput,
+    output: &crate::report::publish::CiOutput,
 ) -> Result<(), RunError> {
     if !output.wanted() {
         return Ok(());
     }
-    crate::report::ci::publish(title, suites, output).map_err(|e| {
+    crate::report::publish::publish(title, suites, output).map_err(|e| {
         RunError::Usage(format!(
             "writing the CI outputs{}: {e}",
             output

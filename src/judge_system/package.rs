@@ -26,25 +26,8 @@ use super::validate::{validate, Constraints};
 use crate::error::RunError;
 use crate::game::{render, Case, Engine, Game, RuleSet};
 use crate::knobs::Knobs;
+pub use crate::problem::Content;
 use crate::random::Rng;
-
-/// What a game puts in its package.
-#[derive(Debug, Clone, Default)]
-pub struct Content {
-    /// The problem's name.
-    pub title: String,
-    /// Where the problem comes from (`source` in problem.yaml).
-    pub source: String,
-    /// The statement's Markdown, without the title (problemtools adds the samples).
-    pub statement: String,
-    /// The statement's examples: a name and the input.
-    pub samples: Vec<(String, Vec<u8>)>,
-    /// Hand-made edge cases: a name and the input.
-    pub edge_cases: Vec<(String, Vec<u8>)>,
-    /// Solutions: the expected verdict directory (`accepted`, `wrong_answer`), a file name and
-    /// its source.
-    pub submissions: Vec<(String, String, String)>,
-}
 
 /// How to write a package.
 #[derive(Debug, Clone)]

@@ -5,7 +5,7 @@ use std::io::Read;
 use super::{GridCase, Judgement};
 use crate::error::JudgeError;
 use crate::game::{Engine, Game};
-use crate::judge_system::package::Content;
+use crate::problem::Content;
 use crate::view::{BoardView, DrawRequest};
 
 /// LittleSquares.

@@ -5,7 +5,7 @@ use std::io::Read;
 use super::{Judgement, PousseCase, Rules, CONTEST_MAX_N};
 use crate::error::JudgeError;
 use crate::game::{Engine, Game};
-use crate::judge_system::package::Content;
+use crate::problem::Content;
 use crate::view::{BoardView, DrawRequest};
 
 /// Pousse, under a rule set.

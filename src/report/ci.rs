@@ -1,9 +1,8 @@
 //! A run's results as CI systems see them: suites of test cases, each passed, failed, in error
 //! or skipped, some with a position in an input file. `verify`, `grade`, `stress` and `audit`
-//! describe their results in these terms, and [`publish`] renders them: JUnit XML
+//! describe their results in these terms, and [`super::publish`] renders them: JUnit XML
 //! ([`super::junit`]), GitHub Actions annotations and a step summary ([`super::github`]).
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 /// How a test case ended, in JUnit's terms.
@@ -199,48 +198,6 @@ pub fn status_counts(suites: &[Suite]) -> (Vec<String>, Vec<SuiteCounts>) {
         })
         .collect();
     (statuses, rows)
-}
-
-/// Where a run's CI output goes.
-#[derive(Debug, Clone, Default)]
-pub struct CiOutput {
-    /// `--junit FILE`.
-    pub junit: Option<PathBuf>,
-    /// Print GitHub Actions workflow commands (annotations).
-    pub annotations: bool,
-    /// Print them on standard error (standard output holds JSON).
-    pub annotations_on_stderr: bool,
-    /// The Markdown file to append a summary to (`$GITHUB_STEP_SUMMARY`).
-    pub step_summary: Option<PathBuf>,
-    /// The directory of the run's reports, named in the annotations and summary.
-    pub reports: Option<PathBuf>,
-}
-
-impl CiOutput {
-    /// Whether anything is to be written.
-    pub fn wanted(&self) -> bool {
-        self.junit.is_some() || self.annotations || self.step_summary.is_some()
-    }
-}
-
-/// Writes the JUnit report, prints the annotations and appends the step summary that
-/// `output` asks for, for the run `title` (`referee verify`, ...) with `suites`.
-pub fn publish(title: &str, suites: &[Suite], output: &CiOutput) -> std::io::Result<()> {
-    if let Some(path) = &output.junit {
-        super::junit::write(path, title, suites)?;
-    }
-    if output.annotations {
-        let text = super::github::annotations(suites, output.reports.as_deref());
-        if output.annotations_on_stderr {
-            eprint!("{text}");
-        } else {
-            print!("{text}");
-        }
-    }
-    if let Some(path) = &output.step_summary {
-        super::github::append_summary(path, title, suites, output.reports.as_deref())?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

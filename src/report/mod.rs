@@ -11,6 +11,7 @@ pub mod github;
 pub mod html;
 pub mod junit;
 pub mod manifest;
+pub mod publish;
 pub mod write;
 
 use std::cmp::Ordering;

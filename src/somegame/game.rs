@@ -5,7 +5,7 @@ use std::io::Read;
 use super::{BoardCase, Judgement, Reason, CONTEST_MAX_SQUARES};
 use crate::error::JudgeError;
 use crate::game::{Engine, Game};
-use crate::judge_system::package::Content;
+use crate::problem::Content;
 use crate::view::{BoardView, DrawRequest};
 
 /// Some Game.

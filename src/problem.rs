@@ -1,0 +1,20 @@
+//! What a game's problem package holds besides the judged data: its statement, examples, edge
+//! cases and solutions ([`crate::game::Game::package`]); `judge_system::package` writes it out.
+
+/// What a game puts in its package.
+#[derive(Debug, Clone, Default)]
+pub struct Content {
+    /// The problem's name.
+    pub title: String,
+    /// Where the problem comes from (`source` in problem.yaml).
+    pub source: String,
+    /// The statement's Markdown, without the title (problemtools adds the samples).
+    pub statement: String,
+    /// The statement's examples: a name and the input.
+    pub samples: Vec<(String, Vec<u8>)>,
+    /// Hand-made edge cases: a name and the input.
+    pub edge_cases: Vec<(String, Vec<u8>)>,
+    /// Solutions: the expected verdict directory (`accepted`, `wrong_answer`), a file name and
+    /// its source.
+    pub submissions: Vec<(String, String, String)>,
+}
