@@ -163,6 +163,33 @@ impl<R: Read> Scanner<R> {
     }
 
     #[inline]
+    /// The byte after the next one; the next one must have been peeked.
+    fn peek_second(&mut self) -> std::io::Result<Option<u8>> {
+        loop {
+            if self.at + 1 < self.len {
+                return Ok(Some(self.buf[self.at + 1]));
+            }
+            if self.eof {
+                return Ok(None);
+            }
+            // Keep the next byte, at the front, and read after it.
+            self.buf.copy_within(self.at..self.len, 0);
+            self.len -= self.at;
+            self.at = 0;
+            let n = loop {
+                match self.reader.read(&mut self.buf[self.len..]) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            };
+            if n == 0 {
+                self.eof = true;
+            }
+            self.len += n;
+        }
+    }
+
     fn advance(&mut self) {
         self.at += 1;
         self.col += 1;
@@ -280,7 +307,15 @@ impl<R: Read> Scanner<R> {
                         self.advance();
                     }
                     return match self.peek()? {
-                        None | Some(b' ' | b'\t' | b'\n' | b'\r') => Ok(Token::Int { value, col }),
+                        None | Some(b' ' | b'\t' | b'\n') => Ok(Token::Int { value, col }),
+                        // A carriage return ends the number only as part of a line end.
+                        Some(b'\r') => match self.peek_second()? {
+                            None | Some(b'\n') => Ok(Token::Int { value, col }),
+                            Some(_) => Ok(Token::Bad {
+                                byte: b'\r',
+                                col: self.col,
+                            }),
+                        },
                         Some(byte) => Ok(Token::Bad {
                             byte,
                             col: self.col,
