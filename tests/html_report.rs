@@ -53,7 +53,7 @@ fn tools_present(test: &str) -> bool {
     false
 }
 
-/// Starts chromedriver on a free port and a headless Chromium session.
+/// Starts chromedriver on a free port and connects a headless Chromium to it.
 async fn browser() -> (Client, Driver) {
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -92,7 +92,7 @@ async fn browser() -> (Client, Driver) {
                 let _ = e;
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
-            Err(e) => panic!("no WebDriver session: {e}"),
+            Err(e) => panic!("no WebDriver connection: {e}"),
         }
     }
 }
