@@ -26,7 +26,7 @@ use super::validate::{validate, Constraints};
 use crate::error::RunError;
 use crate::game::{render, Case, Engine, Game, RuleSet};
 use crate::knobs::Knobs;
-pub use crate::problem::Content;
+use crate::problem::Content;
 use crate::random::Rng;
 
 /// How to write a package.
