@@ -375,3 +375,39 @@ fn programs_that_cannot_run_end_the_audit_with_exit_2() {
     let run = audit("pousse", "cat", &file, &["--cases", "10"]);
     assert_eq!(run.status.code(), Some(2));
 }
+
+#[test]
+fn the_html_report_draws_each_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = build(dir.path(), "pousse.c", &["-DPLANT_MOVER_ONLY"], "mover");
+    let out = dir.path().join("out");
+    let html = dir.path().join("audit.html");
+    let run = audit(
+        "pousse",
+        &cmd,
+        &out,
+        &[
+            "--cases",
+            "400",
+            "--seed",
+            "5",
+            "--html",
+            html.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert_eq!(
+        page.matches("class=\"problem\"").count(),
+        findings(&out).len()
+    );
+    for needle in [
+        "wrong-answer",
+        "class=\"replay\"",
+        "the program&#39;s output",
+        "the engine&#39;s verdict",
+        "confirmed-by-reference",
+    ] {
+        assert!(page.contains(needle), "{needle}");
+    }
+}

@@ -168,3 +168,24 @@ fn html_holds_the_replay_and_the_drawing() {
         .code(2)
         .stderr(predicates::str::contains("does not exist"));
 }
+
+#[test]
+fn stress_writes_an_html_report_of_its_run() {
+    let dir = std::env::temp_dir().join(format!("referee-stress-html-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let html = dir.join("stress.html");
+    referee()
+        .args([
+            "stress", "somegame", "--cases", "200", "--seed", "3", "--out",
+        ])
+        .arg(dir.join("out"))
+        .arg("--html")
+        .arg(&html)
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<h1>referee stress somegame</h1>"), "{page}");
+    assert!(page.contains("<p class=\"none\">No problem.</p>"), "{page}");
+    assert!(page.contains("<td>somegame</td>"), "{page}");
+    assert!(page.contains("seed: 3"), "{page}");
+}
