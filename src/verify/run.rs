@@ -302,7 +302,10 @@ pub fn html_page(outcome: &Outcome, about: Vec<String>) -> Page {
                 ("engine".to_string(), side(&row.engine, &row.engine_detail)),
                 (
                     "reference".to_string(),
-                    side(&row.reference, &row.reference_detail),
+                    match side(&row.reference, &row.reference_detail) {
+                        text if text.is_empty() => "(not run)".to_string(),
+                        text => text,
+                    },
                 ),
             ];
             if !row.expected.is_empty() {
