@@ -171,11 +171,7 @@ pub trait Game: Sized + Send + Sync + 'static {
         options: Self::Options,
         case: u64,
     ) -> Result<BoardView, JudgeError> {
-        let request = DrawRequest {
-            case,
-            step: None,
-            color: false,
-        };
+        let request = DrawRequest::plain(case);
         Ok(BoardView {
             text: Self::draw(input, options, &request)?,
             ..BoardView::default()

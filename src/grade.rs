@@ -393,12 +393,7 @@ fn write(staging: Staging, rows: &[GradeRow], manifest: &mut Manifest) -> std::i
 /// Reads the rows of the `grades.csv` in `dir`.
 pub fn read_rows(dir: &Path) -> Result<Vec<GradeRow>, String> {
     let path = dir.join(GRADES);
-    let mut reader =
-        csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let header = reader
-        .headers()
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .clone();
+    let (mut reader, header) = crate::report::open_csv(&path)?;
     if header.iter().ne(GRADES_HEADER.iter().copied()) {
         return Err(format!("{}: not a grades report", path.display()));
     }

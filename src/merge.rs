@@ -149,12 +149,7 @@ fn slice_of(m: &Manifest) -> Shard {
 /// Reads one verify shard's `verdicts.csv` into rows, each checked to be in its slice.
 fn read_verify_rows(dir: &Path, shard: Shard, rows: &mut Vec<Row>) -> Result<bool, String> {
     let path = dir.join("verdicts.csv");
-    let mut reader =
-        csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let header = reader
-        .headers()
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .clone();
+    let (mut reader, header) = crate::report::open_csv(&path)?;
     if header
         .iter()
         .take(REQUIRED.len())
@@ -283,12 +278,7 @@ fn merge_findings(
     let mut groups: BTreeMap<String, (Vec<String>, PathBuf, u64)> = BTreeMap::new();
     for dir in dirs {
         let path = dir.join("findings.csv");
-        let mut reader =
-            csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let here = reader
-            .headers()
-            .map_err(|e| format!("{}: {e}", path.display()))?
-            .clone();
+        let (mut reader, here) = crate::report::open_csv(&path)?;
         match &header {
             None => header = Some(here.clone()),
             Some(h) if *h != here => {

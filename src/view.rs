@@ -20,6 +20,17 @@ pub struct DrawRequest {
     pub color: bool,
 }
 
+impl DrawRequest {
+    /// Case `case` at its default step, without colour (as the HTML report draws it).
+    pub fn plain(case: u64) -> DrawRequest {
+        DrawRequest {
+            case,
+            step: None,
+            color: false,
+        }
+    }
+}
+
 /// The HTML report's view of one case.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct BoardView {

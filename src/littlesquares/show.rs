@@ -285,11 +285,7 @@ fn svg(grid: &[Vec<u8>]) -> String {
 /// The HTML report's view of case `case`: the grid as SVG and the text decomposition.
 pub fn board_view(input: &[u8], case: u64) -> Result<BoardView, JudgeError> {
     let (grid, j) = grid_of(input, case)?;
-    let request = DrawRequest {
-        case,
-        step: None,
-        color: false,
-    };
+    let request = DrawRequest::plain(case);
     Ok(BoardView {
         title: format!("LittleSquares {} x {}: {}", j.rows, j.cols, j.verdict()),
         svg: svg(&grid),
@@ -303,11 +299,7 @@ mod tests {
     use super::*;
 
     fn show(input: &str) -> String {
-        let request = DrawRequest {
-            case: 1,
-            step: None,
-            color: false,
-        };
+        let request = DrawRequest::plain(1);
         draw(input.as_bytes(), &request).unwrap()
     }
 

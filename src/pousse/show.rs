@@ -327,11 +327,7 @@ pub fn board_view(input: &[u8], rules: Rules, case: u64) -> Result<BoardView, Ju
         earlier,
         earlier_board,
     };
-    let request = DrawRequest {
-        case,
-        step: None,
-        color: false,
-    };
+    let request = DrawRequest::plain(case);
     Ok(BoardView {
         title: format!("Pousse {0} x {0}: {1}", j.n, j.verdict()),
         svg: String::new(),

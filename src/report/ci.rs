@@ -81,6 +81,15 @@ pub struct Suite {
     pub cases: Vec<Case>,
 }
 
+/// The value of column `name` (of `header`) in `row`; empty when there is no such column.
+pub fn column_of(header: &[&str], row: &[String], name: &str) -> String {
+    header
+        .iter()
+        .position(|h| *h == name)
+        .and_then(|i| row.get(i).cloned())
+        .unwrap_or_default()
+}
+
 /// The findings of a `stress` or `audit` run, the rows of its `findings.csv` under `header`, as
 /// CI results: one suite per game (with `properties`), one failed case per finding, named by
 /// its number and signature, its other columns as detail; a finding on an input file is placed
@@ -91,13 +100,7 @@ pub fn findings_suites(
     header: &[&str],
     rows: &[Vec<String>],
 ) -> Vec<Suite> {
-    let column = |row: &[String], name: &str| -> String {
-        header
-            .iter()
-            .position(|h| *h == name)
-            .and_then(|i| row.get(i).cloned())
-            .unwrap_or_default()
-    };
+    let column = |row: &[String], name: &str| column_of(header, row, name);
     let suite = |game: &str| Suite {
         name: game.to_string(),
         properties: properties.to_vec(),

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use askama::Template;
 
-use super::ci::{status_counts, Suite, SuiteCounts};
+use super::ci::{column_of, status_counts, Suite, SuiteCounts};
 use super::write::replace_file;
 use crate::games::ALL;
 use crate::view::BoardView;
@@ -282,13 +282,7 @@ pub fn findings_page(
     rows: &[Vec<String>],
     sides: &[(&str, &str)],
 ) -> Page {
-    let column = |row: &[String], name: &str| -> String {
-        header
-            .iter()
-            .position(|h| *h == name)
-            .and_then(|i| row.get(i).cloned())
-            .unwrap_or_default()
-    };
+    let column = |row: &[String], name: &str| column_of(header, row, name);
     let mut page = Page::new(title);
     page.about = about;
     page.columns = header.iter().map(|h| h.to_string()).collect();

@@ -15,6 +15,18 @@ pub mod publish;
 pub mod write;
 
 use std::cmp::Ordering;
+use std::path::Path;
+
+/// Opens the CSV report `path` and reads its header; errors name the file.
+pub fn open_csv(path: &Path) -> Result<(csv::Reader<std::fs::File>, csv::StringRecord), String> {
+    let mut reader =
+        csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let header = reader
+        .headers()
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .clone();
+    Ok((reader, header))
+}
 
 /// The required columns of `verdicts.csv`/`mismatches.csv`, first and in this order.
 pub const REQUIRED: [&str; 8] = [

@@ -13,18 +13,6 @@ use crate::game::{case_of, Judged};
 use crate::view::{window, BoardView, DrawRequest, Paint, WINDOW};
 use referee_reference::somegame::Board;
 
-/// The steps of a line: the four king directions and the four knight hops.
-const STEPS: [(usize, i64); 8] = [
-    (0, 1),
-    (1, 0),
-    (1, 1),
-    (1, -1),
-    (1, 2),
-    (2, 1),
-    (1, -2),
-    (2, -1),
-];
-
 /// The most square visits spent looking for a line to draw.
 const SEARCH_BUDGET: u64 = 200_000_000;
 
@@ -40,7 +28,9 @@ fn line_of(board: &Board, player: u64) -> Option<Line> {
     if squares.saturating_mul(8).saturating_mul(walk.max(1)) > SEARCH_BUDGET {
         return None;
     }
-    for &(dr, dc) in &STEPS {
+    for &(dr, dc) in &super::steps::STEPS {
+        // Every step goes down or along its row: dr >= 0.
+        let dr = dr as usize;
         for r in 0..rows {
             for c in 0..cols {
                 let mut line = Vec::new();
@@ -300,11 +290,7 @@ fn svg(board: &Board, marked: &[(usize, usize)]) -> String {
 pub fn board_view(input: &[u8], case: u64) -> Result<BoardView, JudgeError> {
     let (board, j) = board_of(input, case)?;
     let (_, marked) = explanation(&board, &j);
-    let request = DrawRequest {
-        case,
-        step: None,
-        color: false,
-    };
+    let request = DrawRequest::plain(case);
     Ok(BoardView {
         title: format!(
             "Some Game {} x {}, K = {}: {}",
@@ -324,11 +310,7 @@ mod tests {
     use super::*;
 
     fn show(input: &str) -> String {
-        let request = DrawRequest {
-            case: 1,
-            step: None,
-            color: false,
-        };
+        let request = DrawRequest::plain(1);
         draw(input.as_bytes(), &request).unwrap()
     }
 
