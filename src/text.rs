@@ -238,6 +238,13 @@ impl<R: Read> LineReader<R> {
     }
 }
 
+/// All of `reader` when it holds at most `limit` bytes, else `None` (having read `limit + 1`).
+pub fn read_at_most(reader: impl Read, limit: u64) -> io::Result<Option<Vec<u8>>> {
+    let mut bytes = Vec::new();
+    reader.take(limit + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= limit).then_some(bytes))
+}
+
 /// A reader that fails, with a clear error, once more than a set number of bytes came through:
 /// so that an endless input (`/dev/zero`, a pipe that never ends) ends the run.
 pub struct Bounded<R> {

@@ -1,6 +1,5 @@
 //! `referee judge`: one input judged, the contest's output printed.
 
-use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,13 +31,7 @@ pub(super) struct JudgeArgs {
 }
 
 pub(super) fn judge(args: JudgeArgs) -> Result<ExitCode, RunError> {
-    let (name, input): (String, Box<dyn Read>) = match &args.file {
-        Some(p) if p.as_os_str() != "-" => {
-            let file = File::open(p).map_err(|e| RunError::io(p, e))?;
-            (p.display().to_string(), Box::new(file))
-        }
-        _ => ("<stdin>".into(), Box::new(io::stdin().lock())),
-    };
+    let (name, input) = super::open_input(args.file.as_deref())?;
     let mut input = crate::text::Bounded::new(input, args.max_input_bytes);
     struct Judge<'a> {
         name: &'a str,

@@ -130,6 +130,20 @@ pub fn main() -> ExitCode {
     })
 }
 
+/// The input named on the command line, and its name for messages: standard input when the
+/// file is absent or `-`.
+fn open_input(
+    file: Option<&std::path::Path>,
+) -> Result<(String, Box<dyn std::io::Read>), RunError> {
+    match file {
+        Some(p) if p.as_os_str() != "-" => {
+            let file = std::fs::File::open(p).map_err(|e| RunError::io(p, e))?;
+            Ok((p.display().to_string(), Box::new(file)))
+        }
+        _ => Ok(("<stdin>".into(), Box::new(std::io::stdin().lock()))),
+    }
+}
+
 /// Exit code 1 when `problems`, else 0.
 fn done(problems: bool) -> ExitCode {
     if problems {

@@ -1,7 +1,6 @@
 //! `referee show`: one case drawn on the terminal (and, with `--html`, as a report page).
 
-use std::fs::File;
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -40,24 +39,15 @@ pub(super) fn show(args: ShowArgs) -> Result<ExitCode, RunError> {
     if let Some(html) = &args.html {
         check_html_target(html)?;
     }
-    let (name, reader): (String, Box<dyn Read>) = match &args.file {
-        Some(p) if p.as_os_str() != "-" => {
-            let file = File::open(p).map_err(|e| RunError::io(p, e))?;
-            (p.display().to_string(), Box::new(file))
-        }
-        _ => ("<stdin>".into(), Box::new(io::stdin().lock())),
-    };
-    let mut input = Vec::new();
-    reader
-        .take(LARGEST_DRAWN + 1)
-        .read_to_end(&mut input)
-        .map_err(|e| RunError::Usage(format!("{name}: {e}")))?;
-    if input.len() as u64 > LARGEST_DRAWN {
-        return Err(RunError::Usage(format!(
-            "{name}: larger than {} MiB; show draws inputs up to that size",
-            LARGEST_DRAWN >> 20
-        )));
-    }
+    let (name, reader) = super::open_input(args.file.as_deref())?;
+    let input = crate::text::read_at_most(reader, LARGEST_DRAWN)
+        .map_err(|e| RunError::Usage(format!("{name}: {e}")))?
+        .ok_or_else(|| {
+            RunError::Usage(format!(
+                "{name}: larger than {} MiB; show draws inputs up to that size",
+                LARGEST_DRAWN >> 20
+            ))
+        })?;
     struct Show<'a> {
         args: &'a ShowArgs,
         name: &'a str,

@@ -65,13 +65,7 @@ pub(super) struct CheckArgs {
 }
 
 pub(super) fn validate_input(args: ValidateArgs) -> Result<ExitCode, RunError> {
-    let (name, input): (String, Box<dyn Read>) = match &args.file {
-        Some(p) if p.as_os_str() != "-" => {
-            let file = File::open(p).map_err(|e| RunError::io(p, e))?;
-            (p.display().to_string(), Box::new(file))
-        }
-        _ => ("<stdin>".into(), Box::new(io::stdin().lock())),
-    };
+    let (name, input) = super::open_input(args.file.as_deref())?;
     struct Validate<'a> {
         args: &'a ValidateArgs,
         name: &'a str,

@@ -11,7 +11,7 @@ use std::path::Path;
 use crate::answer::{compare, escape, longest_output, Verdict};
 use crate::error::JudgeError;
 use crate::game::{render, Engine, Game, Judged};
-use crate::text::Bounded;
+use crate::text::{read_at_most, Bounded};
 
 /// The longest input read (larger ones are a judge error: the input is the judges' own file).
 const LARGEST_INPUT: u64 = 16_000_000_000;
@@ -31,13 +31,6 @@ pub enum Decision {
     /// The judges' files are wrong (an invalid input, an answer file that disagrees with the
     /// engine): the team is neither accepted nor rejected.
     JudgeError(String),
-}
-
-/// Reads at most `limit` bytes of `reader`; `None` when there are more.
-fn read_at_most(reader: impl Read, limit: u64) -> io::Result<Option<Vec<u8>>> {
-    let mut bytes = Vec::new();
-    reader.take(limit + 1).read_to_end(&mut bytes)?;
-    Ok((bytes.len() as u64 <= limit).then_some(bytes))
 }
 
 /// The verdict lines of an output: its lines without surrounding blanks, blank ones left out.

@@ -63,10 +63,7 @@ pub fn write<G: Game>(settings: &Settings, rules: G::Options) -> Result<Written,
     let content = G::package(rules)
         .ok_or_else(|| RunError::Usage(format!("{} has no problem package content", G::NAME)))?;
     let out = &settings.out;
-    let short = out
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
+    let short = dir_name(out);
     if short.is_empty()
         || !short
             .bytes()

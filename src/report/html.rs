@@ -7,7 +7,7 @@
 //! the games' replay scripts ([`crate::game::Game::REPORT_SCRIPT`]) are embedded once each.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 use askama::Template;
@@ -196,9 +196,7 @@ fn read_bounded(path: &Path, limit: u64) -> io::Result<Option<Vec<u8>>> {
     if !file.metadata()?.is_file() {
         return Err(io::Error::other("not a regular file"));
     }
-    let mut bytes = Vec::new();
-    file.take(limit + 1).read_to_end(&mut bytes)?;
-    Ok((bytes.len() as u64 <= limit).then_some(bytes))
+    crate::text::read_at_most(file, limit)
 }
 
 /// The lines of `path` from two before `line` to two after (1-based line and byte column),

@@ -24,23 +24,14 @@ pub const FEATURES: &[&str] = &[
     "a whole cycle shorter than K owned by one player",
 ];
 
-const STEPS: [(usize, i64); 8] = [
-    (0, 1),
-    (1, 0),
-    (1, 1),
-    (1, -1),
-    (1, 2),
-    (2, 1),
-    (1, -2),
-    (2, -1),
-];
-
 /// The lines of `player` on `board`, step by step: (has a line, one of them wraps, one is a
 /// whole cycle shorter than K).
 fn lines(board: &referee_reference::somegame::Board, player: u64) -> [(bool, bool, bool); 8] {
     let (rows, cols, k) = (board.rows, board.cols, board.k);
     let mut out = [(false, false, false); 8];
-    for (s, &(dr, dc)) in STEPS.iter().enumerate() {
+    for (s, &(dr, dc)) in super::steps::STEPS.iter().enumerate() {
+        // Every step goes down or along its row: dr >= 0.
+        let dr = dr as usize;
         for r in 0..rows {
             for c in 0..cols {
                 let (mut x, mut y, mut length, mut wraps) = (r, c, 0u64, false);
