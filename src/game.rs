@@ -22,6 +22,65 @@ pub enum Engine {
     Reference,
 }
 
+/// How the cases of one input are laid out: one case per input, or the problem's multi-case
+/// form (`referee audit --form`). A game whose multi-case form of one case is its single-case
+/// form still has both: a program may read one case and stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Form {
+    /// One case per input.
+    Single,
+    /// The problem's multi-case form ([`Game::join`]).
+    Multi,
+}
+
+impl Form {
+    /// The command-line spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Form::Single => "single",
+            Form::Multi => "multi",
+        }
+    }
+}
+
+/// The input of the cases `inputs` (each in the game's single-case form) in `form`. The single
+/// form holds exactly one case.
+pub fn in_form<G: Game>(form: Form, inputs: &[Vec<u8>]) -> Vec<u8> {
+    match form {
+        Form::Single => {
+            assert_eq!(inputs.len(), 1, "the single form holds one case");
+            inputs[0].clone()
+        }
+        Form::Multi => G::join(inputs),
+    }
+}
+
+/// Which limits cases must meet (`validate --constraints`, `audit --constraints`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Constraints {
+    /// What the engine judges: the game's grammar.
+    Engine,
+    /// The original problem's limits ([`Game::outside_contest`]); for `validate`, also the one
+    /// canonical layout (single spaces, no leading zeros, no extra blank lines), as a contest's
+    /// input validator must demand.
+    Contest,
+}
+
+impl Constraints {
+    /// The command-line spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Constraints::Engine => "engine",
+            Constraints::Contest => "contest",
+        }
+    }
+}
+
+/// The share, in percent, of the random cases of `stress` and `audit` drawn from each game's
+/// extremes: the largest sizes the limits allow, the longest games and lines, full and empty
+/// boards, the rule sets' far corners.
+pub const EXTREME_PERCENT: u64 = 5;
+
 /// A game's rule sets: settings that change who wins (Pousse's `--rules`), `()` for a game
 /// with a single set of rules.
 pub trait RuleSet: Copy + Debug + Default + Eq + Hash + Send + Sync + 'static {
@@ -134,6 +193,15 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// empty line; Some Game: consecutive data sets), whose output is theirs in order.
     fn join(inputs: &[Vec<u8>]) -> Vec<u8>;
 
+    /// The single-case form in a few words, for messages and reports.
+    const SINGLE_FORM: &'static str;
+    /// The multi-case form in a few words.
+    const MULTI_FORM: &'static str;
+    /// Two small cases of the problem statement's own examples (which every program written
+    /// for the problem answers), in the single-case form, with different verdicts under the
+    /// default rules: what `audit` probes a program's input form with.
+    const PROBES: [&'static str; 2];
+
     /// The structural features a case can show (the rows of `referee stress --stats`): each
     /// corner of the rules the harness must reach.
     const FEATURES: &'static [&'static str];
@@ -216,9 +284,18 @@ pub trait Case: Clone + Debug + Send + Sync + 'static {
     /// The knobs of [`Self::Shape`].
     const KNOBS: &'static [Knob];
 
-    /// The shape of moderate cases: every random style but those whose cases take a judge
-    /// long (huge boards, long games), for auditing programs.
-    fn moderate() -> Self::Shape;
+    /// The shape of the random cases `audit` runs a program on: every style whose cases a
+    /// judge answers at once, and the game's extremes for their share
+    /// ([`EXTREME_PERCENT`]); with [`Constraints::Contest`] every case is inside the contest's
+    /// limits ([`Game::outside_contest`]), extremes included.
+    fn for_programs(constraints: Constraints) -> Self::Shape;
+
+    /// The cases of `input` (in either form), as cases of this game under `options`: how
+    /// `audit` reads its input files, to write them in a program's form and shrink them.
+    fn from_input(
+        input: &[u8],
+        options: <Self::Game as Game>::Options,
+    ) -> Result<Vec<Self>, JudgeError>;
 
     /// The shape asked for by `knobs` (only this game's knobs are present).
     fn shape(knobs: &Knobs) -> Result<Self::Shape, String>;
@@ -237,8 +314,10 @@ pub trait Case: Clone + Debug + Send + Sync + 'static {
     fn input(&self) -> Vec<u8>;
 
     /// Smaller variants of the case, most promising first: fewer moves, a smaller board, fewer
-    /// rows and columns, simpler values.
-    fn shrink(&self) -> Vec<Self>;
+    /// rows and columns, simpler values. Lazy, so that a case of 10^5 moves, with about 10^6
+    /// candidates, costs one candidate at a time; never a candidate larger than the case, so
+    /// shrinking a case inside the contest's limits can stay inside them.
+    fn shrink(&self) -> Box<dyn Iterator<Item = Self> + '_>;
 
     /// The case's input with one realistic defect (a changed byte, a number out of range, a
     /// missing, extra or blank line, a wrong letter case...): both parsers must reject it at
@@ -248,6 +327,13 @@ pub trait Case: Clone + Debug + Send + Sync + 'static {
     /// The case's shape in a few words (`N=3`, `2x4`, `P=2 3x3 K=2`): what tells findings
     /// apart beside their verdicts.
     fn shape_label(&self) -> String;
+
+    /// The shape of the smallest interesting cases of the game, when this case is larger than
+    /// they are: where shrinking gets stuck on a failure, `audit` searches such cases for a
+    /// smaller one that fails the same way. `None` by default.
+    fn small_shape(&self) -> Option<Self::Shape> {
+        None
+    }
 
     /// The case as text for messages: its rule set (when not the default) and its input.
     fn describe(&self) -> String {

@@ -336,6 +336,9 @@ fn merge_findings(
                 staging
                     .file(&name, &bytes)
                     .map_err(|e| RunError::io(&out, e))?;
+                manifest
+                    .reports
+                    .insert(name.clone(), crate::report::write::Digest::of(&bytes, 1));
             }
         }
         rows.push(row);

@@ -1,7 +1,8 @@
 //! `referee stress`: seeded random differential testing on stable Rust. Generates cases with the
 //! game's generator, cross-examines each, and on the first divergence (or, with `keep_going`, the
-//! first of each signature) shrinks the case to a minimal one that still diverges, writes it (the
-//! input, and a regression vector ready to keep) at once, and says how to reproduce it. At the
+//! first of each signature) writes it at once (the input, and a regression vector ready to
+//! keep), then shrinks it to a minimal one that still diverges, within the shrink time and the
+//! run's `--time`, and writes the shrunk case in its place; and says how to reproduce it. At the
 //! end the report directory gets `findings.csv` and the manifest `stress.json`. A case that
 //! takes longer than the per-case limit (an implementation that loops forever) is saved too,
 //! and ends the process.
@@ -38,8 +39,10 @@ pub struct Limits {
     /// Stop after this long.
     pub time: Option<Duration>,
     /// The longest one case may take to judge (both implementations) before it counts as a
-    /// hang.
+    /// hang; every judgement while shrinking too.
     pub case_time: Duration,
+    /// The most time spent shrinking one divergence (and never past `time`).
+    pub shrink_time: Duration,
     /// Run the whole budget, keeping one divergence per signature, instead of stopping at the
     /// first.
     pub keep_going: bool,
@@ -206,21 +209,7 @@ pub fn run<G: Game>(
             findings.dropped += 1;
             continue;
         }
-        // A generated case shrinks by the game's shrinker, a malformed input byte by byte.
-        let (small, label): (Vec<u8>, String) = if malformed {
-            let small = shrink_bytes(input, |bytes| judged(index, bytes, case.options()).is_err());
-            (small, "malformed".to_string())
-        } else {
-            let small = shrink(case.clone(), |c| {
-                judged(index, &c.input(), c.options()).is_err()
-            });
-            (small.input(), small.shape_label())
-        };
         let options = case.options();
-        let divergence =
-            judged(index, &small, options).expect_err("the shrunk case still diverges");
-        let signature = signature("divergence", &[&divergence.gist, &label]);
-        gists.insert(first.gist, signature.clone());
         let stem = stem::<G>(limits.seed, index, Some(options));
         let file = out.join(format!("{stem}.in"));
         let regression = out.join(format!("{stem}.regression.txt"));
@@ -229,23 +218,52 @@ pub fn run<G: Game>(
         } else {
             options.name().to_string()
         };
-        let vector = Regression {
-            game: G::NAME.to_string(),
-            rules: rules_name.clone(),
-            expect: Expectation::Agree,
-            why: format!(
-                "found by referee stress {} --seed {} (case {}), signature {signature}: {}",
-                G::NAME,
-                limits.seed,
-                index,
-                divergence.to_string().replace('\n', "; ")
-            ),
-            input: small.clone(),
+        let save = |input: &[u8], signature: &str, divergence: &Divergence| {
+            let vector = Regression {
+                game: G::NAME.to_string(),
+                rules: rules_name.clone(),
+                expect: Expectation::Agree,
+                why: format!(
+                    "found by referee stress {} --seed {} (case {}), signature {signature}: {}",
+                    G::NAME,
+                    limits.seed,
+                    index,
+                    divergence.to_string().replace('\n', "; ")
+                ),
+                input: input.to_vec(),
+            };
+            fs::create_dir_all(out)
+                .and_then(|()| fs::write(&file, input))
+                .and_then(|()| fs::write(&regression, vector.to_bytes()))
+                .map_err(|e| RunError::io(&file, e))
         };
-        fs::create_dir_all(out)
-            .and_then(|()| fs::write(&file, &small))
-            .and_then(|()| fs::write(&regression, vector.to_bytes()))
-            .map_err(|e| RunError::io(&file, e))?;
+        // Written at once, before shrinking: whatever happens next, the divergence is kept.
+        save(&input, &signature("divergence", &[&first.gist]), &first)?;
+        // Shrinking stops at the shrink time and at the end of --time.
+        let until = [
+            Some(Instant::now() + limits.shrink_time),
+            limits.time.map(|t| started + t),
+        ]
+        .into_iter()
+        .flatten()
+        .min();
+        // A generated case shrinks by the game's shrinker, a malformed input byte by byte.
+        let (small, label): (Vec<u8>, String) = if malformed {
+            let small = shrink_bytes(input, |bytes| judged(index, bytes, options).is_err(), until);
+            (small, "malformed".to_string())
+        } else {
+            let small = shrink(
+                case.clone(),
+                |c| judged(index, &c.input(), c.options()).is_err(),
+                until,
+            );
+            (small.input(), small.shape_label())
+        };
+        let divergence =
+            judged(index, &small, options).expect_err("the shrunk case still diverges");
+        let signature = signature("divergence", &[&divergence.gist, &label]);
+        gists.insert(first.gist, signature.clone());
+        save(&small, &signature, &divergence)?;
         findings.add(signature.clone(), || Finding {
             case: index,
             file,
@@ -342,6 +360,13 @@ fn write_reports<G: Game>(
         limits.shard.map(|s| (s, &[][..])),
     );
     manifest.reports.insert(FINDINGS.into(), digest);
+    // The findings' files, written as they were found, belong to this run.
+    for f in &report.findings {
+        for path in [&f.file, &f.regression] {
+            let digest = crate::report::write::Digest::of_file(path, 1)?;
+            manifest.reports.insert(name_in_dir(path), digest);
+        }
+    }
     staging.json(MANIFEST, &manifest)?;
     staging.commit()
 }
@@ -350,10 +375,14 @@ fn write_reports<G: Game>(
 pub const MALFORMED: f64 = 0.15;
 
 /// Shrinks a failing input byte by byte: drops lines (many at once first), then single bytes
-/// (for inputs of at most 4 KiB), while it still fails.
-fn shrink_bytes(input: Vec<u8>, fails: impl Fn(&[u8]) -> bool) -> Vec<u8> {
+/// (for inputs of at most 4 KiB), while it still fails and `until` has not passed.
+fn shrink_bytes(input: Vec<u8>, fails: impl Fn(&[u8]) -> bool, until: Option<Instant>) -> Vec<u8> {
     let mut best = input;
+    let over = || until.is_some_and(|u| Instant::now() >= u);
     'outer: loop {
+        if over() {
+            return best;
+        }
         let (lines, ends) = crate::harness::corrupt::lines(&best);
         let mut chunk = lines.len() / 2;
         while chunk >= 1 {
@@ -361,6 +390,9 @@ fn shrink_bytes(input: Vec<u8>, fails: impl Fn(&[u8]) -> bool) -> Vec<u8> {
                 let mut kept = lines.clone();
                 kept.drain(start..(start + chunk).min(lines.len()));
                 let candidate = crate::harness::corrupt::join(&kept, ends);
+                if over() {
+                    return best;
+                }
                 if candidate.len() < best.len() && fails(&candidate) {
                     best = candidate;
                     continue 'outer;
@@ -372,6 +404,9 @@ fn shrink_bytes(input: Vec<u8>, fails: impl Fn(&[u8]) -> bool) -> Vec<u8> {
             for i in 0..best.len() {
                 let mut candidate = best.clone();
                 candidate.remove(i);
+                if over() {
+                    return best;
+                }
                 if fails(&candidate) {
                     best = candidate;
                     continue 'outer;

@@ -1,11 +1,14 @@
 //! `referee audit` on real programs: the judges of `examples/judges` (C built here with the
-//! system compiler, and Python 3), referee's own binary, and hostile programs.
+//! system compiler, and Python 3), among them judges written the way public solutions are (a
+//! UVa 844 judge that reads only the multi-case form, a TopCoder judge that trusts the contest's
+//! limits), referee's own binary, and hostile programs. No test here asserts how long anything
+//! takes; the hang guards are ten times what the runs need on a loaded machine.
 #![cfg(target_os = "linux")]
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use assert_cmd::Command;
 
@@ -42,52 +45,291 @@ fn python(script: &str, args: &str) -> String {
     format!("python3 {} {args}", judges().join(script).display())
 }
 
-/// Runs `referee audit GAME --cmd CMD` with `extra` flags into `out`.
+/// An executable shell script `name` in `dir`.
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    let path = dir.join(name);
+    fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    let mut perms = fs::metadata(&path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    fs::set_permissions(&path, perms).unwrap();
+    path.display().to_string()
+}
+
+/// Runs `referee audit GAME --cmd CMD` with `extra` flags into `out` (hang guard: 10 minutes).
 fn audit(game: &str, cmd: &str, out: &Path, extra: &[&str]) -> Output {
     referee()
         .args(["audit", game, "--cmd", cmd, "--out"])
         .arg(out)
         .args(extra)
-        .timeout(Duration::from_secs(120))
+        .timeout(Duration::from_secs(600))
         .output()
         .unwrap()
 }
 
-/// The findings of an audit's report directory, as rows.
-fn findings(out: &Path) -> Vec<Vec<String>> {
-    csv::Reader::from_path(out.join("findings.csv"))
-        .unwrap()
+/// The findings of an audit's report directory, as rows keyed by column name.
+fn findings(out: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut reader = csv::Reader::from_path(out.join("findings.csv")).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    reader
         .records()
-        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .map(|r| {
+            header
+                .iter()
+                .cloned()
+                .zip(r.unwrap().iter().map(String::from))
+                .collect()
+        })
         .collect()
+}
+
+/// The moves of a Pousse input (either form): lines that are moves.
+fn moves(input: &str) -> usize {
+    input
+        .lines()
+        .filter(|l| l.starts_with(['L', 'R', 'T', 'B']))
+        .count()
+}
+
+/// The form `audit` chose, from its summary.
+fn form(run: &Output) -> String {
+    let text = stderr(run);
+    text.lines()
+        .find_map(|l| l.strip_prefix("form "))
+        .and_then(|l| l.split(':').next())
+        .unwrap_or_else(|| panic!("no form line: {text}"))
+        .to_string()
+}
+
+#[test]
+fn the_input_form_is_the_one_the_program_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let both = build(dir.path(), "pousse.c", &[], "both");
+    let multi = build(dir.path(), "pousse_uva.c", &[], "uva");
+    let single = build(dir.path(), "littlesquares_tc.c", &[], "tc");
+    for (game, cmd, expected) in [
+        ("pousse", &both, "multi"),
+        ("pousse", &multi, "multi"),
+        ("littlesquares", &single, "single"),
+    ] {
+        let out = dir.path().join(format!("{expected}-{game}"));
+        let run = audit(game, cmd, &out, &["--cases", "300", "--batch", "10"]);
+        assert_eq!(run.status.code(), Some(0), "{cmd}: {}", stderr(&run));
+        assert_eq!(form(&run), expected, "{cmd}: {}", stderr(&run));
+        let manifest = fs::read_to_string(out.join("audit.json")).unwrap();
+        assert!(
+            manifest.contains(&format!("\"form-used\": \"{expected}\"")),
+            "{manifest}"
+        );
+        assert!(manifest.contains("form-why"), "{manifest}");
+    }
+    // The single-form judge cannot take batches: one case per run, said.
+    let out = dir.path().join("batched-single");
+    let run = audit(
+        "littlesquares",
+        &single,
+        &out,
+        &["--cases", "50", "--batch", "10"],
+    );
+    assert!(
+        stderr(&run).contains("one case per run"),
+        "{}",
+        stderr(&run)
+    );
+    assert!(stderr(&run).contains("50 cases in"), "{}", stderr(&run));
+    assert!(stderr(&run).contains("52 runs of"), "{}", stderr(&run));
+    // Asked for a form the program does not read: refused before any work.
+    let run = audit(
+        "pousse",
+        &multi,
+        &out,
+        &["--form", "single", "--cases", "10"],
+    );
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(stderr(&run).contains("single form"), "{}", stderr(&run));
+    // A program that answers neither form: exit 2, both attempts shown in full.
+    let nonsense = script(
+        dir.path(),
+        "nonsense.sh",
+        "cat >/dev/null; echo 'maybe'; echo oops >&2",
+    );
+    let run = audit("pousse", &nonsense, &out, &["--cases", "10"]);
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    let text = stderr(&run);
+    for needle in [
+        "does not answer pousse's statement examples in either input form",
+        "single form (one game",
+        "multi form (UVa 844",
+        "input:    4\\nL2\\nT2",
+        "input:    2\\n\\n4\\nL2",
+        "expected: X WINS",
+        "output:   maybe",
+        "stderr:   oops",
+    ] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+    assert!(!out.join("findings.csv").exists() || findings(&out).is_empty());
+}
+
+#[test]
+fn findings_stay_in_the_programs_form_end_to_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = build(
+        dir.path(),
+        "pousse_uva.c",
+        &["-DPLANT_FULL_LINE_FROM_END"],
+        "uva-full-line",
+    );
+    let out = dir.path().join("out");
+    let run = audit(
+        "pousse",
+        &cmd,
+        &out,
+        &["--cases", "2000", "--batch", "20", "--seed", "1"],
+    );
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    assert_eq!(form(&run), "multi");
+    let rows = findings(&out);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let row = &rows[0];
+    assert_eq!(row["kind"], "wrong-answer", "{row:?}");
+    assert_eq!(row["form"], "multi");
+    assert_eq!(row["limits"], "contest");
+    assert_eq!(row["confirmed"], "confirmed-by-reference");
+    // The saved input is one game in the UVa form; the program, run on it as the reproduce
+    // command says, gives the wrong answer again, and referee judge gives the .ans.
+    let input_path = out.join(&row["input"]);
+    let input = fs::read_to_string(&input_path).unwrap();
+    assert!(input.starts_with("1\n\n"), "{input}");
+    assert_eq!(row["reproduce"], format!("{cmd} < {}", row["input"]));
+    let again = std::process::Command::new(&cmd)
+        .stdin(fs::File::open(&input_path).unwrap())
+        .output()
+        .unwrap();
+    let answer = fs::read_to_string(input_path.with_extension("ans")).unwrap();
+    assert_ne!(String::from_utf8_lossy(&again.stdout), answer);
+    let judged = referee()
+        .args(["judge", "pousse"])
+        .arg(&input_path)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&judged.stdout), answer);
+    // One misjudged push: at most 8 moves.
+    assert!(moves(&input) <= 8, "{input}");
+    // The signature covers the whole output.
+    assert!(row["signature"].contains("of 1 line differs"), "{row:?}");
+}
+
+#[test]
+fn random_cases_keep_to_the_contests_limits_unless_told_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let tc = build(dir.path(), "littlesquares_tc.c", &[], "tc");
+    // Correct inside the limits: no finding.
+    let out = dir.path().join("contest");
+    let run = audit(
+        "littlesquares",
+        &tc,
+        &out,
+        &["--cases", "400", "--seed", "3"],
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    // With the engine's limits, it breaks, and every finding says it is outside the contest's.
+    let out = dir.path().join("engine");
+    let run = audit(
+        "littlesquares",
+        &tc,
+        &out,
+        &[
+            "--cases",
+            "400",
+            "--seed",
+            "3",
+            "--constraints",
+            "engine",
+            "--keep-going",
+            "--shrink-time",
+            "5",
+        ],
+    );
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let rows = findings(&out);
+    assert!(!rows.is_empty());
+    for row in &rows {
+        assert_eq!(row["limits"], "outside-contest", "{row:?}");
+        assert!(
+            row["detail"].contains("outside the contest's limits"),
+            "{row:?}"
+        );
+    }
+    assert!(stderr(&run).contains("outside the contest's limits"));
+}
+
+#[test]
+fn the_long_game_crash_is_found_from_random_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = build(
+        dir.path(),
+        "pousse_uva.c",
+        &["-DPLANT_MOVE_BUFFER"],
+        "uva-buffer",
+    );
+    let out = dir.path().join("out");
+    let run = audit(
+        "pousse",
+        &cmd,
+        &out,
+        &[
+            "--cases",
+            "2000",
+            "--batch",
+            "20",
+            "--seed",
+            "1",
+            "--shrink-time",
+            "5",
+        ],
+    );
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let rows = findings(&out);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["kind"], "crash", "{rows:?}");
+    assert_eq!(rows[0]["confirmed"], "reproduced 3/3", "{rows:?}");
+    assert!(rows[0]["case"].starts_with("random "), "{rows:?}");
+    let input = fs::read_to_string(out.join(&rows[0]["input"])).unwrap();
+    let played = moves(&input);
+    assert!((32_768..=100_000).contains(&played), "{played} moves");
 }
 
 #[test]
 fn planted_bugs_are_found_classified_and_shrunk() {
     let dir = tempfile::tempdir().unwrap();
-    let planted = [
+    // Game, program, kind, the largest shrunk case (moves for Pousse, rows otherwise), flags.
+    let planted: [(&str, String, &str, usize, Vec<&str>); 6] = [
         (
             "pousse",
             build(dir.path(), "pousse.c", &["-DPLANT_MOVER_ONLY"], "mover"),
             "wrong-answer",
+            8,
             vec![],
         ),
         (
             "pousse",
             python("pousse.py", "--plant full-line"),
             "wrong-answer",
+            8,
             vec![],
         ),
         (
             "pousse",
             python("pousse.py", "--plant hang-on-n1"),
             "timeout",
-            vec!["--timeout", "0.5"],
+            8,
+            vec![],
         ),
         (
             "littlesquares",
             build(dir.path(), "littlesquares.c", &["-DPLANT_XOR_BITS"], "xor"),
             "wrong-answer",
+            2,
             vec![],
         ),
         (
@@ -99,51 +341,84 @@ fn planted_bugs_are_found_classified_and_shrunk() {
                 "odd",
             ),
             "crash",
-            vec![],
+            3,
+            vec!["--constraints", "engine"],
         ),
         (
             "somegame",
             python("somegame.py", "--plant no-wrap"),
             "wrong-answer",
+            6,
             vec![],
         ),
     ];
-    for (i, (game, cmd, kind, extra)) in planted.iter().enumerate() {
-        let out = dir.path().join(format!("out{i}"));
-        let mut flags = vec!["--time", "10", "--shrink-time", "10", "--seed", "1"];
-        flags.extend(extra);
-        let started = Instant::now();
-        let run = audit(game, cmd, &out, &flags);
-        assert_eq!(run.status.code(), Some(1), "{cmd}: {}", stderr(&run));
-        assert!(
-            started.elapsed() < Duration::from_secs(40),
-            "{cmd}: {:?}",
-            started.elapsed()
-        );
-        // Found within the 10 s of the case budget.
-        let text = stderr(&run);
-        let secs: f64 = text
-            .split(" cases in ")
-            .nth(1)
-            .and_then(|s| s.split(' ').next())
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("{text}"));
-        assert!(secs <= 10.5, "{cmd}: {secs} s");
-        let rows = findings(&out);
-        assert_eq!(rows.len(), 1, "{cmd}: {rows:?}");
-        assert_eq!(rows[0][1], *kind, "{cmd}: {rows:?}");
-        assert_eq!(rows[0][11], "confirmed-by-reference", "{cmd}: {rows:?}");
-        let input = fs::read_to_string(out.join(&rows[0][4])).unwrap();
-        if *game == "pousse" {
-            let moves = input.lines().count() - 2;
-            assert!(moves <= 6, "{cmd}: {moves} moves:\n{input}");
+    for (i, (game, cmd, kind, largest, extra)) in planted.iter().enumerate() {
+        for seed in ["1", "2"] {
+            let out = dir.path().join(format!("out{i}-{seed}"));
+            let mut flags = vec!["--cases", "3000", "--shrink-time", "20", "--seed", seed];
+            flags.extend(extra);
+            let run = audit(game, cmd, &out, &flags);
+            assert_eq!(run.status.code(), Some(1), "{cmd}: {}", stderr(&run));
+            // A loaded machine may make a run flaky: those are reported apart.
+            let mut rows = findings(&out);
+            rows.retain(|row| row["kind"] != "flaky");
+            assert_eq!(rows.len(), 1, "{cmd}: {rows:?}");
+            let row = &rows[0];
+            assert_eq!(row["kind"], *kind, "{cmd}: {row:?}");
+            let confirmed = if kind.contains("answer") {
+                "confirmed-by-reference"
+            } else {
+                "reproduced 3/3"
+            };
+            assert_eq!(row["confirmed"], confirmed, "{cmd}: {row:?}");
+            let input = fs::read_to_string(out.join(&row["input"])).unwrap();
+            let size = match *game {
+                "pousse" => moves(&input),
+                "littlesquares" => input.lines().filter(|l| !l.is_empty()).count(),
+                _ => input.lines().skip(1).count(),
+            };
+            assert!(size <= *largest, "{cmd} seed {seed}: {size}:\n{input}");
+            for ext in ["ans", "out", "err"] {
+                let file = out.join(row["input"].replace(".in", &format!(".{ext}")));
+                assert!(file.exists(), "{}", file.display());
+            }
+            assert!(stderr(&run).contains("reproduce:"), "{}", stderr(&run));
         }
-        for ext in ["ans", "out", "err"] {
-            let file = out.join(rows[0][4].replace(".in", &format!(".{ext}")));
-            assert!(file.exists(), "{}", file.display());
-        }
-        assert!(text.contains("reproduce:"), "{text}");
     }
+}
+
+#[test]
+fn a_failure_that_does_not_come_back_is_flaky() {
+    let dir = tempfile::tempdir().unwrap();
+    let judge = build(dir.path(), "pousse.c", &[], "pousse");
+    let count = dir.path().join("count");
+    // The probe runs twice; the program sleeps on the first case run only.
+    let sleepy = script(
+        dir.path(),
+        "sleepy.sh",
+        &format!(
+            "echo x >> {count}; if [ \"$(wc -l < {count})\" -eq 3 ]; then sleep 30; fi; exec {judge}",
+            count = count.display()
+        ),
+    );
+    let out = dir.path().join("out");
+    let flags = ["--cases", "20", "--jobs", "1", "--timeout", "1"];
+    let run = audit("pousse", &sleepy, &out, &flags);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let rows = findings(&out);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["kind"], "flaky");
+    assert_eq!(rows[0]["confirmed"], "reproduced 1/3");
+    assert!(
+        rows[0]["detail"].contains("first seen as timeout"),
+        "{rows:?}"
+    );
+    // With --strict, a flaky finding fails the audit.
+    fs::remove_file(&count).unwrap();
+    let mut strict = flags.to_vec();
+    strict.push("--strict");
+    let run = audit("pousse", &sleepy, &out, &strict);
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
 }
 
 #[test]
@@ -151,17 +426,22 @@ fn correct_judges_give_no_finding() {
     let dir = tempfile::tempdir().unwrap();
     let correct = [
         ("pousse", build(dir.path(), "pousse.c", &[], "pousse"), "1"),
+        (
+            "pousse",
+            build(dir.path(), "pousse_uva.c", &[], "uva"),
+            "20",
+        ),
         ("littlesquares", python("littlesquares.py", ""), "10"),
         ("somegame", python("somegame.py", ""), "10"),
     ];
     for (game, cmd, batch) in correct {
-        let out = dir.path().join(format!("{game}-out"));
-        let run = audit(game, &cmd, &out, &["--time", "10", "--batch", batch]);
+        let out = dir.path().join(format!("{game}-{batch}-out"));
+        let run = audit(game, &cmd, &out, &["--cases", "500", "--batch", batch]);
         assert_eq!(run.status.code(), Some(0), "{cmd}: {}", stderr(&run));
         assert!(findings(&out).is_empty());
         assert!(stderr(&run).contains("no finding"));
     }
-    // The correct C judge also in batches, and on the shipped corpus first.
+    // The correct C judge in batches, on the shipped corpus first.
     let out = dir.path().join("batched");
     let cmd = dir.path().join("pousse").display().to_string();
     let run = audit(
@@ -196,6 +476,49 @@ fn correct_judges_give_no_finding() {
 }
 
 #[test]
+fn input_files_are_read_as_cases_written_in_the_form_and_shrunk() {
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = build(
+        dir.path(),
+        "pousse_uva.c",
+        &["-DPLANT_MOVE_BUFFER"],
+        "uva-buffer",
+    );
+    // A single game of 40,000 moves in the single-game form, which this program does not read.
+    let mut long = String::from("9\n");
+    for i in 0..40_000 {
+        long.push_str(["L1\n", "R2\n", "T3\n", "B4\n"][i % 4]);
+    }
+    long.push_str("QUIT\n");
+    let inputs = dir.path().join("inputs");
+    fs::create_dir(&inputs).unwrap();
+    fs::write(inputs.join("long.in"), &long).unwrap();
+    let out = dir.path().join("out");
+    let run = audit(
+        "pousse",
+        &cmd,
+        &out,
+        &[
+            "--inputs",
+            inputs.to_str().unwrap(),
+            "--cases",
+            "1",
+            "--shrink-time",
+            "10",
+        ],
+    );
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let rows = findings(&out);
+    assert_eq!(rows[0]["kind"], "crash", "{rows:?}");
+    assert!(rows[0]["case"].ends_with("long.in"), "{rows:?}");
+    let input = fs::read_to_string(out.join(&rows[0]["input"])).unwrap();
+    assert!(input.starts_with("1\n\n"), "{}", &input[..20]);
+    let played = moves(&input);
+    assert!((32_768..40_000).contains(&played), "{played}");
+    assert!(rows[0]["detail"].contains("shrunk"), "{rows:?}");
+}
+
+#[test]
 fn auditing_referee_itself_finds_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let bin = assert_cmd::cargo::cargo_bin("referee")
@@ -208,7 +531,7 @@ fn auditing_referee_itself_finds_nothing() {
         ("somegame", ""),
     ] {
         let mut cmd = format!("'{bin}' judge {game}");
-        let mut extra = vec!["--cases", "300", "--batch", "5"];
+        let mut extra = vec!["--cases", "300", "--batch", "5", "--constraints", "engine"];
         if !rules.is_empty() {
             cmd.push_str(&format!(" --rules {rules}"));
             extra.extend(["--rules", rules]);
@@ -245,21 +568,26 @@ fn the_same_seed_gives_the_same_findings_whatever_the_jobs() {
         assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
         let mut rows = findings(&out);
         for row in &mut rows {
-            row[8].clear(); // milliseconds differ
+            row.remove("millis"); // times differ
         }
         reports.push(rows);
     }
     assert_eq!(reports[0], reports[1]);
-    // Several distinct bugs' signatures are kept apart, each counted.
+    // Distinct signatures are kept apart, each counted.
     let signatures: std::collections::BTreeSet<&String> =
-        reports[0].iter().map(|r| &r[9]).collect();
+        reports[0].iter().map(|r| &r["signature"]).collect();
     assert_eq!(signatures.len(), reports[0].len());
-    assert!(reports[0].len() >= 2, "{:?}", reports[0]);
     let counted: u64 = reports[0]
         .iter()
-        .map(|r| r[10].parse::<u64>().unwrap())
+        .map(|r| r["count"].parse::<u64>().unwrap())
         .sum();
     assert!(counted >= reports[0].len() as u64);
+    // Shrunk cases that coincide are one finding.
+    let inputs: std::collections::BTreeSet<String> = reports[0]
+        .iter()
+        .map(|r| fs::read_to_string(dir.path().join("jobs1").join(&r["input"])).unwrap())
+        .collect();
+    assert_eq!(inputs.len(), reports[0].len());
 }
 
 /// The processes still alive whose command line holds `marker`.
@@ -279,41 +607,50 @@ fn alive_with(marker: &str) -> Vec<String> {
 #[test]
 fn hostile_programs_neither_hang_the_audit_nor_outlive_it() {
     let dir = tempfile::tempdir().unwrap();
-    let script = |name: &str, body: &str| -> String {
-        let path = dir.path().join(name);
-        fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        let mut perms = fs::metadata(&path).unwrap().permissions();
-        std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-        fs::set_permissions(&path, perms).unwrap();
-        path.display().to_string()
+    let judge = build(dir.path(), "pousse.c", &[], "pousse");
+    // Each answers the probe (two runs) like the correct judge, then misbehaves.
+    let count = |name: &str| {
+        dir.path()
+            .join(format!("{name}.count"))
+            .display()
+            .to_string()
     };
-    let hostile = [
+    let hostile = |name: &str, body: &str| {
+        let count = count(name);
+        script(
+            dir.path(),
+            &format!("{name}.sh"),
+            &format!(
+                "echo x >> {count}; if [ \"$(wc -l < {count})\" -le 2 ]; then exec {judge}; fi\n{body}"
+            ),
+        )
+    };
+    let cases = [
         // A child left sleeping, holding the output pipe open.
         (
-            script("forks.sh", "sleep 3141 & cat >/dev/null; echo 'X WINS'"),
+            hostile("forks", "sleep 3141 & cat >/dev/null; echo 'X WINS'"),
             "wrong-answer",
         ),
         // A child that leaves the process group.
         (
-            script(
-                "escapes.sh",
+            hostile(
+                "escapes",
                 "setsid sleep 3142 & cat >/dev/null; echo 'X WINS'",
             ),
             "wrong-answer",
         ),
         // Output without end.
-        (script("floods.sh", "yes 'X WINS'"), "output-limit"),
+        (hostile("floods", "yes 'X WINS'"), "output-limit"),
         // Standard input closed at once, nothing read.
         (
-            script("closes.sh", "exec 0<&-; echo 'TIE GAME'"),
+            hostile("closes", "exec 0<&-; echo 'TIE GAME'"),
             "wrong-answer",
         ),
         // Standard input never read, and a long sleep.
-        (script("sleeps.sh", "sleep 3143"), "timeout"),
+        (hostile("sleeps", "sleep 3143"), "timeout"),
     ];
-    for (cmd, kind) in &hostile {
+    for (cmd, kind) in &cases {
         let out = dir.path().join(format!("{kind}-out"));
-        let started = Instant::now();
         let run = audit(
             "pousse",
             cmd,
@@ -332,13 +669,8 @@ fn hostile_programs_neither_hang_the_audit_nor_outlive_it() {
             ],
         );
         assert_eq!(run.status.code(), Some(1), "{cmd}: {}", stderr(&run));
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "{cmd}: {:?}",
-            started.elapsed()
-        );
         let rows = findings(&out);
-        assert_eq!(rows[0][1], *kind, "{cmd}: {rows:?}");
+        assert_eq!(rows[0]["kind"], *kind, "{cmd}: {rows:?}");
     }
     std::thread::sleep(Duration::from_millis(200));
     for marker in ["sleep 3141", "sleep 3142", "sleep 3143"] {
@@ -377,7 +709,34 @@ fn programs_that_cannot_run_end_the_audit_with_exit_2() {
 }
 
 #[test]
-fn the_html_report_draws_each_finding() {
+fn time_bounds_the_whole_audit() {
+    // A judge wrong everywhere, audited with --keep-going for 4 s: the cases stop at 3 s,
+    // narrowing and shrinking end by 4 s (the hang guard: 40 s).
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = build(dir.path(), "pousse.c", &["-DPLANT_MOVER_ONLY"], "mover");
+    let out = dir.path().join("out");
+    let started = std::time::Instant::now();
+    let run = audit(
+        "pousse",
+        &cmd,
+        &out,
+        &["--time", "4", "--keep-going", "--seed", "3"],
+    );
+    assert!(started.elapsed() < Duration::from_secs(40), "hang guard");
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let text = stderr(&run);
+    let total: f64 = text
+        .lines()
+        .find_map(|line| line.strip_suffix(" s in all"))
+        .and_then(|line| line.rsplit("; ").next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    // What the audit reports of itself: within --time and the last run's timeout.
+    assert!(total <= 4.0 + 2.5, "{text}");
+}
+
+#[test]
+fn the_html_report_shows_how_to_reproduce_each_finding() {
     let dir = tempfile::tempdir().unwrap();
     let cmd = build(dir.path(), "pousse.c", &["-DPLANT_MOVER_ONLY"], "mover");
     let out = dir.path().join("out");
@@ -407,6 +766,10 @@ fn the_html_report_draws_each_finding() {
         "the program&#39;s output",
         "the engine&#39;s verdict",
         "confirmed-by-reference",
+        "<dt>reproduce</dt>",
+        &format!("{cmd} &#60; pousse-case"),
+        "<dt>input form</dt><dd><pre>multi</pre>",
+        "<dt>limits</dt><dd><pre>contest</pre>",
     ] {
         assert!(page.contains(needle), "{needle}");
     }

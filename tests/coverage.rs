@@ -16,6 +16,7 @@ fn reached<G: Game>(cases: u64) {
         cases: Some(cases),
         time: None,
         case_time: Duration::from_secs(60),
+        shrink_time: Duration::from_secs(30),
         keep_going: false,
         max_findings: 20,
         stats: true,

@@ -121,6 +121,10 @@ impl<const BUG: bool> Game for TakeAway<BUG> {
         inputs.concat()
     }
 
+    const SINGLE_FORM: &'static str = "one line 'N K'";
+    const MULTI_FORM: &'static str = "a line 'N K' per case";
+    const PROBES: [&'static str; 2] = ["1 1\n", "2 1\n"];
+
     const FEATURES: &'static [&'static str] = &["first", "second"];
 
     fn features(_: &[u8], (): (), judgements: &[Judgement]) -> Vec<&'static str> {
@@ -153,8 +157,15 @@ impl<const BUG: bool> Case for Pile<BUG> {
     type Shape = PileShape;
     const KNOBS: &'static [Knob] = &[Knob::count("n", "pile size")];
 
-    fn moderate() -> PileShape {
+    fn for_programs(_: referee::game::Constraints) -> PileShape {
         PileShape::default()
+    }
+
+    fn from_input(input: &[u8], (): ()) -> Result<Vec<Self>, JudgeError> {
+        Ok(parse(&mut &input[..])?
+            .into_iter()
+            .map(|(n, k)| Pile { n, k })
+            .collect())
     }
 
     fn shape(knobs: &Knobs) -> Result<PileShape, String> {
@@ -187,7 +198,7 @@ impl<const BUG: bool> Case for Pile<BUG> {
         format!("K={}", self.k)
     }
 
-    fn shrink(&self) -> Vec<Self> {
+    fn shrink(&self) -> Box<dyn Iterator<Item = Self> + '_> {
         // Halve the pile, take a whole round (K + 1 stones, which keeps who wins), take one.
         let mut out: Vec<Self> = [
             self.n / 2,
@@ -204,7 +215,7 @@ impl<const BUG: bool> Case for Pile<BUG> {
                 k: self.k - 1,
             });
         }
-        out
+        Box::new(out.into_iter())
     }
 }
 
@@ -269,6 +280,7 @@ fn limits(cases: u64) -> referee::stress::Limits {
         cases: Some(cases),
         time: None,
         case_time: Duration::from_secs(10),
+        shrink_time: Duration::from_secs(30),
         keep_going: false,
         max_findings: 20,
         stats: false,
@@ -375,6 +387,8 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         shrink_time: Duration::from_secs(20),
         reference_budget: 1_000_000,
         shard: None,
+        form: None,
+        constraints: referee::game::Constraints::Contest,
     };
     let report = audit::<TakeAway<true>>(&settings).unwrap();
     assert_eq!(report.findings.len(), 1);

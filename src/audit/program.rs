@@ -9,11 +9,17 @@
 //! timeout. However the run ends, the whole process group is killed, so a forked child that
 //! sleeps on, or keeps the pipes open, goes with it; a descendant that left the group is reaped
 //! by [`sweep`], the audit being their subreaper.
+//!
+//! Every process group alive is registered, so that an interrupted audit ends them all
+//! ([`interrupt`]): the runs in progress then end as [`Ending::Cut`], and no run starts after.
 
+use std::collections::BTreeSet;
 use std::io::{self, Read, Write};
 use std::os::fd::AsFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
@@ -41,6 +47,32 @@ pub enum Ending {
     TimedOut,
     /// It wrote more than the output cap.
     OutputLimit,
+    /// The audit cut it short (its deadline passed, or it was interrupted): the run says
+    /// nothing about the program.
+    Cut,
+}
+
+/// The process groups of the runs in progress.
+static GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+
+/// Set once the audit is interrupted: no run starts after, and the runs in progress are cut.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether the audit was interrupted ([`interrupt`]).
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Ends every run in progress (their whole process groups) and refuses new ones; what escaped
+/// the groups is left to [`sweep`].
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    let groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+    for &group in groups.iter() {
+        if let Some(pid) = Pid::from_raw(group) {
+            let _ = rustix::process::kill_process_group(pid, Signal::KILL);
+        }
+    }
 }
 
 /// What one run did.
@@ -90,16 +122,37 @@ impl Program {
             .spawn()
     }
 
-    /// Runs the program on `input` within `limits`. An error means it could not be started
-    /// (not found, not executable).
-    pub fn run(&self, input: &[u8], limits: &Limits) -> io::Result<Run> {
+    /// Runs the program on `input` within `limits`, cut at `deadline` if it is still running
+    /// then ([`Ending::Cut`]; also after [`interrupt`]). An error means it could not be
+    /// started (not found, not executable).
+    pub fn run(&self, input: &[u8], limits: &Limits, deadline: Option<Instant>) -> io::Result<Run> {
         let started = Instant::now();
+        let cut = || Run {
+            ending: Ending::Cut,
+            stdout: Vec::new(),
+            stderr_tail: Vec::new(),
+            elapsed: Duration::ZERO,
+        };
+        if interrupted() || deadline.is_some_and(|d| started >= d) {
+            return Ok(cut());
+        }
+        let mut groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+        if interrupted() {
+            return Ok(cut());
+        }
         let mut child = self.spawn()?;
         let pid = Pid::from_child(&child);
-        let watched = watch(&mut child, pid, input, limits, started);
+        groups.insert(pid.as_raw_nonzero().get());
+        drop(groups);
+        let watched = watch(&mut child, pid, input, limits, started, deadline);
         // However the run went, nothing of the program's process group survives it.
         let _ = rustix::process::kill_process_group(pid, Signal::KILL);
-        let status = child.wait()?;
+        let status = child.wait();
+        GROUPS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&pid.as_raw_nonzero().get());
+        let status = status?;
         let (mut ending, stdout, stderr_tail) = watched?;
         if ending.is_none() {
             ending = Some(match (status.code(), status.signal()) {
@@ -165,6 +218,7 @@ fn watch(
     input: &[u8],
     limits: &Limits,
     started: Instant,
+    cut_at: Option<Instant>,
 ) -> io::Result<Watched> {
     let pidfd = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty())?;
     let mut stdin = child.stdin.take();
@@ -191,18 +245,23 @@ fn watch(
     };
     let mut buf = vec![0u8; 64 << 10];
     let mut exited_at: Option<Instant> = None;
-    let deadline = started + limits.timeout;
+    let timeout_at = started + limits.timeout;
+    let deadline = cut_at.map_or(timeout_at, |c| c.min(timeout_at));
     loop {
         if stdout.is_none() && stderr.is_none() && exited_at.is_some() {
             return Ok((None, out, tail.finish()));
         }
         let now = Instant::now();
+        if interrupted() || (now >= deadline && deadline < timeout_at) {
+            return Ok((Some(Ending::Cut), out, tail.finish()));
+        }
         if now >= deadline {
             return Ok((Some(Ending::TimedOut), out, tail.finish()));
         }
         // Once the program has exited, what still holds its pipes open (a forked child) gets a
         // moment, then the group is killed; the pipes then close.
-        let mut wait = deadline - now;
+        // Woken at least every 50 ms to notice an interruption.
+        let mut wait = (deadline - now).min(Duration::from_millis(50));
         if let Some(at) = exited_at {
             let grace = Duration::from_millis(20);
             if now >= at + grace {
@@ -357,7 +416,7 @@ mod tests {
     #[test]
     fn a_program_reads_its_input_and_exits() {
         let run = sh("cat; echo done >&2; exit 3")
-            .run(b"hello\n", &limits(5000))
+            .run(b"hello\n", &limits(5000), None)
             .unwrap();
         assert_eq!(run.ending, Ending::Exited(3));
         assert_eq!(run.stdout, b"hello\n");
@@ -367,15 +426,17 @@ mod tests {
     #[test]
     fn hostile_programs_are_ended() {
         // Endless output: ended at the cap.
-        let run = sh("yes").run(b"", &limits(5000)).unwrap();
+        let run = sh("yes").run(b"", &limits(5000), None).unwrap();
         assert_eq!(run.ending, Ending::OutputLimit);
         assert_eq!(run.stdout.len(), 1 << 16);
         // Endless sleep: ended at the timeout.
-        let run = sh("sleep 30").run(b"", &limits(200)).unwrap();
+        let run = sh("sleep 30").run(b"", &limits(200), None).unwrap();
         assert_eq!(run.ending, Ending::TimedOut);
         assert!(run.elapsed < Duration::from_secs(5));
         // A child left sleeping with the pipes open: the run still ends with the program.
-        let run = sh("sleep 30 & echo ok").run(b"", &limits(5000)).unwrap();
+        let run = sh("sleep 30 & echo ok")
+            .run(b"", &limits(5000), None)
+            .unwrap();
         assert_eq!(
             (run.ending, run.stdout.as_slice()),
             (Ending::Exited(0), &b"ok\n"[..])
@@ -383,23 +444,37 @@ mod tests {
         assert!(run.elapsed < Duration::from_secs(2), "{:?}", run.elapsed);
         // Standard input closed at once, a large input unread.
         let run = sh("exec 0<&-; echo closed")
-            .run(&vec![b'x'; 1 << 22], &limits(5000))
+            .run(&vec![b'x'; 1 << 22], &limits(5000), None)
             .unwrap();
         assert_eq!(run.stdout, b"closed\n");
         // A signal.
-        let run = sh("kill -SEGV $$").run(b"", &limits(5000)).unwrap();
+        let run = sh("kill -SEGV $$").run(b"", &limits(5000), None).unwrap();
         assert_eq!(run.ending, Ending::Signalled(11));
         // Standard error of any length: its end is kept.
         let run = sh("yes e | head -c 100000 >&2")
-            .run(b"", &limits(5000))
+            .run(b"", &limits(5000), None)
             .unwrap();
         assert_eq!(run.stderr_tail.len(), 64);
     }
 
     #[test]
+    fn a_deadline_cuts_a_run_without_blaming_the_program() {
+        let at = Instant::now() + Duration::from_millis(200);
+        let run = sh("sleep 30").run(b"", &limits(20_000), Some(at)).unwrap();
+        assert_eq!(run.ending, Ending::Cut);
+        // A deadline already passed: the program is not started.
+        let run = sh("echo late").run(b"", &limits(5000), Some(at)).unwrap();
+        assert_eq!((run.ending, run.stdout.len()), (Ending::Cut, 0));
+        // A timeout before the deadline is still the program's timeout.
+        let far = Instant::now() + Duration::from_secs(60);
+        let run = sh("sleep 30").run(b"", &limits(200), Some(far)).unwrap();
+        assert_eq!(run.ending, Ending::TimedOut);
+    }
+
+    #[test]
     fn programs_that_cannot_start_are_errors() {
         let missing = Program::parse("/nonexistent/judge --flag").unwrap();
-        assert!(missing.run(b"", &limits(1000)).is_err());
+        assert!(missing.run(b"", &limits(1000), None).is_err());
         assert_eq!(
             Program::parse("a 'b c' \"d\"").unwrap().argv,
             ["a", "b c", "d"]

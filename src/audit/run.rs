@@ -1,4 +1,6 @@
-//! The audit itself: cases, runs in parallel, isolation, shrinking, confirmation, reports.
+//! The audit itself: the probe, the cases run in parallel (prepared ahead on their own
+//! threads), then each failure narrowed, reproduced, shrunk, confirmed and signed, then the
+//! reports.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -7,44 +9,33 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::program::{adopt_orphans, sweep, Ending, Limits, Program, Run};
-use super::Kind;
+use super::outcome::{difference, first_unanswered, wrong_cases, Tried};
+use super::probe::{self, Chosen};
+use super::program::{adopt_orphans, interrupted, sweep, Ending, Limits, Program};
+use super::report::{write_reports, FindingLine, Kept};
+use super::runner::Runner;
+use super::shrink::{search_smaller, shrink, Step};
+use super::units::{InputFile, Plan, Prepared, UnitCase};
+use super::{Kind, Source};
 use crate::answer::{compare, escape, Verdict};
-use crate::detect::file_suffix;
 use crate::error::{JudgeError, RunError};
-use crate::game::{render, Case, Engine, Game, RuleSet};
-use crate::harness::findings::{first_line, signature, Findings};
-use crate::random::Rng;
-use crate::report::manifest::Manifest;
+use crate::game::{render, Case, Constraints, Engine, Form, Game};
+use crate::harness::findings::{signature, Findings};
 use crate::report::write::Staging;
 use crate::shard::Shard;
 use crate::walk::find_cases;
 
-/// The reports' file names.
-const FINDINGS: &str = "findings.csv";
-/// The manifest of an audit report directory.
-pub const MANIFEST: &str = "audit.json";
-
-/// The columns of `findings.csv`: one row per signature kept, first found first.
-pub const FINDINGS_HEADER: [&str; 14] = [
-    "finding",
-    "kind",
-    "game",
-    "rules",
-    "input",
-    "expected",
-    "got",
-    "exit",
-    "millis",
-    "signature",
-    "count",
-    "confirmed",
-    "detail",
-    "case",
-];
-
 /// The largest input file taken from `--inputs` (larger ones are skipped, and said).
 const LARGEST_INPUT: u64 = 64 << 20;
+
+/// The share of `--time` the cases run for; the rest is kept for the failures they found.
+pub const CASE_SHARE: f64 = 0.75;
+
+/// How many times a failure is run again before it is reported.
+pub const RERUNS: usize = 2;
+
+/// The most cases of a failing run tried alone, one by one, when halving finds none.
+const MOST_TRIED_ALONE: usize = 64;
 
 /// How to audit.
 #[derive(Debug, Clone)]
@@ -55,13 +46,13 @@ pub struct Settings<O> {
     pub rules: O,
     /// The seed of the random cases.
     pub seed: u64,
-    /// Stop after this many cases (input files included).
+    /// Stop after this many cases (input files' cases included).
     pub cases: Option<u64>,
-    /// Stop starting runs after this long.
+    /// The whole audit's wall-clock budget.
     pub time: Option<Duration>,
     /// Each run's limits.
     pub limits: Limits,
-    /// Random cases per run of the program.
+    /// Random cases per run of the program (in the multi-case form).
     pub batch: usize,
     /// Runs at once.
     pub jobs: usize,
@@ -73,39 +64,28 @@ pub struct Settings<O> {
     pub keep_going: bool,
     /// The most findings kept.
     pub max_findings: usize,
-    /// The time spent shrinking one finding.
+    /// The most time spent shrinking one finding.
     pub shrink_time: Duration,
     /// The reference's budget for confirming a finding (estimated steps).
     pub reference_budget: u64,
     /// Run only this slice of the input files and random case indices.
     pub shard: Option<Shard>,
-}
-
-/// One finding, as reported.
-#[derive(Debug, Clone)]
-pub struct FindingLine {
-    /// Its number, from 1.
-    pub number: usize,
-    /// Its kind.
-    pub kind: Kind,
-    /// Its signature.
-    pub signature: String,
-    /// How many failing cases share it.
-    pub count: u64,
-    /// The input file written for it.
-    pub input: PathBuf,
-    /// Whether the reference confirmed the expected output, or why not.
-    pub confirmed: String,
+    /// The program's input form; `None` finds it by the probe.
+    pub form: Option<Form>,
+    /// Which limits the random cases keep to.
+    pub constraints: Constraints,
 }
 
 /// What an audit did.
 #[derive(Debug)]
 pub struct Report {
-    /// Cases the program was run on (input files included).
+    /// Cases the program was run on (input files' cases included).
     pub cases: u64,
-    /// Runs of the program, shrinking included.
+    /// Runs of the program, probe and shrinking included.
     pub runs: u64,
-    /// Time taken.
+    /// The time the cases ran.
+    pub case_time: Duration,
+    /// The whole audit's time.
     pub elapsed: Duration,
     /// The findings kept.
     pub findings: Vec<FindingLine>,
@@ -113,334 +93,50 @@ pub struct Report {
     pub per_kind: BTreeMap<Kind, u64>,
     /// Input files not used, and why.
     pub skipped: Vec<String>,
-    /// The rows of `findings.csv` (columns [`FINDINGS_HEADER`]).
+    /// The rows of `findings.csv` (columns [`super::FINDINGS_HEADER`]).
     pub rows: Vec<Vec<String>>,
+    /// The form every run used, and why.
+    pub form: Chosen,
+    /// Random cases per run.
+    pub batch: usize,
+    /// Random cases dropped for lying outside the contest's limits (a generator's slip).
+    pub dropped: u64,
+    /// Failing runs not narrowed for lack of time (or after an interruption).
+    pub unexamined: u64,
+    /// Whether the audit was interrupted (by a signal) before its end.
+    pub interrupted: bool,
 }
 
-/// Where a case comes from.
-#[derive(Debug, Clone)]
-enum Source<C> {
-    /// An input file: its name, and its place in the sorted list of every input file.
-    File { name: String, position: usize },
-    /// A random case (its number).
-    Random { index: u64, case: C },
+/// A failing unit from the case phase.
+struct Failed<C> {
+    prepared: Prepared<C>,
+    tried: Tried,
 }
 
-impl<C> Source<C> {
-    fn describe(&self) -> String {
-        match self {
-            Source::File { name, .. } => format!("input file {name}"),
-            Source::Random { index, .. } => format!("random case {index}"),
-        }
-    }
-
-    /// The `case` column of `findings.csv`: `file NAME` or `random INDEX`.
-    fn column(&self) -> String {
-        match self {
-            Source::File { name, .. } => format!("file {name}"),
-            Source::Random { index, .. } => format!("random {index}"),
-        }
-    }
-
-    /// The stem of the finding's files: unique within a run and across the shards of one.
-    fn stem(&self, game: &str, suffix: &str) -> String {
-        match self {
-            Source::File { position, .. } => format!("{game}-input{position}{suffix}"),
-            Source::Random { index, .. } => format!("{game}-case{index}{suffix}"),
-        }
-    }
-}
-
-/// One run's outcome against the engine's expected output.
-#[derive(Debug, Clone)]
-struct Tried {
-    kind: Option<Kind>,
-    run: Run,
-    expected: String,
-}
-
-/// A unit of work: one run of the program, on one input file or a batch of random cases.
-struct Unit<C> {
-    cases: Vec<(Source<C>, Vec<u8>)>,
-}
-
-/// A unit whose run failed: its number, its cases, the run.
-type FailedUnit<C> = (u64, Unit<C>, Tried);
-
-/// A case that failed alone.
+/// A case that failed alone, or the whole unit when none does.
 struct Failure<C> {
-    source: Source<C>,
+    case: UnitCase<C>,
+    /// The input run, in the program's form.
     input: Vec<u8>,
     tried: Tried,
-    /// Set when no single case of the failing run fails alone.
+    /// Set when no single case of the failing run fails alone: `input` is the whole unit's.
     batch_only: bool,
 }
 
-/// What the program's run means, against `expected`.
-fn classify(run: &Run, expected: &str) -> Option<Kind> {
-    match run.ending {
-        Ending::TimedOut => Some(Kind::Timeout),
-        Ending::OutputLimit => Some(Kind::OutputLimit),
-        Ending::Signalled(_) | Ending::Exited(1..) | Ending::Exited(..0) => Some(Kind::Crash),
-        Ending::Exited(0) if run.stdout.is_empty() && !expected.is_empty() => Some(Kind::NoOutput),
-        Ending::Exited(_) => match compare(expected, &run.stdout) {
-            Verdict::AC => None,
-            Verdict::PE => Some(Kind::PresentationError),
-            _ => Some(Kind::WrongAnswer),
-        },
-    }
-}
+/// The input files read as cases, every input file found (before sharding), and the files
+/// skipped with why.
+type Inputs<C> = (Vec<InputFile<C>>, Vec<crate::walk::CaseFile>, Vec<String>);
 
-/// The exit column: the code, or the signal.
-fn exit_text(ending: Ending) -> String {
-    match ending {
-        Ending::Exited(code) => code.to_string(),
-        Ending::Signalled(signal) => format!("signal {signal}"),
-        Ending::TimedOut | Ending::OutputLimit => String::new(),
-    }
-}
-
-/// Everything a run of the audit shares between its threads.
-struct Auditor<'a, G: Game> {
-    settings: &'a Settings<G::Options>,
-    /// This slice's input files: name, place in the list of every input file, content.
-    files: Vec<(String, usize, Vec<u8>)>,
-    /// Random cases run have indices below this (the case budget less every input file).
-    random_budget: Option<u64>,
-    runs: AtomicU64,
-    /// A reason the audit cannot go on (the program cannot start).
-    fatal: Mutex<Option<String>>,
-}
-
-impl<G: Game> Auditor<'_, G> {
-    /// The engine's output for `input`.
-    fn expected(&self, input: &[u8]) -> Result<String, JudgeError> {
-        let judged = G::judge(Engine::Fast, &mut &input[..], self.settings.rules)?;
-        Ok(render::<G>(&judged))
-    }
-
-    /// Runs the program on `input` and classifies the run; `None` if it could not start.
-    fn try_input(&self, input: &[u8], expected: &str) -> Option<Tried> {
-        self.runs.fetch_add(1, Ordering::Relaxed);
-        match self.settings.program.run(input, &self.settings.limits) {
-            Ok(run) => Some(Tried {
-                kind: classify(&run, expected),
-                run,
-                expected: expected.to_string(),
-            }),
-            Err(e) => {
-                let mut fatal = self.fatal.lock().unwrap_or_else(|e| e.into_inner());
-                fatal.get_or_insert_with(|| {
-                    format!("{}: cannot be run: {e}", self.settings.program.display())
-                });
-                None
-            }
-        }
-    }
-
-    /// Runs the program on the cases `cases` joined, and classifies the run.
-    fn try_cases(&self, cases: &[(Source<G::Case>, Vec<u8>)]) -> Option<Tried> {
-        let inputs: Vec<Vec<u8>> = cases.iter().map(|(_, i)| i.clone()).collect();
-        let input = if inputs.len() == 1 {
-            inputs[0].clone()
-        } else {
-            G::join(&inputs)
-        };
-        let expected = self.expected(&input).ok()?;
-        self.try_input(&input, &expected)
-    }
-
-    /// The unit of work number `index`, or `None` beyond the case budget: this slice's input
-    /// files one by one, then its random cases `batch` at a time.
-    fn unit(&self, index: u64) -> Option<Unit<G::Case>> {
-        let files = self.files.len() as u64;
-        if index < files {
-            let (name, position, input) = &self.files[index as usize];
-            let source = Source::File {
-                name: name.clone(),
-                position: *position,
-            };
-            return Some(Unit {
-                cases: vec![(source, input.clone())],
-            });
-        }
-        let batch = self.settings.batch as u64;
-        let first = (index - files) * batch;
-        let shape = G::Case::moderate();
-        let cases: Vec<_> = (first..first + batch)
-            .map(|local| self.settings.shard.map_or(local, |s| s.nth(local)))
-            .take_while(|&i| self.random_budget.is_none_or(|budget| i < budget))
-            .map(|i| {
-                let mut rng = Rng::for_item(self.settings.seed, i);
-                let case = G::Case::generate(&mut rng, Some(self.settings.rules), &shape);
-                let input = case.input();
-                (Source::Random { index: i, case }, input)
-            })
-            .collect();
-        (!cases.is_empty()).then_some(Unit { cases })
-    }
-
-    /// Finds, in a failing run of several cases, one case that fails alone: the halves first,
-    /// then each case.
-    fn isolate(&self, cases: Vec<(Source<G::Case>, Vec<u8>)>, tried: Tried) -> Failure<G::Case> {
-        let mut cases = cases;
-        let mut tried = tried;
-        while cases.len() > 1 {
-            let back = cases.split_off(cases.len() / 2);
-            let front = cases;
-            match self.try_cases(&front) {
-                Some(t) if t.kind.is_some() => {
-                    (cases, tried) = (front, t);
-                    continue;
-                }
-                _ => {}
-            }
-            match self.try_cases(&back) {
-                Some(t) if t.kind.is_some() => {
-                    (cases, tried) = (back, t);
-                    continue;
-                }
-                _ => {}
-            }
-            // Neither half fails alone: try each case, else the failure needs them together.
-            let all: Vec<_> = front.into_iter().chain(back).collect();
-            for case in &all {
-                if let Some(t) = self.try_cases(std::slice::from_ref(case)) {
-                    if t.kind.is_some() {
-                        return Failure {
-                            source: case.0.clone(),
-                            input: case.1.clone(),
-                            tried: t,
-                            batch_only: false,
-                        };
-                    }
-                }
-            }
-            let inputs: Vec<Vec<u8>> = all.iter().map(|(_, i)| i.clone()).collect();
-            return Failure {
-                source: all[0].0.clone(),
-                input: G::join(&inputs),
-                tried,
-                batch_only: true,
-            };
-        }
-        let (source, input) = cases.pop().expect("a failing run has cases");
-        Failure {
-            source,
-            input,
-            tried,
-            batch_only: false,
-        }
-    }
-
-    /// Shrinks a failing random case: smaller cases that still fail with the same kind,
-    /// within the shrink time.
-    fn shrink(&self, failure: Failure<G::Case>) -> (Failure<G::Case>, usize) {
-        let Source::Random { index, case } = &failure.source else {
-            return (failure, 0);
-        };
-        if failure.batch_only {
-            return (failure, 0);
-        }
-        let kind = failure.tried.kind;
-        let deadline = Instant::now() + self.settings.shrink_time;
-        let (mut best, mut best_tried, mut steps) = (case.clone(), failure.tried.clone(), 0);
-        'outer: while Instant::now() < deadline {
-            for candidate in best.shrink() {
-                if Instant::now() >= deadline {
-                    break 'outer;
-                }
-                let input = candidate.input();
-                let Ok(expected) = self.expected(&input) else {
-                    continue;
-                };
-                if let Some(t) = self.try_input(&input, &expected) {
-                    if t.kind == kind {
-                        (best, best_tried) = (candidate, t);
-                        steps += 1;
-                        continue 'outer;
-                    }
-                }
-            }
-            break;
-        }
-        let input = best.input();
-        let source = Source::Random {
-            index: *index,
-            case: best,
-        };
-        (
-            Failure {
-                source,
-                input,
-                tried: best_tried,
-                batch_only: false,
-            },
-            steps,
-        )
-    }
-
-    /// What the reference says of the expected output of `input`, and whether the finding is
-    /// then the engine's fault (the reference differs from the engine).
-    fn confirm(&self, input: &[u8], program_output: &[u8]) -> (String, bool) {
-        let rules = self.settings.rules;
-        let Ok(engine) = G::judge(Engine::Fast, &mut &input[..], rules) else {
-            return ("the engine rejects the input".into(), true);
-        };
-        let cost = engine
-            .iter()
-            .map(|j| G::reference_cost(j, rules))
-            .fold(0u64, u64::saturating_add);
-        if cost > self.settings.reference_budget {
-            return (
-                format!("reference not run: estimated {cost} steps, over its budget"),
-                false,
-            );
-        }
-        match G::judge(Engine::Reference, &mut &input[..], rules) {
-            Ok(reference) if reference == engine => ("confirmed-by-reference".into(), false),
-            Ok(reference) => {
-                let said = render::<G>(&reference);
-                let sides = compare(&said, program_output) == Verdict::AC;
-                let why = if sides {
-                    "the reference gives the program's answer"
-                } else {
-                    "the reference disagrees with the engine"
-                };
-                (format!("{why}: {}", escape(said.as_bytes(), 100)), true)
-            }
-            Err(JudgeError::Refused { reason, .. }) => {
-                (format!("reference refused: {reason}"), false)
-            }
-            Err(e) => (format!("the reference rejects the input: {e}"), true),
-        }
-    }
-}
-
-/// A finding ready to report.
-struct Kept<C> {
-    kind: Kind,
-    source: Source<C>,
-    input: Vec<u8>,
-    tried: Tried,
-    confirmed: String,
-    shrink_steps: usize,
-    batch_only: bool,
-}
-
-/// Audits the program of `settings` as a judge of `G`.
-pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunError> {
-    let staging = Staging::new(&settings.out).map_err(|e| RunError::io(&settings.out, e))?;
-    adopt_orphans();
-    let started = Instant::now();
-    // The input files first, each run alone.
-    let mut files = Vec::new();
-    let mut skipped = Vec::new();
+/// Reads the input files as cases of `G`; those that cannot be read or judged are skipped,
+/// and said.
+fn read_inputs<G: Game>(settings: &Settings<G::Options>) -> Result<Inputs<G::Case>, RunError> {
     let found = if settings.inputs.is_empty() {
         Vec::new()
     } else {
         find_cases(&settings.inputs)?
     };
+    let mut files = Vec::new();
+    let mut skipped = Vec::new();
     for (position, file) in found.iter().enumerate() {
         if settings.shard.is_some_and(|s| !s.contains(&file.name)) {
             continue;
@@ -460,269 +156,614 @@ pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunErro
             }
             Ok(_) => {}
         }
-        match fs::read(&file.path) {
-            Ok(bytes) => match G::judge(Engine::Fast, &mut &bytes[..], settings.rules) {
-                Ok(_) => files.push((file.name.clone(), position, bytes)),
-                Err(e) => skipped.push(format!(
-                    "{}: not a valid input: {}",
-                    file.name,
-                    e.located(&file.name)
-                )),
-            },
-            Err(e) => skipped.push(format!("{}: {e}", file.name)),
+        let bytes = match fs::read(&file.path) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                skipped.push(format!("{}: {e}", file.name));
+                continue;
+            }
+        };
+        let judged = G::judge(Engine::Fast, &mut &bytes[..], settings.rules);
+        match judged.and_then(|_| G::Case::from_input(&bytes, settings.rules)) {
+            Ok(cases) => files.push(InputFile {
+                name: file.name.clone(),
+                position,
+                cases,
+            }),
+            Err(e) => skipped.push(format!(
+                "{}: not a valid input: {}",
+                file.name,
+                e.located(&file.name)
+            )),
         }
     }
-    let auditor = Auditor::<G> {
-        settings,
-        files,
-        random_budget: settings.cases.map(|n| n.saturating_sub(found.len() as u64)),
-        runs: AtomicU64::new(0),
-        fatal: Mutex::new(None),
-    };
-    let failures: Mutex<Vec<FailedUnit<G::Case>>> = Mutex::new(Vec::new());
-    let next = AtomicU64::new(0);
+    Ok((files, found, skipped))
+}
+
+/// Runs the units of `plan` from unit `start` until the budget, the deadline or (without
+/// `keep_going`) the first failing unit: `jobs` runs at once, units prepared ahead on their own threads. The failing
+/// units, the cases run, and the random cases dropped.
+#[allow(clippy::too_many_arguments)]
+fn run_cases<G: Game>(
+    plan: &Plan<G>,
+    runner: &Runner<G>,
+    start: u64,
+    jobs: usize,
+    keep_going: bool,
+    until: Option<Instant>,
+    bar_total: u64,
+) -> (Vec<Failed<G::Case>>, u64, u64) {
+    let failures: Mutex<Vec<Failed<G::Case>>> = Mutex::new(Vec::new());
+    let next = AtomicU64::new(start);
     let cases_run = AtomicU64::new(0);
-    // Without --keep-going, no unit after the first failing one needs to run.
+    let dropped = AtomicU64::new(0);
+    // Without keep_going, no unit after the first failing one needs to run.
     let first_failure = AtomicU64::new(u64::MAX);
     let stop = AtomicBool::new(false);
-    let bar = crate::pool::progress(settings.cases.unwrap_or(0) as usize, "auditing", "cases");
+    let over = || {
+        stop.load(Ordering::Relaxed) || interrupted() || until.is_some_and(|t| Instant::now() >= t)
+    };
+    let bar = crate::pool::progress(bar_total as usize, "auditing", "cases");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let preparers = cores.saturating_sub(jobs).clamp(1, jobs + 1);
+    let (sender, receiver) = crossbeam_channel::bounded::<Prepared<G::Case>>(2 * jobs + preparers);
     std::thread::scope(|scope| {
-        for _ in 0..settings.jobs.max(1) {
-            scope.spawn(|| loop {
-                if stop.load(Ordering::Relaxed)
-                    || settings.time.is_some_and(|t| started.elapsed() >= t)
-                {
-                    return;
-                }
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index > first_failure.load(Ordering::Relaxed) {
-                    return;
-                }
-                let Some(unit) = auditor.unit(index) else {
-                    return;
-                };
-                let Some(tried) = auditor.try_cases(&unit.cases) else {
-                    stop.store(true, Ordering::Relaxed);
-                    return;
-                };
-                if index == 0 && never_ran(&tried.run) {
-                    let mut fatal = auditor.fatal.lock().unwrap_or_else(|e| e.into_inner());
-                    fatal.get_or_insert_with(|| {
-                        format!(
-                            "{}: the program did not run (exit {} with no output: {})",
-                            settings.program.display(),
-                            exit_text(tried.run.ending),
-                            escape(&tried.run.stderr_tail, 200).trim_end()
-                        )
-                    });
-                    stop.store(true, Ordering::Relaxed);
-                    return;
-                }
-                cases_run.fetch_add(unit.cases.len() as u64, Ordering::Relaxed);
-                bar.inc(unit.cases.len() as u64);
-                if tried.kind.is_some() {
-                    if !settings.keep_going {
-                        first_failure.fetch_min(index, Ordering::Relaxed);
+        for _ in 0..preparers {
+            let sender = sender.clone();
+            scope.spawn(|| {
+                let sender = sender;
+                loop {
+                    if over() {
+                        return;
                     }
-                    failures
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push((index, unit, tried));
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index > first_failure.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let Some(prepared) = plan.prepare(index) else {
+                        return;
+                    };
+                    if sender.send(prepared).is_err() {
+                        return;
+                    }
                 }
             });
         }
+        drop(sender);
+        for _ in 0..jobs.max(1) {
+            let receiver = receiver.clone();
+            scope.spawn(|| {
+                let receiver = receiver;
+                while let Ok(prepared) = receiver.recv() {
+                    dropped.fetch_add(prepared.dropped, Ordering::Relaxed);
+                    if over() {
+                        return;
+                    }
+                    if prepared.index > first_failure.load(Ordering::Relaxed)
+                        || prepared.cases.is_empty()
+                    {
+                        continue;
+                    }
+                    let cut = until.map_or(runner.deadline, |u| {
+                        Some(runner.deadline.map_or(u, |d| d.min(u)))
+                    });
+                    let Some(tried) =
+                        runner.run_within(&prepared.input, &prepared.expected, &runner.limits, cut)
+                    else {
+                        stop.store(true, Ordering::Relaxed);
+                        return;
+                    };
+                    if tried.cut() {
+                        return;
+                    }
+                    let count = prepared.cases.len() as u64;
+                    cases_run.fetch_add(count, Ordering::Relaxed);
+                    bar.inc(count);
+                    if tried.kind.is_some() {
+                        if !keep_going {
+                            first_failure.fetch_min(prepared.index, Ordering::Relaxed);
+                        }
+                        failures
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push(Failed { prepared, tried });
+                    }
+                }
+            });
+        }
+        drop(receiver);
     });
     bar.finish_and_clear();
-    if let Some(why) = auditor
-        .fatal
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .take()
-    {
-        sweep();
-        return Err(RunError::Usage(why));
-    }
     let mut failures = failures.into_inner().unwrap_or_else(|e| e.into_inner());
-    failures.sort_by_key(|f| f.0);
-    if !settings.keep_going {
-        failures.truncate(1);
+    failures.sort_by_key(|f| f.prepared.index);
+    (failures, cases_run.into_inner(), dropped.into_inner())
+}
+
+/// Narrows a failing unit to one case that fails alone: the cases whose verdict line is wrong
+/// (or from the first verdict missing) first, then halves, then each case; the whole unit when
+/// none fails alone.
+fn isolate<G: Game>(runner: &Runner<G>, failed: Failed<G::Case>) -> Failure<G::Case> {
+    let Failed { prepared, tried } = failed;
+    let mut cases = prepared.cases;
+    if cases.len() == 1 {
+        let case = cases.pop().expect("one case");
+        return Failure {
+            case,
+            input: prepared.input,
+            tried,
+            batch_only: false,
+        };
     }
-    // Each failing run: isolate a case, shrink it, confirm it, sign it; one per signature.
-    let mut per_kind: BTreeMap<Kind, u64> = BTreeMap::new();
-    let mut findings: Findings<Kept<G::Case>> = Findings::new(settings.max_findings);
-    let mut key_signatures: BTreeMap<String, String> = BTreeMap::new();
-    for (_, unit, tried) in failures {
-        let failure = auditor.isolate(unit.cases, tried);
-        let kind = failure.tried.kind.expect("a failure");
-        *per_kind.entry(kind).or_default() += 1;
-        let got = first_line(&failure.tried.run.stdout);
-        let key = signature(
-            kind.as_str(),
-            &[&format!(
-                "{} -> {got}",
-                first_line(failure.tried.expected.as_bytes())
-            )],
+    let alone = |case: &UnitCase<G::Case>| -> Option<Tried> {
+        let input = runner.input_of(std::slice::from_ref(&case.input));
+        let (expected, _) = super::units::judged::<G>(&input, runner.rules)?;
+        runner.run(&input, &expected).filter(|t| t.kind.is_some())
+    };
+    let found = |case: UnitCase<G::Case>, tried: Tried| Failure {
+        input: runner.input_of(std::slice::from_ref(&case.input)),
+        case,
+        tried,
+        batch_only: false,
+    };
+    let suspects: Vec<usize> = match wrong_cases(&tried, &prepared.verdicts) {
+        Some(wrong) if !wrong.is_empty() => wrong,
+        _ => vec![first_unanswered(&tried, &prepared.verdicts)],
+    };
+    for &i in suspects.iter().take(8) {
+        if let Some(t) = alone(&cases[i]) {
+            return found(cases.swap_remove(i), t);
+        }
+    }
+    // Halves, while one fails on its own.
+    let mut part: Vec<UnitCase<G::Case>> = cases.clone();
+    while part.len() > 1 {
+        let back = part.split_off(part.len() / 2);
+        let front = std::mem::take(&mut part);
+        let fails = |half: &[UnitCase<G::Case>]| -> bool {
+            let inputs: Vec<Vec<u8>> = half.iter().map(|c| c.input.clone()).collect();
+            runner
+                .run_cases(&inputs)
+                .is_some_and(|(t, _)| t.kind.is_some() && !t.cut())
+        };
+        if fails(&front) {
+            part = front;
+        } else if fails(&back) {
+            part = back;
+        } else {
+            break;
+        }
+    }
+    if part.len() == 1 {
+        if let Some(t) = alone(&part[0]) {
+            return found(part.swap_remove(0), t);
+        }
+    }
+    for i in 0..cases.len().min(MOST_TRIED_ALONE) {
+        if let Some(t) = alone(&cases[i]) {
+            return found(cases.swap_remove(i), t);
+        }
+    }
+    Failure {
+        case: cases.swap_remove(0),
+        input: prepared.input,
+        tried,
+        batch_only: true,
+    }
+}
+
+/// How a failure came back when run again alone.
+struct Reproduction {
+    /// Runs, the first observation included, and how many failed the same way.
+    runs: usize,
+    failed: usize,
+    /// The audit's deadline cut a run short.
+    cut: bool,
+    /// The longest of the runs again.
+    slowest: Duration,
+}
+
+impl Reproduction {
+    fn all(&self) -> bool {
+        !self.cut && self.failed == self.runs
+    }
+
+    fn text(&self) -> String {
+        if self.cut {
+            format!(
+                "reproduced {}/{}, then --time ran out",
+                self.failed, self.runs
+            )
+        } else {
+            format!("reproduced {}/{}", self.failed, self.runs)
+        }
+    }
+}
+
+/// Runs `input` again [`RERUNS`] times, alone (nothing else runs during the findings phase);
+/// a timeout with twice the time.
+fn reproduce<G: Game>(
+    runner: &Runner<G>,
+    input: &[u8],
+    expected: &str,
+    kind: Kind,
+) -> Reproduction {
+    let mut limits = runner.limits;
+    if kind == Kind::Timeout {
+        limits.timeout *= 2;
+    }
+    let mut again = Reproduction {
+        runs: 1,
+        failed: 1,
+        cut: false,
+        slowest: Duration::ZERO,
+    };
+    for _ in 0..RERUNS {
+        let Some(tried) = runner.run_within(input, expected, &limits, runner.deadline) else {
+            again.cut = true;
+            break;
+        };
+        if tried.cut() {
+            again.cut = true;
+            break;
+        }
+        again.runs += 1;
+        again.slowest = again.slowest.max(tried.run.elapsed);
+        if tried.kind == Some(kind) {
+            again.failed += 1;
+        }
+    }
+    again
+}
+
+/// What the reference says of the expected output of `input`, and whether the finding is then
+/// the engine's fault (the reference differs from the engine). Beyond the reference's budget,
+/// the game's second opinion where it has one.
+fn confirm<G: Game>(
+    input: &[u8],
+    program_output: &[u8],
+    rules: G::Options,
+    budget: u64,
+) -> (String, bool) {
+    let Ok(engine) = G::judge(Engine::Fast, &mut &input[..], rules) else {
+        return ("the engine rejects the input".into(), true);
+    };
+    let cost = engine
+        .iter()
+        .map(|j| G::reference_cost(j, rules))
+        .fold(0u64, u64::saturating_add);
+    let second_opinion = || match G::second_opinion(input, rules, &engine) {
+        Some(Ok(())) => (
+            "; the game's second opinion agrees with the engine".to_string(),
+            false,
+        ),
+        Some(Err(why)) => (
+            format!("; the game's second opinion disagrees: {why}"),
+            true,
+        ),
+        None => (String::new(), false),
+    };
+    if cost > budget {
+        let (also, disputed) = second_opinion();
+        return (
+            format!("reference not run: estimated {cost} steps, over its budget{also}"),
+            disputed,
         );
-        if let Some(known) = key_signatures.get(&key) {
-            findings.add(known.clone(), || {
-                unreachable!("a known signature is only counted")
-            });
-            continue;
+    }
+    match G::judge(Engine::Reference, &mut &input[..], rules) {
+        Ok(reference) if reference == engine => ("confirmed-by-reference".into(), false),
+        Ok(reference) => {
+            let said = render::<G>(&reference);
+            let sides = compare(&said, program_output) == Verdict::AC;
+            let why = if sides {
+                "the reference gives the program's answer"
+            } else {
+                "the reference disagrees with the engine"
+            };
+            (format!("{why}: {}", escape(said.as_bytes(), 100)), true)
         }
-        if findings.len() >= settings.max_findings {
-            findings.dropped += 1;
-            continue;
+        Err(JudgeError::Refused { reason, .. }) => {
+            let (also, disputed) = second_opinion();
+            (format!("reference refused: {reason}{also}"), disputed)
         }
-        let (failure, shrink_steps) = auditor.shrink(failure);
-        let (confirmed, disputed) = auditor.confirm(&failure.input, &failure.tried.run.stdout);
-        let final_kind = if disputed { Kind::EngineDisputed } else { kind };
-        let shape = match &failure.source {
-            Source::Random { case, .. } => case.shape_label(),
-            Source::File { .. } => String::new(),
-        };
-        let detail = match failure.tried.run.ending {
-            Ending::Exited(code) if kind == Kind::Crash => format!("exit {code}"),
-            Ending::Signalled(signal) => format!("signal {signal}"),
-            _ => String::new(),
-        };
-        let verdicts = match final_kind {
-            Kind::WrongAnswer | Kind::PresentationError | Kind::EngineDisputed => format!(
-                "{} -> {}",
-                first_line(failure.tried.expected.as_bytes()),
-                first_line(&failure.tried.run.stdout)
-            ),
-            _ => String::new(),
-        };
-        let sig = signature(final_kind.as_str(), &[&verdicts, &detail, &shape]);
-        key_signatures.insert(key, sig.clone());
-        findings.add(sig, || Kept {
-            kind: final_kind,
-            source: failure.source,
-            input: failure.input,
-            tried: failure.tried,
-            confirmed,
-            shrink_steps,
-            batch_only: failure.batch_only,
-        });
+        Err(e) => (format!("the reference rejects the input: {e}"), true),
+    }
+}
+
+/// The key that tells failures apart before shrinking: the kind and how the output differs.
+fn key(kind: Kind, tried: &Tried) -> String {
+    match kind {
+        k if k.about_the_answer() => signature(
+            kind.as_str(),
+            &[&difference(&tried.expected, &tried.run.stdout)],
+        ),
+        _ => signature(kind.as_str(), &[&crash_detail(kind, tried.run.ending)]),
+    }
+}
+
+/// The exit code or signal of a crash, for signatures and the detail column.
+fn crash_detail(kind: Kind, ending: Ending) -> String {
+    match ending {
+        Ending::Exited(code) if kind == Kind::Crash => format!("exit {code}"),
+        Ending::Signalled(signal) => format!("signal {signal}"),
+        _ => String::new(),
+    }
+}
+
+/// Audits the program of `settings` as a judge of `G`.
+pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunError> {
+    let staging = Staging::new(&settings.out).map_err(|e| RunError::io(&settings.out, e))?;
+    adopt_orphans();
+    let started = Instant::now();
+    let deadline = settings.time.map(|t| started + t);
+    let chosen = probe::choose::<G>(
+        &settings.program,
+        &settings.limits,
+        settings.rules,
+        settings.form,
+    )
+    .map_err(RunError::Usage)?;
+    let (files, found, skipped) = read_inputs::<G>(settings)?;
+    let file_cases: u64 = files.iter().map(|f| f.cases.len() as u64).sum();
+    let plan = Plan::<G>::new(
+        files,
+        chosen.form,
+        settings.batch as u64,
+        settings.seed,
+        settings.rules,
+        settings.constraints,
+        settings.cases.map(|n| n.saturating_sub(file_cases)),
+        settings.shard,
+    );
+    let runner = Runner::<G>::new(
+        &settings.program,
+        settings.limits,
+        chosen.form,
+        settings.rules,
+        deadline,
+    );
+    let case_until = settings.time.map(|t| started + t.mul_f64(CASE_SHARE));
+    let keep_inside = settings.constraints == Constraints::Contest;
+    let mut per_kind: BTreeMap<Kind, u64> = BTreeMap::new();
+    let mut findings: Findings<Kept> = Findings::new(settings.max_findings);
+    // The signature each pre-shrink key was kept under.
+    let mut keys: BTreeMap<String, String> = BTreeMap::new();
+    let (mut cases, mut dropped, mut unexamined) = (0, 0, 0);
+    let mut case_time = Duration::ZERO;
+    // Rounds of cases then findings: without keep_going, the cases stop at the first failing
+    // run, and go on after it when that failure turns out flaky.
+    let mut start = 0;
+    loop {
+        let round = Instant::now();
+        let (failures, run, left_out) = run_cases(
+            &plan,
+            &runner,
+            start,
+            settings.jobs,
+            settings.keep_going,
+            case_until,
+            settings.cases.unwrap_or(0),
+        );
+        case_time += round.elapsed();
+        cases += run;
+        dropped += left_out;
+        if let Some(why) = runner.fatal() {
+            sweep();
+            return Err(RunError::Usage(why));
+        }
+        let mut failures = failures;
+        if !settings.keep_going {
+            failures.truncate(1);
+        }
+        let resume = failures.last().map(|f| f.prepared.index + 1);
+        for failed in failures {
+            if interrupted() || runner.deadline.is_some_and(|d| Instant::now() >= d) {
+                unexamined += 1;
+                continue;
+            }
+            let failure = isolate(&runner, failed);
+            let kind = failure.tried.kind.expect("a failure");
+            *per_kind.entry(kind).or_default() += 1;
+            let key = key(kind, &failure.tried);
+            if let Some(known) = keys.get(&key) {
+                findings.add(known.clone(), || {
+                    unreachable!("a known signature is only counted")
+                });
+                continue;
+            }
+            if findings.len() >= settings.max_findings {
+                findings.dropped += 1;
+                continue;
+            }
+            let again = reproduce(&runner, &failure.input, &failure.tried.expected, kind);
+            let kept = if again.all() {
+                settle(&runner, settings, failure, kind, again, keep_inside)
+            } else {
+                flaky(failure, kind, &again)
+            };
+            // Findings whose shrunk cases coincide are one finding.
+            let same = findings
+                .iter()
+                .find(|(_, other, _)| other.kind == kept.kind && other.input == kept.input)
+                .map(|(s, _, _)| s.clone());
+            let sig = same.unwrap_or_else(|| kept.signature());
+            keys.insert(key, sig.clone());
+            findings.add(sig, || kept);
+        }
+        let settled = findings.iter().any(|(_, kept, _)| kept.kind != Kind::Flaky);
+        match resume {
+            Some(next) if !settings.keep_going && !settled && !interrupted() => start = next,
+            _ => break,
+        }
     }
     sweep();
-    let (lines, rows) = write_reports::<G>(staging, settings, &findings, &found)
+    let (lines, rows) = write_reports::<G>(staging, settings, &chosen, &findings, &found)
         .map_err(|e| RunError::io(&settings.out, e))?;
     Ok(Report {
-        cases: cases_run.into_inner(),
-        runs: auditor.runs.into_inner(),
+        cases,
+        runs: runner.runs() + chosen.runs,
+        case_time,
         elapsed: started.elapsed(),
         findings: lines,
         per_kind,
         skipped,
         rows,
+        form: chosen,
+        batch: plan.batch as usize,
+        dropped,
+        unexamined,
+        interrupted: interrupted(),
     })
 }
 
-/// Whether a first run shows that the program never ran: the shell's "cannot execute" or
-/// "not found" exit codes, with no output.
-fn never_ran(run: &Run) -> bool {
-    matches!(run.ending, Ending::Exited(126 | 127)) && run.stdout.is_empty()
+/// A reproduced failure, shrunk (within its share of the time), reproduced again, confirmed.
+fn settle<G: Game>(
+    runner: &Runner<G>,
+    settings: &Settings<G::Options>,
+    failure: Failure<G::Case>,
+    kind: Kind,
+    again: Reproduction,
+    keep_inside: bool,
+) -> Kept {
+    let inside = failure.case.outside.is_none();
+    let mut steps: Vec<Step<G::Case>> = Vec::new();
+    let mut searched_from: Option<usize> = None;
+    if !failure.batch_only {
+        let now = Instant::now();
+        let share = runner.deadline.map_or(settings.shrink_time, |d| {
+            (d.saturating_duration_since(now)) / 2
+        });
+        let until = now + settings.shrink_time.min(share);
+        let keep_inside = keep_inside && inside;
+        steps = shrink(runner, &failure.case.case, kind, keep_inside, until);
+        if kind == Kind::WrongAnswer {
+            let (case, tried) = steps
+                .last()
+                .map_or((&failure.case.case, &failure.tried), |(c, t)| (c, t));
+            let size = case.input().len();
+            let found =
+                search_smaller(runner, case, tried, kind, keep_inside, until, settings.seed);
+            if found.last().is_some_and(|(c, _)| c.input().len() < size) {
+                searched_from = Some(steps.len());
+                steps.extend(found);
+            }
+        }
+    }
+    // The smallest shrunk case that reproduces; else the case as found.
+    let mut reproduction = again;
+    let mut chosen: Option<Step<G::Case>> = None;
+    let mut shrink_steps = steps.len();
+    while let Some((case, tried)) = steps.pop() {
+        let input = runner.input_of(std::slice::from_ref(&case.input()));
+        let again = reproduce(runner, &input, &tried.expected, kind);
+        if again.all() {
+            reproduction = again;
+            chosen = Some((case, tried));
+            break;
+        }
+        shrink_steps -= 1;
+    }
+    let (case, input, tried) = match chosen {
+        Some((case, tried)) => {
+            let input = runner.input_of(std::slice::from_ref(&case.input()));
+            (case, input, tried)
+        }
+        None => (
+            failure.case.case.clone(),
+            failure.input.clone(),
+            failure.tried.clone(),
+        ),
+    };
+    let single = case.input();
+    let outside = G::judge(Engine::Fast, &mut &single[..], settings.rules)
+        .ok()
+        .and_then(|js| js.iter().find_map(G::outside_contest));
+    let (confirmed, reported) = if kind.about_the_answer() {
+        let (text, disputed) = confirm::<G>(
+            &input,
+            &tried.run.stdout,
+            settings.rules,
+            settings.reference_budget,
+        );
+        (text, if disputed { Kind::EngineDisputed } else { kind })
+    } else {
+        (reproduction.text(), kind)
+    };
+    let mut notes = Vec::new();
+    if kind.about_the_answer() {
+        notes.push(reproduction.text());
+    }
+    if searched_from.is_some_and(|from| shrink_steps > from) {
+        notes.push(format!(
+            "stuck at a larger case, shrinking went on from a smaller one failing the same way \
+             (among {} small random cases)",
+            super::shrink::SEARCH
+        ));
+    }
+    Kept {
+        kind: reported,
+        seen: kind,
+        source: failure.case.source.clone(),
+        shape: (!failure.batch_only).then(|| case.shape_label()),
+        input,
+        tried,
+        confirmed,
+        shrink_steps,
+        batch_only: failure.batch_only,
+        outside: if failure.batch_only {
+            failure.case.outside
+        } else {
+            outside
+        },
+        notes,
+    }
 }
 
-fn write_reports<G: Game>(
-    mut staging: Staging,
-    settings: &Settings<G::Options>,
-    findings: &Findings<Kept<G::Case>>,
-    inputs: &[crate::walk::CaseFile],
-) -> std::io::Result<(Vec<FindingLine>, Vec<Vec<String>>)> {
-    let dir = staging.dir().to_path_buf();
-    let rules = settings.rules;
-    let mut rows = Vec::new();
-    let mut lines = Vec::new();
-    for (i, (sig, kept, count)) in findings.iter().enumerate() {
-        let number = i + 1;
-        let stem = kept.source.stem(G::NAME, &file_suffix(rules));
-        let files = [
-            ("in", kept.input.clone()),
-            ("ans", kept.tried.expected.clone().into_bytes()),
-            ("out", kept.tried.run.stdout.clone()),
-            ("err", kept.tried.run.stderr_tail.clone()),
-        ];
-        for (ext, bytes) in &files {
-            staging.file(&format!("{stem}.{ext}"), bytes)?;
-        }
-        let mut detail = kept.source.describe();
-        if kept.shrink_steps > 0 {
-            detail.push_str(&format!(", shrunk in {} steps", kept.shrink_steps));
-        }
-        if kept.batch_only {
-            detail.push_str(", fails only with the other cases of its batch");
-        }
-        if kept.kind == Kind::Timeout {
-            detail.push_str(&format!(
-                ", killed after {:.1} s",
-                settings.limits.timeout.as_secs_f64()
-            ));
-        }
-        let tail = escape(&kept.tried.run.stderr_tail, 200);
-        if !tail.is_empty() {
-            detail.push_str(&format!("; standard error ends: {tail}"));
-        }
-        rows.push(vec![
-            number.to_string(),
-            kept.kind.as_str().to_string(),
-            G::NAME.to_string(),
-            rules.name().to_string(),
-            format!("{stem}.in"),
-            escape(kept.tried.expected.as_bytes(), 200),
-            escape(&kept.tried.run.stdout, 200),
-            exit_text(kept.tried.run.ending),
-            kept.tried.run.elapsed.as_millis().to_string(),
-            sig.clone(),
-            count.to_string(),
-            kept.confirmed.clone(),
-            detail,
-            kept.source.column(),
-        ]);
-        lines.push(FindingLine {
-            number,
-            kind: kept.kind,
-            signature: sig.clone(),
-            count: *count,
-            input: dir.join(format!("{stem}.in")),
-            confirmed: kept.confirmed.clone(),
-        });
+/// A failure that did not come back: reported as it was seen, not shrunk.
+fn flaky<C: Case>(failure: Failure<C>, kind: Kind, again: &Reproduction) -> Kept {
+    let mut notes = Vec::new();
+    if kind == Kind::Timeout && again.runs > 1 {
+        notes.push(format!(
+            "again with twice the time it took {:.2} s",
+            again.slowest.as_secs_f64()
+        ));
     }
-    let digest = staging.csv(FINDINGS, &FINDINGS_HEADER, &rows)?;
-    let mut options = BTreeMap::new();
-    options.insert("cmd".to_string(), settings.program.display());
-    options.insert("rules".to_string(), rules.name().to_string());
-    options.insert("seed".to_string(), settings.seed.to_string());
-    options.insert("batch".to_string(), settings.batch.to_string());
-    options.insert(
-        "cases".to_string(),
-        settings.cases.map_or(String::new(), |c| c.to_string()),
-    );
-    options.insert(
-        "time".to_string(),
-        settings
-            .time
-            .map_or(String::new(), |t| t.as_secs_f64().to_string()),
-    );
-    options.insert("keep-going".to_string(), settings.keep_going.to_string());
-    options.insert(
-        "max-findings".to_string(),
-        settings.max_findings.to_string(),
-    );
-    let judged: Vec<crate::walk::CaseFile> = inputs
-        .iter()
-        .filter(|f| settings.shard.is_none_or(|s| s.contains(&f.name)))
-        .cloned()
-        .collect();
-    let mut manifest = Manifest::new(
-        "audit",
-        options,
-        inputs,
-        settings.shard.map(|s| (s, &judged[..])),
-    );
-    manifest.reports.insert(FINDINGS.into(), digest);
-    staging.json(MANIFEST, &manifest)?;
-    staging.commit()?;
-    Ok((lines, rows))
+    Kept {
+        kind: Kind::Flaky,
+        seen: kind,
+        source: failure.case.source.clone(),
+        shape: Some(failure.case.case.shape_label()),
+        input: failure.input,
+        tried: failure.tried,
+        confirmed: again.text(),
+        shrink_steps: 0,
+        batch_only: failure.batch_only,
+        outside: failure.case.outside,
+        notes,
+    }
+}
+
+impl Kept {
+    /// The finding's signature: its kind, how the whole output differs (for answers) or the
+    /// exit (for crashes), and the shape of its case.
+    fn signature(&self) -> String {
+        let answer = match self.kind {
+            Kind::WrongAnswer | Kind::PresentationError | Kind::EngineDisputed => {
+                difference(&self.tried.expected, &self.tried.run.stdout)
+            }
+            _ => String::new(),
+        };
+        let exit = crash_detail(self.seen, self.tried.run.ending);
+        let seen = if self.kind == Kind::Flaky {
+            format!("first seen as {}", self.seen)
+        } else {
+            String::new()
+        };
+        let shape = self.shape.clone().unwrap_or_default();
+        signature(self.kind.as_str(), &[&seen, &answer, &exit, &shape])
+    }
+}
+
+/// The stem of the finding's files, for `source` under `rules`.
+pub fn stem<G: Game>(source: &Source, rules: G::Options) -> String {
+    source.stem(G::NAME, &crate::detect::file_suffix(rules))
 }

@@ -100,6 +100,23 @@ fn amount(text: &str) -> Result<u64, String> {
     }
 }
 
+/// A throughput for summaries: `1234 cases/s`, `2.5 cases/s`, or for runs slower than one case
+/// in ten seconds `12.3 s per case` (never a rounded `0 cases/s`); `no cases` for none.
+fn rate(cases: u64, time: Duration) -> String {
+    let secs = time.as_secs_f64();
+    if cases == 0 {
+        return "no cases".to_string();
+    }
+    let per_second = cases as f64 / secs.max(1e-9);
+    if per_second >= 100.0 {
+        format!("{per_second:.0} cases/s")
+    } else if per_second >= 0.1 {
+        format!("{per_second:.2} cases/s")
+    } else {
+        format!("{:.1} s per case", secs / cases as f64)
+    }
+}
+
 /// The help of every `--rules` flag: each game's rule sets and default.
 fn rules_help() -> String {
     format!(

@@ -21,13 +21,16 @@ pub(super) struct StressArgs {
     /// Stop after this many cases (default 10000 when --time is absent).
     #[arg(long)]
     cases: Option<u64>,
-    /// Stop after this many seconds.
+    /// The whole run's wall-clock budget, in seconds, shrinking included.
     #[arg(long)]
     time: Option<f64>,
     /// A case not judged within this many seconds counts as a hang: it is saved (as
     /// `...-hang.in` in --out) and the run stops with exit 1.
     #[arg(long, default_value_t = 10.0)]
     case_time: f64,
+    /// The most seconds spent shrinking one divergence (never past --time).
+    #[arg(long, default_value_t = 30.0)]
+    shrink_time: f64,
     /// Directory for each shrunk divergence (its input and a regression vector, written at
     /// once), findings.csv and the manifest stress.json.
     #[arg(long, default_value = "stress-failures")]
@@ -58,6 +61,7 @@ pub(super) fn stress(args: StressArgs) -> Result<ExitCode, RunError> {
         cases: args.cases,
         time: args.time.map(|t| seconds("--time", t)).transpose()?,
         case_time: seconds("--case-time", args.case_time)?,
+        shrink_time: seconds("--shrink-time", args.shrink_time)?,
         keep_going: args.keep_going,
         max_findings: args.max_findings,
         stats: args.stats,

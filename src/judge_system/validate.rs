@@ -7,15 +7,7 @@ use super::layout::LayoutCheck;
 use crate::error::{InputError, JudgeError};
 use crate::game::{Engine, Game};
 
-/// Which limits an input must meet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Constraints {
-    /// What the engine judges: the game's grammar.
-    Engine,
-    /// The original problem's limits and the one canonical layout (single spaces, no leading
-    /// zeros, no extra blank lines), as a contest's input validator must demand.
-    Contest,
-}
+pub use crate::game::Constraints;
 
 /// Why an input is not valid: a message of the form `LINE:COL: expected ..., found ...`
 /// (1-based line and byte column), or `case K: expected ..., found ...` for a case outside the

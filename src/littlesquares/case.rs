@@ -1,8 +1,9 @@
 //! Random and shrinkable LittleSquares grids: the one generator behind `referee gen
 //! littlesquares`, `stress`, `audit`, the fuzz targets and the property tests.
 
-use super::LittleSquares;
-use crate::game::Case;
+use super::{within_contest_limits, LittleSquares};
+use crate::error::JudgeError;
+use crate::game::{Case, Constraints, EXTREME_PERCENT};
 use crate::harness::corrupt::{change_byte, edit_line, insert_line};
 use crate::knobs::{Knob, Knobs};
 use crate::random::{pick, Entropy};
@@ -30,10 +31,21 @@ pub struct GridShape {
     pub cols: Option<usize>,
     /// The probability that a square is filled (random: 0 to 0.89).
     pub filled: Option<f64>,
-    /// Random styles exclude the wide grids (for auditing programs, whose time per case
-    /// matters).
-    pub moderate: bool,
+    /// Random styles exclude the wide grids of the engine's own tests (for auditing programs,
+    /// whose time per case matters; the extremes stay, at their share).
+    pub programs: bool,
+    /// Every grid within the contest's limits (an even number of rows and columns, 2 to 10).
+    pub contest: bool,
+    /// The smallest interesting grids: one or two rows of one to six squares (see
+    /// [`Case::small_shape`]).
+    pub small: bool,
 }
+
+/// The contest's largest grid side.
+const CONTEST_SIDE: usize = 10;
+
+/// The largest grids of the extremes beyond the contest's limits: rows and columns.
+pub const ENGINE_EXTREME: (usize, usize) = (300, 400);
 
 /// The kinds of random grids.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +60,9 @@ enum Style {
     /// One to six rows of 30 to 400 columns, mostly empty: beyond the reference, for the
     /// Grundy value from the definitions.
     Wide,
+    /// What real judges break at ([`GridCase::extreme`]): the largest grids the limits allow
+    /// and the thinnest, empty, full, a single empty square, a checkerboard.
+    Extreme,
 }
 
 /// A band of two rows of `width` columns made of runs of fully empty columns (mostly 5 to 12
@@ -119,65 +134,32 @@ impl GridCase {
         self
     }
 
-    /// Fills squares (from the end) until at most `max_empty` are empty.
-    fn capped(mut self, max_empty: usize) -> GridCase {
-        let mut empty: usize = self.rows.iter().flatten().filter(|&&e| e).count();
-        for row in self.rows.iter_mut().rev() {
-            for sq in row.iter_mut().rev() {
-                if empty > max_empty && *sq {
-                    *sq = false;
-                    empty -= 1;
-                }
-            }
-        }
-        self
-    }
-}
-
-impl Case for GridCase {
-    type Game = LittleSquares;
-    type Shape = GridShape;
-    const KNOBS: &'static [Knob] = &[
-        Knob::count("rows", "rows"),
-        Knob::count("cols", "columns"),
-        Knob::fraction("filled", "probability that a square is filled"),
-    ];
-
-    fn moderate() -> GridShape {
-        GridShape {
-            moderate: true,
-            ..GridShape::default()
-        }
-    }
-
-    fn shape(knobs: &Knobs) -> Result<GridShape, String> {
-        Ok(GridShape {
-            rows: knobs.positive("rows")?,
-            cols: knobs.positive("cols")?,
-            filled: knobs.fraction("filled")?,
-            moderate: false,
-        })
-    }
-
-    /// With no knob set, a grid of one of four styles: any small shape (odd sizes and single
-    /// rows included) with at most [`MAX_EMPTY`] empty squares; two-row strips and bands of
-    /// long runs of empty columns, within the reference's limit; wide grids beyond it.
-    /// Otherwise any shape at the density asked.
-    fn generate(e: &mut dyn Entropy, _: Option<()>, shape: &GridShape) -> GridCase {
+    /// A grid of a random style under `shape` (see [`Case::generate`]), before any fitting.
+    fn drawn(e: &mut dyn Entropy, shape: &GridShape) -> GridCase {
         let set = shape.rows.is_some() || shape.cols.is_some() || shape.filled.is_some();
         let style = if set {
             Style::Small
+        } else if e.below(100) >= 100 - EXTREME_PERCENT {
+            Style::Extreme
         } else {
             match e.below(100) {
                 0..50 => Style::Small,
                 50..70 => Style::Strip,
                 70..85 => Style::Bands,
-                _ if shape.moderate => Style::Small,
+                _ if shape.programs => Style::Small,
                 _ => Style::Wide,
             }
         };
         match style {
             Style::Small => {}
+            Style::Extreme => {
+                let most = if shape.contest {
+                    (CONTEST_SIDE, CONTEST_SIDE)
+                } else {
+                    ENGINE_EXTREME
+                };
+                return GridCase::extreme(e, most);
+            }
             Style::Strip => {
                 let mut budget = REFERENCE_EMPTY;
                 let width = 2 + e.below(25) as usize;
@@ -243,6 +225,123 @@ impl Case for GridCase {
         let grid = GridCase { rows };
         if shape.rows.is_none() && shape.cols.is_none() {
             grid.capped(MAX_EMPTY)
+        } else {
+            grid
+        }
+    }
+
+    /// An extreme grid of at most `most` rows and columns.
+    fn extreme(e: &mut dyn Entropy, most: (usize, usize)) -> GridCase {
+        let (rows, cols) = match e.below(4) {
+            0 => most,
+            1 => (2, most.1),
+            2 => (most.0, 2),
+            _ => (2 + 2 * e.below(most.0 as u64 / 2) as usize, most.1),
+        };
+        let grid = |f: &mut dyn FnMut(usize, usize) -> bool| GridCase {
+            rows: (0..rows)
+                .map(|r| (0..cols).map(|c| f(r, c)).collect())
+                .collect(),
+        };
+        match e.below(5) {
+            0 => grid(&mut |_, _| true),
+            1 => grid(&mut |_, _| false),
+            2 => {
+                let at = (e.below(rows as u64) as usize, e.below(cols as u64) as usize);
+                grid(&mut |r, c| (r, c) == at)
+            }
+            3 => grid(&mut |r, c| (r + c) % 2 == 0),
+            _ => grid(&mut |_, _| !e.chance(0.1)),
+        }
+    }
+
+    /// The grid made to fit the contest's limits: rows and columns cut to at most 10, and
+    /// filled rows or columns added up to an even count of at least 2.
+    fn fitted(mut self) -> GridCase {
+        let fit = |v: usize| (v.min(CONTEST_SIDE) + 1).max(2) / 2 * 2;
+        let (rows, cols) = (fit(self.rows.len()), fit(self.rows[0].len()));
+        self.rows.truncate(rows);
+        for row in &mut self.rows {
+            row.resize(cols, false);
+        }
+        self.rows.resize(rows, vec![false; cols]);
+        self
+    }
+
+    /// Fills squares (from the end) until at most `max_empty` are empty.
+    fn capped(mut self, max_empty: usize) -> GridCase {
+        let mut empty: usize = self.rows.iter().flatten().filter(|&&e| e).count();
+        for row in self.rows.iter_mut().rev() {
+            for sq in row.iter_mut().rev() {
+                if empty > max_empty && *sq {
+                    *sq = false;
+                    empty -= 1;
+                }
+            }
+        }
+        self
+    }
+}
+
+impl Case for GridCase {
+    type Game = LittleSquares;
+    type Shape = GridShape;
+    const KNOBS: &'static [Knob] = &[
+        Knob::count("rows", "rows"),
+        Knob::count("cols", "columns"),
+        Knob::fraction("filled", "probability that a square is filled"),
+    ];
+
+    fn for_programs(constraints: Constraints) -> GridShape {
+        GridShape {
+            programs: true,
+            contest: constraints == Constraints::Contest,
+            ..GridShape::default()
+        }
+    }
+
+    fn from_input(input: &[u8], (): ()) -> Result<Vec<GridCase>, JudgeError> {
+        let grids = referee_reference::littlesquares::grids(input)?;
+        Ok(grids
+            .into_iter()
+            .map(|grid| GridCase {
+                rows: grid
+                    .into_iter()
+                    .map(|row| row.into_iter().map(|b| b == b'.').collect())
+                    .collect(),
+            })
+            .collect())
+    }
+
+    fn shape(knobs: &Knobs) -> Result<GridShape, String> {
+        Ok(GridShape {
+            rows: knobs.positive("rows")?,
+            cols: knobs.positive("cols")?,
+            filled: knobs.fraction("filled")?,
+            programs: false,
+            contest: false,
+            small: false,
+        })
+    }
+
+    /// With no knob set, a grid of one of five styles: any small shape (odd sizes and single
+    /// rows included) with at most [`MAX_EMPTY`] empty squares; two-row strips and bands of
+    /// long runs of empty columns, within the reference's limit; wide grids beyond it; the
+    /// extremes, for [`EXTREME_PERCENT`] of the grids. Otherwise any shape at the density
+    /// asked. With `contest`, every grid is then fitted to the contest's limits.
+    fn generate(e: &mut dyn Entropy, _: Option<()>, shape: &GridShape) -> GridCase {
+        if shape.small {
+            let (rows, cols) = (1 + e.below(2) as usize, 1 + e.below(6) as usize);
+            let filled = e.below(50) as f64 / 100.0;
+            return GridCase {
+                rows: (0..rows)
+                    .map(|_| (0..cols).map(|_| !e.chance(filled)).collect())
+                    .collect(),
+            };
+        }
+        let grid = GridCase::drawn(e, shape);
+        if shape.contest && !within_contest_limits(grid.rows.len(), grid.rows[0].len()) {
+            grid.fitted()
         } else {
             grid
         }
@@ -315,39 +414,62 @@ impl Case for GridCase {
         format!("{}x{}", self.rows.len(), self.rows[0].len())
     }
 
-    fn shrink(&self) -> Vec<GridCase> {
-        let mut out = Vec::new();
+    fn small_shape(&self) -> Option<GridShape> {
+        (self.rows.len() > 2 || self.rows[0].len() > 6).then(|| GridShape {
+            small: true,
+            ..GridShape::default()
+        })
+    }
+
+    /// In order: the top half of the bands, the left half of the columns (each an even count,
+    /// so that a grid inside the contest's limits stays inside), each band (two rows) and each
+    /// pair of adjacent columns removed, last first, then each single row and column, then
+    /// each empty square filled. Lazy.
+    fn shrink(&self) -> Box<dyn Iterator<Item = GridCase> + '_> {
         let (r, c) = (self.rows.len(), self.rows[0].len());
-        if r > 1 {
-            for skip in [r - 1, 0] {
+        let keep_rows = move |keep: &dyn Fn(usize) -> bool| GridCase {
+            rows: (0..r)
+                .filter(|&i| keep(i))
+                .map(|i| self.rows[i].clone())
+                .collect(),
+        };
+        let keep_cols = move |keep: &dyn Fn(usize) -> bool| GridCase {
+            rows: self
+                .rows
+                .iter()
+                .map(|row| (0..c).filter(|&j| keep(j)).map(|j| row[j]).collect())
+                .collect(),
+        };
+        let half_rows = (r >= 4).then(|| keep_rows(&|i| i < r / 4 * 2));
+        let half_cols = (c >= 4).then(|| keep_cols(&|j| j < c / 4 * 2));
+        let bands = (0..if r > 2 { r / 2 } else { 0 })
+            .rev()
+            .map(move |k| keep_rows(&|i| i / 2 != k));
+        let column_pairs = (0..if c > 2 { c - 1 } else { 0 })
+            .rev()
+            .map(move |j| keep_cols(&|x| x != j && x != j + 1));
+        let single_rows = (0..if r > 1 { r } else { 0 })
+            .rev()
+            .map(move |skip| keep_rows(&|i| i != skip));
+        let single_cols = (0..if c > 1 { c } else { 0 })
+            .rev()
+            .map(move |skip| keep_cols(&|j| j != skip));
+        let filled = (0..r * c)
+            .filter(move |&at| self.rows[at / c][at % c])
+            .map(move |at| {
                 let mut rows = self.rows.clone();
-                rows.remove(skip);
-                out.push(GridCase { rows });
-            }
-        }
-        if c > 1 {
-            for skip in [c - 1, 0] {
-                let rows = self
-                    .rows
-                    .iter()
-                    .map(|row| {
-                        let mut row = row.clone();
-                        row.remove(skip);
-                        row
-                    })
-                    .collect();
-                out.push(GridCase { rows });
-            }
-        }
-        for i in 0..r {
-            for j in 0..c {
-                if self.rows[i][j] {
-                    let mut rows = self.rows.clone();
-                    rows[i][j] = false;
-                    out.push(GridCase { rows });
-                }
-            }
-        }
-        out
+                rows[at / c][at % c] = false;
+                GridCase { rows }
+            });
+        Box::new(
+            half_rows
+                .into_iter()
+                .chain(half_cols)
+                .chain(bands)
+                .chain(column_pairs)
+                .chain(single_rows)
+                .chain(single_cols)
+                .chain(filled),
+        )
     }
 }

@@ -41,6 +41,11 @@ impl Game for LittleSquares {
         }
     }
 
+    const SINGLE_FORM: &'static str = "one grid, a row per line";
+    const MULTI_FORM: &'static str = "grids separated by an empty line";
+    /// The first and third examples of the statement.
+    const PROBES: [&'static str; 2] = ["..\n..\n", "..\n..\n..\n..\n"];
+
     fn join(inputs: &[Vec<u8>]) -> Vec<u8> {
         inputs.join(&b"\n"[..])
     }

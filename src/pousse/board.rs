@@ -222,7 +222,7 @@ pub struct SizeError(pub usize);
 pub struct IllegalMove(pub Move);
 
 /// An N x N Pousse board.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Board {
     n: usize,
     /// Tiles per side.
@@ -244,6 +244,48 @@ pub struct Board {
     /// Scratch for [`push`](Board::push): the tiles of the pushed segment whose changed
     /// squares are watched by the crossing lines, and those squares.
     touched: Vec<(u32, u64)>,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            n: self.n,
+            t: self.t,
+            words: self.words,
+            last_tile: self.last_tile,
+            x: self.x.clone(),
+            occupied_rows: self.occupied_rows.clone(),
+            occupied_cols: self.occupied_cols.clone(),
+            rows: self.rows.clone(),
+            cols: self.cols.clone(),
+            watch_rows: self.watch_rows.clone(),
+            watch_cols: self.watch_cols.clone(),
+            straights: self.straights,
+            hashing: self.hashing,
+            hash: self.hash,
+            touched: self.touched.clone(),
+        }
+    }
+
+    /// Copies `source` into this board's own storage, allocating nothing when the sizes agree
+    /// (the case generators try many moves on a scratch copy of one board).
+    fn clone_from(&mut self, source: &Board) {
+        self.n = source.n;
+        self.t = source.t;
+        self.words = source.words;
+        self.last_tile = source.last_tile;
+        self.x.clone_from(&source.x);
+        self.occupied_rows.clone_from(&source.occupied_rows);
+        self.occupied_cols.clone_from(&source.occupied_cols);
+        self.rows.clone_from(&source.rows);
+        self.cols.clone_from(&source.cols);
+        self.watch_rows.clone_from(&source.watch_rows);
+        self.watch_cols.clone_from(&source.watch_cols);
+        self.straights = source.straights;
+        self.hashing = source.hashing;
+        self.hash = source.hash;
+        self.touched.clone_from(&source.touched);
+    }
 }
 
 impl Board {
@@ -875,6 +917,30 @@ mod tests {
             _ => Edge::Bottom,
         };
         Move::new(edge, s[1..].parse().unwrap())
+    }
+
+    #[test]
+    fn a_board_copied_into_another_plays_on_alike() {
+        // Copies between boards of different sizes too, into storage of another shape.
+        let moves: Vec<Move> = ["L1", "T2", "R3", "B1", "L2", "T3", "R1", "B2", "L3", "T1"]
+            .iter()
+            .map(|m| mv(m))
+            .collect();
+        for (from, into) in [(3, 3), (3, 9), (9, 3), (70, 3)] {
+            let mut source = Board::new(from, true).unwrap();
+            for (i, &m) in moves.iter().enumerate() {
+                source.play_unchecked(m, Colour::of_move(i as u64 + 1));
+            }
+            let mut copy = Board::new(into, false).unwrap();
+            copy.clone_from(&source);
+            let extra = mv("T1");
+            source.play_unchecked(extra, Colour::O);
+            copy.play_unchecked(extra, Colour::O);
+            assert!(copy.same_contents(&source));
+            assert_eq!(copy.straights(), source.straights());
+            assert_eq!(copy.hash(), source.hash());
+            assert_eq!(copy.to_text(), source.to_text());
+        }
     }
 
     /// Recomputes the occupancy, statuses, watch planes, straights and hash from the squares,

@@ -1,8 +1,9 @@
 //! Random and shrinkable Pousse games: the one generator behind `referee gen pousse`, `stress`,
 //! `audit`, the fuzz targets and the property tests.
 
-use super::{Board, Colour, Edge, Match, Move, Pousse, Rules, MAX_N};
-use crate::game::Case;
+use super::{Board, Colour, Edge, Match, Move, Pousse, Rules, CONTEST_MAX_N, MAX_N};
+use crate::error::JudgeError;
+use crate::game::{Case, Constraints, EXTREME_PERCENT};
 use crate::harness::corrupt::{change_byte, edit_line, insert_line};
 use crate::knobs::{Knob, Knobs};
 use crate::random::{pick, Entropy};
@@ -39,10 +40,14 @@ pub enum Style {
     /// A board too large for the reference within its budget (N up to 200): the engine is
     /// checked by sampled windows replayed by the reference instead.
     Huge,
+    /// What real judges break at ([`extreme`]): the largest boards the limits allow, games of
+    /// 32,767 to 100,000 moves, long tails of moves after a decision, full and empty boards,
+    /// and under the ICFP rule sets a repetition long after the configuration it repeats.
+    Extreme,
 }
 
 impl Style {
-    /// Every style, with its share of the random games in percent.
+    /// Every style but [`Style::Extreme`], with its share of the other random games in percent.
     const SHARES: [(Style, u64); 7] = [
         (Style::Palette, 46),
         (Style::Race, 13),
@@ -53,7 +58,12 @@ impl Style {
         (Style::Huge, 3),
     ];
 
+    /// A random style: an extreme for [`EXTREME_PERCENT`] of the games (the top of the roll,
+    /// so that a fuzzer's exhausted bytes, which read as zeros, give ordinary games).
     fn random(e: &mut dyn Entropy) -> Style {
+        if e.below(100) >= 100 - EXTREME_PERCENT {
+            return Style::Extreme;
+        }
         let mut roll = e.below(100);
         for (style, share) in Style::SHARES {
             if roll < share {
@@ -80,9 +90,14 @@ pub struct PousseShape {
     pub undecided: bool,
     /// The kind of game (random when no other setting is given; [`Style::Palette`] otherwise).
     pub style: Option<Style>,
-    /// Random styles exclude the long games and huge boards (for auditing programs, whose time
-    /// per case matters).
-    pub moderate: bool,
+    /// Random styles exclude the long games and huge boards of the engine's own tests (for
+    /// auditing programs, whose time per case matters; the extremes stay, at their share).
+    pub programs: bool,
+    /// Every board within the contest's limit (N <= [`CONTEST_MAX_N`]).
+    pub contest: bool,
+    /// The smallest interesting games: N from 1 to 3, a few moves, steered to a decision
+    /// (see [`Case::small_shape`]).
+    pub small: bool,
 }
 
 impl PousseShape {
@@ -95,10 +110,30 @@ impl PousseShape {
             palette: Some(palette),
             undecided,
             style: Some(Style::Palette),
-            moderate: false,
+            programs: false,
+            contest: false,
+            small: false,
+        }
+    }
+
+    /// The largest board this shape draws: the contest's limit, or with the engine's own
+    /// limits [`ENGINE_EXTREME_N`].
+    fn largest(&self) -> usize {
+        if self.contest {
+            CONTEST_MAX_N
+        } else {
+            ENGINE_EXTREME_N
         }
     }
 }
+
+/// The largest board of the extremes beyond the contest's limit (the engine judges up to
+/// [`MAX_N`]; larger extremes would only cost time).
+pub const ENGINE_EXTREME_N: usize = 1000;
+
+/// The fewest and most moves of the extremes' long games: from one past a 32,767-move buffer
+/// (a real judge's bug) to 10^5.
+pub const LONG_GAME_MOVES: (usize, usize) = (32_768, 100_000);
 
 fn random_move(e: &mut dyn Entropy, n: usize) -> Move {
     Move::new(*pick(e, &Edge::ALL), e.below(n as u64) as u32 + 1)
@@ -311,6 +346,151 @@ fn steered(e: &mut dyn Entropy, n: usize, rules: Rules, style: Style) -> Vec<Mov
     moves
 }
 
+/// An extreme game with boards of at most `largest` (see [`Style::Extreme`]).
+fn extreme(e: &mut dyn Entropy, rules: Rules, largest: usize) -> (usize, Vec<Move>) {
+    let long = |e: &mut dyn Entropy| {
+        let (fewest, most) = LONG_GAME_MOVES;
+        fewest + e.below((most - fewest + 1) as u64) as usize
+    };
+    match e.below(5) {
+        // Empty boards at both ends of the sizes, and a single move on the largest.
+        0 => {
+            let n = if e.chance(0.5) { largest } else { 1 };
+            let moves = if e.chance(0.5) {
+                Vec::new()
+            } else {
+                vec![random_move(e, n)]
+            };
+            (n, moves)
+        }
+        // A long game on a board where random moves decide nothing (N >= 20).
+        1 => {
+            let n = if e.chance(0.5) {
+                largest
+            } else {
+                20.min(largest) + e.below((largest.saturating_sub(20) + 1) as u64) as usize
+            };
+            let count = long(e);
+            (n, (0..count).map(|_| random_move(e, n)).collect())
+        }
+        // A game decided early, then a long tail of moves before QUIT.
+        2 => {
+            let n = 2 + e.below(5) as usize;
+            let style = *pick(e, &[Style::Race, Style::OpponentPush, Style::FullLine]);
+            let mut moves = steered(e, n, rules, style);
+            let count = long(e);
+            moves.extend((0..count).map(|_| random_move(e, n)));
+            (n, moves)
+        }
+        // A full board, then pushes into full lines.
+        3 => {
+            let n = if e.chance(0.5) {
+                largest.min(FULL_BOARD_N)
+            } else {
+                2 + e.below((largest.min(FULL_BOARD_N) - 1) as u64) as usize
+            };
+            (n, full_board(e, n, rules))
+        }
+        // The repetition of a configuration seen long before (ICFP rule sets), or a long game
+        // on the largest board.
+        _ if rules.forbids_repetition() => longest_repetition(e, rules),
+        _ => {
+            let count = long(e);
+            (
+                largest,
+                (0..count).map(|_| random_move(e, largest)).collect(),
+            )
+        }
+    }
+}
+
+/// The largest board the full-board extreme fills (filling takes N^2 moves of O(N) each).
+const FULL_BOARD_N: usize = 200;
+
+/// Moves that fill an `n` x `n` board (from random entropy: at most `8 N^2` moves are drawn),
+/// then push into full lines for a while: undecided moves where the board is small enough for
+/// a judge to decide easily (N <= 12), random ones above (where they decide nothing).
+fn full_board(e: &mut dyn Entropy, n: usize, rules: Rules) -> Vec<Move> {
+    let squares = n * n;
+    if n <= 12 {
+        return moves(e, n, 3 * squares + 8 * n, 0, true, rules);
+    }
+    // Occupancy only: each push fills the first empty square from its edge, if any.
+    let mut filled = vec![false; squares];
+    let mut left = squares;
+    let mut moves = Vec::with_capacity(2 * squares);
+    // Bounded: a fuzzer's exhausted bytes draw the same move for ever.
+    while left > 0 && moves.len() < 8 * squares {
+        let mv = random_move(e, n);
+        let i = mv.index as usize - 1;
+        let line: Box<dyn Iterator<Item = usize>> = match mv.edge {
+            Edge::Left => Box::new((0..n).map(|c| i * n + c)),
+            Edge::Right => Box::new((0..n).rev().map(|c| i * n + c)),
+            Edge::Top => Box::new((0..n).map(|r| r * n + i)),
+            Edge::Bottom => Box::new((0..n).rev().map(|r| r * n + i)),
+        };
+        if let Some(square) = line.into_iter().find(|&sq| !filled[sq]) {
+            filled[square] = true;
+            left -= 1;
+        }
+        moves.push(mv);
+    }
+    moves.extend((0..2 * n).map(|_| random_move(e, n)));
+    moves
+}
+
+/// Under an ICFP rule set, the game among a few random ones whose decisive repetition repeats
+/// the configuration of longest ago: an undecided opening, then a random sequence of moves
+/// repeated until a configuration comes back.
+fn longest_repetition(e: &mut dyn Entropy, rules: Rules) -> (usize, Vec<Move>) {
+    let mut best: Option<(u64, usize, Vec<Move>)> = None;
+    for _ in 0..6 {
+        let n = 3 + e.below(4) as usize;
+        let opening = e.below(2 * (n * n) as u64 + 1) as usize;
+        let mut game = moves(e, n, opening, 0, true, rules);
+        let cycle: Vec<Move> = (0..2 + e.below(4 * n as u64))
+            .map(|_| random_move(e, n))
+            .collect();
+        let mut play = Match::new(n, rules).expect("valid size");
+        let mut decision = game.iter().find_map(|&m| play.play(m));
+        while decision.is_none() && game.len() < 20_000 {
+            for &m in &cycle {
+                game.push(m);
+                decision = play.play(m);
+                if decision.is_some() {
+                    break;
+                }
+            }
+        }
+        let Some(decision) = decision else { continue };
+        game.truncate(decision.at as usize);
+        let gap = match decision.reason {
+            super::Reason::Repetition { earlier } => decision.at - earlier,
+            _ => 0,
+        };
+        if best.as_ref().is_none_or(|b| gap > b.0) {
+            best = Some((gap, n, game));
+        }
+    }
+    best.map_or_else(|| (3, Vec::new()), |(_, n, moves)| (n, moves))
+}
+
+/// The number of moves up to and including the engine's decisive move, when moves follow it.
+fn decided_after(case: &PousseCase) -> Option<usize> {
+    let mut game = Match::new(case.n, case.rules).ok()?;
+    let at = case.moves.iter().find_map(|&m| game.play(m))?.at as usize;
+    (at < case.moves.len()).then_some(at)
+}
+
+/// The longest game whose shrinking drops every two moves an odd distance apart (a quadratic
+/// number of candidates).
+const FAR_PAIRS_UP_TO: usize = 64;
+
+/// Chunk sizes for dropping moves from a game of `len`: halves, quarters, ... down to two.
+fn chunk_sizes(len: usize) -> impl Iterator<Item = usize> {
+    std::iter::successors((len >= 4).then_some(len / 2), |&c| (c > 3).then_some(c / 2))
+}
+
 /// A Pousse transcript in the single-game format.
 pub fn transcript(n: usize, moves: &[Move]) -> String {
     let mut s = String::with_capacity(moves.len() * 4 + 16);
@@ -334,11 +514,30 @@ impl Case for PousseCase {
         Knob::switch("undecided", "only moves that do not end the game under --rules (long games a judge must play to the end)"),
     ];
 
-    fn moderate() -> PousseShape {
+    fn for_programs(constraints: Constraints) -> PousseShape {
         PousseShape {
-            moderate: true,
+            programs: true,
+            contest: constraints == Constraints::Contest,
             ..PousseShape::default()
         }
+    }
+
+    fn from_input(input: &[u8], rules: Rules) -> Result<Vec<PousseCase>, JudgeError> {
+        let mut parser = super::parse::Parser::new(input);
+        let mut cases = Vec::new();
+        let mut buffer = vec![Move::new(Edge::Left, 1); 256];
+        while let Some(n) = parser.next_game()? {
+            let mut moves = Vec::new();
+            loop {
+                let got = parser.next_moves(&mut buffer)?;
+                if got == 0 {
+                    break;
+                }
+                moves.extend_from_slice(&buffer[..got]);
+            }
+            cases.push(PousseCase { n, moves, rules });
+        }
+        Ok(cases)
     }
 
     fn shape(knobs: &Knobs) -> Result<PousseShape, String> {
@@ -352,22 +551,40 @@ impl Case for PousseCase {
             palette: knobs.count("palette")?,
             undecided: knobs.switch("undecided"),
             style: None,
-            moderate: false,
+            programs: false,
+            contest: false,
+            small: false,
         })
     }
 
     fn generate(e: &mut dyn Entropy, rules: Option<Rules>, shape: &PousseShape) -> PousseCase {
         let rules = rules.unwrap_or_else(|| *pick(e, &Rules::ALL));
+        if shape.small {
+            let n = 1 + e.below(3) as usize;
+            let moves = match e.below(4) {
+                0 => {
+                    let count = 1 + e.below(8) as usize;
+                    moves(e, n, count, 2, false, rules)
+                }
+                style => {
+                    let style =
+                        [Style::Race, Style::OpponentPush, Style::FullLine][style as usize - 1];
+                    steered(e, n, rules, style)
+                }
+            };
+            return PousseCase { n, moves, rules };
+        }
         let set = shape.n.is_some() || shape.moves.is_some() || shape.palette.is_some();
         let style = match shape.style {
             Some(style) => style,
             None if set || shape.undecided => Style::Palette,
             None => match Style::random(e) {
-                Style::Long | Style::Huge if shape.moderate => Style::Palette,
+                Style::Long | Style::Huge if shape.programs => Style::Palette,
                 style => style,
             },
         };
         let (n, moves) = match style {
+            Style::Extreme => extreme(e, rules, shape.largest()),
             Style::Palette => {
                 let n = shape.n.unwrap_or_else(|| {
                     if e.chance(0.75) {
@@ -387,6 +604,11 @@ impl Case for PousseCase {
             }
             Style::Huge => {
                 let n = shape.n.unwrap_or_else(|| 65 + e.below(136) as usize);
+                let n = if shape.contest {
+                    n.min(CONTEST_MAX_N)
+                } else {
+                    n
+                };
                 let count = shape.moves.unwrap_or_else(|| 100 + e.below(901) as usize);
                 let palette = 2 + e.below(6) as usize;
                 (n, moves(e, n, count, palette, false, rules))
@@ -444,52 +666,109 @@ impl Case for PousseCase {
         format!("N={}", self.n)
     }
 
-    fn shrink(&self) -> Vec<PousseCase> {
-        let mut out = Vec::new();
-        let with = |moves: Vec<Move>| PousseCase {
+    fn small_shape(&self) -> Option<PousseShape> {
+        (self.n > 2 || self.moves.len() > 8).then(|| PousseShape {
+            small: true,
+            ..PousseShape::default()
+        })
+    }
+
+    /// In order: the moves after the engine's decisive move cut; smaller boards (half the
+    /// size with indices clamped, one less with the last line's moves dropped or clamped);
+    /// the last half, quarter, ... of the moves cut; chunks of moves dropped, halves first;
+    /// every pair of consecutive moves (which keeps every later move's colour); a row and
+    /// column taken out; in short games any two moves of different colours; single moves;
+    /// simpler moves (a lower index, edge `L`).
+    /// Lazy: a game of 10^5 moves has about 10^6 candidates, made one at a time.
+    fn shrink(&self) -> Box<dyn Iterator<Item = PousseCase> + '_> {
+        let len = self.moves.len();
+        let with = move |moves: Vec<Move>| PousseCase {
             moves,
             ..self.clone()
         };
-        // Drop chunks of moves, large chunks first.
-        let len = self.moves.len();
-        let mut chunk = len / 2;
-        while chunk >= 1 {
-            for start in (0..len).step_by(chunk) {
-                let mut m = self.moves.clone();
-                m.drain(start..(start + chunk).min(len));
-                out.push(with(m));
-            }
-            chunk /= 2;
-        }
-        // A smaller board (moves beyond it dropped).
-        if self.n > 1 {
-            let n = self.n - 1;
-            let moves = self
+        let cut = decided_after(self).map(move |at| with(self.moves[..at].to_vec()));
+        let resized = move |n: usize, clamp: bool| PousseCase {
+            n,
+            moves: self
                 .moves
                 .iter()
-                .copied()
-                .filter(|m| m.index as usize <= n)
-                .collect();
-            out.push(PousseCase {
-                n,
-                moves,
-                rules: self.rules,
-            });
-        }
-        // Simpler moves: lower indices, then edge L.
-        for (i, m) in self.moves.iter().enumerate() {
-            if m.index > 1 {
+                .filter(|m| clamp || m.index as usize <= n)
+                .map(|m| Move::new(m.edge, m.index.min(n as u32)))
+                .collect(),
+            rules: self.rules,
+        };
+        let boards = (self.n > 1)
+            .then(|| {
+                let half = (self.n > 3).then(|| resized(self.n / 2, true));
+                half.into_iter()
+                    .chain([resized(self.n - 1, false), resized(self.n - 1, true)])
+            })
+            .into_iter()
+            .flatten();
+        // Row and column k taken out of the board: their moves dropped, the lines after them
+        // renumbered.
+        let without_line = move |k: u32| PousseCase {
+            n: self.n - 1,
+            moves: self
+                .moves
+                .iter()
+                .filter(|m| m.index != k)
+                .map(|m| Move::new(m.edge, if m.index > k { m.index - 1 } else { m.index }))
+                .collect(),
+            rules: self.rules,
+        };
+        let lines = (1..if self.n > 1 { self.n as u32 } else { 0 }).map(without_line);
+        let dropped = move |start: usize, end: usize| {
+            let mut m = Vec::with_capacity(len);
+            m.extend_from_slice(&self.moves[..start]);
+            m.extend_from_slice(&self.moves[end.min(len)..]);
+            with(m)
+        };
+        // The last half, quarter, ... of the moves, down to the last one: a failure that needs
+        // a long game (a buffer of fixed size) shrinks in logarithmically many steps.
+        let tails = std::iter::successors((len >= 1).then_some(len.div_ceil(2)), |&k| {
+            (k > 1).then_some(k / 2)
+        })
+        .map(move |k| with(self.moves[..len - k].to_vec()));
+        let chunks = chunk_sizes(len).flat_map(move |chunk| {
+            (0..len)
+                .step_by(chunk)
+                .map(move |start| dropped(start, start + chunk))
+        });
+        let pairs = (0..len.saturating_sub(1)).map(move |start| dropped(start, start + 2));
+        // In short games, any two moves an odd distance apart (one of each colour, so every
+        // later move keeps its colour).
+        let far_pairs = (0..if len <= FAR_PAIRS_UP_TO { len } else { 0 }).flat_map(move |i| {
+            (i + 3..len).step_by(2).map(move |j| {
+                let moves = (0..len)
+                    .filter(|&x| x != i && x != j)
+                    .map(|x| self.moves[x])
+                    .collect();
+                with(moves)
+            })
+        });
+        let singles = (0..len).map(move |start| dropped(start, start + 1));
+        let simpler = (0..len).flat_map(move |i| {
+            let m = self.moves[i];
+            let lower = (m.index > 1).then(|| Move::new(m.edge, m.index - 1));
+            let left = (m.edge != Edge::Left).then(|| Move::new(Edge::Left, m.index));
+            [lower, left].into_iter().flatten().map(move |simple| {
                 let mut moves = self.moves.clone();
-                moves[i] = Move::new(m.edge, m.index - 1);
-                out.push(with(moves));
-            }
-            if m.edge != Edge::Left {
-                let mut moves = self.moves.clone();
-                moves[i] = Move::new(Edge::Left, m.index);
-                out.push(with(moves));
-            }
-        }
-        out
+                moves[i] = simple;
+                with(moves)
+            })
+        });
+        Box::new(
+            cut.into_iter()
+                .chain(boards)
+                .chain(tails)
+                .chain(chunks)
+                .chain(pairs)
+                .chain(lines)
+                .chain(far_pairs)
+                .chain(singles)
+                .chain(simpler),
+        )
     }
 }
 

@@ -41,6 +41,15 @@ impl Game for Pousse {
         Some(super::judge::judge_on_general_boards(input, rules))
     }
 
+    const SINGLE_FORM: &'static str = "one game: N, the moves, QUIT";
+    const MULTI_FORM: &'static str =
+        "UVa 844: the number of games, a blank line, the games separated by blank lines";
+    /// The two games of UVa 844's sample input.
+    const PROBES: [&'static str; 2] = [
+        "4\nL2\nT2\nL2\nB2\nR2\nQUIT\n",
+        "4\nL2\nT2\nL2\nB2\nR2\nT1\nL2\nQUIT\n",
+    ];
+
     fn join(inputs: &[Vec<u8>]) -> Vec<u8> {
         let mut out = format!("{}\n", inputs.len()).into_bytes();
         for input in inputs {

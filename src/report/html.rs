@@ -42,6 +42,9 @@ pub struct Problem {
     /// Side-by-side accounts, each a heading and a text (engine and reference, program and
     /// reference).
     pub sides: Vec<(String, String)>,
+    /// Facts listed under the message, each a label and a text (how to reproduce a finding,
+    /// the input form, the limits, the program's standard error).
+    pub facts: Vec<(String, String)>,
     /// The lines around an input error, the column marked.
     pub excerpt: Option<String>,
     /// The board view, when drawn.
@@ -269,6 +272,15 @@ pub fn excerpt(path: &Path, line: u64, column: u64) -> Option<String> {
     Some(out)
 }
 
+/// The columns of a findings report shown as facts of each finding, with their labels.
+const FACTS: [(&str, &str); 5] = [
+    ("reproduce", "reproduce"),
+    ("input form", "form"),
+    ("limits", "limits"),
+    ("how it was confirmed", "confirmed"),
+    ("the program's standard error", "stderr"),
+];
+
 /// A page of the findings of a `stress` or `audit` run, the rows of its `findings.csv` under
 /// `header`, each drawn from its input file (column `input`, in `dir`) with the side-by-side
 /// accounts of `sides` (pairs of a heading and a column name).
@@ -299,6 +311,12 @@ pub fn findings_page(
             sides: sides
                 .iter()
                 .map(|(heading, name)| (heading.to_string(), column(row, name)))
+                .collect(),
+            facts: FACTS
+                .iter()
+                .filter(|(_, name)| header.contains(name))
+                .map(|(label, name)| (label.to_string(), column(row, name)))
+                .filter(|(_, text)| !text.is_empty())
                 .collect(),
             ..Problem::default()
         };

@@ -115,6 +115,9 @@ pub struct Staging {
     path: PathBuf,
     /// The files written so far.
     written: Vec<String>,
+    /// The manifests written (their names): the files the previous manifest of the same name
+    /// lists are this command's own, replaced rather than kept.
+    manifests: Vec<String>,
     committed: bool,
 }
 
@@ -178,6 +181,7 @@ impl Staging {
             dir,
             path,
             written: Vec::new(),
+            manifests: Vec::new(),
             committed: false,
         })
     }
@@ -226,8 +230,11 @@ impl Staging {
         file.sync_all()
     }
 
-    /// Writes `value` as pretty JSON file `name`.
+    /// Writes `value` as pretty JSON file `name`. A manifest (a JSON file with `reports`):
+    /// the files the directory's previous manifest of that name lists are the previous run's
+    /// of the same command, and go with it at [`commit`](Self::commit).
     pub fn json(&mut self, name: &str, value: &impl Serialize) -> io::Result<()> {
+        self.manifests.push(name.to_string());
         let mut bytes = serde_json::to_vec_pretty(value).map_err(io::Error::other)?;
         bytes.push(b'\n');
         let mut file = self.create(name)?;
@@ -249,12 +256,30 @@ impl Staging {
             .file_name()
             .map_or(String::new(), |n| n.to_string_lossy().to_string());
         remove_abandoned(&parent, &name, &self.dir);
+        // The files the previous run of the same command listed go with it, but for those
+        // this run lists too (written into the directory as they were found).
+        let listed = |dir: &Path| -> Vec<String> {
+            self.manifests
+                .iter()
+                .filter_map(|m| fs::read(dir.join(m)).ok())
+                .filter_map(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+                .filter_map(|v| v.get("reports").and_then(|r| r.as_object()).cloned())
+                .flat_map(|reports| reports.keys().cloned().collect::<Vec<_>>())
+                .collect()
+        };
+        let current = listed(&self.path);
+        let previous: Vec<String> = listed(&self.dir)
+            .into_iter()
+            .filter(|name| !current.contains(name))
+            .collect();
         // Another subcommand's reports in the directory stay there.
         if let Ok(entries) = fs::read_dir(&self.dir) {
             for entry in entries {
                 let entry = entry?;
                 let name = entry.file_name();
-                if self.written.iter().any(|w| name == w.as_str()) || !entry.file_type()?.is_file()
+                if self.written.iter().any(|w| name == w.as_str())
+                    || previous.iter().any(|p| name == p.as_str())
+                    || !entry.file_type()?.is_file()
                 {
                     continue;
                 }

@@ -4,8 +4,9 @@
 //! with random values, so that all three verdicts occur.
 
 use super::steps::{Step, STEPS};
-use super::SomeGame;
-use crate::game::Case;
+use super::{SomeGame, CONTEST_MAX_SQUARES};
+use crate::error::JudgeError;
+use crate::game::{Case, Constraints, EXTREME_PERCENT};
 use crate::harness::corrupt::{change_byte, edit_line};
 use crate::knobs::{Knob, Knobs};
 use crate::random::{pick, Entropy};
@@ -44,10 +45,15 @@ pub struct BoardShape {
     /// A torus small enough for the reachability oracle (at most 3 x 3, or strips of up to 6
     /// squares), 1 to 3 players, K up to 5, every square any value from 0 to P.
     pub tiny: bool,
-    /// Random styles exclude the large boards (for auditing programs, whose time per case
-    /// matters).
-    pub moderate: bool,
+    /// Random styles exclude the large boards of the engine's own tests (for auditing
+    /// programs, whose time per case matters; the extremes stay, at their share).
+    pub programs: bool,
+    /// Every board within the contest's limit (at most [`CONTEST_MAX_SQUARES`] squares).
+    pub contest: bool,
 }
+
+/// The most squares of the extremes beyond the contest's limit.
+pub const ENGINE_EXTREME_SQUARES: usize = 200_000;
 
 /// The tori small enough for the reachability oracle.
 const TINY: [(usize, usize); 12] = [
@@ -66,39 +72,6 @@ const TINY: [(usize, usize); 12] = [
 ];
 
 impl BoardCase {
-    fn without_row(&self, skip: usize) -> BoardCase {
-        let cells = self
-            .cells
-            .chunks(self.cols)
-            .enumerate()
-            .filter(|(i, _)| *i != skip)
-            .flat_map(|(_, row)| row.iter().copied())
-            .collect();
-        BoardCase {
-            rows: self.rows - 1,
-            cells,
-            ..self.clone()
-        }
-    }
-
-    fn without_col(&self, skip: usize) -> BoardCase {
-        let cells = self
-            .cells
-            .chunks(self.cols)
-            .flat_map(|row| {
-                row.iter()
-                    .enumerate()
-                    .filter(|(j, _)| *j != skip)
-                    .map(|(_, v)| *v)
-            })
-            .collect();
-        BoardCase {
-            cols: self.cols - 1,
-            cells,
-            ..self.clone()
-        }
-    }
-
     /// A line of the last mover (player P, every player owning as many squares) along a random
     /// step: K squares from a start near the bottom right corner, so that it wraps across the
     /// glued edges, or (`whole_cycle`) a whole cycle of the step, with K above its length.
@@ -136,6 +109,65 @@ impl BoardCase {
                 cells[*pick(e, &free)] = player;
             }
         }
+        BoardCase {
+            players,
+            rows,
+            cols,
+            k,
+            cells,
+        }
+    }
+
+    /// An extreme board of at most `most` squares: the largest boards, as a square and as a
+    /// single row or column; K at 0, 1, beyond the board and at 2^63 - 1; one player or more
+    /// players than squares; empty and full boards; the longest lines (every value of many
+    /// digits, an impossible board).
+    fn extreme(e: &mut dyn Entropy, most: usize) -> BoardCase {
+        let side = (most as f64).sqrt() as usize;
+        let (rows, cols) = match e.below(4) {
+            0 => (side, side),
+            1 => (1, most),
+            2 => (most, 1),
+            _ => (1 + e.below(side as u64) as usize, side),
+        };
+        let n = rows * cols;
+        let k = match e.below(5) {
+            0 => 0,
+            1 => 1,
+            2 => (rows.max(cols) + 1) as u64,
+            3 => i64::MAX as u64,
+            _ => 2 + e.below(8),
+        };
+        let (players, cells) = match e.below(5) {
+            // Empty.
+            0 => (1 + e.below(4), vec![0; n]),
+            // Full, in turn order.
+            1 => {
+                let players = 1 + e.below(4);
+                (players, cells(e, players, n, 1.0, 0))
+            }
+            // More players than squares: every stone another player's.
+            2 => {
+                let players = (n as u64).saturating_mul(2).max(2);
+                let filled = e.below(n as u64 + 1) as f64 / n as f64;
+                (players, cells(e, players, n, filled, 0))
+            }
+            // The longest lines: every value of ten digits.
+            3 => {
+                let players = 9_999_999_999;
+                (
+                    players,
+                    (0..n)
+                        .map(|_| 1_000_000_000 + e.below(9_000_000_000))
+                        .collect(),
+                )
+            }
+            _ => {
+                let players = 2 + e.below(3);
+                let fill = e.below(71) as f64 / 100.0;
+                (players, cells(e, players, n, fill, 0))
+            }
+        };
         BoardCase {
             players,
             rows,
@@ -216,11 +248,26 @@ impl Case for BoardCase {
         ),
     ];
 
-    fn moderate() -> BoardShape {
+    fn for_programs(constraints: Constraints) -> BoardShape {
         BoardShape {
-            moderate: true,
+            programs: true,
+            contest: constraints == Constraints::Contest,
             ..BoardShape::default()
         }
+    }
+
+    fn from_input(input: &[u8], (): ()) -> Result<Vec<BoardCase>, JudgeError> {
+        let boards = referee_reference::somegame::parse(input)?;
+        Ok(boards
+            .into_iter()
+            .map(|b| BoardCase {
+                players: b.players,
+                rows: b.rows,
+                cols: b.cols,
+                k: b.k,
+                cells: b.cells.into_iter().flatten().collect(),
+            })
+            .collect())
     }
 
     fn shape(knobs: &Knobs) -> Result<BoardShape, String> {
@@ -232,7 +279,8 @@ impl Case for BoardCase {
             fill: knobs.fraction("fill")?,
             perturb: knobs.count("perturb")?,
             tiny: knobs.switch("tiny"),
-            moderate: false,
+            programs: false,
+            contest: false,
         })
     }
 
@@ -251,13 +299,21 @@ impl Case for BoardCase {
             || shape.k.is_some()
             || shape.fill.is_some()
             || shape.perturb.is_some();
+        if !set && e.below(100) >= 100 - EXTREME_PERCENT {
+            let most = if shape.contest {
+                CONTEST_MAX_SQUARES as usize
+            } else {
+                ENGINE_EXTREME_SQUARES
+            };
+            return BoardCase::extreme(e, most);
+        }
         if !set {
             match e.below(100) {
                 0..45 => {}
                 45..65 => return BoardCase::with_line(e, false),
                 65..75 => return BoardCase::with_line(e, true),
                 75..90 => return BoardCase::off_by_one(e),
-                _ if shape.moderate => {}
+                _ if shape.programs => {}
                 _ => {
                     let size = |e: &mut dyn Entropy| 20 + e.below(101) as usize;
                     let large = BoardShape {
@@ -268,7 +324,8 @@ impl Case for BoardCase {
                         fill: Some(0.3 + e.below(41) as f64 / 100.0),
                         perturb: Some(0),
                         tiny: false,
-                        moderate: false,
+                        programs: false,
+                        contest: false,
                     };
                     return BoardCase::generate(e, None, &large);
                 }
@@ -346,6 +403,13 @@ impl Case for BoardCase {
         }
     }
 
+    fn small_shape(&self) -> Option<BoardShape> {
+        (self.rows * self.cols > 6).then(|| BoardShape {
+            tiny: true,
+            ..BoardShape::default()
+        })
+    }
+
     fn shape_label(&self) -> String {
         format!(
             "P={} {}x{} K={}",
@@ -353,38 +417,86 @@ impl Case for BoardCase {
         )
     }
 
-    fn shrink(&self) -> Vec<BoardCase> {
-        let mut out = Vec::new();
-        if self.rows > 1 {
-            out.push(self.without_row(self.rows - 1));
-            out.push(self.without_row(0));
-        }
-        if self.cols > 1 {
-            out.push(self.without_col(self.cols - 1));
-            out.push(self.without_col(0));
-        }
-        if self.k > 1 {
-            out.push(BoardCase {
-                k: self.k - 1,
+    /// In order: half the rows, half the columns; K lowered (to 1, to half, by one); the
+    /// highest player dropped when it owns nothing; one stone of every player taken at once
+    /// (which keeps the turn order's counts); each row and each column removed, last first;
+    /// each stone taken; each value lowered by one. Lazy.
+    fn shrink(&self) -> Box<dyn Iterator<Item = BoardCase> + '_> {
+        let (r, c) = (self.rows, self.cols);
+        let keep = move |rows: &dyn Fn(usize) -> bool, cols: &dyn Fn(usize) -> bool| {
+            let kept_rows: Vec<usize> = (0..r).filter(|&i| rows(i)).collect();
+            let kept_cols: Vec<usize> = (0..c).filter(|&j| cols(j)).collect();
+            BoardCase {
+                rows: kept_rows.len(),
+                cols: kept_cols.len(),
+                cells: kept_rows
+                    .iter()
+                    .flat_map(|&i| kept_cols.iter().map(move |&j| self.cells[i * c + j]))
+                    .collect(),
                 ..self.clone()
-            });
-        }
-        if self.players > 1 && self.cells.iter().all(|&v| v < self.players) {
-            out.push(BoardCase {
+            }
+        };
+        let halves = [
+            (r >= 2).then(|| keep(&|i| i < r / 2, &|_| true)),
+            (c >= 2).then(|| keep(&|_| true, &|j| j < c / 2)),
+        ]
+        .into_iter()
+        .flatten();
+        let with_k = move |k: u64| BoardCase { k, ..self.clone() };
+        let mut ks: Vec<u64> = [1, self.k / 2, self.k.saturating_sub(1)]
+            .into_iter()
+            .filter(|&k| k < self.k)
+            .collect();
+        ks.dedup();
+        let lower_k = ks.into_iter().map(with_k);
+        let fewer_players = (self.players > 1 && self.cells.iter().all(|&v| v < self.players))
+            .then(|| BoardCase {
                 players: self.players - 1,
                 ..self.clone()
             });
-        }
-        for i in 0..self.cells.len() {
-            if self.cells[i] != 0 {
-                let mut cells = self.cells.clone();
-                cells[i] = 0;
-                out.push(BoardCase {
-                    cells,
-                    ..self.clone()
-                });
+        let rounds = self.cells.iter().filter(|&&v| v == 1).count();
+        let one_each = (0..rounds).filter_map(move |round| {
+            let mut cells = self.cells.clone();
+            for player in 1..=self.players.min(self.cells.len() as u64) {
+                let at = (0..cells.len())
+                    .filter(|&i| cells[i] == player)
+                    .nth(round)?;
+                cells[at] = 0;
             }
-        }
-        out
+            Some(BoardCase {
+                cells,
+                ..self.clone()
+            })
+        });
+        let rows = (0..if r > 1 { r } else { 0 })
+            .rev()
+            .map(move |skip| keep(&|i| i != skip, &|_| true));
+        let cols = (0..if c > 1 { c } else { 0 })
+            .rev()
+            .map(move |skip| keep(&|_| true, &|j| j != skip));
+        let changed = move |at: usize, v: u64| {
+            let mut cells = self.cells.clone();
+            cells[at] = v;
+            BoardCase {
+                cells,
+                ..self.clone()
+            }
+        };
+        let taken = (0..self.cells.len())
+            .filter(move |&at| self.cells[at] != 0)
+            .map(move |at| changed(at, 0));
+        let lowered = (0..self.cells.len())
+            .filter(move |&at| self.cells[at] > 1)
+            .map(move |at| changed(at, self.cells[at] - 1));
+        Box::new(
+            halves
+                .chain(lower_k)
+                .chain(fewer_players)
+                .chain(one_each)
+                .chain(rows)
+                .chain(cols)
+                .chain(taken)
+                .chain(lowered),
+        )
     }
 }

@@ -53,6 +53,7 @@ fn judge_with(set: &DataSet, scanning: bool) -> Judgement {
         reason,
         squares,
         walk: set.k.min(squares),
+        players: set.players,
     };
     // Boards of byte-sized values (all but those with 255 players or more) are counted and
     // scanned as bytes.

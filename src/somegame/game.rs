@@ -39,6 +39,14 @@ impl Game for SomeGame {
         }
     }
 
+    const SINGLE_FORM: &'static str = "one data set: 'P R C K', then R rows of C values";
+    const MULTI_FORM: &'static str = "data sets one after another until the end of input";
+    /// The first and third data sets of the sample input.
+    const PROBES: [&'static str; 2] = [
+        "1 3 3 4\n1 0 0\n0 1 0\n0 0 1\n",
+        "2 3 3 2\n2 2 2\n1 0 1\n0 0 0\n",
+    ];
+
     fn join(inputs: &[Vec<u8>]) -> Vec<u8> {
         inputs.concat()
     }
@@ -60,17 +68,23 @@ impl Game for SomeGame {
     }
 
     fn reference_cost(j: &Judgement, (): ()) -> u64 {
-        // A line check walks up to min(K, squares) squares from every square along 8 steps;
-        // there is one check per player, and one per square of the last mover removed.
+        // The counts visit every square once per player owning squares (at most min(P, n));
+        // a line check walks up to min(K, squares) squares from every square along 8 steps, for
+        // each such player, once, and again per square of the last mover removed.
         let n = j.squares;
+        let owners = j.players.min(n).max(1);
         let walk = j.walk.min(n).max(1);
         let checks = match j.reason {
             Reason::LastMoverLine { .. } => n + 1,
             _ => 1,
         };
-        n.saturating_mul(8)
+        let counts = n.saturating_mul(owners);
+        let lines = n
+            .saturating_mul(8)
             .saturating_mul(walk)
-            .saturating_mul(checks)
+            .saturating_mul(owners)
+            .saturating_mul(checks);
+        counts.saturating_add(lines)
     }
 
     /// Four integers.

@@ -70,6 +70,8 @@ pub struct Judgement {
     pub squares: u64,
     /// The winning length K, capped at the board size (a longer walk never happens).
     pub walk: u64,
+    /// The players P.
+    pub players: u64,
 }
 
 impl Judged for Judgement {

@@ -38,6 +38,7 @@ pub fn judge<R: Read>(mut reader: R) -> Result<Vec<Judgement>, JudgeError> {
                 reason,
                 squares,
                 walk: b.k.min(squares),
+                players: b.players,
             }
         })
         .collect())
