@@ -683,6 +683,117 @@ fn hostile_programs_neither_hang_the_audit_nor_outlive_it() {
 }
 
 #[test]
+fn an_interrupted_audit_ends_every_process_it_started() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let judge = build(dir.path(), "pousse.c", &[], "pousse");
+    // Each answers the probe (two runs) like the correct judge, then leaves processes behind and
+    // sleeps: a plain background child, a double fork out of the session, SIGTERM ignored.
+    let hostile = |name: &str, body: &str| {
+        let count = dir
+            .path()
+            .join(format!("{name}.count"))
+            .display()
+            .to_string();
+        script(
+            dir.path(),
+            &format!("{name}.sh"),
+            &format!(
+                "echo x >> {count}; if [ \"$(wc -l < {count})\" -le 2 ]; then exec {judge}; fi\n{body}"
+            ),
+        )
+    };
+    let bin = assert_cmd::cargo::cargo_bin("referee");
+    for (signal, to_group) in [("INT", true), ("TERM", false), ("INT", false)] {
+        let round = format!("{signal}-{to_group}");
+        let programs = [
+            (
+                "background",
+                hostile(&format!("background-{round}"), "sleep 3151 & sleep 3152"),
+            ),
+            (
+                "double-fork",
+                hostile(
+                    &format!("double-fork-{round}"),
+                    "setsid sh -c 'sleep 3153 & sleep 3154' & sleep 3155",
+                ),
+            ),
+            (
+                "ignores-term",
+                hostile(
+                    &format!("ignores-term-{round}"),
+                    "trap '' TERM; sleep 3156 & sleep 3157",
+                ),
+            ),
+        ];
+        for (name, cmd) in &programs {
+            let out = dir.path().join(format!("{name}-{signal}-{to_group}"));
+            // A process group of its own, as a shell gives a foreground job.
+            let mut child = std::process::Command::new(&bin)
+                .args([
+                    "audit",
+                    "pousse",
+                    "--cmd",
+                    cmd,
+                    "--cases",
+                    "100",
+                    "--timeout",
+                    "600",
+                ])
+                .arg("--out")
+                .arg(&out)
+                .stderr(std::process::Stdio::piped())
+                .process_group(0)
+                .spawn()
+                .unwrap();
+            // Until the program's children are up (hang guard: 60 s).
+            let marker = match *name {
+                "background" => "sleep 3152",
+                "double-fork" => "sleep 3155",
+                _ => "sleep 3157",
+            };
+            let waited = std::time::Instant::now();
+            while alive_with(marker).is_empty() {
+                assert!(
+                    waited.elapsed() < Duration::from_secs(60),
+                    "{name}: never ran"
+                );
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            std::thread::sleep(Duration::from_millis(200));
+            let target = if to_group {
+                format!("-{}", child.id())
+            } else {
+                child.id().to_string()
+            };
+            let sent = std::process::Command::new("kill")
+                .args([format!("-{signal}"), "--".into(), target])
+                .status()
+                .unwrap();
+            assert!(sent.success());
+            let status = child.wait().unwrap();
+            let mut text = String::new();
+            std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut text).unwrap();
+            let code = if signal == "INT" { 130 } else { 143 };
+            assert_eq!(status.code(), Some(code), "{name} {signal}: {text}");
+            assert!(text.contains("interrupted by signal"), "{text}");
+            // The reports are one consistent run.
+            assert!(out.join("audit.json").is_file(), "{name}: {text}");
+            let _ = findings(&out);
+            std::thread::sleep(Duration::from_millis(200));
+            for n in 3151..=3157 {
+                let marker = format!("sleep {n}");
+                assert!(
+                    alive_with(&marker).is_empty(),
+                    "{name} {signal}: {marker} outlived the audit: {:?}",
+                    alive_with(&marker)
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn programs_that_cannot_run_end_the_audit_with_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let not_executable = dir.path().join("judge.txt");

@@ -389,6 +389,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         shard: None,
         form: None,
         constraints: referee::game::Constraints::Contest,
+        save_runs: None,
     };
     let report = audit::<TakeAway<true>>(&settings).unwrap();
     assert_eq!(report.findings.len(), 1);

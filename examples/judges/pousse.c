@@ -1,5 +1,6 @@
-/* A judge of Pousse (UVa 844, the waterloo rules): single-game and multi-case input. Each row and
- * column keeps its count of each colour, so a move costs the length of the pushed segment.
+/* A judge of Pousse (UVa 844, the waterloo rules): single-game and multi-case input, read whole
+ * into memory. Each row and column keeps its count of each colour, and each colour its count of
+ * straights, so a move costs the length of the pushed segment.
  * Built with -DPLANT_MOVER_ONLY it has a planted bug: only the mover's straights count, so a
  * push that completes a straight of the opponent never ends the game.
  * Built with -DRULES_ICFP98 (or -DRULES_ICFP98_BOARD) it judges the original contest's rules as
@@ -13,17 +14,26 @@ static int n;
 static char *board; /* n * n squares: '.', 'X' or 'O' */
 /* Markers of each colour in each row and column: cnt[colour][line], rows first, then columns. */
 static int *cnt[2];
+/* Lines full of each colour. */
+static int full[2];
 
 #define AT(r, c) board[(r) * n + (c)]
 
 static int colour(char v) { return v == 'X' ? 0 : 1; }
 
+/* Adds `by` to the count of colour k in line `line`, keeping the straight counts. */
+static void count(int k, int line, int by) {
+    full[k] -= cnt[k][line] == n;
+    cnt[k][line] += by;
+    full[k] += cnt[k][line] == n;
+}
+
 /* Sets square (r, c) to v, keeping the counts. */
 static void set(int r, int c, char v) {
     char old = AT(r, c);
     if (old == v) return;
-    if (old != '.') { cnt[colour(old)][r]--; cnt[colour(old)][n + c]--; }
-    if (v != '.') { cnt[colour(v)][r]++; cnt[colour(v)][n + c]++; }
+    if (old != '.') { count(colour(old), r, -1); count(colour(old), n + c, -1); }
+    if (v != '.') { count(colour(v), r, 1); count(colour(v), n + c, 1); }
     AT(r, c) = v;
 }
 
@@ -45,11 +55,8 @@ static void push(char edge, int k, char mover) {
 }
 
 static void straights(int *x, int *o) {
-    *x = *o = 0;
-    for (int line = 0; line < 2 * n; line++) {
-        *x += cnt[0][line] == n;
-        *o += cnt[1][line] == n;
-    }
+    *x = full[0];
+    *o = full[1];
 }
 
 #if defined(RULES_ICFP98) || defined(RULES_ICFP98_BOARD)
@@ -111,12 +118,33 @@ static int repeats(void) {
 }
 #endif
 
+static char *input, *at, *end;
 static char line[64];
 
+/* The next line of the input, without its line end, into `line` (cut at 63 bytes). */
 static int next_line(void) {
-    if (!fgets(line, sizeof line, stdin)) return 0;
-    line[strcspn(line, "\r\n")] = 0;
+    if (at >= end) return 0;
+    char *stop = memchr(at, '\n', (size_t)(end - at));
+    if (!stop) stop = end;
+    size_t len = (size_t)(stop - at);
+    if (len > 0 && at[len - 1] == '\r') len--;
+    if (len > sizeof line - 1) len = sizeof line - 1;
+    memcpy(line, at, len);
+    line[len] = 0;
+    at = stop + 1;
     return 1;
+}
+
+/* Reads all of standard input. */
+static void read_input(void) {
+    size_t cap = 1 << 16, len = 0, got;
+    input = malloc(cap);
+    while ((got = fread(input + len, 1, cap - len, stdin)) > 0) {
+        len += got;
+        if (len == cap) input = realloc(input, cap *= 2);
+    }
+    at = input;
+    end = input + len;
 }
 
 /* Plays one game of size `size`; the first move line may already be in `line`. */
@@ -124,7 +152,10 @@ static const char *game(int size, int have_line) {
     n = size;
     board = realloc(board, (size_t)n * n);
     memset(board, '.', (size_t)n * n);
-    for (int k = 0; k < 2; k++) cnt[k] = calloc(2 * (size_t)n, sizeof **cnt);
+    for (int k = 0; k < 2; k++) {
+        cnt[k] = calloc(2 * (size_t)n, sizeof **cnt);
+        full[k] = 0;
+    }
     const char *verdict = "TIE GAME";
     int decided = 0, move = 0;
 #if defined(RULES_ICFP98) || defined(RULES_ICFP98_BOARD)
@@ -164,6 +195,7 @@ static const char *game(int size, int have_line) {
 }
 
 int main(void) {
+    read_input();
     if (!next_line()) return 1;
     int first = atoi(line);
     if (!next_line()) { puts(game(first, 0)); return 0; }

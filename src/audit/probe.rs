@@ -41,13 +41,13 @@ impl Attempt {
     /// What happened, in a few words.
     fn outcome(&self) -> String {
         match (self.tried.kind, self.tried.run.ending) {
+            (_, Ending::Cut) => "cut short".into(),
             (None, _) => "answered correctly".into(),
             (Some(Kind::PresentationError), _) => "answered, laid out differently".into(),
             (_, Ending::TimedOut) => format!(
                 "timed out after {:.1} s",
                 self.tried.run.elapsed.as_secs_f64()
             ),
-            (_, Ending::Cut) => "cut short".into(),
             (Some(kind), ending) => match exit_text(ending) {
                 exit if exit.is_empty() => kind.as_str().to_string(),
                 exit => format!("{kind} (exit {exit})"),
@@ -131,6 +131,9 @@ pub fn choose<G: Game>(
         .into_iter()
         .map(|form| attempt::<G>(program, limits, rules, form))
         .collect::<Result<Vec<_>, _>>()?;
+    if super::program::interrupted() {
+        return Err("interrupted before the program's input form was found".into());
+    }
     let answered: Vec<&Attempt> = attempts.iter().filter(|a| a.answered()).collect();
     let Some(kept) = answered.first() else {
         let shown: Vec<String> = attempts.iter().map(Attempt::shown::<G>).collect();

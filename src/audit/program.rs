@@ -136,14 +136,17 @@ impl Program {
         if interrupted() || deadline.is_some_and(|d| started >= d) {
             return Ok(cut());
         }
-        let mut groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
-        if interrupted() {
-            return Ok(cut());
-        }
         let mut child = self.spawn()?;
         let pid = Pid::from_child(&child);
-        groups.insert(pid.as_raw_nonzero().get());
-        drop(groups);
+        GROUPS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(pid.as_raw_nonzero().get());
+        // An interruption that came before the group was registered did not see it: the run
+        // ends its own group (the watch below then cuts it).
+        if interrupted() {
+            let _ = rustix::process::kill_process_group(pid, Signal::KILL);
+        }
         let watched = watch(&mut child, pid, input, limits, started, deadline);
         // However the run went, nothing of the program's process group survives it.
         let _ = rustix::process::kill_process_group(pid, Signal::KILL);
@@ -363,13 +366,25 @@ pub fn adopt_orphans() {
     let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
 }
 
-/// Kills and reaps every process whose parent is this one, except `keep`: the descendants of
-/// audited programs that escaped their process group. Called when no program is running.
+/// Kills and reaps every process whose parent is this one: the descendants of audited programs
+/// that escaped their process group, and came to the audit, their subreaper, when their
+/// parents died. Called when no program is running. Each death may hand the audit more
+/// orphans (a double fork), so it scans again until a scan finds none (at most 100 scans).
 pub fn sweep() {
+    for _ in 0..100 {
+        if sweep_once() == 0 {
+            return;
+        }
+    }
+}
+
+/// One scan of [`sweep`]: the children killed.
+fn sweep_once() -> usize {
     let me = rustix::process::getpid().as_raw_nonzero().get();
     let Ok(entries) = std::fs::read_dir("/proc") else {
-        return;
+        return 0;
     };
+    let mut killed = 0;
     for entry in entries.flatten() {
         let Some(pid) = entry
             .file_name()
@@ -390,9 +405,38 @@ pub fn sweep() {
             if let Some(pid) = Pid::from_raw(pid) {
                 let _ = rustix::process::kill_process(pid, Signal::KILL);
                 let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::empty());
+                killed += 1;
             }
         }
     }
+    killed
+}
+
+/// The signal that interrupted the audit (0: none).
+static SIGNALLED: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// The signal that interrupted the audit, if one did.
+pub fn interrupted_by() -> Option<i32> {
+    Some(SIGNALLED.load(Ordering::SeqCst)).filter(|&s| s != 0)
+}
+
+/// Listens for SIGINT, SIGTERM and SIGHUP while the returned handle lives: the first one
+/// [`interrupt`]s the audit (every program's process group killed, no run started after; the
+/// audit then writes what it found and returns); a second one ends the process at once.
+pub fn interrupt_on_signals() -> io::Result<signal_hook::iterator::Handle> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    let handle = signals.handle();
+    std::thread::spawn(move || {
+        for signal in signals.forever() {
+            if SIGNALLED.swap(signal, Ordering::SeqCst) != 0 {
+                interrupt();
+                std::process::exit(128 + signal);
+            }
+            interrupt();
+        }
+    });
+    Ok(handle)
 }
 
 #[cfg(test)]

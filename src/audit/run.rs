@@ -74,6 +74,9 @@ pub struct Settings<O> {
     pub form: Option<Form>,
     /// Which limits the random cases keep to.
     pub constraints: Constraints,
+    /// Where to write the input of every run of the cases (`run-NNNNNN.in`, by unit number),
+    /// to replay them elsewhere.
+    pub save_runs: Option<PathBuf>,
 }
 
 /// What an audit did.
@@ -192,6 +195,7 @@ fn run_cases<G: Game>(
     keep_going: bool,
     until: Option<Instant>,
     bar_total: u64,
+    save_runs: Option<&std::path::Path>,
 ) -> (Vec<Failed<G::Case>>, u64, u64) {
     let failures: Mutex<Vec<Failed<G::Case>>> = Mutex::new(Vec::new());
     let next = AtomicU64::new(start);
@@ -243,6 +247,12 @@ fn run_cases<G: Game>(
                         || prepared.cases.is_empty()
                     {
                         continue;
+                    }
+                    if let Some(dir) = save_runs {
+                        let file = dir.join(format!("run-{:06}.in", prepared.index));
+                        if let Err(e) = fs::write(&file, &prepared.input) {
+                            eprintln!("warning: {}: {e}", file.display());
+                        }
                     }
                     let cut = until.map_or(runner.deadline, |u| {
                         Some(runner.deadline.map_or(u, |d| d.min(u)))
@@ -503,6 +513,9 @@ pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunErro
     )
     .map_err(RunError::Usage)?;
     let (files, found, skipped) = read_inputs::<G>(settings)?;
+    if let Some(dir) = &settings.save_runs {
+        fs::create_dir_all(dir).map_err(|e| RunError::io(dir, e))?;
+    }
     let file_cases: u64 = files.iter().map(|f| f.cases.len() as u64).sum();
     let plan = Plan::<G>::new(
         files,
@@ -542,6 +555,7 @@ pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunErro
             settings.keep_going,
             case_until,
             settings.cases.unwrap_or(0),
+            settings.save_runs.as_deref(),
         );
         case_time += round.elapsed();
         cases += run;

@@ -31,6 +31,10 @@ pub(super) struct AuditArgs {
     /// Exit 1 on flaky findings too (failures that did not come back when run again).
     #[arg(long)]
     strict: bool,
+    /// Also write the input of every run of the cases into this directory
+    /// (`run-NNNNNN.in`), in the program's form, to replay them elsewhere.
+    #[arg(long)]
+    save_runs: Option<PathBuf>,
     #[arg(long, help = rules_help())]
     rules: Option<String>,
     /// Seed of the random cases; the same seed gives the same cases and findings.
@@ -159,6 +163,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
                 shard: self.shard,
                 form: self.args.form.form(),
                 constraints: self.args.constraints,
+                save_runs: self.args.save_runs.clone(),
             };
             let report = crate::audit::audit::<G>(&settings)?;
             Ok((report, crate::detect::file_suffix(rules)))
@@ -166,7 +171,9 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     }
     let shrink_time = seconds("--shrink-time", args.shrink_time)?;
     let shard = args.sharding.slice()?;
-    let (report, _) = args.game.visit(Audit {
+    let listening = program::interrupt_on_signals()
+        .map_err(|e| RunError::Usage(format!("cannot listen for interruptions: {e}")))?;
+    let audited = args.game.visit(Audit {
         args: &args,
         program: program.clone(),
         jobs,
@@ -174,7 +181,18 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
         limits,
         shrink_time,
         shard,
-    })?;
+    });
+    listening.close();
+    let (report, _) = match audited {
+        Err(e) => match program::interrupted_by() {
+            Some(signal) => {
+                eprintln!("interrupted by signal {signal} before any case ran: {e}");
+                return Ok(ExitCode::from(128 + signal as u8));
+            }
+            None => return Err(e),
+        },
+        Ok(done) => done,
+    };
     let game = args.game.as_str();
     for skipped in &report.skipped {
         eprintln!("skipped {skipped}");
@@ -207,9 +225,16 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
             report.unexamined
         );
     }
-    if report.interrupted {
-        eprintln!("interrupted: the reports hold what was found before");
+    let interrupted = program::interrupted_by();
+    if let Some(signal) = interrupted {
+        eprintln!(
+            "interrupted by signal {signal}: every process of the program ended; the reports \
+             in {} hold what was found before (exit {})",
+            args.out.display(),
+            128 + signal
+        );
     }
+    let exit = |code: u8| ExitCode::from(interrupted.map_or(code, |s| 128 + s as u8));
     let mut properties = vec![
         ("game".to_string(), game.to_string()),
         ("program".to_string(), program.display()),
@@ -261,7 +286,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     )?;
     if report.per_kind.is_empty() {
         eprintln!("no finding");
-        return Ok(ExitCode::SUCCESS);
+        return Ok(exit(0));
     }
     let failing = report
         .findings
@@ -312,9 +337,9 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     );
     if !failing {
         eprintln!("only flaky findings (failures that did not come back): exit 0 without --strict");
-        return Ok(ExitCode::SUCCESS);
+        return Ok(exit(0));
     }
-    Ok(ExitCode::from(1))
+    Ok(exit(1))
 }
 
 #[cfg(not(target_os = "linux"))]

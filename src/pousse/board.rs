@@ -903,6 +903,9 @@ impl BoardRepr for Board {
     fn same_contents(&self, other: &Board) -> bool {
         Board::same_contents(self, other)
     }
+    fn markers(&self) -> u32 {
+        self.occupied_rows.iter().map(|w| w.count_ones()).sum()
+    }
 }
 
 #[cfg(test)]

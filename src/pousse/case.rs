@@ -1,7 +1,9 @@
 //! Random and shrinkable Pousse games: the one generator behind `referee gen pousse`, `stress`,
 //! `audit`, the fuzz targets and the property tests.
 
-use super::{Board, Colour, Edge, Match, Move, Pousse, Rules, CONTEST_MAX_N, MAX_N};
+use super::{
+    Board, BoardRepr, Colour, Edge, Match, Move, Pousse, Rules, SmallBoard, CONTEST_MAX_N, MAX_N,
+};
 use crate::error::JudgeError;
 use crate::game::{Case, Constraints, EXTREME_PERCENT};
 use crate::harness::corrupt::{change_byte, edit_line, insert_line};
@@ -178,47 +180,69 @@ pub fn moves(
         }
         return moves;
     }
-    let mut game = Steered::new(n, rules);
-    while game.moves.len() < count && game.undecided(e, &draw, |_| true) {}
+    on_board!(n, undecided_moves(e, n, count, rules, &draw))
+}
+
+/// Calls `$f` (a generic function call, its board representation left to inference) with the
+/// bitboards of [`SmallBoard`] for `$n <= 8` and the general [`Board`] above.
+macro_rules! on_board {
+    ($n:expr, $f:ident($($arg:expr),*)) => {
+        match $n {
+            1 => $f::<SmallBoard<1>>($($arg),*),
+            2 => $f::<SmallBoard<2>>($($arg),*),
+            3 => $f::<SmallBoard<3>>($($arg),*),
+            4 => $f::<SmallBoard<4>>($($arg),*),
+            5 => $f::<SmallBoard<5>>($($arg),*),
+            6 => $f::<SmallBoard<6>>($($arg),*),
+            7 => $f::<SmallBoard<7>>($($arg),*),
+            8 => $f::<SmallBoard<8>>($($arg),*),
+            _ => $f::<Board>($($arg),*),
+        }
+    };
+}
+use on_board;
+
+/// [`moves`]' undecided games, on boards of representation `B`.
+fn undecided_moves<B: BoardRepr>(
+    e: &mut dyn Entropy,
+    n: usize,
+    count: usize,
+    rules: Rules,
+    draw: &dyn Fn(&mut dyn Entropy) -> Move,
+) -> Vec<Move> {
+    let mut game = Steered::<B>::new(n, rules);
+    while game.moves.len() < count && game.undecided(e, draw, |_| true) {}
     game.moves
 }
 
 /// A game built move by move on a copy of the board, so that each move can be chosen by what
 /// it does: keeping the game undecided (no straight majority, no repeated configuration under
-/// the ICFP rule sets), or ending it in a chosen way.
-struct Steered {
+/// the ICFP rule sets), or ending it in a chosen way. Configurations are told apart by their
+/// hash, so a rare collision only changes which move is chosen.
+struct Steered<B> {
     n: usize,
     rules: Rules,
-    board: Board,
-    scratch: Board,
+    board: B,
+    scratch: B,
     seen: HashSet<u64>,
     moves: Vec<Move>,
 }
 
 /// What a move does, seen before it is played.
-struct Effect<'a> {
-    n: usize,
-    before: &'a Board,
+struct Effect {
     mv: Move,
     mover: Colour,
     /// Straights of X and O after it.
     straights: (u32, u32),
     /// Whether it repeats a configuration (under the ICFP rule sets).
     repeats: bool,
+    /// Whether the pushed line was full before the move (a marker fell off).
+    full_line: bool,
 }
 
-impl Effect<'_> {
+impl Effect {
     fn decisive(&self) -> bool {
         self.straights.0 != self.straights.1 || self.repeats
-    }
-
-    /// Whether the pushed line was full before the move (a marker falls off).
-    fn pushes_a_full_line(&self) -> bool {
-        let i = self.mv.index as usize - 1;
-        (0..self.n).all(|j| match self.mv.edge {
-            Edge::Left | Edge::Right => self.before.get(i, j).is_some(),
-            Edge::Top | Edge::Bottom => self.before.get(j, i).is_some(),
-        })
     }
 
     /// Whether the colour that did not move wins by this move.
@@ -231,9 +255,9 @@ impl Effect<'_> {
     }
 }
 
-impl Steered {
-    fn new(n: usize, rules: Rules) -> Steered {
-        let board = Board::new(n, true).expect("valid size");
+impl<B: BoardRepr> Steered<B> {
+    fn new(n: usize, rules: Rules) -> Steered<B> {
+        let board = B::empty(n, true);
         Steered {
             n,
             rules,
@@ -244,13 +268,13 @@ impl Steered {
         }
     }
 
-    fn key(&self, b: &Board, played: usize) -> u64 {
+    fn key(&self, b: &B, played: usize) -> u64 {
         let side = if self.rules == Rules::Icfp98 && played % 2 == 1 {
             0x5bd1_e995
         } else {
             0
         };
-        b.hash() ^ side
+        crate::hash::mix64(b.contents_hash()) ^ side
     }
 
     /// Tries up to `8 max(N, 4)` drawn moves and plays the first for which `accept` holds;
@@ -262,18 +286,18 @@ impl Steered {
         accept: impl Fn(&Effect) -> bool,
     ) -> bool {
         let mover = Colour::of_move(self.moves.len() as u64 + 1);
+        let before = self.board.markers();
         for _ in 0..8 * self.n.max(4) {
             let mv = draw(e);
             self.scratch.clone_from(&self.board);
             self.scratch.play_unchecked(mv, mover);
             let key = self.key(&self.scratch, self.moves.len() + 1);
             let effect = Effect {
-                n: self.n,
-                before: &self.board,
                 mv,
                 mover,
                 straights: self.scratch.straights(),
                 repeats: self.rules.forbids_repetition() && self.seen.contains(&key),
+                full_line: self.scratch.markers() == before,
             };
             if accept(&effect) {
                 self.seen.insert(key);
@@ -300,6 +324,16 @@ impl Steered {
 /// A game steered by `style` (one of the steered styles): undecided moves until the target
 /// move is possible, the target move, and sometimes a few moves after it (read, not played).
 fn steered(e: &mut dyn Entropy, n: usize, rules: Rules, style: Style) -> Vec<Move> {
+    on_board!(n, steered_on(e, n, rules, style))
+}
+
+/// [`steered`], on boards of representation `B`.
+fn steered_on<B: BoardRepr>(
+    e: &mut dyn Entropy,
+    n: usize,
+    rules: Rules,
+    style: Style,
+) -> Vec<Move> {
     let palette: Vec<Move> = (0..3).map(|_| random_move(e, n)).collect();
     let draw = |e: &mut dyn Entropy| {
         if e.chance(0.6) {
@@ -308,7 +342,7 @@ fn steered(e: &mut dyn Entropy, n: usize, rules: Rules, style: Style) -> Vec<Mov
             random_move(e, n)
         }
     };
-    let mut game = Steered::new(n, rules);
+    let mut game = Steered::<B>::new(n, rules);
     let edge = *pick(e, &Edge::ALL);
     let prefix = e.below(2 * (n * n) as u64 + 1) as usize;
     for step in 0..8 * n * n + 40 {
@@ -323,7 +357,7 @@ fn steered(e: &mut dyn Entropy, n: usize, rules: Rules, style: Style) -> Vec<Mov
                 game.choose(e, &draw, |ef| ef.opponent_wins() && !ef.repeats)
             }
             Style::FullLine if ready => {
-                game.choose(e, &draw, |ef| ef.mv.edge == edge && ef.pushes_a_full_line())
+                game.choose(e, &draw, |ef| ef.mv.edge == edge && ef.full_line)
             }
             _ => false,
         };
@@ -346,15 +380,53 @@ fn steered(e: &mut dyn Entropy, n: usize, rules: Rules, style: Style) -> Vec<Mov
     moves
 }
 
+/// The kinds of extreme games, with their shares in percent of the extremes. The long games
+/// are rare (one case in about a thousand of a run) because each costs a judge as much as a
+/// thousand ordinary ones.
+const EXTREMES: [(Extreme, u64); 6] = [
+    (Extreme::Empty, 36),
+    (Extreme::Largest, 36),
+    (Extreme::FullBoard, 14),
+    (Extreme::Repetition, 4),
+    (Extreme::LongGame, 5),
+    (Extreme::LongTail, 5),
+];
+
+/// What an extreme game is (see [`Style::Extreme`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Extreme {
+    /// An empty board at either end of the sizes, or a single move on the largest.
+    Empty,
+    /// A short random game on the largest board.
+    Largest,
+    /// A full board, then pushes into full lines.
+    FullBoard,
+    /// Under an ICFP rule set the repetition of a configuration seen long before; under
+    /// waterloo a long game on the largest board.
+    Repetition,
+    /// A long game on a board where random moves decide nothing (N >= 20).
+    LongGame,
+    /// A game decided early, then a long tail of moves before QUIT.
+    LongTail,
+}
+
 /// An extreme game with boards of at most `largest` (see [`Style::Extreme`]).
 fn extreme(e: &mut dyn Entropy, rules: Rules, largest: usize) -> (usize, Vec<Move>) {
     let long = |e: &mut dyn Entropy| {
         let (fewest, most) = LONG_GAME_MOVES;
         fewest + e.below((most - fewest + 1) as u64) as usize
     };
-    match e.below(5) {
-        // Empty boards at both ends of the sizes, and a single move on the largest.
-        0 => {
+    let mut roll = e.below(100);
+    let kind = EXTREMES
+        .iter()
+        .find(|(_, share)| {
+            let hit = roll < *share;
+            roll = roll.saturating_sub(*share);
+            hit
+        })
+        .map_or(Extreme::Empty, |(kind, _)| *kind);
+    match kind {
+        Extreme::Empty => {
             let n = if e.chance(0.5) { largest } else { 1 };
             let moves = if e.chance(0.5) {
                 Vec::new()
@@ -363,8 +435,12 @@ fn extreme(e: &mut dyn Entropy, rules: Rules, largest: usize) -> (usize, Vec<Mov
             };
             (n, moves)
         }
-        // A long game on a board where random moves decide nothing (N >= 20).
-        1 => {
+        Extreme::Largest => {
+            let count = e.below(201) as usize;
+            let palette = e.below(4) as usize;
+            (largest, moves(e, largest, count, palette, false, rules))
+        }
+        Extreme::LongGame => {
             let n = if e.chance(0.5) {
                 largest
             } else {
@@ -373,8 +449,7 @@ fn extreme(e: &mut dyn Entropy, rules: Rules, largest: usize) -> (usize, Vec<Mov
             let count = long(e);
             (n, (0..count).map(|_| random_move(e, n)).collect())
         }
-        // A game decided early, then a long tail of moves before QUIT.
-        2 => {
+        Extreme::LongTail => {
             let n = 2 + e.below(5) as usize;
             let style = *pick(e, &[Style::Race, Style::OpponentPush, Style::FullLine]);
             let mut moves = steered(e, n, rules, style);
@@ -382,8 +457,7 @@ fn extreme(e: &mut dyn Entropy, rules: Rules, largest: usize) -> (usize, Vec<Mov
             moves.extend((0..count).map(|_| random_move(e, n)));
             (n, moves)
         }
-        // A full board, then pushes into full lines.
-        3 => {
+        Extreme::FullBoard => {
             let n = if e.chance(0.5) {
                 largest.min(FULL_BOARD_N)
             } else {
@@ -391,10 +465,8 @@ fn extreme(e: &mut dyn Entropy, rules: Rules, largest: usize) -> (usize, Vec<Mov
             };
             (n, full_board(e, n, rules))
         }
-        // The repetition of a configuration seen long before (ICFP rule sets), or a long game
-        // on the largest board.
-        _ if rules.forbids_repetition() => longest_repetition(e, rules),
-        _ => {
+        Extreme::Repetition if rules.forbids_repetition() => longest_repetition(e, rules),
+        Extreme::Repetition => {
             let count = long(e);
             (
                 largest,

@@ -48,6 +48,8 @@ pub trait BoardRepr: Clone {
     fn contents_hash(&self) -> u64;
     /// Whether two boards have the same contents.
     fn same_contents(&self, other: &Self) -> bool;
+    /// The markers on the board.
+    fn markers(&self) -> u32;
 }
 
 /// A player's colour. X moves first.

@@ -212,6 +212,9 @@ impl<const N: usize> BoardRepr for SmallBoard<N> {
     fn same_contents(&self, other: &SmallBoard<N>) -> bool {
         (self.x, self.o) == (other.x, other.o)
     }
+    fn markers(&self) -> u32 {
+        (self.x | self.o).count_ones()
+    }
 }
 
 #[cfg(test)]
