@@ -1,5 +1,6 @@
 //! The project's two hash functions: a 64-bit mixer for keys and random streams, and FNV-1a for
-//! stable, machine-independent assignment of names to shards.
+//! stable, machine-independent assignment of names to shards; and the hasher of sets of keys
+//! that are already mixed.
 
 /// SplitMix64's finalizer: a bijective mixer of 64-bit values.
 #[inline]
@@ -18,6 +19,28 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     }
     h
 }
+
+/// A [`std::hash::Hasher`] for keys that are already well mixed (the output of [`mix64`]): the
+/// key itself is the hash. Only `u64` keys may be hashed with it.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct MixedKey(u64);
+
+impl std::hash::Hasher for MixedKey {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("MixedKey hashes u64 keys only");
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+/// A set of already-mixed `u64` keys.
+pub type MixedKeys = std::collections::HashSet<u64, std::hash::BuildHasherDefault<MixedKey>>;
 
 #[cfg(test)]
 mod tests {

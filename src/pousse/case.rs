@@ -7,9 +7,9 @@ use super::{
 use crate::error::JudgeError;
 use crate::game::{Case, Constraints, EXTREME_PERCENT};
 use crate::harness::corrupt::{change_byte, edit_line, insert_line};
+use crate::hash::MixedKeys;
 use crate::knobs::{Knob, Knobs};
 use crate::random::{pick, Entropy};
-use std::collections::HashSet;
 
 /// A Pousse game: board size, moves and rule set.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -224,7 +224,8 @@ struct Steered<B> {
     rules: Rules,
     board: B,
     scratch: B,
-    seen: HashSet<u64>,
+    /// The configurations seen, under the ICFP rule sets (empty under waterloo).
+    seen: MixedKeys,
     moves: Vec<Move>,
 }
 
@@ -263,7 +264,7 @@ impl<B: BoardRepr> Steered<B> {
             rules,
             scratch: board.clone(),
             board,
-            seen: HashSet::new(),
+            seen: MixedKeys::default(),
             moves: Vec::new(),
         }
     }
@@ -287,24 +288,43 @@ impl<B: BoardRepr> Steered<B> {
     ) -> bool {
         let mover = Colour::of_move(self.moves.len() as u64 + 1);
         let before = self.board.markers();
+        // The moves already tried and refused in this call (boards up to 32: 4 N moves fit a
+        // u128): drawing one again changes nothing, so it is not played again.
+        let mut refused: u128 = 0;
         for _ in 0..8 * self.n.max(4) {
             let mv = draw(e);
+            let bit = if self.n <= 32 {
+                1u128 << (mv.edge as usize * self.n + mv.index as usize - 1)
+            } else {
+                0
+            };
+            if refused & bit != 0 {
+                continue;
+            }
             self.scratch.clone_from(&self.board);
             self.scratch.play_unchecked(mv, mover);
-            let key = self.key(&self.scratch, self.moves.len() + 1);
+            let repetition = self.rules.forbids_repetition();
+            let key = if repetition {
+                self.key(&self.scratch, self.moves.len() + 1)
+            } else {
+                0
+            };
             let effect = Effect {
                 mv,
                 mover,
                 straights: self.scratch.straights(),
-                repeats: self.rules.forbids_repetition() && self.seen.contains(&key),
+                repeats: repetition && self.seen.contains(&key),
                 full_line: self.scratch.markers() == before,
             };
             if accept(&effect) {
-                self.seen.insert(key);
+                if repetition {
+                    self.seen.insert(key);
+                }
                 std::mem::swap(&mut self.board, &mut self.scratch);
                 self.moves.push(mv);
                 return true;
             }
+            refused |= bit;
         }
         false
     }
@@ -380,16 +400,19 @@ fn steered_on<B: BoardRepr>(
     moves
 }
 
-/// The kinds of extreme games, with their shares in percent of the extremes. The long games
-/// are rare (one case in about a thousand of a run) because each costs a judge as much as a
-/// thousand ordinary ones.
-const EXTREMES: [(Extreme, u64); 6] = [
-    (Extreme::Empty, 36),
-    (Extreme::Largest, 36),
-    (Extreme::FullBoard, 14),
-    (Extreme::Repetition, 4),
-    (Extreme::LongGame, 5),
-    (Extreme::LongTail, 5),
+/// The kinds of extreme games, with their shares in permille of the extremes. The costly ones
+/// come rarely: a long game costs a judge as much as a thousand ordinary ones (at the largest
+/// size, as much as tens of thousands), so they come about once in a thousand cases of a run,
+/// and the largest boards are filled rarely.
+const EXTREMES: [(Extreme, u64); 8] = [
+    (Extreme::Empty, 360),
+    (Extreme::Largest, 360),
+    (Extreme::FullBoard, 130),
+    (Extreme::FullLargest, 10),
+    (Extreme::Repetition, 40),
+    (Extreme::LongGame, 46),
+    (Extreme::LongTail, 46),
+    (Extreme::LongLargest, 8),
 ];
 
 /// What an extreme game is (see [`Style::Extreme`]).
@@ -399,15 +422,19 @@ enum Extreme {
     Empty,
     /// A short random game on the largest board.
     Largest,
-    /// A full board, then pushes into full lines.
+    /// A board of 2 to 20 filled, then pushes into full lines.
     FullBoard,
+    /// The largest board filled, then pushes into full lines.
+    FullLargest,
     /// Under an ICFP rule set the repetition of a configuration seen long before; under
-    /// waterloo a long game on the largest board.
+    /// waterloo a long game.
     Repetition,
-    /// A long game on a board where random moves decide nothing (N >= 20).
+    /// A long game, every move undecided, on a board of 5 to 8.
     LongGame,
     /// A game decided early, then a long tail of moves before QUIT.
     LongTail,
+    /// A long game of random moves on the largest board.
+    LongLargest,
 }
 
 /// An extreme game with boards of at most `largest` (see [`Style::Extreme`]).
@@ -416,7 +443,7 @@ fn extreme(e: &mut dyn Entropy, rules: Rules, largest: usize) -> (usize, Vec<Mov
         let (fewest, most) = LONG_GAME_MOVES;
         fewest + e.below((most - fewest + 1) as u64) as usize
     };
-    let mut roll = e.below(100);
+    let mut roll = e.below(1000);
     let kind = EXTREMES
         .iter()
         .find(|(_, share)| {
@@ -425,6 +452,11 @@ fn extreme(e: &mut dyn Entropy, rules: Rules, largest: usize) -> (usize, Vec<Mov
             hit
         })
         .map_or(Extreme::Empty, |(kind, _)| *kind);
+    let long_game = |e: &mut dyn Entropy| {
+        let n = 5 + e.below(4) as usize;
+        let count = long(e);
+        (n, moves(e, n, count, 0, true, rules))
+    };
     match kind {
         Extreme::Empty => {
             let n = if e.chance(0.5) { largest } else { 1 };
@@ -440,15 +472,16 @@ fn extreme(e: &mut dyn Entropy, rules: Rules, largest: usize) -> (usize, Vec<Mov
             let palette = e.below(4) as usize;
             (largest, moves(e, largest, count, palette, false, rules))
         }
-        Extreme::LongGame => {
-            let n = if e.chance(0.5) {
-                largest
-            } else {
-                20.min(largest) + e.below((largest.saturating_sub(20) + 1) as u64) as usize
-            };
-            let count = long(e);
-            (n, (0..count).map(|_| random_move(e, n)).collect())
+        Extreme::FullBoard => {
+            let n = 2 + e.below(19) as usize;
+            (n, full_board(e, n, rules))
         }
+        Extreme::FullLargest => {
+            let n = largest.min(FULL_BOARD_N);
+            (n, full_board(e, n, rules))
+        }
+        Extreme::Repetition if rules.forbids_repetition() => longest_repetition(e, rules),
+        Extreme::Repetition | Extreme::LongGame => long_game(e),
         Extreme::LongTail => {
             let n = 2 + e.below(5) as usize;
             let style = *pick(e, &[Style::Race, Style::OpponentPush, Style::FullLine]);
@@ -457,16 +490,7 @@ fn extreme(e: &mut dyn Entropy, rules: Rules, largest: usize) -> (usize, Vec<Mov
             moves.extend((0..count).map(|_| random_move(e, n)));
             (n, moves)
         }
-        Extreme::FullBoard => {
-            let n = if e.chance(0.5) {
-                largest.min(FULL_BOARD_N)
-            } else {
-                2 + e.below((largest.min(FULL_BOARD_N) - 1) as u64) as usize
-            };
-            (n, full_board(e, n, rules))
-        }
-        Extreme::Repetition if rules.forbids_repetition() => longest_repetition(e, rules),
-        Extreme::Repetition => {
+        Extreme::LongLargest => {
             let count = long(e);
             (
                 largest,
@@ -565,11 +589,23 @@ fn chunk_sizes(len: usize) -> impl Iterator<Item = usize> {
 
 /// A Pousse transcript in the single-game format.
 pub fn transcript(n: usize, moves: &[Move]) -> String {
-    let mut s = String::with_capacity(moves.len() * 4 + 16);
+    let mut s = String::with_capacity(moves.len() * 5 + 16);
     s.push_str(&n.to_string());
     s.push('\n');
+    let mut digits = [0u8; 10];
     for m in moves {
-        s.push_str(&m.to_string());
+        s.push(m.edge.letter());
+        // The index's digits, written from the last.
+        let (mut v, mut at) = (m.index, digits.len());
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        s.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
         s.push('\n');
     }
     s.push_str("QUIT\n");
