@@ -63,7 +63,7 @@ pub fn recognise_input(input: impl Read) -> Result<GameName, String> {
 
 /// The game of the file at `path`, recognised from its content.
 pub fn recognise_file(path: &Path) -> Result<GameName, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("unreadable: {e}"))?;
+    let file = crate::guard::open_regular(path).map_err(|e| format!("unreadable: {e}"))?;
     recognise_input(file)
 }
 

@@ -136,9 +136,22 @@ pub enum RunError {
     /// Bad flags, arguments or settings.
     #[error("{0}")]
     Usage(String),
+    /// Standard output was closed by its reader (`referee ... | head`): the run ends quietly.
+    #[error("standard output closed")]
+    ClosedPipe,
 }
 
 impl RunError {
+    /// A failure to write standard output (`what` says what was written): a closed pipe is
+    /// [`RunError::ClosedPipe`].
+    pub fn stdout(what: &str, source: io::Error) -> RunError {
+        if source.kind() == io::ErrorKind::BrokenPipe {
+            RunError::ClosedPipe
+        } else {
+            RunError::Usage(format!("writing {what} to standard output: {source}"))
+        }
+    }
+
     /// A failure to read or write `path`.
     pub fn io(path: &Path, source: io::Error) -> RunError {
         RunError::Io {

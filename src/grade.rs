@@ -58,15 +58,17 @@ impl Visitor for EngineOutput<'_> {
         let rules = rules_from_file_name(self.path)
             .or_else(|| self.rules.and_then(G::Options::from_name))
             .unwrap_or_default();
-        let mut file = fs::File::open(self.path).map_err(|e| e.to_string())?;
+        let mut file = crate::guard::open_regular(self.path).map_err(|e| e.to_string())?;
         let judgements =
             G::judge(Engine::Fast, &mut file, rules).map_err(|e| e.located(&display(self.path)))?;
         Ok(render::<G>(&judgements))
     }
 }
 
-/// The case's expected output per the engine, or why it cannot be graded (a JE).
-fn judge_case(path: &Path, options: &Options) -> Result<String, String> {
+/// The case's expected output per the engine, or why it cannot be graded (a JE). Its `.ans`
+/// is read through [`crate::guard`], as `verify` reads it.
+fn judge_case(case: &crate::walk::CaseFile, options: &Options) -> Result<String, String> {
+    let path = &case.path;
     let game = match options.game {
         Some(g) => g,
         None => recognise_file(path)?,
@@ -76,10 +78,11 @@ fn judge_case(path: &Path, options: &Options) -> Result<String, String> {
         rules: options.rules.as_deref(),
     })?;
     let ans = path.with_extension("ans");
-    let file = match fs::File::open(&ans) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(output),
-        Err(e) => return Err(format!("answer file: {e}")),
+    let input_len = fs::metadata(path).map_or(0, |m| m.len());
+    let file = match crate::guard::open(&ans, &case.tree, crate::guard::answer_bound(input_len)) {
+        Ok(Some(opened)) => opened.file,
+        Ok(None) => return Ok(output),
+        Err(why) => return Err(format!("answer file: {why}")),
     };
     match compare_reader(&output, file) {
         Ok(c) if c.verdict == Verdict::AC => Ok(output),
@@ -100,13 +103,12 @@ struct Graded {
     detail: String,
 }
 
-/// Grades the output at `out_file` (of a submission under `submissions`, whose real path is
-/// `tree`) against `expected`, reading it only when it is a regular file inside that tree, and
-/// no more of it than the comparison needs.
+/// Grades the output at `out_file` (of a submission in the submissions' `tree`) against
+/// `expected`, reading it only when it is a regular file inside that tree, and no more of it
+/// than the comparison needs.
 fn grade_output(
     out_file: &Path,
-    submissions: &Path,
-    tree: &Path,
+    tree: &crate::guard::Tree,
     expected: &Result<String, String>,
 ) -> Graded {
     let graded = |verdict, head, detail: &str| Graded {
@@ -122,32 +124,10 @@ fn grade_output(
         Verdict::NO
     };
     let without = |detail: &str| graded(verdict_without_output, Vec::new(), detail);
-    let meta = match fs::metadata(out_file) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return without(if out_file.symlink_metadata().is_ok() {
-                "a symbolic link to nothing"
-            } else {
-                ""
-            })
-        }
-        Err(e) => return without(&format!("unreadable: {e}")),
-    };
-    if !out_file
-        .canonicalize()
-        .is_ok_and(|real| real.starts_with(tree))
-    {
-        return without(&format!(
-            "a symbolic link leaving {} (not followed)",
-            display(submissions)
-        ));
-    }
-    if !meta.is_file() {
-        return without("not a regular file (not read)");
-    }
-    let file = match fs::File::open(out_file) {
-        Ok(f) => f,
-        Err(e) => return without(&format!("unreadable: {e}")),
+    let (file, len) = match crate::guard::open(out_file, tree, u64::MAX) {
+        Ok(Some(opened)) => (opened.file, opened.len),
+        Ok(None) => return without(""),
+        Err(why) => return without(&why),
     };
     let expected = match expected {
         Ok(e) => e,
@@ -157,12 +137,12 @@ fn grade_output(
             return graded(Verdict::JE, head, "");
         }
     };
-    if meta.len() > longest_output(expected) {
+    if len > longest_output(expected) {
         let mut head = Vec::new();
         let _ = file.take(HEAD as u64).read_to_end(&mut head);
         let why = format!(
             "the output has {} bytes, far more than expected (not read)",
-            meta.len()
+            len
         );
         return graded(Verdict::WA, head, &why);
     }
@@ -251,9 +231,7 @@ pub fn grade(
         .filter(|f| shard.is_none_or(|s| s.contains(&relative(f))))
         .cloned()
         .collect();
-    let tree = submissions
-        .canonicalize()
-        .map_err(|e| RunError::io(submissions, e))?;
+    let tree = crate::guard::Tree::new(submissions).map_err(|e| RunError::io(submissions, e))?;
     let mut names: Vec<(String, PathBuf)> = fs::read_dir(submissions)
         .map_err(|e| RunError::io(submissions, e))?
         .filter_map(Result::ok)
@@ -272,13 +250,13 @@ pub fn grade(
                 let rel = f.path.strip_prefix(cases).unwrap_or(&f.path).to_path_buf();
                 let expected = match &f.error {
                     Some(e) => Err(e.clone()),
-                    None => judge_case(&f.path, options),
+                    None => judge_case(f, options),
                 };
                 let grades = names
                     .iter()
                     .map(|(_, dir)| {
                         let out_file = dir.join(&rel).with_extension("out");
-                        grade_output(&out_file, submissions, &tree, &expected)
+                        grade_output(&out_file, &tree, &expected)
                     })
                     .collect();
                 bar.inc(1);

@@ -20,6 +20,7 @@ pub mod game;
 pub mod games;
 pub mod gen;
 pub mod grade;
+pub mod guard;
 pub mod harness;
 pub mod hash;
 pub mod judge_system;

@@ -16,7 +16,7 @@ use crate::error::RunError;
 use crate::report::ci::{findings_suites, Suite};
 use crate::report::manifest::Manifest;
 use crate::report::write::Staging;
-use crate::report::{order, Row, Status, REQUIRED, TIMING};
+use crate::report::{Row, Status, REQUIRED, TIMING};
 use crate::shard::Shard;
 
 /// The commands whose runs can be sharded, with their manifests' file names.
@@ -186,11 +186,7 @@ fn merge_verify(
     for (dir, m) in dirs.iter().zip(manifests) {
         timings |= read_verify_rows(dir, slice_of(m), &mut rows)?;
     }
-    rows.sort_by(|a, b| {
-        let ia = a.index.map(|i| i.to_string()).unwrap_or_default();
-        let ib = b.index.map(|i| i.to_string()).unwrap_or_default();
-        order((&a.file, &ia), (&b.file, &ib))
-    });
+    rows.sort_by(Row::report_order);
     let problems = rows
         .iter()
         .filter(|r| r.status.is_some_and(Status::is_problem))

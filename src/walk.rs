@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
 use crate::error::RunError;
+use crate::guard::{kind, Tree};
 
 /// A case file found by the walk, or a place the walk could not or would not read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,6 +17,8 @@ pub struct CaseFile {
     /// Why it is not read (symbolic-link loop, a link leaving the tree, not a regular file,
     /// unreadable directory, ...).
     pub error: Option<String>,
+    /// The tree it was found in: files beside it (its `.ans`) are read only from there.
+    pub tree: Tree,
 }
 
 /// A path as reports show it: `/`-separated, without a leading `./`, and unambiguous: a byte
@@ -51,28 +54,6 @@ pub fn display(path: &Path) -> String {
     out
 }
 
-/// What kind of file this is, when it is not a regular file.
-fn kind(file_type: std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if file_type.is_fifo() {
-            return "a FIFO";
-        }
-        if file_type.is_socket() {
-            return "a socket";
-        }
-        if file_type.is_block_device() || file_type.is_char_device() {
-            return "a device";
-        }
-    }
-    if file_type.is_dir() {
-        "a directory"
-    } else {
-        "not a regular file"
-    }
-}
-
 /// Every `*.in` file under `paths` (a file named directly is taken whatever its name), sorted
 /// by path components. A path that does not exist is an error (the run cannot start); places
 /// inside the walk that cannot be read are returned with their error.
@@ -83,19 +64,20 @@ fn kind(file_type: std::fs::FileType) -> &'static str {
 /// a socket, a device) is reported too, never opened.
 pub fn find_cases(paths: &[PathBuf]) -> Result<Vec<CaseFile>, RunError> {
     let mut out = Vec::new();
-    let found = |path: &Path, error: Option<String>| CaseFile {
-        path: path.to_path_buf(),
-        name: display(path),
-        error,
-    };
     for root in paths {
         let meta = std::fs::metadata(root).map_err(|e| RunError::io(root, e))?;
+        let tree = Tree::new(root).map_err(|e| RunError::io(root, e))?;
+        let found = |path: &Path, error: Option<String>| CaseFile {
+            path: path.to_path_buf(),
+            name: display(path),
+            error,
+            tree: tree.clone(),
+        };
         if !meta.is_dir() {
             let error = (!meta.is_file()).then(|| kind(meta.file_type()).to_string());
             out.push(found(root, error));
             continue;
         }
-        let tree = root.canonicalize().map_err(|e| RunError::io(root, e))?;
         let mut walk = WalkDir::new(root)
             .follow_links(true)
             .sort_by_file_name()
@@ -118,7 +100,7 @@ pub fn find_cases(paths: &[PathBuf]) -> Result<Vec<CaseFile>, RunError> {
             let is_in = e.path().extension().is_some_and(|x| x == "in");
             if e.path_is_symlink() {
                 let target = e.path().canonicalize();
-                if !target.as_ref().is_ok_and(|t| t.starts_with(&tree)) {
+                if !target.as_ref().is_ok_and(|t| t.starts_with(&tree.real)) {
                     if e.file_type().is_dir() {
                         walk.skip_current_dir();
                     }

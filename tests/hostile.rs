@@ -572,3 +572,173 @@ fn a_fifo_among_the_cases_is_reported_not_opened() {
     assert_eq!(pipe[7], "invalid-input");
     assert!(pipe[11].contains("a FIFO"), "{pipe:?}");
 }
+
+#[cfg(unix)]
+#[test]
+fn answer_files_are_read_only_inside_the_tree_and_never_waited_on() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("secret.txt");
+    fs::write(&secret, "X WINS\nthe secret content\n").unwrap();
+    let cases = dir.path().join("cases");
+    fs::create_dir(&cases).unwrap();
+    for name in ["leak", "zero", "fifo", "big", "good"] {
+        fs::write(cases.join(format!("{name}.in")), "1\nL1\nQUIT\n").unwrap();
+    }
+    symlink(&secret, cases.join("leak.ans")).unwrap();
+    symlink("/dev/zero", cases.join("zero.ans")).unwrap();
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(cases.join("fifo.ans"))
+        .status()
+        .is_ok_and(|s| s.success());
+    // An answer file far longer than any answer to its input can be.
+    fs::File::create(cases.join("big.ans"))
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    fs::write(cases.join("good.ans"), "X WINS\n").unwrap();
+    let out = dir.path().join("verify-reports");
+    let run = referee()
+        .arg("verify")
+        .arg(&cases)
+        .arg("--out")
+        .arg(&out)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let verdicts = read(&out.join("verdicts.csv"));
+    assert!(!verdicts.contains("secret content"), "{verdicts}");
+    let rows = rows(&out.join("verdicts.csv"));
+    let row = |name: &str| {
+        rows.iter()
+            .find(|r| r[0].ends_with(name))
+            .expect(name)
+            .clone()
+    };
+    assert_eq!(row("good.in")[7], "ok");
+    for (name, why) in [
+        ("leak.in", "symbolic link leaving"),
+        ("zero.in", "symbolic link leaving"),
+        ("big.in", "1073741824 bytes"),
+    ] {
+        let r = row(name);
+        assert_eq!(r[7], "invalid-input", "{r:?}");
+        assert!(
+            r[11].contains("unreadable answer file") && r[11].contains(why),
+            "{r:?}"
+        );
+    }
+    if fifo {
+        let r = row("fifo.in");
+        assert!(r[11].contains("a FIFO"), "{r:?}");
+    }
+    assert_eq!(rows.len(), 5, "{rows:?}");
+    // grade reads the answers through the same guard: judge errors, nothing copied.
+    let subs = dir.path().join("subs/alice");
+    fs::create_dir_all(&subs).unwrap();
+    for name in ["leak", "zero", "fifo", "big", "good"] {
+        fs::write(subs.join(format!("{name}.out")), "X WINS\n").unwrap();
+    }
+    let grades_out = dir.path().join("grade-reports");
+    let run = referee()
+        .args(["grade", "--cases"])
+        .arg(&cases)
+        .arg("--submissions")
+        .arg(dir.path().join("subs"))
+        .arg("--out")
+        .arg(&grades_out)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert!(run.status.code().is_some(), "{}", stderr(&run));
+    let grades = read(&grades_out.join("grades.csv"));
+    assert!(!grades.contains("secret content"), "{grades}");
+    let grades = self::rows(&grades_out.join("grades.csv"));
+    let verdict = |name: &str| {
+        grades
+            .iter()
+            .find(|r| r[1] == format!("{name}.in"))
+            .expect(name)[2]
+            .clone()
+    };
+    assert_eq!(verdict("good"), "AC");
+    for name in ["leak", "zero", "big"]
+        .into_iter()
+        .chain(fifo.then_some("fifo"))
+    {
+        assert_eq!(verdict(name), "JE", "{grades:?}");
+    }
+}
+
+#[test]
+fn a_closed_standard_output_ends_the_run_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("many.in");
+    let mut text = String::from("20000\n");
+    for _ in 0..20000 {
+        text.push_str("\n3\nT1\nQUIT\n");
+    }
+    fs::write(&input, text).unwrap();
+    for json in [true, false] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("referee"))
+            .args(["judge", "pousse"])
+            .arg(&input)
+            .args(json.then_some("--json"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader takes a few bytes and goes away, as `head -c 10` does.
+        let mut head = [0u8; 10];
+        std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut head).unwrap();
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(0), "{err}");
+        assert!(err.is_empty(), "{err}");
+    }
+}
+
+#[test]
+fn ci_output_paths_are_checked_before_any_work_and_no_directory_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    fs::create_dir(&cases).unwrap();
+    fs::write(cases.join("a.in"), "1\nL1\nQUIT\n").unwrap();
+    let missing = dir.path().join("nonexistent");
+    for (flag, value) in [
+        ("--junit", dir.path().to_path_buf()),
+        ("--junit", missing.join("j.xml")),
+        ("--html", missing.join("r.html")),
+    ] {
+        let out = dir.path().join("reports");
+        let run = referee()
+            .arg("verify")
+            .arg(&cases)
+            .arg("--out")
+            .arg(&out)
+            .arg(flag)
+            .arg(&value)
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(2), "{flag} {}", value.display());
+        let err = stderr(&run);
+        assert!(err.contains(flag), "{err}");
+        assert!(!out.exists(), "{flag}: the run went ahead");
+        assert!(!missing.exists(), "{flag}: a directory was made");
+    }
+    let run = referee()
+        .args(["grade", "--cases"])
+        .arg(&cases)
+        .arg("--submissions")
+        .arg(&cases)
+        .arg("--out")
+        .arg(dir.path().join("grades"))
+        .arg("--junit")
+        .arg(missing.join("j.xml"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(!dir.path().join("grades").exists() && !missing.exists());
+}

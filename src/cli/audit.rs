@@ -112,6 +112,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     use crate::audit::{program, Kind};
     let program = program::Program::parse(&args.cmd)?;
     args.html.check()?;
+    args.ci.check()?;
     let jobs = match args.jobs {
         Some(j) if j as usize > crate::pool::most_jobs() => {
             eprintln!(

@@ -48,17 +48,11 @@ pub(super) fn judge(args: JudgeArgs) -> Result<ExitCode, RunError> {
             if self.json {
                 let rules = (!rules.name().is_empty()).then(|| rules.name());
                 let object = match &judged {
-                    Ok(judgements) => serde_json::json!({
-                        "game": G::NAME,
-                        "rules": rules,
-                        "cases": judgements.iter().enumerate().map(|(i, j)| serde_json::json!({
-                            "case": i + 1,
-                            "verdict": j.verdict(),
-                            "explanation": j.explain(),
-                            "size": j.size(),
-                        })).collect::<Vec<_>>(),
-                        "output": render::<G>(judgements),
-                    }),
+                    Ok(judgements) => {
+                        return write_json::<G>(rules, judgements)
+                            .map(|()| ExitCode::SUCCESS)
+                            .map_err(|e| RunError::stdout("the JSON object", e));
+                    }
                     Err(JudgeError::Input(e)) => serde_json::json!({
                         "game": G::NAME,
                         "rules": rules,
@@ -74,19 +68,12 @@ pub(super) fn judge(args: JudgeArgs) -> Result<ExitCode, RunError> {
                     }),
                     Err(e) => return Err(RunError::Usage(e.located(self.name))),
                 };
-                println!("{object}");
-                return Ok(if judged.is_ok() {
-                    ExitCode::SUCCESS
-                } else {
-                    ExitCode::from(1)
-                });
+                super::print_out("the JSON object", &format!("{object}\n"))?;
+                return Ok(ExitCode::from(1));
             }
             match judged {
                 Ok(judgements) => {
-                    let mut out = io::stdout().lock();
-                    out.write_all(render::<G>(&judgements).as_bytes())
-                        .and_then(|()| out.flush())
-                        .map_err(|e| RunError::Usage(format!("writing the output: {e}")))?;
+                    super::print_out("the output", &render::<G>(&judgements))?;
                     Ok(ExitCode::SUCCESS)
                 }
                 Err(JudgeError::Input(e)) => {
@@ -104,4 +91,41 @@ pub(super) fn judge(args: JudgeArgs) -> Result<ExitCode, RunError> {
         rules: args.rules.as_deref(),
         json: args.json,
     })
+}
+
+/// Writes the `--json` object of judged cases to standard output as it goes (one case at a
+/// time, the contest output one verdict at a time), so that it takes no memory beyond the
+/// judgements: `{"game", "rules", "cases": [{"case", "verdict", "explanation", "size"}, ...],
+/// "output"}` on one line.
+fn write_json<G: Game>(rules: Option<&str>, judgements: &[G::Judgement]) -> io::Result<()> {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    write!(out, "{{\"game\":{},", serde_json::json!(G::NAME))?;
+    write!(out, "\"rules\":{},\"cases\":[", serde_json::json!(rules))?;
+    for (i, j) in judgements.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        let case = serde_json::json!({
+            "case": i + 1,
+            "verdict": j.verdict(),
+            "explanation": j.explain(),
+            "size": j.size(),
+        });
+        serde_json::to_writer(&mut out, &case)?;
+    }
+    out.write_all(b"],\"output\":\"")?;
+    for (i, j) in judgements.iter().enumerate() {
+        let mut piece = if i > 0 {
+            G::BETWEEN.to_string()
+        } else {
+            String::new()
+        };
+        piece.push_str(&j.verdict());
+        piece.push('\n');
+        // The piece as a JSON string, without its quotes.
+        let quoted = serde_json::to_string(&piece)?;
+        out.write_all(&quoted.as_bytes()[1..quoted.len() - 1])?;
+    }
+    out.write_all(b"\"}\n")?;
+    out.flush()
 }

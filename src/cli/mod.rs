@@ -141,10 +141,24 @@ pub fn main() -> ExitCode {
         Command::Check(args) => validators::check_output(args),
         Command::Package(args) => package::package(args),
     };
-    outcome.unwrap_or_else(|e| {
-        eprintln!("error: {e}");
-        ExitCode::from(2)
-    })
+    match outcome {
+        Ok(code) => code,
+        // As ripgrep does: the reader has all it wanted.
+        Err(RunError::ClosedPipe) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Writes `text` (`what`, for the error message) to standard output and flushes it.
+fn print_out(what: &str, text: &str) -> Result<(), RunError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| RunError::stdout(what, e))
 }
 
 /// The input named on the command line, and its name for messages: standard input when the
@@ -220,6 +234,18 @@ struct CiArgs {
 }
 
 impl CiArgs {
+    /// Checks, before any work, that the JUnit file and the step summary
+    /// ($GITHUB_STEP_SUMMARY) can be written where asked.
+    fn check(&self) -> Result<(), RunError> {
+        if let Some(path) = &self.junit {
+            check_output_file("--junit", path)?;
+        }
+        if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()) {
+            check_output_file("$GITHUB_STEP_SUMMARY", std::path::Path::new(&path))?;
+        }
+        Ok(())
+    }
+
     /// Where the CI outputs of a run writing its reports into `reports` go. Annotations go to
     /// standard error when standard output holds JSON (`json`).
     fn output(&self, reports: &std::path::Path, json: bool) -> crate::report::publish::CiOutput {
@@ -254,7 +280,7 @@ impl HtmlArgs {
     /// Checks, before any work, that the report can be written where asked.
     fn check(&self) -> Result<(), RunError> {
         match &self.html {
-            Some(path) => check_html_target(path),
+            Some(path) => check_output_file("--html", path),
             None => Ok(()),
         }
     }
@@ -274,21 +300,22 @@ impl HtmlArgs {
     }
 }
 
-/// An HTML report's path must name a file in an existing directory.
-fn check_html_target(path: &std::path::Path) -> Result<(), RunError> {
+/// An output file's path (the value of `flag`) must name a file, not a directory, in a
+/// directory that exists: checked before any work, and no directory is ever made for it.
+fn check_output_file(flag: &str, path: &std::path::Path) -> Result<(), RunError> {
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => std::path::Path::new("."),
     };
-    if path.is_dir() {
+    if path.is_dir() || path.file_name().is_none() {
         return Err(RunError::Usage(format!(
-            "--html {}: is a directory",
+            "{flag} {}: is a directory",
             path.display()
         )));
     }
     if !parent.is_dir() {
         return Err(RunError::Usage(format!(
-            "--html {}: the directory {} does not exist",
+            "{flag} {}: the directory {} does not exist",
             path.display(),
             parent.display()
         )));
@@ -337,6 +364,9 @@ fn publish(
         return Ok(());
     }
     crate::report::publish::publish(title, suites, output).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return RunError::ClosedPipe;
+        }
         RunError::Usage(format!(
             "writing the CI outputs{}: {e}",
             output

@@ -1,10 +1,10 @@
 //! `referee show`: one case drawn on the terminal (and, with `--html`, as a report page).
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::{check_html_target, rules_help};
+use super::{check_output_file, rules_help};
 use crate::error::{JudgeError, RunError};
 use crate::game::{rules_from_flag, Game, RuleSet};
 use crate::games::{GameName, Visitor};
@@ -37,7 +37,7 @@ pub(super) struct ShowArgs {
 
 pub(super) fn show(args: ShowArgs) -> Result<ExitCode, RunError> {
     if let Some(html) = &args.html {
-        check_html_target(html)?;
+        check_output_file("--html", html)?;
     }
     let (name, reader) = super::open_input(args.file.as_deref())?;
     let input = crate::text::read_at_most(reader, LARGEST_DRAWN)
@@ -77,10 +77,7 @@ pub(super) fn show(args: ShowArgs) -> Result<ExitCode, RunError> {
                 }
                 Err(e) => return Err(RunError::Usage(e.located(self.name))),
             };
-            let mut out = io::stdout().lock();
-            out.write_all(drawing.as_bytes())
-                .and_then(|()| out.flush())
-                .map_err(|e| RunError::Usage(format!("writing the drawing: {e}")))?;
+            super::print_out("the drawing", &drawing)?;
             if let Some(path) = &args.html {
                 let view = G::board_view(self.input, rules, args.case)
                     .map_err(|e| RunError::Usage(e.located(self.name)))?;

@@ -56,6 +56,7 @@ pub(super) struct StressArgs {
 
 pub(super) fn stress(args: StressArgs) -> Result<ExitCode, RunError> {
     args.html.check()?;
+    args.ci.check()?;
     let limits = crate::stress::Limits {
         seed: args.seed,
         cases: args.cases,
@@ -92,25 +93,25 @@ pub(super) fn stress(args: StressArgs) -> Result<ExitCode, RunError> {
     if args.stats {
         let stats = &report.stats;
         let share = |n: u64| 100.0 * n as f64 / stats.cases.max(1) as f64;
-        println!("| feature | cases | share |");
-        println!("|---|---|---|");
+        let mut table = String::from("| feature | cases | share |\n|---|---|---|\n");
         for (feature, n) in &stats.features {
-            println!("| {feature} | {n} | {:.1}% |", share(*n));
+            table.push_str(&format!("| {feature} | {n} | {:.1}% |\n", share(*n)));
         }
-        println!(
-            "| malformed input | {} | {:.1}% |",
+        table.push_str(&format!(
+            "| malformed input | {} | {:.1}% |\n",
             stats.malformed,
             share(stats.malformed)
-        );
+        ));
+        super::print_out("the statistics", &table)?;
         let missing = stats.missing();
         if !missing.is_empty() {
             eprintln!("not reached: {}", missing.join("; "));
         }
     }
     eprintln!(
-        "stress {game}: {} cases in {secs:.1} s ({:.0} cases/s), seed {}",
+        "stress {game}: {} cases in {secs:.1} s ({}), seed {}",
         report.cases,
-        report.cases as f64 / secs.max(1e-9),
+        super::rate(report.cases, report.elapsed),
         args.seed
     );
     let ci = args.ci.output(&args.out, false);

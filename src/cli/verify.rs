@@ -67,6 +67,7 @@ pub(super) struct MergeArgs {
 pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
     check_rules(args.game, args.rules.as_deref())?;
     args.html.check()?;
+    args.ci.check()?;
     let settings = crate::verify::Settings {
         reference_budget: args.reference_budget,
         no_reference: args.no_reference,
@@ -96,7 +97,7 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
     })?;
     if args.json {
         let summary = crate::verify::run::summary_json(&outcome, &batch.out, batch.shard);
-        println!("{summary}");
+        super::print_out("the summary", &format!("{summary}\n"))?;
     }
     let suites = crate::verify::run::suites(&outcome.rows, batch.timings);
     super::publish(
@@ -123,6 +124,7 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
 }
 
 pub(super) fn merge(args: MergeArgs) -> Result<ExitCode, RunError> {
+    args.ci.check()?;
     let merged = crate::merge::merge(&args.shards, &args.out)?;
     let dir = args.out.display();
     let reports: Vec<String> = merged
@@ -150,7 +152,7 @@ pub(super) fn merge(args: MergeArgs) -> Result<ExitCode, RunError> {
                 "exit": if merged.problems > 0 { 1 } else { 0 },
             }),
         };
-        println!("{summary}");
+        super::print_out("the summary", &format!("{summary}\n"))?;
     }
     super::publish(
         &format!("referee {} (merged)", merged.command),

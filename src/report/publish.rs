@@ -38,7 +38,10 @@ pub fn publish(title: &str, suites: &[Suite], output: &CiOutput) -> std::io::Res
         if output.annotations_on_stderr {
             eprint!("{text}");
         } else {
-            print!("{text}");
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
         }
     }
     if let Some(path) = &output.step_summary {

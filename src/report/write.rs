@@ -77,7 +77,6 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    fs::create_dir_all(&parent)?;
     static SERIAL: AtomicU64 = AtomicU64::new(0);
     let temporary = parent.join(format!(
         ".{name}.referee-{}-{}",

@@ -5,7 +5,6 @@
 pub mod package;
 pub mod run;
 
-use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -47,7 +46,7 @@ pub enum Input<'a> {
 impl<'a> Input<'a> {
     /// The file at `path`: in memory when at most [`IN_MEMORY_LIMIT`] bytes.
     pub fn read(path: &'a Path) -> std::io::Result<Input<'a>> {
-        let file = File::open(path)?;
+        let file = crate::guard::open_regular(path)?;
         let mut bytes = Vec::new();
         file.take(IN_MEMORY_LIMIT + 1).read_to_end(&mut bytes)?;
         Ok(if bytes.len() as u64 <= IN_MEMORY_LIMIT {
@@ -64,7 +63,7 @@ impl<'a> Input<'a> {
     ) -> Result<Vec<G::Judgement>, JudgeError> {
         match self {
             Input::Memory(bytes) => G::judge(engine, &mut &bytes[..], options),
-            Input::Disk(path) => G::judge(engine, &mut File::open(path)?, options),
+            Input::Disk(path) => G::judge(engine, &mut crate::guard::open_regular(path)?, options),
         }
     }
 
@@ -84,14 +83,16 @@ impl<'a> Input<'a> {
     }
 }
 
-/// The expected verdicts in a sibling `.ans` file: its non-empty lines, trailing white space
-/// removed. `Ok(None)` when there is no `.ans`.
-pub fn expected_verdicts(case: &Path) -> Result<Option<Vec<String>>, String> {
-    let ans: PathBuf = case.with_extension("ans");
-    let file = match File::open(&ans) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("{}: {e}", ans.display())),
+/// The expected verdicts in the `.ans` file beside `case` (an input of `input_len` bytes): its
+/// non-empty lines, trailing white space removed. `Ok(None)` when there is no `.ans`. It is
+/// read through [`crate::guard`]: from the case's tree only, a regular file, and no longer than
+/// [`crate::guard::answer_bound`] of the input.
+pub fn expected_verdicts(case: &CaseFile, input_len: u64) -> Result<Option<Vec<String>>, String> {
+    let ans: PathBuf = case.path.with_extension("ans");
+    let file = match crate::guard::open(&ans, &case.tree, crate::guard::answer_bound(input_len)) {
+        Ok(Some(opened)) => opened.file,
+        Ok(None) => return Ok(None),
+        Err(why) => return Err(format!("{}: {why}", crate::walk::display(&ans))),
     };
     let mut out = Vec::new();
     for line in BufReader::new(file).lines() {
@@ -220,7 +221,7 @@ pub fn verify_file<G: Game>(
     let started = Instant::now();
     let engine = input.judge::<G>(Engine::Fast, options);
     base.engine_micros = Some(started.elapsed().as_micros() as u64);
-    let expected = match expected_verdicts(&file.path) {
+    let expected = match expected_verdicts(file, input.len()) {
         Ok(e) => e,
         Err(why) => {
             base.status = Some(Status::InvalidInput);

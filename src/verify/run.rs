@@ -1,7 +1,7 @@
 //! A verify run over many files: in parallel, with a progress bar on a terminal, reports in a
 //! deterministic order whatever the number of threads, and a summary on standard error.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -92,11 +92,7 @@ pub fn run(
     });
     bar.finish_and_clear();
     let mut rows: Vec<Row> = per_file.into_iter().flatten().collect();
-    rows.sort_by(|a, b| {
-        let ia = a.index.map(|i| i.to_string()).unwrap_or_default();
-        let ib = b.index.map(|i| i.to_string()).unwrap_or_default();
-        report::order((&a.file, &ia), (&b.file, &ib))
-    });
+    rows.sort_by(Row::report_order);
     let mut manifest = Manifest::new(
         "verify",
         batch.options.clone(),
@@ -105,12 +101,14 @@ pub fn run(
     );
     write_reports(staging, &rows, batch.timings, &mut manifest)
         .map_err(|e| RunError::io(&batch.out, e))?;
+    let with_problems: HashSet<&str> = rows
+        .iter()
+        .filter(|r| r.status.is_some_and(Status::is_problem))
+        .map(|r| r.file.as_str())
+        .collect();
     let inputs = files
         .iter()
-        .filter(|f| {
-            rows.iter()
-                .any(|r| r.file == f.name && r.status.is_some_and(Status::is_problem))
-        })
+        .filter(|f| with_problems.contains(f.name.as_str()))
         .map(|f| (f.name.clone(), f.path.clone()))
         .collect();
     let outcome = Outcome {

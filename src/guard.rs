@@ -1,0 +1,188 @@
+//! Opening a file that a tree walk found or that sits beside one (a case's `.in` and `.ans`, a
+//! submission's `.out`): only a regular file whose real path is inside the tree the user named
+//! is read, and no more of it than a bound.
+//!
+//! A symbolic link leaving the tree, a link to nothing, a FIFO, a socket or a device is refused
+//! with a reason that reports show, never opened (a FIFO would block the run, `/dev/zero` would
+//! fill memory). The file is opened without blocking and checked again after opening, so a
+//! file swapped for a FIFO between the check and the open is refused too.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+use crate::walk::display;
+
+/// What kind of file this is, when it is not a regular file.
+pub fn kind(file_type: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_block_device() || file_type.is_char_device() {
+            return "a device";
+        }
+    }
+    if file_type.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// A tree the user named: where files may be read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tree {
+    /// The tree's real path (symbolic links resolved).
+    pub real: std::path::PathBuf,
+    /// The tree as messages show it.
+    pub shown: String,
+}
+
+impl Tree {
+    /// The tree at `root` (a directory, or the directory holding a file named directly).
+    pub fn new(root: &Path) -> std::io::Result<Tree> {
+        let dir = if root.is_dir() {
+            root
+        } else {
+            match root.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            }
+        };
+        Ok(Tree {
+            real: dir.canonicalize()?,
+            shown: display(dir),
+        })
+    }
+}
+
+/// The most bytes an answer file of an input of `input_len` bytes can need: four times the
+/// input (every game's shortest case is longer than a quarter of its verdict line) and 64 KiB.
+pub fn answer_bound(input_len: u64) -> u64 {
+    input_len.saturating_mul(4).saturating_add(64 << 10)
+}
+
+/// A regular file inside its tree, open for reading.
+#[derive(Debug)]
+pub struct Opened {
+    /// The file, limited to the bound it was opened with.
+    pub file: std::io::Take<File>,
+    /// Its length when opened.
+    pub len: u64,
+}
+
+/// Opens `path` if it is a regular file inside `tree` of at most `max_bytes` bytes; `Ok(None)`
+/// when nothing is at `path`; otherwise why it is not read (a message for a report row).
+pub fn open(path: &Path, tree: &Tree, max_bytes: u64) -> Result<Option<Opened>, String> {
+    let link = match path.symlink_metadata() {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("unreadable: {e}")),
+    };
+    let real = match path.canonicalize() {
+        Ok(real) => real,
+        Err(_) if link.file_type().is_symlink() => {
+            return Err("a symbolic link to nothing".to_string())
+        }
+        Err(e) => return Err(format!("unreadable: {e}")),
+    };
+    if !real.starts_with(&tree.real) {
+        return Err(format!(
+            "a symbolic link leaving {} (not followed)",
+            tree.shown
+        ));
+    }
+    let meta = std::fs::metadata(&real).map_err(|e| format!("unreadable: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!(
+            "{}, not a regular file (not read)",
+            kind(meta.file_type())
+        ));
+    }
+    let file = open_regular(&real).map_err(|e| format!("unreadable: {e}"))?;
+    let len = file.metadata().map_err(|e| e.to_string())?.len();
+    if len > max_bytes {
+        return Err(format!(
+            "{len} bytes, more than the {max_bytes} it can need (not read)"
+        ));
+    }
+    Ok(Some(Opened {
+        file: file.take(max_bytes),
+        len,
+    }))
+}
+
+/// Opens `path` for reading without ever blocking on it, and only if what was opened is a
+/// regular file.
+pub fn open_regular(path: &Path) -> std::io::Result<File> {
+    #[cfg(unix)]
+    let file = {
+        use rustix::fs::{Mode, OFlags};
+        let fd = rustix::fs::open(
+            path,
+            OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        File::from(fd)
+    };
+    #[cfg(not(unix))]
+    let file = File::open(path)?;
+    let file_type = file.metadata()?.file_type();
+    if !file_type.is_file() {
+        return Err(std::io::Error::other(format!(
+            "{}, not a regular file (not read)",
+            kind(file_type)
+        )));
+    }
+    Ok(file)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    #[test]
+    fn only_regular_files_inside_the_tree_are_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let tree_dir = dir.path().join("tree");
+        std::fs::create_dir(&tree_dir).unwrap();
+        std::fs::write(tree_dir.join("a.ans"), "X WINS\n").unwrap();
+        std::fs::write(dir.path().join("secret"), "secret\n").unwrap();
+        symlink(tree_dir.join("a.ans"), tree_dir.join("inside.ans")).unwrap();
+        symlink(dir.path().join("secret"), tree_dir.join("leak.ans")).unwrap();
+        symlink(tree_dir.join("gone"), tree_dir.join("dangling.ans")).unwrap();
+        let fifo = std::process::Command::new("mkfifo")
+            .arg(tree_dir.join("fifo.ans"))
+            .status()
+            .is_ok_and(|s| s.success());
+        let tree = Tree::new(&tree_dir).unwrap();
+        let read = |name: &str, max: u64| {
+            open(&tree_dir.join(name), &tree, max).map(|o| {
+                o.map(|mut o| {
+                    let mut s = String::new();
+                    o.file.read_to_string(&mut s).unwrap();
+                    s
+                })
+            })
+        };
+        assert_eq!(read("a.ans", 100), Ok(Some("X WINS\n".to_string())));
+        assert_eq!(read("inside.ans", 100), Ok(Some("X WINS\n".to_string())));
+        assert_eq!(read("none.ans", 100), Ok(None));
+        assert!(read("leak.ans", 100).unwrap_err().contains("leaving"));
+        assert!(read("dangling.ans", 100)
+            .unwrap_err()
+            .contains("link to nothing"));
+        if fifo {
+            assert!(read("fifo.ans", 100).unwrap_err().contains("a FIFO"));
+            assert!(open_regular(&tree_dir.join("fifo.ans")).is_err());
+        }
+        assert!(read("a.ans", 3).unwrap_err().contains("7 bytes"));
+    }
+}
