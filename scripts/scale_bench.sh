@@ -36,11 +36,16 @@ echo "|---|---|---|---|---|---|"
 for n in $SIZES; do
   rm -rf "$W/cases" "$W/subs" "$W"/out*
   "$B" gen pousse --n 6 --moves 30 --count "$n" --seed 7 --answers --out "$W/cases" 2>/dev/null
-  mkdir -p "$W/subs/copy"
-  (cd "$W/cases" && find . -name '*.ans' -print0 | while IFS= read -r -d '' f; do
-    mkdir -p "$W/subs/copy/$(dirname "$f")"
-    ln "$f" "$W/subs/copy/${f%.ans}.out"
-  done)
+  python3 - "$W/cases" "$W/subs/copy" <<'PY'
+import os, sys
+cases, copy = sys.argv[1:]
+for root, _, names in os.walk(cases):
+    target = os.path.join(copy, os.path.relpath(root, cases))
+    os.makedirs(target, exist_ok=True)
+    for name in names:
+        if name.endswith(".ans"):
+            os.link(os.path.join(root, name), os.path.join(target, name[:-4] + ".out"))
+PY
   step "$n" "verify" "$B" verify "$W/cases" --jobs "$JOBS" --out "$W/out"
   step "$n" "grade" "$B" grade --cases "$W/cases" --submissions "$W/subs" --jobs "$JOBS" \
     --out "$W/out-grade"

@@ -199,7 +199,7 @@ fn merge_verify(
         shards: dirs.len(),
         rows: rows.len(),
         problems,
-        reports: manifest.reports.keys().cloned().collect(),
+        reports: with_manifest(&manifest, crate::verify::run::MANIFEST),
         suites,
         verify: Some(crate::verify::run::Outcome {
             rows,
@@ -207,6 +207,13 @@ fn merge_verify(
             inputs: BTreeMap::new(),
         }),
     })
+}
+
+/// The files a merge wrote: the reports its manifest lists, and the manifest `name` itself.
+fn with_manifest(manifest: &Manifest, name: &str) -> Vec<String> {
+    let mut files: Vec<String> = manifest.reports.keys().cloned().collect();
+    files.push(name.to_string());
+    files
 }
 
 fn merge_grade(
@@ -233,7 +240,7 @@ fn merge_grade(
         shards: dirs.len(),
         rows: outcome.rows.len(),
         problems: outcome.judge_errors,
-        reports: manifest.reports.keys().cloned().collect(),
+        reports: with_manifest(&manifest, crate::grade::MANIFEST),
         suites: crate::grade::suites(&outcome.rows),
         verify: None,
     })

@@ -742,3 +742,139 @@ fn ci_output_paths_are_checked_before_any_work_and_no_directory_is_made() {
     assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
     assert!(!dir.path().join("grades").exists() && !missing.exists());
 }
+
+#[test]
+fn the_front_door_says_what_each_run_does() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // grade: both shipped submissions are graded NO, which is a result, not a failure.
+    let dir = tempfile::tempdir().unwrap();
+    let run = referee()
+        .args(["grade", "--cases", "corpus/pousse", "--submissions"])
+        .arg(root.join("examples/submissions"))
+        .arg("--out")
+        .arg(dir.path().join("grades"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let help = |sub: &str| {
+        let out = referee().args([sub, "--help"]).output().unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert!(help("grade").contains("1 a case is a judge error"));
+    assert!(help("audit").contains("1 the program was proved wrong"));
+    assert!(help("stress").contains("1 a divergence was found"));
+    // Runs with default outputs do not write into the repository's tracked tree.
+    let ignored = read(&root.join(".gitignore"));
+    for (sub, default) in [
+        ("audit", "audit-findings"),
+        ("grade", "grades"),
+        ("stress", "stress-failures"),
+    ] {
+        assert!(
+            help(sub).contains(&format!("[default: {default}]")),
+            "{sub}"
+        );
+        assert!(ignored.lines().any(|l| l == format!("/{default}")), "{sub}");
+    }
+    // merge names every file it wrote, the manifest included.
+    for k in 1..=2 {
+        referee()
+            .args([
+                "verify",
+                "corpus/pousse",
+                "--shard",
+                &format!("{k}/2"),
+                "--out",
+            ])
+            .arg(dir.path().join(format!("r{k}")))
+            .assert()
+            .code(0);
+    }
+    let run = referee()
+        .arg("merge")
+        .arg(dir.path().join("r1"))
+        .arg(dir.path().join("r2"))
+        .arg("--out")
+        .arg(dir.path().join("merged"))
+        .output()
+        .unwrap();
+    let said = stderr(&run);
+    for file in fs::read_dir(dir.path().join("merged")).unwrap() {
+        let name = file.unwrap().file_name().to_string_lossy().to_string();
+        assert!(said.contains(&name), "{name} not in {said}");
+    }
+    // The README shows every subcommand.
+    let readme = read(&root.join("README.md"));
+    for sub in [
+        "judge", "verify", "merge", "grade", "gen", "stress", "audit", "show", "validate", "check",
+        "package",
+    ] {
+        assert!(readme.contains(&format!("referee {sub} ")), "{sub}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn check_writes_fresh_feedback_and_never_waits_on_a_fifo() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("a.in");
+    let answer = dir.path().join("a.ans");
+    fs::write(&input, "1\nL1\nQUIT\n").unwrap();
+    fs::write(&answer, "X WINS\n").unwrap();
+    let feedback = dir.path().join("feedback");
+    fs::create_dir(&feedback).unwrap();
+    // A stale judge error of an earlier run, and a planted link to a victim file.
+    fs::write(feedback.join("judgeerror.txt"), "judge error: stale\n").unwrap();
+    let victim = dir.path().join("victim.txt");
+    fs::write(&victim, "untouched\n").unwrap();
+    symlink(&victim, feedback.join("judgemessage.txt")).unwrap();
+    let run = referee()
+        .args(["check", "pousse"])
+        .arg(&input)
+        .arg(&answer)
+        .arg(&feedback)
+        .write_stdin("X WINS\n")
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(42), "{}", stderr(&run));
+    assert_eq!(read(&victim), "untouched\n");
+    assert!(!feedback.join("judgeerror.txt").exists());
+    let message = feedback.join("judgemessage.txt");
+    assert!(!message.symlink_metadata().unwrap().file_type().is_symlink());
+    assert!(read(&message).starts_with("accepted"));
+    // A FIFO as the answer (Kattis) or as the team's output (testlib) is refused at once.
+    let fifo = dir.path().join("fifo");
+    if !std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        eprintln!("skipped: mkfifo is not available");
+        return;
+    }
+    let run = referee()
+        .args(["check", "pousse"])
+        .arg(&input)
+        .arg(&fifo)
+        .arg(&feedback)
+        .write_stdin("X WINS\n")
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    assert!(read(&feedback.join("judgeerror.txt")).contains("FIFO"));
+    let run = referee()
+        .args(["check", "pousse", "--protocol", "testlib"])
+        .arg(&input)
+        .arg(&fifo)
+        .arg(&answer)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(3), "{}", stderr(&run));
+}

@@ -113,19 +113,37 @@ fn packages_are_replaced_whole_and_other_directories_are_refused() {
     let dir = scratch("replace");
     let out = dir.join("littlesquares");
     package("littlesquares", None, &out);
-    std::fs::write(out.join("data/secret/stale.in"), "..\n..\n").unwrap();
+    // A package referee wrote is replaced as a whole.
     package("littlesquares", None, &out);
-    assert!(!out.join("data/secret/stale.in").exists());
+    assert!(out.join("referee-files.txt").is_file());
+    // A file referee did not write is never deleted unasked: the run is refused, naming it.
+    std::fs::write(out.join("data/secret/mine.in"), "..\n..\n").unwrap();
+    referee()
+        .args(["package", "littlesquares", "--out"])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("data/secret/mine.in"))
+        .stderr(predicates::str::contains("--force"));
+    assert!(out.join("data/secret/mine.in").exists());
+    referee()
+        .args(["package", "littlesquares", "--force", "--out"])
+        .arg(&out)
+        .assert()
+        .code(0);
+    assert!(!out.join("data/secret/mine.in").exists());
+    // A directory that looks like a package but holds someone's files.
     let other = dir.join("notes");
     std::fs::create_dir_all(&other).unwrap();
-    std::fs::write(other.join("keep.txt"), "mine").unwrap();
+    std::fs::write(other.join("problem.yaml"), "name: mine\n").unwrap();
+    std::fs::write(other.join("precious.txt"), "mine").unwrap();
     referee()
         .args(["package", "littlesquares", "--out"])
         .arg(&other)
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("not a problem package"));
-    assert!(other.join("keep.txt").exists());
+        .stderr(predicates::str::contains("which referee did not write"));
+    assert!(other.join("precious.txt").exists());
     referee()
         .args(["package", "littlesquares", "--out"])
         .arg(dir.join("little-squares"))

@@ -65,7 +65,7 @@ pub(super) struct AuditArgs {
     #[arg(long)]
     inputs: Vec<PathBuf>,
     /// Directory for findings.csv, audit.json and each finding's .in, .ans, .out and .err.
-    #[arg(long, default_value = "reports/audit")]
+    #[arg(long, default_value = "audit-findings")]
     out: PathBuf,
     /// Run the whole budget, keeping one shrunk finding per signature, instead of stopping at
     /// the first.

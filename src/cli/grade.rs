@@ -16,7 +16,7 @@ pub(super) struct GradeArgs {
     #[arg(long)]
     submissions: PathBuf,
     /// Directory for grades.csv and summary.csv.
-    #[arg(long, default_value = "reports")]
+    #[arg(long, default_value = "grades")]
     out: PathBuf,
     /// The game of every case; recognised from content when absent.
     #[arg(long, value_enum)]

@@ -24,47 +24,75 @@ use crate::games::{self, GameName, Visitor};
 /// Decides who won: Pousse, LittleSquares and Some Game judged by an optimized engine and
 /// cross-examined by an independent reference implementation.
 #[derive(Debug, Parser)]
-#[command(name = "referee", version, about, after_help = EXIT_CODES)]
+#[command(name = "referee", version, about, after_help = TOP_EXIT)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
-/// The exit codes, in every `--help`.
-const EXIT_CODES: &str = "Exit codes: 0 done, and everything judged agreed; 1 done, but \
-    something disagreed or some input was invalid; 2 could not run (bad flags, unreadable \
-    paths, unwritable output).";
+/// What exit code 2 means, for every subcommand but `validate` and `check`.
+macro_rules! exit_codes {
+    ($one:literal) => {
+        concat!(
+            "Exit codes: 0 done",
+            $one,
+            "; 2 could not run (bad flags, unreadable paths, unwritable output)."
+        )
+    };
+}
+
+/// The exit codes in the top-level `--help`.
+const TOP_EXIT: &str = "Exit codes: 0 done; 1 done, with what the subcommand reports as a \
+    problem (see its --help: a mismatch, a judge error, a divergence, a finding); 2 could not \
+    run; validate and check follow the judge systems' protocols.";
+
+/// The exit codes of each subcommand, in its `--help` (docs/cli.md says the same).
+const JUDGE_EXIT: &str = exit_codes!("; 1 the input is invalid (one error line)");
+const VERIFY_EXIT: &str =
+    exit_codes!(" and everything agreed; 1 a mismatch, an invalid input or an unreadable file");
+const GRADE_EXIT: &str = exit_codes!(
+    ", whatever the submissions' grades (WA, NO are results, not failures); 1 a case is a \
+     judge error (its .ans disagrees with the engine, or it cannot be judged)"
+);
+const GEN_EXIT: &str = exit_codes!("");
+const STRESS_EXIT: &str = exit_codes!(", no divergence; 1 a divergence was found and saved");
+const AUDIT_EXIT: &str = exit_codes!(
+    ", no finding; 1 the program was proved wrong (a finding; flaky ones only with --strict); \
+     128 + N interrupted by signal N, reports written"
+);
+const SHOW_EXIT: &str = exit_codes!("; 1 the input is invalid");
+const PACKAGE_EXIT: &str = exit_codes!(" (the package is written)");
 
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Judge one input in the game's contest format and print the contest's expected output.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = JUDGE_EXIT)]
     Judge(judge::JudgeArgs),
     /// Judge every `*.in` file under the paths with the engine and the reference, compare
     /// with each other and with sibling `.ans` answers, and write CSV reports.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = VERIFY_EXIT)]
     Verify(verify::VerifyArgs),
     /// Combine the report directories of the shards of one run (`verify`, `grade`, `stress` or
     /// `audit` with `--shard K/N`) into the reports of one run.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = VERIFY_EXIT)]
     Merge(verify::MergeArgs),
     /// Grade submissions' output files against the engine's verdicts.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = GRADE_EXIT)]
     Grade(grade::GradeArgs),
     /// Write seeded random inputs from the game's generator to a directory.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = GEN_EXIT)]
     Gen(generate::GenArgs),
     /// Hunt for divergences between engine and reference on seeded random cases; shrink and
     /// save the first one found (exit 1).
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = STRESS_EXIT)]
     Stress(stress::StressArgs),
     /// Cross-examine someone else's judge program: run it on input files and seeded random
     /// cases, compare its output with the engine's, and shrink where it is wrong.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = AUDIT_EXIT)]
     Audit(audit::AuditArgs),
     /// Draw one case: the Pousse board after a move (as in the problem statement, with the
     /// straights and any repetition), the LittleSquares decomposition, the Some Game line.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = SHOW_EXIT)]
     Show(show::ShowArgs),
     /// Input validator for judge systems: exit 42 when the input is valid, 43 (with
     /// FILE:LINE:COL: expected ..., found ...) when not.
@@ -76,7 +104,7 @@ enum Command {
     Check(validators::CheckArgs),
     /// Write a Kattis problem package (statement, sample and secret data with the engine's
     /// answers, input and output validators running referee, submissions).
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = PACKAGE_EXIT)]
     Package(package::PackageArgs),
 }
 

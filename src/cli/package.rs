@@ -14,7 +14,8 @@ pub(super) struct PackageArgs {
     /// The game.
     game: GameName,
     /// The package directory, whose name is the problem's short name (lowercase letters and
-    /// digits, as Kattis wants); replaced as a whole when it holds an earlier package.
+    /// digits, as Kattis wants); replaced as a whole when every file in it is one that referee
+    /// wrote (see --force).
     #[arg(long)]
     out: PathBuf,
     #[arg(long, help = rules_help())]
@@ -31,6 +32,10 @@ pub(super) struct PackageArgs {
     /// The referee binary the package's validators run (default: this one).
     #[arg(long)]
     referee: Option<PathBuf>,
+    /// Replace --out even when it holds files that referee did not write (by default such a
+    /// directory is refused, naming the first of them).
+    #[arg(long)]
+    force: bool,
 }
 
 pub(super) fn package(args: PackageArgs) -> Result<ExitCode, RunError> {
@@ -45,6 +50,7 @@ pub(super) fn package(args: PackageArgs) -> Result<ExitCode, RunError> {
         cases: args.cases,
         name: args.name.clone(),
         referee,
+        force: args.force,
     };
     struct Package<'a>(&'a Settings, Option<&'a str>);
     impl Visitor for Package<'_> {

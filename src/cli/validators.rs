@@ -1,7 +1,6 @@
 //! `referee validate` (an input validator) and `referee check` (an output validator), with the
 //! exit codes and feedback files of the judge system's protocol.
 
-use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -127,9 +126,8 @@ pub(super) fn check_output(args: CheckArgs) -> Result<ExitCode, RunError> {
         fn visit<G: Game>(self) -> Self::Output {
             let rules = rules_from_flag::<G>(self.rules)?;
             Ok(match self.output {
-                Some(path) => {
-                    File::open(path).and_then(|f| check::<G>(self.input, self.answer, f, rules))
-                }
+                Some(path) => crate::guard::open_regular(path)
+                    .and_then(|f| check::<G>(self.input, self.answer, f, rules)),
                 None => check::<G>(self.input, self.answer, io::stdin().lock(), rules),
             })
         }
@@ -154,6 +152,9 @@ pub(super) fn check_output(args: CheckArgs) -> Result<ExitCode, RunError> {
     )
 }
 
+/// The files referee writes in a Kattis feedback directory.
+const FEEDBACK_FILES: [&str; 3] = ["judgemessage.txt", "judgeerror.txt", "teammessage.txt"];
+
 /// Tells the judge system `decision` in `protocol`'s terms.
 fn report(
     protocol: Protocol,
@@ -161,12 +162,30 @@ fn report(
     team_message: bool,
     decision: &Decision,
 ) -> Result<ExitCode, RunError> {
-    let write = |name: &str, text: &str| -> Result<(), RunError> {
-        match feedback {
-            Some(dir) => std::fs::write(dir.join(name), format!("{text}\n"))
-                .map_err(|e| RunError::io(&dir.join(name), e)),
-            None => Ok(()),
+    // The feedback directory holds this run's files only: referee's own names left by an
+    // earlier run are removed (a link is removed, never followed), and each file is created
+    // anew, refusing anything that appears in its place meanwhile.
+    if let Some(dir) = feedback {
+        for name in FEEDBACK_FILES {
+            match std::fs::remove_file(dir.join(name)) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                    return Err(RunError::io(&dir.join(name), e))
+                }
+                _ => {}
+            }
         }
+    }
+    let write = |name: &str, text: &str| -> Result<(), RunError> {
+        let Some(dir) = feedback else {
+            return Ok(());
+        };
+        let path = dir.join(name);
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .and_then(|mut f| io::Write::write_all(&mut f, format!("{text}\n").as_bytes()))
+            .map_err(|e| RunError::io(&path, e))
     };
     match protocol {
         Protocol::Kattis => match decision {

@@ -105,7 +105,7 @@ pub fn check<G: Game>(
     options: G::Options,
 ) -> io::Result<Decision> {
     let name = input.display().to_string();
-    let file = std::fs::File::open(input)?;
+    let file = crate::guard::open_regular(input)?;
     let judgements = match G::judge(
         Engine::Fast,
         &mut Bounded::new(file, LARGEST_INPUT),
@@ -123,7 +123,7 @@ pub fn check<G: Game>(
     let expected = render::<G>(&judgements);
     let limit = longest_output(&expected);
     let answer_name = answer.display();
-    match read_at_most(std::fs::File::open(answer)?, limit)? {
+    match read_at_most(crate::guard::open_regular(answer)?, limit)? {
         None => {
             return Ok(Decision::JudgeError(format!(
                 "the answer file {answer_name} is far longer than the engine's output"

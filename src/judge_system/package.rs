@@ -17,6 +17,9 @@
 //! and differs from every other (generated cases outside the contest's limits, or repeating an
 //! earlier case, are drawn again). The package is written
 //! beside DIR and put in its place at the end, so a failed run leaves any earlier one intact.
+//! `DIR/referee-files.txt` lists every file referee wrote: a directory is replaced only when
+//! every file in it is one of those (or with `force`), so no file referee did not write is
+//! ever deleted unasked.
 
 use std::fs;
 use std::io;
@@ -42,7 +45,12 @@ pub struct Settings {
     pub name: Option<String>,
     /// The referee binary the validators run (copied into the package).
     pub referee: PathBuf,
+    /// Replace `out` even when it holds files referee did not write.
+    pub force: bool,
 }
+
+/// The list of the files a package holds, one relative path per line, inside the package.
+pub const PACKAGE_MANIFEST: &str = "referee-files.txt";
 
 /// What was written.
 #[derive(Debug, Clone)]
@@ -76,11 +84,15 @@ pub fn write<G: Game>(settings: &Settings, rules: G::Options) -> Result<Written,
             short_name::<G>(rules)
         )));
     }
-    if out.exists() && !out.join("problem.yaml").is_file() {
-        return Err(RunError::Usage(format!(
-            "--out {}: exists and is not a problem package (no problem.yaml); refusing to replace it",
-            out.display()
-        )));
+    if out.exists() && !settings.force {
+        if let Some(foreign) = foreign_file(out).map_err(|e| RunError::io(out, e))? {
+            return Err(RunError::Usage(format!(
+                "--out {}: holds {}, which referee did not write; refusing to replace it \
+                 (--force replaces it anyway)",
+                out.display(),
+                foreign
+            )));
+        }
     }
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -93,8 +105,9 @@ pub fn write<G: Game>(settings: &Settings, rules: G::Options) -> Result<Written,
         std::process::id()
     ));
     let _ = fs::remove_dir_all(&staging);
-    let written =
-        write_into::<G>(&staging, settings, rules, &content).map_err(|e| RunError::io(&staging, e));
+    let written = write_into::<G>(&staging, settings, rules, &content)
+        .and_then(|w| write_file_list(&staging).map(|()| w))
+        .map_err(|e| RunError::io(&staging, e));
     let written = match written {
         Ok(w) => w,
         Err(e) => {
@@ -107,6 +120,49 @@ pub fn write<G: Game>(settings: &Settings, rules: G::Options) -> Result<Written,
     }
     fs::rename(&staging, out).map_err(|e| RunError::io(out, e))?;
     Ok(written)
+}
+
+/// The files under `dir`, relative to it, `/`-separated and sorted (links not followed).
+fn files_under(dir: &Path) -> io::Result<Vec<String>> {
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.map_err(io::Error::other)?;
+        if !entry.file_type().is_dir() {
+            let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path());
+            files.push(crate::walk::display(rel));
+        }
+    }
+    Ok(files)
+}
+
+/// Writes [`PACKAGE_MANIFEST`]: every file of the package in `dir`.
+fn write_file_list(dir: &Path) -> io::Result<()> {
+    let mut list = String::new();
+    for file in files_under(dir)? {
+        list.push_str(&file);
+        list.push('\n');
+    }
+    fs::write(dir.join(PACKAGE_MANIFEST), list)
+}
+
+/// The first file under the existing directory `out` that its [`PACKAGE_MANIFEST`] does not
+/// list (the directory itself when it has no list): `None` when referee wrote everything in
+/// it.
+fn foreign_file(out: &Path) -> io::Result<Option<String>> {
+    if !out.is_dir() {
+        return Ok(Some(crate::walk::display(out)));
+    }
+    let listed = match fs::read_to_string(out.join(PACKAGE_MANIFEST)) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok(files_under(out)?.into_iter().next())
+        }
+        Err(e) => return Err(e),
+    };
+    let listed: std::collections::HashSet<&str> = listed.lines().collect();
+    Ok(files_under(out)?
+        .into_iter()
+        .find(|f| f != PACKAGE_MANIFEST && !listed.contains(f.as_str())))
 }
 
 /// A short name for the package of `G` under `rules`: the game's, with the rule set's letters
