@@ -245,6 +245,26 @@ pub fn read_at_most(reader: impl Read, limit: u64) -> io::Result<Option<Vec<u8>>
     Ok((bytes.len() as u64 <= limit).then_some(bytes))
 }
 
+/// How many times its input's size the reference may take in memory, at worst: it holds the
+/// whole input and its lines or rows (measured: LittleSquares rows of one square, 57 times;
+/// Some Game blank lines 18 times; Pousse moves 12 times; docs/testing.md).
+pub const REFERENCE_MEMORY_FACTOR: u64 = 64;
+
+/// The default input limit of the reference: the memory available (MemAvailable in
+/// /proc/meminfo; 16 GiB where there is none) over [`REFERENCE_MEMORY_FACTOR`], so that no
+/// input can make it take more memory than the machine has to spare.
+pub fn reference_input_limit() -> u64 {
+    let available = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib * 1024)
+        })
+        .unwrap_or(16 << 30);
+    available / REFERENCE_MEMORY_FACTOR
+}
+
 /// A reader that fails, with a clear error, once more than a set number of bytes came through:
 /// so that an endless input (`/dev/zero`, a pipe that never ends) ends the run.
 pub struct Bounded<R> {

@@ -878,3 +878,58 @@ fn check_writes_fresh_feedback_and_never_waits_on_a_fifo() {
         .unwrap();
     assert_eq!(run.status.code(), Some(3), "{}", stderr(&run));
 }
+
+#[test]
+fn the_reference_reads_no_more_than_the_machine_can_hold_and_littlesquares_memory_follows_the_grid()
+{
+    // An endless input through the reference ends with an error, its memory bounded by the
+    // machine's (the default limit is the available memory over the reference's worst factor).
+    let args: Vec<&std::ffi::OsStr> = vec![
+        "judge".as_ref(),
+        "littlesquares".as_ref(),
+        "/dev/zero".as_ref(),
+        "--engine".as_ref(),
+        "reference".as_ref(),
+    ];
+    if let Some((kib, output)) = peak_kib(&args) {
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        assert!(stderr(&output).contains("--max-input-bytes"));
+        let available_kib: u64 = read(Path::new("/proc/meminfo"))
+            .lines()
+            .find(|l| l.starts_with("MemAvailable:"))
+            .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+            .unwrap_or(u64::MAX);
+        assert!(kib < available_kib / 8, "peak {kib} KiB");
+    }
+    // 32 MiB of blank lines before a 2x4 grid: engine, reference, recognition and reports take
+    // memory for the grid and the reading buffer, not for the lines.
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    fs::create_dir(&cases).unwrap();
+    let mut text = vec![b'\n'; 32 << 20];
+    text.extend_from_slice(b"....\n....\n");
+    fs::write(cases.join("blank.in"), &text).unwrap();
+    let out = dir.path().join("reports");
+    for args in [
+        vec![
+            "verify".as_ref(),
+            cases.as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ],
+        vec![
+            "judge".as_ref(),
+            "littlesquares".as_ref(),
+            cases.join("blank.in").into_os_string().leak() as &std::ffi::OsStr,
+            "--engine".as_ref(),
+            "reference".as_ref(),
+        ],
+    ] {
+        if let Some((kib, output)) = peak_kib(&args) {
+            assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+            // The file itself, held once by the reference, and its reading buffer's growth.
+            assert!(kib < 100 * 1024, "{args:?}: peak {kib} KiB");
+        }
+    }
+    assert!(read(&out.join("verdicts.csv")).contains("first"));
+}

@@ -2,7 +2,7 @@
 //! empty squares of the whole grid, with no decomposition into bands and no Grundy theory.
 //! Exponential by nature, so grids with more than [`MAX_EMPTY`] empty squares are refused.
 
-use crate::text::{lines, quote};
+use crate::text::{end_of, lines, quote};
 use crate::ParseError;
 
 /// The most empty squares the reference will search (2^24 memoised positions).
@@ -139,10 +139,11 @@ fn parse(input: &[u8]) -> Result<Vec<Vec<Vec<u8>>>, ParseError> {
 }
 
 fn parse_rows(input: &[u8]) -> Result<Vec<Vec<Vec<u8>>>, ParseError> {
-    let (all, end) = lines(input);
+    // Line by line, keeping nothing but the grids: memory is bounded by the grids, not by the
+    // number of lines.
     let mut grids: Vec<Vec<Vec<u8>>> = Vec::new();
     let mut current: Vec<Vec<u8>> = Vec::new();
-    for (i, line) in all.iter().enumerate() {
+    for (i, line) in lines(input).enumerate() {
         if line.is_empty() {
             if !current.is_empty() {
                 grids.push(std::mem::take(&mut current));
@@ -160,6 +161,7 @@ fn parse_rows(input: &[u8]) -> Result<Vec<Vec<Vec<u8>>>, ParseError> {
         grids.push(current);
     }
     if grids.is_empty() {
+        let end = end_of(input);
         return Err(ParseError {
             line: end.0,
             column: end.1,
@@ -172,22 +174,15 @@ fn parse_rows(input: &[u8]) -> Result<Vec<Vec<Vec<u8>>>, ParseError> {
 }
 
 fn parse_literals(input: &[u8]) -> Result<Vec<Vec<Vec<u8>>>, ParseError> {
-    // Line and column of every byte, computed up front.
-    let mut line_of = Vec::with_capacity(input.len() + 1);
-    let mut col_of = Vec::with_capacity(input.len() + 1);
-    let (mut line, mut col) = (1, 1);
-    for &b in input {
-        line_of.push(line);
-        col_of.push(col);
-        if b == b'\n' {
-            line += 1;
-            col = 1;
-        } else {
-            col += 1;
-        }
-    }
-    line_of.push(line);
-    col_of.push(col);
+    // The line and column of byte `i`, counted when an error needs them.
+    let line_of = |i: usize| input[..i].iter().filter(|&&b| b == b'\n').count() + 1;
+    let col_of = |i: usize| {
+        i - input[..i]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1)
+            + 1
+    };
     let what = |i: usize| input.get(i).map_or("end of input".into(), |b| quote(&[*b]));
     let is_space = |i: usize| i < input.len() && b" \t\r\n".contains(&input[i]);
     let mut grids: Vec<Vec<Vec<u8>>> = Vec::new();
@@ -200,7 +195,7 @@ fn parse_literals(input: &[u8]) -> Result<Vec<Vec<Vec<u8>>>, ParseError> {
             return Ok(grids);
         }
         let case = grids.len() + 1;
-        let err = |i: usize, expected: &str| fault(line_of[i], col_of[i], case, expected, what(i));
+        let err = |i: usize, expected: &str| fault(line_of(i), col_of(i), case, expected, what(i));
         if input.get(i) != Some(&b'{') {
             return Err(err(i, "'{'"));
         }

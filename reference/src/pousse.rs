@@ -2,7 +2,7 @@
 //! every earlier configuration kept in a list and compared one by one. Deliberately slow:
 //! O(N^2) per move for the straights and O(moves x N^2) per move for repetitions.
 
-use crate::text::{lines, quote};
+use crate::text::{all_lines, quote};
 use crate::ParseError;
 
 /// The largest board size accepted (the same limit as the engine's).
@@ -329,7 +329,7 @@ fn game_at(
 
 /// Splits the input into games (single-game or multi-case format).
 fn parse(input: &[u8]) -> Result<Vec<Transcript>, ParseError> {
-    let (all, end) = lines(input);
+    let (all, end) = all_lines(input);
     let eof = |case: Option<u64>, expected: String| ParseError {
         line: end.0,
         column: end.1,

@@ -4,7 +4,7 @@
 //! last mover is removed in turn and the board judged again from scratch. Slow by design:
 //! O(squares x 8 x min(K, cycle)) per line check, times the last mover's squares.
 
-use crate::text::{lines, quote};
+use crate::text::{all_lines, quote};
 use crate::ParseError;
 
 /// The largest board accepted (the same grammar limit as the engine's).
@@ -227,7 +227,7 @@ fn values(
 
 /// Splits the input into data sets.
 pub fn parse(input: &[u8]) -> Result<Vec<Board>, ParseError> {
-    let (all, end) = lines(input);
+    let (all, end) = all_lines(input);
     let mut boards = Vec::new();
     let mut i = 0;
     loop {

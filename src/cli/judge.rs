@@ -21,18 +21,28 @@ pub(super) struct JudgeArgs {
     #[arg(long, value_enum, default_value_t = Engine::Fast)]
     engine: Engine,
     /// Refuse an input longer than this many bytes (it ends with an error, never runs
-    /// forever on an endless input).
-    #[arg(long, value_parser = amount, default_value = "16e9")]
-    max_input_bytes: u64,
+    /// forever on an endless input). Default: 16e9 for the engine, whose memory is bounded by
+    /// the board; for the reference, which holds the whole input and takes up to 64 times its
+    /// size, the memory available (MemAvailable) over 64.
+    #[arg(long, value_parser = amount)]
+    max_input_bytes: Option<u64>,
     /// Print a JSON object instead of the contest's output: each case's verdict, explanation
     /// and size, the output, or the input error with its line and column (see docs/cli.md).
     #[arg(long)]
     json: bool,
 }
 
+/// The engine's default input limit, in bytes: its memory is bounded by the board, so this only
+/// ends endless inputs.
+const ENGINE_INPUT_LIMIT: u64 = 16_000_000_000;
+
 pub(super) fn judge(args: JudgeArgs) -> Result<ExitCode, RunError> {
     let (name, input) = super::open_input(args.file.as_deref())?;
-    let mut input = crate::text::Bounded::new(input, args.max_input_bytes);
+    let limit = args.max_input_bytes.unwrap_or(match args.engine {
+        Engine::Fast => ENGINE_INPUT_LIMIT,
+        Engine::Reference => crate::text::reference_input_limit(),
+    });
+    let mut input = crate::text::Bounded::new(input, limit);
     struct Judge<'a> {
         name: &'a str,
         input: &'a mut dyn Read,
