@@ -247,6 +247,14 @@ pub trait Game: Sized + Send + Sync + 'static {
         })
     }
 
+    /// The byte ranges of the cases of `input` in the game's multi-case form, each of which is
+    /// on its own a valid input of that one case (for drawing a case without judging the whole
+    /// file); `None` when the input is not in that form or the game does not cut its inputs.
+    /// A cut is only a shortcut: callers check that the case alone gets its verdict.
+    fn case_ranges(_input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
+        None
+    }
+
     /// The JavaScript that plays this game's replays in the HTML report
     /// ([`BoardView::replay`]): a function `replay(element, data)` registered as
     /// `referee.replays[NAME]`. Empty for games without replays.

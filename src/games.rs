@@ -7,7 +7,7 @@
 
 use crate::error::JudgeError;
 use crate::game::Case;
-use crate::game::{Game, RuleSet};
+use crate::game::{Engine, Game, Judged, RuleSet};
 use crate::knobs::Knob;
 use crate::littlesquares::LittleSquares;
 use crate::pousse::Pousse;
@@ -121,6 +121,34 @@ impl GameName {
             }
         }
         self.visit(Draw(rules, input, case))
+    }
+
+    /// The engine's verdicts on `input` under the rule set `rules` (empty for the default);
+    /// `None` when it is not a valid input.
+    pub fn verdicts(self, rules: &str, input: &[u8]) -> Option<Vec<String>> {
+        struct Judge<'a>(&'a str, &'a [u8]);
+        impl Visitor for Judge<'_> {
+            type Output = Option<Vec<String>>;
+            fn visit<G: Game>(self) -> Self::Output {
+                let options = G::Options::from_name(self.0).unwrap_or_default();
+                let judgements = G::judge(Engine::Fast, &mut &self.1[..], options).ok()?;
+                Some(judgements.iter().map(Judged::verdict).collect())
+            }
+        }
+        self.visit(Judge(rules, input))
+    }
+
+    /// The byte ranges of the cases of a multi-case `input`, each a whole input of one case
+    /// (see [`Game::case_ranges`]).
+    pub fn case_ranges(self, input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
+        struct Cut<'a>(&'a [u8]);
+        impl Visitor for Cut<'_> {
+            type Output = Option<Vec<std::ops::Range<usize>>>;
+            fn visit<G: Game>(self) -> Self::Output {
+                G::case_ranges(self.0)
+            }
+        }
+        self.visit(Cut(input))
     }
 
     /// The game's script for the HTML report's replays (empty when it has none).

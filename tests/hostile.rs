@@ -728,6 +728,20 @@ fn ci_output_paths_are_checked_before_any_work_and_no_directory_is_made() {
         assert!(!out.exists(), "{flag}: the run went ahead");
         assert!(!missing.exists(), "{flag}: a directory was made");
     }
+    // The run's own report directory, which it makes, may hold them.
+    let out = dir.path().join("reports");
+    referee()
+        .arg("verify")
+        .arg(&cases)
+        .arg("--out")
+        .arg(&out)
+        .arg("--junit")
+        .arg(out.join("junit.xml"))
+        .arg("--html")
+        .arg(out.join("report.html"))
+        .assert()
+        .code(0);
+    assert!(out.join("junit.xml").is_file() && out.join("report.html").is_file());
     let run = referee()
         .args(["grade", "--cases"])
         .arg(&cases)

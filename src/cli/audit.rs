@@ -111,8 +111,8 @@ impl FormChoice {
 pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     use crate::audit::{program, Kind};
     let program = program::Program::parse(&args.cmd)?;
-    args.html.check()?;
-    args.ci.check()?;
+    args.html.check(&args.out)?;
+    args.ci.check(&args.out)?;
     let jobs = match args.jobs {
         Some(j) if j as usize > crate::pool::most_jobs() => {
             eprintln!(

@@ -35,7 +35,7 @@ pub(super) struct GradeArgs {
 
 pub(super) fn grade(args: GradeArgs) -> Result<ExitCode, RunError> {
     check_rules(args.game, args.rules.as_deref())?;
-    args.ci.check()?;
+    args.ci.check(&args.out)?;
     let options = crate::grade::Options {
         game: args.game,
         rules: args.rules,

@@ -263,13 +263,14 @@ struct CiArgs {
 
 impl CiArgs {
     /// Checks, before any work, that the JUnit file and the step summary
-    /// ($GITHUB_STEP_SUMMARY) can be written where asked.
-    fn check(&self) -> Result<(), RunError> {
+    /// ($GITHUB_STEP_SUMMARY) can be written where asked, by a run writing its reports into
+    /// `out`.
+    fn check(&self, out: &std::path::Path) -> Result<(), RunError> {
         if let Some(path) = &self.junit {
-            check_output_file("--junit", path)?;
+            check_output_file("--junit", path, Some(out))?;
         }
         if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()) {
-            check_output_file("$GITHUB_STEP_SUMMARY", std::path::Path::new(&path))?;
+            check_output_file("$GITHUB_STEP_SUMMARY", std::path::Path::new(&path), None)?;
         }
         Ok(())
     }
@@ -305,10 +306,11 @@ struct HtmlArgs {
 }
 
 impl HtmlArgs {
-    /// Checks, before any work, that the report can be written where asked.
-    fn check(&self) -> Result<(), RunError> {
+    /// Checks, before any work, that the report can be written where asked, by a run writing
+    /// its reports into `out`.
+    fn check(&self, out: &std::path::Path) -> Result<(), RunError> {
         match &self.html {
-            Some(path) => check_output_file("--html", path),
+            Some(path) => check_output_file("--html", path, Some(out)),
             None => Ok(()),
         }
     }
@@ -329,19 +331,30 @@ impl HtmlArgs {
 }
 
 /// An output file's path (the value of `flag`) must name a file, not a directory, in a
-/// directory that exists: checked before any work, and no directory is ever made for it.
-fn check_output_file(flag: &str, path: &std::path::Path) -> Result<(), RunError> {
+/// directory that exists or is the run's report directory `out` (which the run makes):
+/// checked before any work, and no other directory is ever made for it.
+fn check_output_file(
+    flag: &str,
+    path: &std::path::Path,
+    out: Option<&std::path::Path>,
+) -> Result<(), RunError> {
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => std::path::Path::new("."),
     };
+    let lexical = |p: &std::path::Path| -> std::path::PathBuf {
+        p.components()
+            .filter(|c| *c != std::path::Component::CurDir)
+            .collect()
+    };
+    let in_out = out.is_some_and(|out| lexical(out) == lexical(parent));
     if path.is_dir() || path.file_name().is_none() {
         return Err(RunError::Usage(format!(
             "{flag} {}: is a directory",
             path.display()
         )));
     }
-    if !parent.is_dir() {
+    if !parent.is_dir() && !in_out {
         return Err(RunError::Usage(format!(
             "{flag} {}: the directory {} does not exist",
             path.display(),

@@ -37,7 +37,7 @@ pub(super) struct ShowArgs {
 
 pub(super) fn show(args: ShowArgs) -> Result<ExitCode, RunError> {
     if let Some(html) = &args.html {
-        check_output_file("--html", html)?;
+        check_output_file("--html", html, None)?;
     }
     let (name, reader) = super::open_input(args.file.as_deref())?;
     let input = crate::text::read_at_most(reader, LARGEST_DRAWN)

@@ -55,8 +55,8 @@ pub(super) struct StressArgs {
 }
 
 pub(super) fn stress(args: StressArgs) -> Result<ExitCode, RunError> {
-    args.html.check()?;
-    args.ci.check()?;
+    args.html.check(&args.out)?;
+    args.ci.check(&args.out)?;
     let limits = crate::stress::Limits {
         seed: args.seed,
         cases: args.cases,

@@ -66,8 +66,8 @@ pub(super) struct MergeArgs {
 
 pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
     check_rules(args.game, args.rules.as_deref())?;
-    args.html.check()?;
-    args.ci.check()?;
+    args.html.check(&args.out)?;
+    args.ci.check(&args.out)?;
     let settings = crate::verify::Settings {
         reference_budget: args.reference_budget,
         no_reference: args.no_reference,
@@ -124,7 +124,7 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
 }
 
 pub(super) fn merge(args: MergeArgs) -> Result<ExitCode, RunError> {
-    args.ci.check()?;
+    args.ci.check(&args.out)?;
     let merged = crate::merge::merge(&args.shards, &args.out)?;
     let dir = args.out.display();
     let reports: Vec<String> = merged

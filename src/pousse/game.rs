@@ -115,6 +115,10 @@ impl Game for Pousse {
         super::show::board_view(input, rules, case)
     }
 
+    fn case_ranges(input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
+        games_of_multi_case(input)
+    }
+
     const REPORT_SCRIPT: &'static str = include_str!("replay.js");
     const STEP: &'static str = "move";
 
@@ -125,5 +129,68 @@ impl Game for Pousse {
                 format!("N = {}", j.n),
             )
         })
+    }
+}
+
+/// The byte ranges of the games of a multi-case input (a count, a blank line, then games from
+/// the board size to `QUIT`, separated by blank lines): each range runs from a game's size line
+/// to the end of its `QUIT` line, a single-game input on its own. `None` for any other shape.
+fn games_of_multi_case(input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
+    // (start, content without the line break) of each line.
+    let mut lines = {
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            if at >= input.len() {
+                return None;
+            }
+            let start = at;
+            let end = input[at..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(input.len(), |p| at + p);
+            at = (end + 1).min(input.len());
+            let line = &input[start..end];
+            Some((start, at, line.strip_suffix(b"\r").unwrap_or(line)))
+        })
+    };
+    let blank = |l: &[u8]| l.iter().all(|b| b" \t".contains(b));
+    let (_, _, count) = lines.find(|(_, _, l)| !blank(l))?;
+    let count: usize = std::str::from_utf8(count).ok()?.trim().parse().ok()?;
+    if !blank(lines.next()?.2) {
+        return None;
+    }
+    let mut games = Vec::with_capacity(count.min(1 << 20));
+    while let Some((start, _, line)) = lines.find(|(_, _, l)| !blank(l)) {
+        if line.trim_ascii() == b"QUIT" {
+            return None;
+        }
+        let (_, end, _) = lines.find(|(_, _, l)| l.trim_ascii() == b"QUIT")?;
+        games.push(start..end);
+    }
+    (games.len() == count).then_some(games)
+}
+
+#[cfg(test)]
+mod cut_tests {
+    use super::*;
+    use crate::game::Judged;
+
+    #[test]
+    fn a_multi_case_input_is_cut_into_its_games() {
+        let input = b"3\n\n2\nL1\nQUIT\n\n1\nQUIT\r\n\n4\nT2\nT2\nQUIT\n";
+        let games = games_of_multi_case(input).unwrap();
+        let texts: Vec<&[u8]> = games.iter().map(|r| &input[r.clone()]).collect();
+        assert_eq!(
+            texts,
+            [&b"2\nL1\nQUIT\n"[..], b"1\nQUIT\r\n", b"4\nT2\nT2\nQUIT\n"]
+        );
+        // Each game alone gets the verdict it gets in the file.
+        let whole = super::super::judge::judge(&input[..], Rules::Waterloo).unwrap();
+        for (range, j) in games.iter().zip(&whole) {
+            let alone = super::super::judge::judge(&input[range.clone()], Rules::Waterloo).unwrap();
+            assert_eq!(alone[0].verdict(), j.verdict());
+        }
+        assert_eq!(games_of_multi_case(b"3\nL1\nQUIT\n"), None);
+        assert_eq!(games_of_multi_case(b"2\n\n1\nQUIT\n"), None);
     }
 }

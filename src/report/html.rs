@@ -62,6 +62,18 @@ pub struct ViewSource {
     pub path: PathBuf,
     /// The 1-based case.
     pub case: u64,
+    /// The engine's verdict on the case, as the report gives it (empty when not known): a
+    /// case cut out of a multi-case file is drawn alone only when it gets this verdict alone.
+    pub verdict: String,
+}
+
+/// The input file last drawn from, read once for all its problems (problems come in file
+/// order), with the byte ranges of its cases when its game can cut them out.
+#[derive(Debug, Clone)]
+struct DrawnInput {
+    path: PathBuf,
+    bytes: Result<Option<Vec<u8>>, String>,
+    cases: Option<Vec<std::ops::Range<usize>>>,
 }
 
 /// One row of the rows table.
@@ -96,6 +108,8 @@ pub struct Page {
     pub columns: Vec<String>,
     /// The rows.
     pub rows: Vec<PageRow>,
+    /// The input last drawn from.
+    drawn: Option<DrawnInput>,
 }
 
 #[derive(Template)]
@@ -125,7 +139,7 @@ impl Page {
         problem.anchor = anchor.clone();
         if let Some(source) = source {
             if self.problems.len() - self.views_left_out < MAX_VIEWS {
-                problem.view = Some(view_of(source));
+                problem.view = Some(self.view_of(source));
             } else {
                 self.views_left_out += 1;
             }
@@ -168,28 +182,59 @@ impl Page {
     }
 }
 
-/// The board view of `source`, or a view whose text says why there is none.
-pub fn view_of(source: &ViewSource) -> BoardView {
-    let failed = |why: String| BoardView {
-        text: why,
-        ..BoardView::default()
-    };
-    let Some(game) = ALL.into_iter().find(|g| g.as_str() == source.game) else {
-        return failed(format!("no view: unknown game {:?}", source.game));
-    };
-    let input = match read_bounded(&source.path, LARGEST_DRAWN) {
-        Ok(Some(input)) => input,
-        Ok(None) => {
-            return failed(format!(
-                "no view: the input is larger than {} MiB",
-                LARGEST_DRAWN >> 20
-            ))
+impl Page {
+    /// The board view of `source`, or a view whose text says why there is none. The file is
+    /// read once for all its problems; a case of a multi-case file is cut out and drawn alone
+    /// (when its game can cut it and it gets the report's verdict alone), so drawing a problem
+    /// costs its own case, not the whole file.
+    fn view_of(&mut self, source: &ViewSource) -> BoardView {
+        let failed = |why: String| BoardView {
+            text: why,
+            ..BoardView::default()
+        };
+        let Some(game) = ALL.into_iter().find(|g| g.as_str() == source.game) else {
+            return failed(format!("no view: unknown game {:?}", source.game));
+        };
+        if self.drawn.as_ref().is_none_or(|d| d.path != source.path) {
+            let bytes = read_bounded(&source.path, LARGEST_DRAWN).map_err(|e| e.to_string());
+            let cases = match &bytes {
+                Ok(Some(input)) => game.case_ranges(input),
+                _ => None,
+            };
+            self.drawn = Some(DrawnInput {
+                path: source.path.clone(),
+                bytes,
+                cases,
+            });
         }
-        Err(e) => return failed(format!("no view: {}: {e}", source.path.display())),
-    };
-    match game.board_view(&source.rules, &input, source.case) {
-        Ok(view) => view,
-        Err(e) => failed(format!("no view: {e}")),
+        let drawn = self.drawn.as_ref().expect("set above");
+        let input = match &drawn.bytes {
+            Ok(Some(input)) => input,
+            Ok(None) => {
+                return failed(format!(
+                    "no view: the input is larger than {} MiB",
+                    LARGEST_DRAWN >> 20
+                ))
+            }
+            Err(e) => return failed(format!("no view: {}: {e}", source.path.display())),
+        };
+        let alone = drawn
+            .cases
+            .as_ref()
+            .filter(|_| !source.verdict.is_empty())
+            .and_then(|cases| cases.get(source.case.checked_sub(1)? as usize))
+            .map(|range| &input[range.clone()])
+            .filter(|case| {
+                game.verdicts(&source.rules, case).as_deref() == Some(&[source.verdict.clone()])
+            })
+            .and_then(|case| game.board_view(&source.rules, case, 1).ok());
+        if let Some(view) = alone {
+            return view;
+        }
+        match game.board_view(&source.rules, input, source.case) {
+            Ok(view) => view,
+            Err(e) => failed(format!("no view: {e}")),
+        }
     }
 }
 
@@ -325,6 +370,7 @@ pub fn findings_page(
             rules: column(row, "rules"),
             path: dir.join(column(row, "input")),
             case: 1,
+            verdict: String::new(),
         };
         let anchor = page.add_problem(problem, Some(&source));
         page.add_row(PageRow {
@@ -378,6 +424,31 @@ mod tests {
     }
 
     #[test]
+    fn a_case_of_a_multi_case_file_is_drawn_as_in_the_whole_file() {
+        let input = b"3\n\n2\nL1\nQUIT\n\n3\nT1\nT1\nT2\nQUIT\n\n1\nQUIT\n";
+        let path = temp_file("multi.in", input);
+        let game = crate::games::GameName::Pousse;
+        let verdicts = game.verdicts("", input).unwrap();
+        let mut page = Page::new("t");
+        for case in 1..=3u64 {
+            let whole = game.board_view("", input, case).unwrap();
+            let mut source = ViewSource {
+                game: "pousse".into(),
+                rules: String::new(),
+                path: path.clone(),
+                case,
+                verdict: verdicts[case as usize - 1].clone(),
+            };
+            let view = page.view_of(&source);
+            assert_eq!(view.text, whole.text, "case {case}");
+            assert_eq!(view.replay, whole.replay, "case {case}");
+            // A verdict the case alone does not get: drawn from the whole file.
+            source.verdict = "NOT A VERDICT".into();
+            assert_eq!(page.view_of(&source).text, whole.text);
+        }
+    }
+
+    #[test]
     fn views_stop_at_the_limit_and_say_so() {
         let path = temp_file("game.txt", b"3\nL1\nQUIT\n");
         let source = ViewSource {
@@ -385,6 +456,7 @@ mod tests {
             rules: String::new(),
             path,
             case: 1,
+            verdict: String::new(),
         };
         let mut page = Page::new("t");
         for _ in 0..MAX_VIEWS + 3 {

@@ -324,6 +324,7 @@ pub fn html_page(outcome: &Outcome, about: Vec<String>) -> Page {
                     rules: row.rules.clone(),
                     path: path.clone(),
                     case: row.index.unwrap_or(1),
+                    verdict: row.engine.clone(),
                 });
                 (sides, None, source)
             };
