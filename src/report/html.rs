@@ -225,7 +225,8 @@ impl Page {
             .and_then(|cases| cases.get(source.case.checked_sub(1)? as usize))
             .map(|range| &input[range.clone()])
             .filter(|case| {
-                game.verdicts(&source.rules, case).as_deref() == Some(&[source.verdict.clone()])
+                game.verdicts(&source.rules, case).as_deref()
+                    == Some(std::slice::from_ref(&source.verdict))
             })
             .and_then(|case| game.board_view(&source.rules, case, 1).ok());
         if let Some(view) = alone {
