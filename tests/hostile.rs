@@ -947,3 +947,38 @@ fn the_reference_reads_no_more_than_the_machine_can_hold_and_littlesquares_memor
     }
     assert!(read(&out.join("verdicts.csv")).contains("first"));
 }
+
+#[cfg(unix)]
+#[test]
+fn a_packages_outputs_and_answers_are_read_only_inside_it() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("secret.txt");
+    fs::write(&secret, "X WINS\nthe secret content\n").unwrap();
+    let package = dir.path().join("pousse");
+    let valid = package.join("data/valid_output");
+    fs::create_dir_all(&valid).unwrap();
+    fs::write(package.join("problem.yaml"), "name: Pousse\n").unwrap();
+    fs::write(valid.join("r.in"), "1\nL1\nQUIT\n").unwrap();
+    fs::write(valid.join("r.ans"), "X WINS\n").unwrap();
+    symlink(&secret, valid.join("r.out")).unwrap();
+    let out = dir.path().join("reports");
+    let run = referee()
+        .arg("verify")
+        .arg(&package)
+        .arg("--out")
+        .arg(&out)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let verdicts = read(&out.join("verdicts.csv"));
+    assert!(!verdicts.contains("secret content"), "{verdicts}");
+    let rows = rows(&out.join("verdicts.csv"));
+    let row = rows
+        .iter()
+        .find(|r| r[0].ends_with("r.out"))
+        .expect("r.out");
+    assert_eq!(row[7], "invalid-input", "{row:?}");
+    assert!(row[11].contains("symbolic link leaving"), "{row:?}");
+}

@@ -9,7 +9,6 @@
 //! Only the directories given on the command line are looked at for `problem.yaml`: nothing
 //! above them is read.
 
-use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -61,7 +60,7 @@ pub fn find(paths: &[PathBuf]) -> Vec<Package> {
 
 fn read_yaml(path: &Path) -> Option<Yaml> {
     let mut text = String::new();
-    File::open(path)
+    crate::guard::open_regular(path)
         .ok()?
         .take(LARGEST_YAML)
         .read_to_string(&mut text)
@@ -118,13 +117,15 @@ pub fn invalid_input_row<G: Game>(file: &CaseFile, rules: G::Options) -> Row {
         rules: rules.name().to_string(),
         ..Row::default()
     };
-    let refused = File::open(&file.path).map_err(|e| e.to_string()).map(|f| {
-        validate::<G>(
-            crate::text::Bounded::new(f, 1 << 34),
-            rules,
-            Constraints::Contest,
-        )
-    });
+    let refused = crate::guard::open_regular(&file.path)
+        .map_err(|e| e.to_string())
+        .map(|f| {
+            validate::<G>(
+                crate::text::Bounded::new(f, 1 << 34),
+                rules,
+                Constraints::Contest,
+            )
+        });
     match refused {
         Ok(Err(why)) => {
             row.status = Some(Status::Ok);
@@ -155,7 +156,18 @@ pub fn output_row<G: Game>(file: &CaseFile, rules: G::Options, must_accept: bool
         rules: rules.name().to_string(),
         ..Row::default()
     };
-    let decided = File::open(&out).and_then(|team| check::<G>(&file.path, &answer, team, rules));
+    // The answer and the output are read only as regular files inside the package's tree.
+    let guarded = |path: &Path| match crate::guard::open(path, &file.tree, u64::MAX) {
+        Ok(Some(opened)) => Ok(opened.file),
+        Ok(None) => Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("{}: no such file", display(path)),
+        )),
+        Err(why) => Err(std::io::Error::other(why)),
+    };
+    let decided = guarded(&answer)
+        .and_then(|_| guarded(&out))
+        .and_then(|team| check::<G>(&file.path, &answer, team, rules));
     let (status, detail) = match decided {
         Err(e) => (Status::InvalidInput, format!("unreadable: {e}")),
         Ok(Decision::JudgeError(why)) => (
