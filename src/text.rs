@@ -245,6 +245,30 @@ pub fn read_at_most(reader: impl Read, limit: u64) -> io::Result<Option<Vec<u8>>
     Ok((bytes.len() as u64 <= limit).then_some(bytes))
 }
 
+/// The lines of a whole input as (start, start of the next line, content without its `\n` and
+/// a `\r` before it): for cutting a multi-case input into its cases.
+pub fn line_spans(input: &[u8]) -> impl Iterator<Item = (usize, usize, &[u8])> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        if at >= input.len() {
+            return None;
+        }
+        let start = at;
+        let end = input[at..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(input.len(), |p| at + p);
+        at = (end + 1).min(input.len());
+        let line = &input[start..end];
+        Some((start, at, line.strip_suffix(b"\r").unwrap_or(line)))
+    })
+}
+
+/// Whether a line holds nothing but spaces and tabs.
+pub fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|b| b" \t".contains(b))
+}
+
 /// How many times its input's size the reference may take in memory, at worst: it holds the
 /// whole input and its lines or rows (measured: LittleSquares rows of one square, 57 times;
 /// Some Game blank lines 18 times; Pousse moves 12 times; docs/testing.md).

@@ -89,4 +89,30 @@ impl Game for LittleSquares {
     fn board_view(input: &[u8], _: (), case: u64) -> Result<BoardView, JudgeError> {
         super::show::board_view(input, case)
     }
+
+    fn case_ranges(input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
+        grids_of_rows_form(input)
+    }
+}
+
+/// The byte ranges of the grids of an input in the rows form (runs of lines that are not
+/// blank, separated by blank lines), each a one-grid input on its own; `None` for the literal
+/// form or an input without a grid.
+fn grids_of_rows_form(input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
+    if input.iter().find(|b| !b" \t\r\n".contains(b)) == Some(&b'{') {
+        return None;
+    }
+    let mut grids: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut open = false;
+    for (start, next, line) in crate::text::line_spans(input) {
+        match (crate::text::is_blank(line), open) {
+            (true, _) => open = false,
+            (false, true) => grids.last_mut().expect("an open grid").end = next,
+            (false, false) => {
+                grids.push(start..next);
+                open = true;
+            }
+        }
+    }
+    (!grids.is_empty()).then_some(grids)
 }

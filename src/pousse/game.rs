@@ -136,24 +136,8 @@ impl Game for Pousse {
 /// the board size to `QUIT`, separated by blank lines): each range runs from a game's size line
 /// to the end of its `QUIT` line, a single-game input on its own. `None` for any other shape.
 fn games_of_multi_case(input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
-    // (start, content without the line break) of each line.
-    let mut lines = {
-        let mut at = 0;
-        std::iter::from_fn(move || {
-            if at >= input.len() {
-                return None;
-            }
-            let start = at;
-            let end = input[at..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(input.len(), |p| at + p);
-            at = (end + 1).min(input.len());
-            let line = &input[start..end];
-            Some((start, at, line.strip_suffix(b"\r").unwrap_or(line)))
-        })
-    };
-    let blank = |l: &[u8]| l.iter().all(|b| b" \t".contains(b));
+    let mut lines = crate::text::line_spans(input);
+    let blank = crate::text::is_blank;
     let (_, _, count) = lines.find(|(_, _, l)| !blank(l))?;
     let count: usize = std::str::from_utf8(count).ok()?.trim().parse().ok()?;
     if !blank(lines.next()?.2) {

@@ -426,26 +426,47 @@ mod tests {
 
     #[test]
     fn a_case_of_a_multi_case_file_is_drawn_as_in_the_whole_file() {
-        let input = b"3\n\n2\nL1\nQUIT\n\n3\nT1\nT1\nT2\nQUIT\n\n1\nQUIT\n";
-        let path = temp_file("multi.in", input);
-        let game = crate::games::GameName::Pousse;
-        let verdicts = game.verdicts("", input).unwrap();
-        let mut page = Page::new("t");
-        for case in 1..=3u64 {
-            let whole = game.board_view("", input, case).unwrap();
-            let mut source = ViewSource {
-                game: "pousse".into(),
-                rules: String::new(),
-                path: path.clone(),
-                case,
-                verdict: verdicts[case as usize - 1].clone(),
-            };
-            let view = page.view_of(&source);
-            assert_eq!(view.text, whole.text, "case {case}");
-            assert_eq!(view.replay, whole.replay, "case {case}");
-            // A verdict the case alone does not get: drawn from the whole file.
-            source.verdict = "NOT A VERDICT".into();
-            assert_eq!(page.view_of(&source).text, whole.text);
+        use crate::games::GameName;
+        let inputs: [(GameName, &[u8]); 3] = [
+            (
+                GameName::Pousse,
+                b"3\n\n2\nL1\nQUIT\n\n3\nT1\nT1\nT2\nQUIT\n\n1\nQUIT\n",
+            ),
+            (
+                GameName::Littlesquares,
+                b"..\n..\n\n.#\n#.\n\n\n....\n#..#\r\n",
+            ),
+            (
+                GameName::Somegame,
+                b"2 2 2 2\n1 2\n0 0\n\n1 1 3 2\n1 1 0\n3 1 1 1\n0\n",
+            ),
+        ];
+        for (game, input) in inputs {
+            let path = temp_file(&format!("multi-{}.in", game.as_str()), input);
+            let verdicts = game.verdicts("", input).unwrap();
+            assert_eq!(
+                game.case_ranges(input).map(|r| r.len()),
+                Some(verdicts.len()),
+                "{game:?}"
+            );
+            let mut page = Page::new("t");
+            for case in 1..=verdicts.len() as u64 {
+                let whole = game.board_view("", input, case).unwrap();
+                let mut source = ViewSource {
+                    game: game.as_str().into(),
+                    rules: String::new(),
+                    path: path.clone(),
+                    case,
+                    verdict: verdicts[case as usize - 1].clone(),
+                };
+                let view = page.view_of(&source);
+                assert_eq!(view.text, whole.text, "{game:?} case {case}");
+                assert_eq!(view.svg, whole.svg, "{game:?} case {case}");
+                assert_eq!(view.replay, whole.replay, "{game:?} case {case}");
+                // A verdict the case alone does not get: drawn from the whole file.
+                source.verdict = "NOT A VERDICT".into();
+                assert_eq!(page.view_of(&source).text, whole.text);
+            }
         }
     }
 

@@ -103,4 +103,29 @@ impl Game for SomeGame {
     fn board_view(input: &[u8], _: (), case: u64) -> Result<BoardView, JudgeError> {
         super::show::board_view(input, case)
     }
+
+    fn case_ranges(input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
+        data_sets(input)
+    }
+}
+
+/// The byte ranges of the data sets of an input (a header `P R C K`, then R rows; blank lines
+/// between data sets), each a one-data-set input on its own; `None` when a header does not
+/// read or rows are missing.
+fn data_sets(input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
+    let mut sets = Vec::new();
+    let mut lines = crate::text::line_spans(input);
+    while let Some((start, mut end, header)) = lines.find(|(_, _, l)| !crate::text::is_blank(l)) {
+        let rows: u64 = std::str::from_utf8(header)
+            .ok()?
+            .split_ascii_whitespace()
+            .nth(1)?
+            .parse()
+            .ok()?;
+        for _ in 0..rows {
+            end = lines.next()?.1;
+        }
+        sets.push(start..end);
+    }
+    (!sets.is_empty()).then_some(sets)
 }
