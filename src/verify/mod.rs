@@ -264,6 +264,15 @@ pub fn verify_file<G: Game>(
                 .fold(0u64, u64::saturating_add);
             let reference = if settings.no_reference {
                 ReferenceOutcome::Skipped("reference not run (--no-reference)".to_string())
+            } else if input.len() > IN_MEMORY_LIMIT
+                && input.len() > crate::text::reference_input_limit()
+            {
+                ReferenceOutcome::Skipped(format!(
+                    "reference not run: the input has {} bytes, more than the reference can \
+                     hold (the available memory over {})",
+                    input.len(),
+                    crate::text::REFERENCE_MEMORY_FACTOR
+                ))
             } else if cost > settings.reference_budget {
                 ReferenceOutcome::Skipped(format!(
                     "reference not run: estimated {cost} steps, over the budget of {} (--reference-budget)",
