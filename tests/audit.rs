@@ -688,7 +688,7 @@ fn an_interrupted_audit_ends_every_process_it_started() {
     let dir = tempfile::tempdir().unwrap();
     let judge = build(dir.path(), "pousse.c", &[], "pousse");
     // Each answers the probe (two runs) like the correct judge, then leaves processes behind and
-    // sleeps: a plain background child, a double fork out of the session, SIGTERM ignored.
+    // sleeps: a plain background child, a double fork that leaves the process group (setsid), SIGTERM ignored.
     let hostile = |name: &str, body: &str| {
         let count = dir
             .path()

@@ -125,7 +125,7 @@ fn grading_a_gigantic_output_takes_little_memory_and_reports_it_escaped() {
         !csv.bytes().any(|b| b < 0x20 && b != b'\n'),
         "raw control bytes in {csv:?}"
     );
-    assert!(started.elapsed() < Duration::from_secs(60));
+    assert!(started.elapsed() < Duration::from_secs(60), "hang guard");
     if let Some((kib, _)) = measured {
         assert!(kib < 64 * 1024, "peak memory {kib} KiB");
     }
@@ -407,6 +407,8 @@ fn flags_and_outputs_are_checked_before_any_work() {
         .unwrap();
     assert_eq!(run.status.code(), Some(2));
     assert!(stderr(&run).contains("not a directory"), "{}", stderr(&run));
+    // Hang guard (50 times the expected time): the reference's work on the slow case would
+    // take seconds; the refusal comes before it.
     assert!(
         started.elapsed() < Duration::from_secs(5),
         "{:?}",
@@ -573,6 +575,23 @@ fn a_fifo_among_the_cases_is_reported_not_opened() {
     assert!(pipe[11].contains("a FIFO"), "{pipe:?}");
 }
 
+/// `verify TREE --out OUT` (exit 1, never waiting on anything: a 60 s hang guard) whose reports
+/// hold nothing of the file planted outside the tree ("the secret content"): its rows.
+fn verify_rows_without_the_secret(tree: &Path, out: &Path) -> Vec<Vec<String>> {
+    let run = referee()
+        .arg("verify")
+        .arg(tree)
+        .arg("--out")
+        .arg(out)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let verdicts = read(&out.join("verdicts.csv"));
+    assert!(!verdicts.contains("secret content"), "{verdicts}");
+    rows(&out.join("verdicts.csv"))
+}
+
 #[cfg(unix)]
 #[test]
 fn answer_files_are_read_only_inside_the_tree_and_never_waited_on() {
@@ -597,19 +616,7 @@ fn answer_files_are_read_only_inside_the_tree_and_never_waited_on() {
         .set_len(1 << 30)
         .unwrap();
     fs::write(cases.join("good.ans"), "X WINS\n").unwrap();
-    let out = dir.path().join("verify-reports");
-    let run = referee()
-        .arg("verify")
-        .arg(&cases)
-        .arg("--out")
-        .arg(&out)
-        .timeout(Duration::from_secs(60))
-        .output()
-        .unwrap();
-    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
-    let verdicts = read(&out.join("verdicts.csv"));
-    assert!(!verdicts.contains("secret content"), "{verdicts}");
-    let rows = rows(&out.join("verdicts.csv"));
+    let rows = verify_rows_without_the_secret(&cases, &dir.path().join("verify-reports"));
     let row = |name: &str| {
         rows.iter()
             .find(|r| r[0].ends_with(name))
@@ -962,19 +969,7 @@ fn a_packages_outputs_and_answers_are_read_only_inside_it() {
     fs::write(valid.join("r.in"), "1\nL1\nQUIT\n").unwrap();
     fs::write(valid.join("r.ans"), "X WINS\n").unwrap();
     symlink(&secret, valid.join("r.out")).unwrap();
-    let out = dir.path().join("reports");
-    let run = referee()
-        .arg("verify")
-        .arg(&package)
-        .arg("--out")
-        .arg(&out)
-        .timeout(Duration::from_secs(60))
-        .output()
-        .unwrap();
-    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
-    let verdicts = read(&out.join("verdicts.csv"));
-    assert!(!verdicts.contains("secret content"), "{verdicts}");
-    let rows = rows(&out.join("verdicts.csv"));
+    let rows = verify_rows_without_the_secret(&package, &dir.path().join("reports"));
     let row = rows
         .iter()
         .find(|r| r[0].ends_with("r.out"))
