@@ -24,6 +24,10 @@
 //! and the rest is kept for narrowing, reproducing and shrinking what they found.
 
 #[cfg(target_os = "linux")]
+pub mod contest;
+#[cfg(target_os = "linux")]
+pub mod entrants;
+#[cfg(target_os = "linux")]
 pub mod outcome;
 #[cfg(target_os = "linux")]
 pub mod probe;
@@ -34,7 +38,7 @@ mod report;
 #[cfg(target_os = "linux")]
 mod run;
 #[cfg(target_os = "linux")]
-mod runner;
+pub mod runner;
 #[cfg(target_os = "linux")]
 mod shrink;
 #[cfg(target_os = "linux")]

@@ -106,6 +106,12 @@ impl Program {
         Ok(Program { argv })
     }
 
+    /// The program of `argv` (at least one word).
+    pub fn from_argv(argv: Vec<String>) -> Program {
+        assert!(!argv.is_empty(), "a program has a name");
+        Program { argv }
+    }
+
     /// The command line, quoted back for a shell (for reproducing commands).
     pub fn display(&self) -> String {
         shlex::try_join(self.argv.iter().map(String::as_str))

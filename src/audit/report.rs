@@ -52,6 +52,8 @@ pub struct Kept {
     pub source: Source,
     /// The shape of its case (none for a failure of a whole run).
     pub shape: Option<String>,
+    /// Its case alone, in the game's single-case form.
+    pub case: Vec<u8>,
     /// Its input, in the program's form.
     pub input: Vec<u8>,
     /// The run on it.
@@ -85,6 +87,13 @@ pub struct FindingLine {
     pub confirmed: String,
     /// Where its case lies outside the contest's limits, in words.
     pub outside: Option<String>,
+    /// Where its case comes from.
+    pub source: Source,
+    /// Its case alone, in the game's single-case form (for a failure of a whole run, the
+    /// run's first case).
+    pub case: Vec<u8>,
+    /// Whether it fails only with the other cases of its run.
+    pub batch_only: bool,
 }
 
 /// The detail column of a finding.
@@ -182,6 +191,9 @@ pub fn write_reports<G: Game>(
                 .outside
                 .as_ref()
                 .map(|(allowed, has)| format!("they allow {allowed}, the case has {has}")),
+            source: kept.source.clone(),
+            case: kept.case.clone(),
+            batch_only: kept.batch_only,
         });
     }
     let digest = staging.csv(FINDINGS, &FINDINGS_HEADER, &rows)?;

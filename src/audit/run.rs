@@ -6,16 +6,16 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::outcome::{difference, first_unanswered, wrong_cases, Tried};
 use super::probe::{self, Chosen};
 use super::program::{adopt_orphans, interrupted, sweep, Ending, Limits, Program};
 use super::report::{write_reports, FindingLine, Kept};
-use super::runner::Runner;
+use super::runner::{Runner, Slots};
 use super::shrink::{search_smaller, shrink, Step};
-use super::units::{InputFile, Plan, Prepared, UnitCase};
+use super::units::{InputFile, Plan, Prepared, SharedCases, UnitCase};
 use super::{Kind, Source};
 use crate::answer::{compare, escape, Verdict};
 use crate::error::{JudgeError, RunError};
@@ -128,11 +128,23 @@ struct Failure<C> {
 
 /// The input files read as cases, every input file found (before sharding), and the files
 /// skipped with why.
-type Inputs<C> = (Vec<InputFile<C>>, Vec<crate::walk::CaseFile>, Vec<String>);
+pub type Inputs<C> = (Vec<InputFile<C>>, Vec<crate::walk::CaseFile>, Vec<String>);
+
+/// What the audits of several programs in one run share: the input files (read once), the
+/// cases (generated and judged once), and the slots of the runs that go on at once.
+#[derive(Debug)]
+pub struct Together<C> {
+    /// The input files, read as cases.
+    pub inputs: Inputs<C>,
+    /// The cases.
+    pub cases: Arc<SharedCases<C>>,
+    /// The runs at once, across every audit.
+    pub slots: Arc<Slots>,
+}
 
 /// Reads the input files as cases of `G`; those that cannot be read or judged are skipped,
 /// and said.
-fn read_inputs<G: Game>(settings: &Settings<G::Options>) -> Result<Inputs<G::Case>, RunError> {
+pub fn read_inputs<G: Game>(settings: &Settings<G::Options>) -> Result<Inputs<G::Case>, RunError> {
     let found = if settings.inputs.is_empty() {
         Vec::new()
     } else {
@@ -194,7 +206,7 @@ fn run_cases<G: Game>(
     jobs: usize,
     keep_going: bool,
     until: Option<Instant>,
-    bar_total: u64,
+    bar: &indicatif::ProgressBar,
     save_runs: Option<&std::path::Path>,
 ) -> (Vec<Failed<G::Case>>, u64, u64) {
     let failures: Mutex<Vec<Failed<G::Case>>> = Mutex::new(Vec::new());
@@ -207,7 +219,6 @@ fn run_cases<G: Game>(
     let over = || {
         stop.load(Ordering::Relaxed) || interrupted() || until.is_some_and(|t| Instant::now() >= t)
     };
-    let bar = crate::pool::progress(bar_total as usize, "auditing", "cases");
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let preparers = cores.saturating_sub(jobs).clamp(1, jobs + 1);
     let (sender, receiver) = crossbeam_channel::bounded::<Prepared<G::Case>>(2 * jobs + preparers);
@@ -283,7 +294,6 @@ fn run_cases<G: Game>(
         }
         drop(receiver);
     });
-    bar.finish_and_clear();
     let mut failures = failures.into_inner().unwrap_or_else(|e| e.into_inner());
     failures.sort_by_key(|f| f.prepared.index);
     (failures, cases_run.into_inner(), dropped.into_inner())
@@ -501,8 +511,28 @@ fn crash_detail(kind: Kind, ending: Ending) -> String {
 
 /// Audits the program of `settings` as a judge of `G`.
 pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunError> {
+    audit_with::<G>(settings, None)
+}
+
+/// Audits the program of `settings` as a judge of `G`, one of several programs audited at once
+/// on the cases and run slots of `together`. The caller adopts orphans and sweeps them when
+/// every audit has ended (a sweep here would kill the other audits' runs).
+pub fn audit_among<G: Game>(
+    settings: &Settings<G::Options>,
+    together: &Together<G::Case>,
+) -> Result<Report, RunError> {
+    audit_with::<G>(settings, Some(together))
+}
+
+fn audit_with<G: Game>(
+    settings: &Settings<G::Options>,
+    together: Option<&Together<G::Case>>,
+) -> Result<Report, RunError> {
     let staging = Staging::new(&settings.out).map_err(|e| RunError::io(&settings.out, e))?;
-    adopt_orphans();
+    let alone = together.is_none();
+    if alone {
+        adopt_orphans();
+    }
     let started = Instant::now();
     let deadline = settings.time.map(|t| started + t);
     let chosen = probe::choose::<G>(
@@ -512,7 +542,10 @@ pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunErro
         settings.form,
     )
     .map_err(RunError::Usage)?;
-    let (files, found, skipped) = read_inputs::<G>(settings)?;
+    let (files, found, skipped) = match together {
+        Some(t) => t.inputs.clone(),
+        None => read_inputs::<G>(settings)?,
+    };
     if let Some(dir) = &settings.save_runs {
         fs::create_dir_all(dir).map_err(|e| RunError::io(dir, e))?;
     }
@@ -527,13 +560,23 @@ pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunErro
         settings.cases.map(|n| n.saturating_sub(file_cases)),
         settings.shard,
     );
+    let plan = match together {
+        Some(t) => plan.sharing(Arc::clone(&t.cases)),
+        None => plan,
+    };
     let runner = Runner::<G>::new(
         &settings.program,
         settings.limits,
         chosen.form,
         settings.rules,
         deadline,
-    );
+    )
+    .sharing(together.map(|t| Arc::clone(&t.slots)));
+    let bar = if alone {
+        crate::pool::progress(settings.cases.unwrap_or(0) as usize, "auditing", "cases")
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
     let case_until = settings.time.map(|t| started + t.mul_f64(CASE_SHARE));
     let keep_inside = settings.constraints == Constraints::Contest;
     let mut per_kind: BTreeMap<Kind, u64> = BTreeMap::new();
@@ -554,14 +597,16 @@ pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunErro
             settings.jobs,
             settings.keep_going,
             case_until,
-            settings.cases.unwrap_or(0),
+            &bar,
             settings.save_runs.as_deref(),
         );
         case_time += round.elapsed();
         cases += run;
         dropped += left_out;
         if let Some(why) = runner.fatal() {
-            sweep();
+            if alone {
+                sweep();
+            }
             return Err(RunError::Usage(why));
         }
         let mut failures = failures;
@@ -609,7 +654,10 @@ pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunErro
             _ => break,
         }
     }
-    sweep();
+    bar.finish_and_clear();
+    if alone {
+        sweep();
+    }
     let (lines, rows) = write_reports::<G>(staging, settings, &chosen, &findings, &found)
         .map_err(|e| RunError::io(&settings.out, e))?;
     Ok(Report {
@@ -718,6 +766,7 @@ fn settle<G: Game>(
         seen: kind,
         source: failure.case.source.clone(),
         shape: (!failure.batch_only).then(|| case.shape_label()),
+        case: single,
         input,
         tried,
         confirmed,
@@ -746,6 +795,7 @@ fn flaky<C: Case>(failure: Failure<C>, kind: Kind, again: &Reproduction) -> Kept
         seen: kind,
         source: failure.case.source.clone(),
         shape: Some(failure.case.case.shape_label()),
+        case: failure.case.input.clone(),
         input: failure.input,
         tried: failure.tried,
         confirmed: again.text(),

@@ -2,7 +2,7 @@
 //! after the probe goes through here, so none can use another form, and each counts.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 use super::outcome::Tried;
@@ -24,6 +24,45 @@ pub struct Runner<'a, G: Game> {
     pub deadline: Option<Instant>,
     runs: AtomicU64,
     fatal: Mutex<Option<String>>,
+    /// Shared with the audits of other programs running at the same time.
+    slots: Option<Arc<Slots>>,
+}
+
+/// The runs that may go on at once across every audit of a run auditing several programs.
+#[derive(Debug)]
+pub struct Slots {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Slots {
+    /// `count` runs at once.
+    pub fn new(count: usize) -> Slots {
+        Slots {
+            free: Mutex::new(count.max(1)),
+            freed: Condvar::new(),
+        }
+    }
+
+    /// Waits for a free slot and holds it until the guard is dropped.
+    pub fn hold(&self) -> SlotGuard<'_> {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        while *free == 0 {
+            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
+        }
+        *free -= 1;
+        SlotGuard(self)
+    }
+}
+
+/// A slot held: freed when dropped.
+pub struct SlotGuard<'a>(&'a Slots);
+
+impl Drop for SlotGuard<'_> {
+    fn drop(&mut self) {
+        *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        self.0.freed.notify_one();
+    }
 }
 
 impl<'a, G: Game> Runner<'a, G> {
@@ -43,7 +82,14 @@ impl<'a, G: Game> Runner<'a, G> {
             deadline,
             runs: AtomicU64::new(0),
             fatal: Mutex::new(None),
+            slots: None,
         }
+    }
+
+    /// The runner taking a slot of `slots` for each run.
+    pub fn sharing(mut self, slots: Option<Arc<Slots>>) -> Runner<'a, G> {
+        self.slots = slots;
+        self
     }
 
     /// Runs the program on `input` (already in the form) within `limits`, cut at `cut`, and
@@ -57,6 +103,7 @@ impl<'a, G: Game> Runner<'a, G> {
         cut: Option<Instant>,
     ) -> Option<Tried> {
         self.runs.fetch_add(1, Ordering::Relaxed);
+        let _slot = self.slots.as_ref().map(|s| s.hold());
         match self.program.run(input, limits, cut) {
             Ok(run) => Some(Tried::new(run, expected.to_string())),
             Err(e) => {

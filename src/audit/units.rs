@@ -8,6 +8,10 @@
 //! case `i` is drawn from its own stream ([`Rng::for_item`]), so a unit's content does not
 //! depend on who prepares it, or when.
 
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
 use super::Source;
 use crate::game::{in_form, render, Case, Constraints, Engine, Form, Game, Judged};
 use crate::random::Rng;
@@ -89,6 +93,8 @@ pub struct Plan<G: Game> {
     file_units: Vec<(usize, usize, usize)>,
     /// The generator's shape.
     shape: <G::Case as Case>::Shape,
+    /// The cases judged for every audit of a run of several programs.
+    shared: Option<Arc<SharedCases<G::Case>>>,
 }
 
 impl<G: Game> Plan<G> {
@@ -123,7 +129,15 @@ impl<G: Game> Plan<G> {
             shard,
             file_units,
             shape: G::Case::for_programs(constraints),
+            shared: None,
         }
+    }
+
+    /// The plan drawing its cases from `shared`: each case is generated and judged once for
+    /// every audit that shares it.
+    pub fn sharing(mut self, shared: Arc<SharedCases<G::Case>>) -> Plan<G> {
+        self.shared = Some(shared);
+        self
     }
 
     /// The number of units of file cases.
@@ -167,8 +181,9 @@ impl<G: Game> Plan<G> {
         case
     }
 
-    /// The cases of unit `index`, or `None` beyond the last unit.
-    pub fn cases(&self, index: u64) -> Option<Vec<(Source, G::Case)>> {
+    /// The cases of unit `index` (where each comes from, and which it is), or `None` beyond
+    /// the last unit.
+    fn keys(&self, index: u64) -> Option<Vec<(Source, CaseKey)>> {
         if let Some(&(f, first, count)) = self.file_units.get(index as usize) {
             let file = &self.files[f];
             return Some(
@@ -180,7 +195,7 @@ impl<G: Game> Plan<G> {
                             case: c + 1,
                             of: file.cases.len(),
                         };
-                        (source, file.cases[c].clone())
+                        (source, CaseKey::File { file: f, case: c })
                     })
                     .collect(),
             );
@@ -189,37 +204,62 @@ impl<G: Game> Plan<G> {
         let cases: Vec<_> = (first..first + count)
             .map(|local| self.shard.map_or(local, |s| s.nth(local)))
             .take_while(|&i| self.random_budget.is_none_or(|budget| i < budget))
-            .map(|i| (Source::Random { index: i }, self.random_case(i, many)))
+            .map(|i| {
+                let key = CaseKey::Random {
+                    index: i,
+                    small: many,
+                };
+                (Source::Random { index: i }, key)
+            })
             .collect();
         (!cases.is_empty()).then_some(cases)
     }
 
-    /// Unit `index` ready to run: its cases judged by the engine. Random cases outside the
-    /// contest's limits (with [`Constraints::Contest`]) are dropped, file cases are kept and
-    /// marked; cases the engine does not judge are dropped.
+    /// Case `key` judged by the engine; `None` when the engine does not judge it.
+    fn judge_case(&self, key: CaseKey) -> Option<JudgedCase<G::Case>> {
+        let case = match key {
+            CaseKey::File { file, case } => self.files[file].cases[case].clone(),
+            CaseKey::Random { index, small } => self.random_case(index, small),
+        };
+        let input = case.input();
+        let judged = G::judge(Engine::Fast, &mut &input[..], self.rules).ok()?;
+        Some(JudgedCase {
+            outside: judged.iter().find_map(G::outside_contest),
+            verdicts: judged.iter().map(|j| j.verdict()).collect(),
+            case,
+            input,
+        })
+    }
+
+    /// Unit `index` ready to run: its cases judged by the engine (once for every audit
+    /// sharing them). Random cases outside the contest's limits (with
+    /// [`Constraints::Contest`]) are dropped, file cases are kept and marked; cases the engine
+    /// does not judge are dropped.
     pub fn prepare(&self, index: u64) -> Option<Prepared<G::Case>> {
-        let cases = self.cases(index)?;
-        let mut kept = Vec::with_capacity(cases.len());
-        let mut verdicts = Vec::with_capacity(cases.len());
+        let keys = self.keys(index)?;
+        let mut kept = Vec::with_capacity(keys.len());
+        let mut verdicts = Vec::with_capacity(keys.len());
         let mut dropped = 0;
-        for (source, case) in cases {
-            let input = case.input();
-            let Ok(judged) = G::judge(Engine::Fast, &mut &input[..], self.rules) else {
+        for (source, key) in keys {
+            let judged = match &self.shared {
+                Some(shared) => shared.get(key, || self.judge_case(key)),
+                None => self.judge_case(key),
+            };
+            let Some(judged) = judged else {
                 dropped += 1;
                 continue;
             };
-            let outside = judged.iter().find_map(G::outside_contest);
             let random = matches!(source, Source::Random { .. });
-            if random && outside.is_some() && self.constraints == Constraints::Contest {
+            if random && judged.outside.is_some() && self.constraints == Constraints::Contest {
                 dropped += 1;
                 continue;
             }
-            verdicts.extend(judged.iter().map(|j| j.verdict()));
+            verdicts.extend(judged.verdicts);
             kept.push(UnitCase {
                 source,
-                case,
-                input,
-                outside,
+                case: judged.case,
+                input: judged.input,
+                outside: judged.outside,
             });
         }
         let inputs: Vec<Vec<u8>> = kept.iter().map(|c| c.input.clone()).collect();
@@ -237,6 +277,98 @@ impl<G: Game> Plan<G> {
             verdicts,
             dropped,
         })
+    }
+}
+
+/// Which case: case `case` of input file `file` (its place in the plan's files), or random
+/// case `index`, drawn small for a many-case unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CaseKey {
+    /// A case of an input file.
+    File {
+        /// The file's place in the plan's files.
+        file: usize,
+        /// The case within it, from 0.
+        case: usize,
+    },
+    /// A random case.
+    Random {
+        /// Its index in the seed's stream.
+        index: u64,
+        /// Drawn small (a many-case unit's).
+        small: bool,
+    },
+}
+
+/// A case and the engine's judgement of it.
+#[derive(Debug, Clone)]
+pub struct JudgedCase<C> {
+    case: C,
+    input: Vec<u8>,
+    verdicts: Vec<String>,
+    outside: Option<(String, String)>,
+}
+
+/// A case judged at most once, by whichever audit needs it first.
+type Shared<C> = Arc<OnceLock<Option<JudgedCase<C>>>>;
+
+/// The cases of a run auditing several programs on the same cases: each is generated and
+/// judged by the engine once, on its first use, and kept until every audit still running its
+/// cases has taken it (an audit that ends its cases early leaves, and is no longer waited for),
+/// so memory holds the cases between the fastest audit and the slowest.
+#[derive(Debug)]
+pub struct SharedCases<C> {
+    /// Each case not yet taken by every audit, and how many took it.
+    entries: Mutex<HashMap<CaseKey, (Shared<C>, usize)>>,
+    /// The audits still running their cases.
+    audits: AtomicUsize,
+    /// The cases judged so far.
+    judged: AtomicU64,
+}
+
+impl<C: Clone> SharedCases<C> {
+    /// The cases of `audits` audits.
+    pub fn new(audits: usize) -> SharedCases<C> {
+        SharedCases {
+            entries: Mutex::new(HashMap::new()),
+            audits: AtomicUsize::new(audits),
+            judged: AtomicU64::new(0),
+        }
+    }
+
+    /// Case `key`, judged by `judge` if no audit has judged it yet.
+    fn get(
+        &self,
+        key: CaseKey,
+        judge: impl FnOnce() -> Option<JudgedCase<C>>,
+    ) -> Option<JudgedCase<C>> {
+        let cell = {
+            let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+            let entry = entries.entry(key).or_default();
+            entry.1 += 1;
+            let cell = Arc::clone(&entry.0);
+            if entry.1 >= self.audits.load(Ordering::SeqCst) {
+                entries.remove(&key);
+            }
+            cell
+        };
+        cell.get_or_init(|| {
+            self.judged.fetch_add(1, Ordering::Relaxed);
+            judge()
+        })
+        .clone()
+    }
+
+    /// One audit ran its last case: cases are no longer kept for it.
+    pub fn leave(&self) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let left = self.audits.fetch_sub(1, Ordering::SeqCst).saturating_sub(1);
+        entries.retain(|_, (_, taken)| *taken < left);
+    }
+
+    /// The cases the engine judged (each once).
+    pub fn judged(&self) -> u64 {
+        self.judged.load(Ordering::Relaxed)
     }
 }
 

@@ -12,83 +12,97 @@ use crate::games::{GameName, Visitor};
 #[derive(Debug, clap::Args)]
 pub(super) struct AuditArgs {
     /// The game the program judges.
-    game: GameName,
+    pub(super) game: GameName,
     /// The program and its arguments, split into words as a shell would (quotes honoured) and
     /// run directly, not through a shell. It reads one input on standard input and writes the
-    /// contest's output on standard output.
-    #[arg(long)]
-    cmd: String,
+    /// contest's output on standard output. Repeated, or as NAME=COMMAND, several programs are
+    /// audited at once on the same cases (programs.csv, a strengthening set).
+    #[arg(long, required_unless_present_any = ["programs", "package"])]
+    pub(super) cmd: Vec<String>,
+    /// A CSV table of programs to audit at once: columns `name`, `command`, and optionally
+    /// `expected` (accepted, wrong_answer, time_limit_exceeded, run_time_error, rejected).
+    #[arg(long, value_name = "FILE")]
+    pub(super) programs: Option<PathBuf>,
+    /// A Kattis problem package: its `submissions/<class>/` programs (C, C++, Python 3, Java,
+    /// Rust, built into OUT/build) are audited at once, expected in the class of their folder,
+    /// on its data (`data/sample`, `data/secret`) first, then on referee's cases.
+    #[arg(long, value_name = "DIR")]
+    pub(super) package: Option<PathBuf>,
+    /// Add the strengthening cases to this package's `data/secret/`, named to sort after the
+    /// cases there (never over one). Several programs only.
+    #[arg(long, value_name = "DIR")]
+    pub(super) add_to: Option<PathBuf>,
     /// The input form every run uses: the game's single-case form, its multi-case form (UVa
     /// 844's for Pousse), or `auto`: the form in which the program answers the statement's
     /// examples, tried before any work (multi when it answers both).
     #[arg(long, value_enum, default_value = "auto")]
-    form: FormChoice,
+    pub(super) form: FormChoice,
     /// The limits of the random cases: `contest`, the original problem's (N <= 100 for Pousse,
     /// even sides 2..10 for LittleSquares, 10,000 squares for Some Game), or `engine`, anything
     /// the engine judges (findings outside the contest's limits say so).
     #[arg(long, value_enum, default_value_t = Constraints::Contest)]
-    constraints: Constraints,
+    pub(super) constraints: Constraints,
     /// Exit 1 on flaky findings too (failures that did not come back when run again).
     #[arg(long)]
-    strict: bool,
+    pub(super) strict: bool,
     /// Also write the input of every run of the cases into this directory
     /// (`run-NNNNNN.in`), in the program's form, to replay them elsewhere.
     #[arg(long)]
-    save_runs: Option<PathBuf>,
+    pub(super) save_runs: Option<PathBuf>,
     #[arg(long, help = rules_help())]
-    rules: Option<String>,
+    pub(super) rules: Option<String>,
     /// Seed of the random cases; the same seed gives the same cases and findings.
     #[arg(long, default_value_t = 1)]
-    seed: u64,
+    pub(super) seed: u64,
     /// Stop after this many cases, input files included (default 1000 when --time is absent).
     #[arg(long, value_parser = amount, conflicts_with = "time")]
-    cases: Option<u64>,
+    pub(super) cases: Option<u64>,
     /// The whole audit's wall-clock budget, in seconds: the cases run for its first three
     /// quarters; narrowing, reproducing and shrinking what they found take the rest.
     #[arg(long)]
-    time: Option<f64>,
+    pub(super) time: Option<f64>,
     /// Each run's wall-clock limit, in seconds; the program's whole process group is then
     /// killed (finding kind `timeout`).
     #[arg(long, default_value_t = 2.0)]
-    timeout: f64,
+    pub(super) timeout: f64,
     /// The most bytes of standard output read from one run; more is `output-limit`.
     #[arg(long, value_parser = amount, default_value = "16777216")]
-    max_output: u64,
+    pub(super) max_output: u64,
     /// Random cases per run, in the multi-case form (one when the program reads only the
     /// single-case form); a failing run is narrowed to one case that fails alone.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
-    batch: u32,
+    pub(super) batch: u32,
     /// Runs at once (default: all cores; at most four per core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
-    jobs: Option<u32>,
+    pub(super) jobs: Option<u32>,
     /// Input files, or directories of `*.in` files, run before the random cases.
     #[arg(long)]
-    inputs: Vec<PathBuf>,
+    pub(super) inputs: Vec<PathBuf>,
     /// Directory for findings.csv, audit.json and each finding's .in, .ans, .out and .err.
     #[arg(long, default_value = "audit-findings")]
-    out: PathBuf,
+    pub(super) out: PathBuf,
     /// Run the whole budget, keeping one shrunk finding per signature, instead of stopping at
     /// the first.
     #[arg(long)]
-    keep_going: bool,
+    pub(super) keep_going: bool,
     /// The most findings kept with --keep-going (the rest are counted).
     #[arg(long, default_value_t = 20)]
-    max_findings: usize,
+    pub(super) max_findings: usize,
     /// The most seconds spent shrinking one finding (with --time, also at most half the time
     /// left).
     #[arg(long, default_value_t = 30.0)]
-    shrink_time: f64,
+    pub(super) shrink_time: f64,
     #[command(flatten)]
-    sharding: ShardArgs,
+    pub(super) sharding: ShardArgs,
     #[command(flatten)]
-    ci: CiArgs,
+    pub(super) ci: CiArgs,
     #[command(flatten)]
-    html: HtmlArgs,
+    pub(super) html: HtmlArgs,
 }
 
 /// `--form`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum FormChoice {
+pub(super) enum FormChoice {
     /// The form the program answers, found by the probe.
     Auto,
     /// One case per run.
@@ -107,81 +121,124 @@ impl FormChoice {
     }
 }
 
+/// What every audit of a run takes from the flags, checked.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Common {
+    pub(super) jobs: usize,
+    pub(super) time: Option<Duration>,
+    pub(super) limits: crate::audit::program::Limits,
+    pub(super) shrink_time: Duration,
+    pub(super) shard: Option<crate::shard::Shard>,
+}
+
+#[cfg(target_os = "linux")]
+impl Common {
+    pub(super) fn of(args: &AuditArgs) -> Result<Common, RunError> {
+        let jobs = match args.jobs {
+            Some(j) if j as usize > crate::pool::most_jobs() => {
+                eprintln!(
+                    "note: --jobs {j} capped at {} (four per core)",
+                    crate::pool::most_jobs()
+                );
+                crate::pool::most_jobs()
+            }
+            Some(j) => j as usize,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        Ok(Common {
+            jobs,
+            time: args.time.map(|t| seconds("--time", t)).transpose()?,
+            limits: crate::audit::program::Limits {
+                timeout: seconds("--timeout", args.timeout)?,
+                max_output: args.max_output.min(usize::MAX as u64) as usize,
+                stderr_tail: 4 << 10,
+            },
+            shrink_time: seconds("--shrink-time", args.shrink_time)?,
+            shard: args.sharding.slice()?,
+        })
+    }
+}
+
+impl AuditArgs {
+    /// The settings of an audit of `program` as a judge of `G`.
+    #[cfg(target_os = "linux")]
+    pub(super) fn settings<G: Game>(
+        &self,
+        common: &Common,
+        program: crate::audit::program::Program,
+    ) -> Result<crate::audit::Settings<G::Options>, RunError> {
+        Ok(crate::audit::Settings {
+            program,
+            rules: rules_from_flag::<G>(self.rules.as_deref())?,
+            seed: self.seed,
+            cases: match (self.cases, common.time) {
+                (None, None) => Some(1000),
+                (c, _) => c,
+            },
+            time: common.time,
+            limits: common.limits,
+            batch: self.batch as usize,
+            jobs: common.jobs,
+            inputs: self.inputs.clone(),
+            out: self.out.clone(),
+            keep_going: self.keep_going,
+            max_findings: self.max_findings,
+            shrink_time: common.shrink_time,
+            reference_budget: crate::verify::DEFAULT_REFERENCE_BUDGET,
+            shard: common.shard,
+            form: self.form.form(),
+            constraints: self.constraints,
+            save_runs: self.save_runs.clone(),
+        })
+    }
+
+    /// Whether several programs are audited at once.
+    fn several(&self) -> bool {
+        self.programs.is_some()
+            || self.package.is_some()
+            || self.cmd.len() > 1
+            || self
+                .cmd
+                .iter()
+                .any(|c| crate::audit::entrants::named(c).is_some())
+    }
+}
+
 #[cfg(target_os = "linux")]
 pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     use crate::audit::{program, Kind};
-    let program = program::Program::parse(&args.cmd)?;
+    if args.several() {
+        return super::audit_contest::audit_contest(args);
+    }
+    if args.add_to.is_some() {
+        return Err(RunError::Usage(
+            "--add-to needs several programs (--package, --programs, or --cmd NAME=COMMAND)".into(),
+        ));
+    }
+    let program = program::Program::parse(&args.cmd[0])?;
     args.html.check(&args.out)?;
     args.ci.check(&args.out)?;
-    let jobs = match args.jobs {
-        Some(j) if j as usize > crate::pool::most_jobs() => {
-            eprintln!(
-                "note: --jobs {j} capped at {} (four per core)",
-                crate::pool::most_jobs()
-            );
-            crate::pool::most_jobs()
-        }
-        Some(j) => j as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let time = args.time.map(|t| seconds("--time", t)).transpose()?;
-    let limits = program::Limits {
-        timeout: seconds("--timeout", args.timeout)?,
-        max_output: args.max_output.min(usize::MAX as u64) as usize,
-        stderr_tail: 4 << 10,
-    };
+    let common = Common::of(&args)?;
     struct Audit<'a> {
         args: &'a AuditArgs,
         program: program::Program,
-        jobs: usize,
-        time: Option<Duration>,
-        limits: program::Limits,
-        shrink_time: Duration,
-        shard: Option<crate::shard::Shard>,
+        common: Common,
     }
     impl Visitor for Audit<'_> {
         type Output = Result<(crate::audit::Report, String), RunError>;
         fn visit<G: Game>(self) -> Self::Output {
-            let rules = rules_from_flag::<G>(self.args.rules.as_deref())?;
-            let settings = crate::audit::Settings {
-                program: self.program,
-                rules,
-                seed: self.args.seed,
-                cases: match (self.args.cases, self.time) {
-                    (None, None) => Some(1000),
-                    (c, _) => c,
-                },
-                time: self.time,
-                limits: self.limits,
-                batch: self.args.batch as usize,
-                jobs: self.jobs,
-                inputs: self.args.inputs.clone(),
-                out: self.args.out.clone(),
-                keep_going: self.args.keep_going,
-                max_findings: self.args.max_findings,
-                shrink_time: self.shrink_time,
-                reference_budget: crate::verify::DEFAULT_REFERENCE_BUDGET,
-                shard: self.shard,
-                form: self.args.form.form(),
-                constraints: self.args.constraints,
-                save_runs: self.args.save_runs.clone(),
-            };
+            let settings = self.args.settings::<G>(&self.common, self.program)?;
             let report = crate::audit::audit::<G>(&settings)?;
-            Ok((report, crate::detect::file_suffix(rules)))
+            Ok((report, crate::detect::file_suffix(settings.rules)))
         }
     }
-    let shrink_time = seconds("--shrink-time", args.shrink_time)?;
-    let shard = args.sharding.slice()?;
+    let shard = common.shard;
     let listening = program::interrupt_on_signals()
         .map_err(|e| RunError::Usage(format!("cannot listen for interruptions: {e}")))?;
     let audited = args.game.visit(Audit {
         args: &args,
         program: program.clone(),
-        jobs,
-        time,
-        limits,
-        shrink_time,
-        shard,
+        common,
     });
     listening.close();
     let (report, _) = match audited {

@@ -3,6 +3,7 @@
 //! `docs/cli.md`: 0 done and all agreed, 1 something disagreed or was invalid, 2 could not run.
 
 mod audit;
+mod audit_contest;
 mod generate;
 mod grade;
 mod judge;
@@ -57,8 +58,10 @@ const GRADE_EXIT: &str = exit_codes!(
 const GEN_EXIT: &str = exit_codes!("");
 const STRESS_EXIT: &str = exit_codes!(", no divergence; 1 a divergence was found and saved");
 const AUDIT_EXIT: &str = exit_codes!(
-    ", no finding; 1 the program was proved wrong (a finding; flaky ones only with --strict); \
-     128 + N interrupted by signal N, reports written"
+    ", no finding; 1 the program was proved wrong (a finding; flaky ones only with --strict), \
+     or with several programs the package's verdict lists one (an accepted program proved \
+     wrong, a wrong one the existing data accepts, a class that does not match); 128 + N \
+     interrupted by signal N, reports written"
 );
 const SHOW_EXIT: &str = exit_codes!("; 1 the input is invalid");
 const PACKAGE_EXIT: &str = exit_codes!(" (the package is written)");

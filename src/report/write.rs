@@ -190,6 +190,12 @@ impl Staging {
         &self.dir
     }
 
+    /// The staging directory, where the reports are until [`commit`](Self::commit): a caller
+    /// may make subdirectories there (they replace the previous run's of the same name).
+    pub fn staged(&self) -> &Path {
+        &self.path
+    }
+
     fn create(&mut self, name: &str) -> io::Result<fs::File> {
         self.written.push(name.to_string());
         fs::File::create(self.path.join(name))

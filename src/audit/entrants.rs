@@ -1,0 +1,449 @@
+//! The programs of a contest audit ([`super::contest`]): named commands (`--cmd NAME=COMMAND`),
+//! a table of them (`--programs FILE`), or a Kattis package's `submissions/<class>/`, each
+//! built by the command of its language ([`LANGUAGES`]).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::program::Program;
+use crate::error::RunError;
+
+/// What a program is expected to do on the problem's data, or does: the classes of a Kattis
+/// package's `submissions/` folders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Class {
+    /// Accepted on every case.
+    Accepted,
+    /// A wrong answer on some case.
+    WrongAnswer,
+    /// Over the time limit on some case.
+    TimeLimitExceeded,
+    /// Crashes on some case (or writes more than the output cap).
+    RunTimeError,
+    /// Expected only: anything but accepted.
+    Rejected,
+}
+
+impl Class {
+    /// Every class a folder or a table may name.
+    pub const ALL: [Class; 5] = [
+        Class::Accepted,
+        Class::WrongAnswer,
+        Class::TimeLimitExceeded,
+        Class::RunTimeError,
+        Class::Rejected,
+    ];
+
+    /// The spelling of Kattis' folders.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Class::Accepted => "accepted",
+            Class::WrongAnswer => "wrong_answer",
+            Class::TimeLimitExceeded => "time_limit_exceeded",
+            Class::RunTimeError => "run_time_error",
+            Class::Rejected => "rejected",
+        }
+    }
+
+    /// The class spelled `text`.
+    pub fn parse(text: &str) -> Option<Class> {
+        Class::ALL.into_iter().find(|c| c.as_str() == text)
+    }
+
+    /// Whether a program expected in this class may do `does`.
+    pub fn allows(self, does: Class) -> bool {
+        match self {
+            Class::Rejected => does != Class::Accepted,
+            expected => expected == does,
+        }
+    }
+}
+
+impl serde::Serialize for Class {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One program of a contest audit.
+#[derive(Debug, Clone)]
+pub struct Entrant {
+    /// Its name: unique in the run, for reports (`CLASS/FILE` for a package's submission).
+    pub name: String,
+    /// Its class, when known.
+    pub expected: Option<Class>,
+    /// The program, or why it cannot be run (it did not build).
+    pub program: Result<Program, String>,
+}
+
+impl Entrant {
+    /// The name as one path component: its report directory under `programs/`.
+    pub fn dir(&self) -> String {
+        self.name
+            .chars()
+            .map(|c| if c == '/' { '-' } else { c })
+            .collect()
+    }
+}
+
+/// Whether `name` can name a program: letters, digits, `.`, `_`, `-` (and `/` inside, for a
+/// package's `CLASS/FILE`), not starting with a dot, at most 100 bytes.
+pub fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 100
+        && !name.starts_with('.')
+        && !name.ends_with('/')
+        && !name.contains("//")
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._-/".contains(&b))
+        && name.split('/').all(|part| !part.starts_with('.'))
+}
+
+/// `NAME=COMMAND` split, when the text before the first `=` is a valid name without `/`.
+pub fn named(spec: &str) -> Option<(String, String)> {
+    let (name, command) = spec.split_once('=')?;
+    (valid_name(name) && !name.contains('/')).then(|| (name.to_string(), command.to_string()))
+}
+
+/// The entrants of `--cmd` values: each `NAME=COMMAND`, or a bare command named `program-K`
+/// (K from 1, in order).
+pub fn from_commands(specs: &[String]) -> Result<Vec<Entrant>, RunError> {
+    let mut entrants = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        let (name, command) =
+            named(spec).unwrap_or_else(|| (format!("program-{}", i + 1), spec.clone()));
+        let program =
+            Program::parse(&command).map_err(|e| RunError::Usage(format!("--cmd {spec}: {e}")))?;
+        entrants.push(Entrant {
+            name,
+            expected: None,
+            program: Ok(program),
+        });
+    }
+    unique(entrants)
+}
+
+/// The entrants of a table (CSV with a header): `name`, `command`, and optionally `expected`
+/// (a class of [`Class::ALL`]). Errors name the file and the line (from 1).
+pub fn from_table(path: &Path) -> Result<Vec<Entrant>, RunError> {
+    let shown = crate::walk::display(path);
+    let file = crate::guard::open_regular(path).map_err(|e| RunError::io(path, e))?;
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(false)
+        .from_reader(std::io::Read::take(file, 16 << 20));
+    let header = reader
+        .headers()
+        .map_err(|e| RunError::Usage(format!("{shown}: {e}")))?
+        .clone();
+    let column = |name: &str| header.iter().position(|h| h.trim() == name);
+    let (Some(name_at), Some(command_at)) = (column("name"), column("command")) else {
+        return Err(RunError::Usage(format!(
+            "{shown}:1: the header must name the columns `name` and `command` (and optionally \
+             `expected`), found: {}",
+            header.iter().collect::<Vec<_>>().join(",")
+        )));
+    };
+    let expected_at = column("expected");
+    let mut entrants = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| RunError::Usage(format!("{shown}: {e}")))?;
+        let line = record.position().map_or(0, |p| p.line());
+        let at = |why: String| RunError::Usage(format!("{shown}:{line}: {why}"));
+        let name = record.get(name_at).unwrap_or("").trim().to_string();
+        if !valid_name(&name) || name.contains('/') {
+            return Err(at(format!(
+                "the name '{name}' is not letters, digits, '.', '_' and '-'"
+            )));
+        }
+        let command = record.get(command_at).unwrap_or("");
+        let program = Program::parse(command).map_err(at)?;
+        let expected = match expected_at.map(|i| record.get(i).unwrap_or("").trim()) {
+            None | Some("") => None,
+            Some(text) => Some(Class::parse(text).ok_or_else(|| {
+                at(format!(
+                    "the class '{text}' is not one of {}",
+                    Class::ALL.map(Class::as_str).join(", ")
+                ))
+            })?),
+        };
+        entrants.push(Entrant {
+            name,
+            expected,
+            program: Ok(program),
+        });
+    }
+    if entrants.is_empty() {
+        return Err(RunError::Usage(format!("{shown}: no program listed")));
+    }
+    unique(entrants)
+}
+
+fn unique(entrants: Vec<Entrant>) -> Result<Vec<Entrant>, RunError> {
+    let mut seen = std::collections::HashSet::new();
+    for e in &entrants {
+        if !seen.insert(e.dir()) {
+            return Err(RunError::Usage(format!(
+                "two programs are named {}: names must differ",
+                e.name
+            )));
+        }
+    }
+    Ok(entrants)
+}
+
+/// A language a submission may be written in: the extensions of its files, how to build it
+/// (none for Python) and how to run it.
+#[derive(Debug, Clone, Copy)]
+pub struct Language {
+    /// Its name, for docs and messages.
+    pub name: &'static str,
+    /// The extensions of its source files.
+    pub extensions: &'static [&'static str],
+    /// The build command: `{bin}` is the program to make, `{dir}` its directory, `{srcs}` every
+    /// source file (one word each), `{main}` the main source file.
+    pub build: &'static [&'static str],
+    /// The run command, with `{bin}`, `{dir}`, `{main}`, `{class}` (the main file's stem) and
+    /// `{python3}` (`pypy3` when it is on `PATH`, as Kattis runs Python 3, else `python3`).
+    pub run: &'static [&'static str],
+}
+
+/// The languages of a package's submissions, as Kattis builds them (the compilers on `PATH`).
+pub const LANGUAGES: [Language; 5] = [
+    Language {
+        name: "C",
+        extensions: &["c"],
+        build: &["gcc", "-O2", "-std=gnu17", "-o", "{bin}", "{srcs}", "-lm"],
+        run: &["{bin}"],
+    },
+    Language {
+        name: "C++",
+        extensions: &["cpp", "cc", "cxx", "c++"],
+        build: &["g++", "-O2", "-std=gnu++17", "-o", "{bin}", "{srcs}"],
+        run: &["{bin}"],
+    },
+    Language {
+        name: "Python 3",
+        extensions: &["py"],
+        build: &[],
+        run: &["{python3}", "{main}"],
+    },
+    Language {
+        name: "Java",
+        extensions: &["java"],
+        build: &["javac", "-encoding", "UTF-8", "-d", "{dir}", "{srcs}"],
+        run: &["java", "-Xss64m", "-cp", "{dir}", "{class}"],
+    },
+    Language {
+        name: "Rust",
+        extensions: &["rs"],
+        build: &["rustc", "-O", "--edition", "2021", "-o", "{bin}", "{main}"],
+        run: &["{bin}"],
+    },
+];
+
+/// The language of a file, by its extension.
+fn language_of(path: &Path) -> Option<&'static Language> {
+    let ext = path.extension()?.to_str()?;
+    LANGUAGES.iter().find(|l| l.extensions.contains(&ext))
+}
+
+/// The submissions of the package at `package`, `submissions/<class>/<file or directory>` in
+/// name order, each built into `build/<name>/`: a class folder Kattis does not know is
+/// skipped, and said in `skipped`; a submission that does not build is an entrant with the
+/// compiler's message.
+pub fn from_package(
+    package: &Path,
+    build: &Path,
+    skipped: &mut Vec<String>,
+) -> Result<Vec<Entrant>, RunError> {
+    let submissions = package.join("submissions");
+    let classes = sorted_entries(&submissions).map_err(|e| RunError::io(&submissions, e))?;
+    let mut entrants = Vec::new();
+    for class_dir in classes {
+        let folder = file_name(&class_dir);
+        if !class_dir.is_dir() {
+            continue;
+        }
+        let Some(class) = Class::parse(&folder) else {
+            skipped.push(format!(
+                "{}: not a class Kattis knows ({})",
+                crate::walk::display(&class_dir),
+                Class::ALL.map(Class::as_str).join(", ")
+            ));
+            continue;
+        };
+        for entry in sorted_entries(&class_dir).map_err(|e| RunError::io(&class_dir, e))? {
+            let name = format!("{folder}/{}", file_name(&entry));
+            if !valid_name(&name) {
+                skipped.push(format!(
+                    "{}: not a usable name",
+                    crate::walk::display(&entry)
+                ));
+                continue;
+            }
+            let mut entrant = Entrant {
+                name,
+                expected: Some(class),
+                program: Err(String::new()),
+            };
+            let out = build.join(entrant.dir());
+            entrant.program = build_submission(&entry, &out);
+            entrants.push(entrant);
+        }
+    }
+    if entrants.is_empty() {
+        return Err(RunError::Usage(format!(
+            "{}: no submission in any class folder",
+            crate::walk::display(&submissions)
+        )));
+    }
+    unique(entrants)
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().to_string())
+}
+
+fn sorted_entries(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    entries.retain(|p| !file_name(p).starts_with('.'));
+    entries.sort();
+    Ok(entries)
+}
+
+/// Builds the submission at `source` (a file, or a directory of one language's files) into
+/// `out`: the program to run, or why it cannot be.
+fn build_submission(source: &Path, out: &Path) -> Result<Program, String> {
+    let files: Vec<PathBuf> = if source.is_dir() {
+        sorted_entries(source)
+            .map_err(|e| format!("unreadable: {e}"))?
+            .into_iter()
+            .filter(|p| p.is_file() && language_of(p).is_some())
+            .collect()
+    } else {
+        vec![source.to_path_buf()]
+    };
+    let Some(language) = files.first().and_then(|f| language_of(f)) else {
+        return Err(format!(
+            "no source file of a known language ({})",
+            LANGUAGES.map(|l| l.name).join(", ")
+        ));
+    };
+    if files
+        .iter()
+        .any(|f| language_of(f).is_none_or(|l| l.name != language.name))
+    {
+        return Err("source files of several languages".to_string());
+    }
+    let main = if files.len() == 1 {
+        files[0].clone()
+    } else {
+        files
+            .iter()
+            .find(|f| {
+                let stem = f
+                    .file_stem()
+                    .map_or(String::new(), |s| s.to_string_lossy().to_string());
+                stem == "main" || stem == "Main"
+            })
+            .cloned()
+            .ok_or_else(|| {
+                format!(
+                    "{} {} files and none named main",
+                    files.len(),
+                    language.name
+                )
+            })?
+    };
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let dir = absolute(out);
+    let bin = dir.join("program");
+    let class = main
+        .file_stem()
+        .map_or(String::new(), |s| s.to_string_lossy().to_string());
+    let fill = |words: &[&str]| -> Vec<String> {
+        let mut argv = Vec::new();
+        for word in words {
+            match *word {
+                "{srcs}" => argv.extend(files.iter().map(|f| absolute(f).display().to_string())),
+                "{bin}" => argv.push(bin.display().to_string()),
+                "{dir}" => argv.push(dir.display().to_string()),
+                "{main}" => argv.push(absolute(&main).display().to_string()),
+                "{class}" => argv.push(class.clone()),
+                "{python3}" => argv.push(python3().to_string()),
+                other => argv.push(other.to_string()),
+            }
+        }
+        argv
+    };
+    if !language.build.is_empty() {
+        let argv = fill(language.build);
+        let built = Command::new(&argv[0])
+            .args(&argv[1..])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| {
+                format!(
+                    "{} ({}): cannot run {}: {e}",
+                    language.name,
+                    argv.join(" "),
+                    argv[0]
+                )
+            })?;
+        if !built.status.success() {
+            let message = String::from_utf8_lossy(&built.stderr);
+            let first = message.lines().take(3).collect::<Vec<_>>().join(" | ");
+            return Err(format!("does not build ({}): {first}", argv.join(" ")));
+        }
+    }
+    Ok(Program::from_argv(fill(language.run)))
+}
+
+/// The Python 3 that runs submissions: `pypy3` when it is on `PATH` (Kattis and
+/// problemtools run Python 3 with PyPy), else `python3`.
+fn python3() -> &'static str {
+    let on_path = |name: &str| {
+        std::env::var_os("PATH")
+            .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(name).is_file()))
+    };
+    if on_path("pypy3") {
+        "pypy3"
+    } else {
+        "python3"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_classes() {
+        assert_eq!(
+            named("alice=./alice --fast"),
+            Some(("alice".into(), "./alice --fast".into()))
+        );
+        assert_eq!(named("./judge --rules=icfp98"), None);
+        assert_eq!(named("a/b=x"), None);
+        assert!(valid_name("accepted/pousse.c"));
+        assert!(!valid_name("../x") && !valid_name(".hidden") && !valid_name(""));
+        for class in Class::ALL {
+            assert_eq!(Class::parse(class.as_str()), Some(class));
+        }
+        assert!(Class::Rejected.allows(Class::WrongAnswer));
+        assert!(!Class::Rejected.allows(Class::Accepted));
+        assert!(!Class::WrongAnswer.allows(Class::TimeLimitExceeded));
+    }
+}

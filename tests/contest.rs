@@ -1,0 +1,371 @@
+//! `referee audit` of several programs at once: the contest of `examples/contest/` (a package
+//! whose data misses three of its wrong submissions) audited, strengthened and checked again
+//! by `verify` and problemtools; each case judged once whatever the number of programs; the
+//! table of programs and its errors.
+//!
+//! Real compiled programs: the package's C submissions are built with gcc, its Python ones run
+//! with pypy3 or python3, as `--package` does for users.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn referee() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_referee"))
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn rows(csv_path: &Path) -> Vec<BTreeMap<String, String>> {
+    let mut reader = csv::Reader::from_path(csv_path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            header
+                .iter()
+                .zip(r.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&target).unwrap();
+        } else if entry.file_type().is_file() {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The files of `dir`, relative, with their bytes.
+fn files_of(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(dir).unwrap().display().to_string();
+            (rel, fs::read(e.path()).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn the_example_contests_data_is_the_package_referee_writes() {
+    // examples/contest/README.md says how the package was made; its data must stay that.
+    let dir = tempfile::tempdir().unwrap();
+    let fresh = dir.path().join("pousse");
+    let made = referee()
+        .args(["package", "pousse", "--cases", "10", "--seed", "7", "--out"])
+        .arg(&fresh)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", stderr(&made));
+    let shipped = root().join("examples/contest/pousse");
+    assert_eq!(
+        files_of(&shipped.join("data")),
+        files_of(&fresh.join("data"))
+    );
+    assert_eq!(
+        fs::read(shipped.join("problem.yaml")).unwrap(),
+        fs::read(fresh.join("problem.yaml")).unwrap()
+    );
+}
+
+#[test]
+fn the_example_contest_is_audited_and_its_data_strengthened() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("pousse");
+    copy_tree(&root().join("examples/contest/pousse"), &package);
+    // The validators run the referee binary beside their scripts (not kept in git).
+    for validator in ["input_validators/referee", "output_validator/referee"] {
+        fs::copy(
+            env!("CARGO_BIN_EXE_referee"),
+            package.join(validator).join("referee"),
+        )
+        .unwrap();
+    }
+    let before = files_of(&package.join("data"));
+    let out = dir.path().join("audit");
+    let run = referee()
+        .args(["audit", "pousse", "--package"])
+        .arg(&package)
+        .arg("--add-to")
+        .arg(&package)
+        .arg("--out")
+        .arg(&out)
+        .args(["--cases", "400", "--batch", "50", "--seed", "1"])
+        .args(["--shrink-time", "5", "--timeout", "2"])
+        .output()
+        .unwrap();
+    let err = stderr(&run);
+    // The package's verdict lists the wrong submissions its data accepts: exit 1.
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    let programs = rows(&out.join("programs.csv"));
+    assert_eq!(programs.len(), 10, "{err}");
+    // Every program does what its folder says; referee proves every wrong one wrong.
+    for p in &programs {
+        let name = &p["program"];
+        let expected = &p["expected"];
+        assert_eq!(&p["does"], expected, "{name}: {p:?}\n{err}");
+        assert_eq!(
+            p["after-strengthening"] == "rejected",
+            expected != "accepted",
+            "{name}: {p:?}"
+        );
+        if expected == "accepted" {
+            assert_eq!(p["verdict"], "as expected", "{name}: {p:?}");
+            assert!(p["findings"].is_empty(), "{name}: {p:?}");
+        } else {
+            assert!(!p["first-case"].is_empty(), "{name}: {p:?}");
+            assert!(out.join(&p["first-case"]).is_file(), "{name}: {p:?}");
+        }
+    }
+    // Three wrong programs pass the existing data: the long-game buffers (C, Python) and the
+    // 64-bit rows (boards of 33 to 64, which the data lacks), one only in extreme cases.
+    let accepted_by_data: Vec<&str> = programs
+        .iter()
+        .filter(|p| p["expected"] != "accepted" && p["existing-data"].starts_with("accepted"))
+        .map(|p| p["program"].as_str())
+        .collect();
+    assert_eq!(
+        accepted_by_data,
+        [
+            "run_time_error/move_buffer.c",
+            "run_time_error/preallocated.py",
+            "wrong_answer/bitrows.c"
+        ],
+        "{err}"
+    );
+    let buffer = programs
+        .iter()
+        .find(|p| p["program"] == "run_time_error/move_buffer.c")
+        .unwrap();
+    let moves = fs::read_to_string(out.join(&buffer["first-case"]))
+        .unwrap()
+        .lines()
+        .count();
+    assert!(
+        moves > 32_767,
+        "the buffer breaks only past 32,767 moves: {moves}"
+    );
+    // At most one case per bug the data misses, each failing a program proved wrong.
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap()).unwrap();
+    let tests = manifest["strengthening"].as_array().unwrap();
+    assert!((1..=3).contains(&tests.len()), "{err}");
+    let scores = &manifest["scores"];
+    assert_eq!(
+        scores["tpr_existing"],
+        serde_json::json!({"hits": 4, "of": 7})
+    );
+    assert_eq!(
+        scores["tnr_existing"],
+        serde_json::json!({"hits": 3, "of": 3})
+    );
+    assert_eq!(
+        scores["tpr_strengthened"],
+        serde_json::json!({"hits": 7, "of": 7})
+    );
+    assert_eq!(
+        scores["tnr_strengthened"],
+        serde_json::json!({"hits": 3, "of": 3})
+    );
+    assert!(err.contains("TPR") && err.contains("TNR"), "{err}");
+    // Added after the existing cases, nothing overwritten, listed in the package's manifest.
+    let after = files_of(&package.join("data"));
+    for (name, bytes) in &before {
+        assert_eq!(after.get(name), Some(bytes), "{name} changed");
+    }
+    let added: Vec<&String> = after.keys().filter(|k| !before.contains_key(*k)).collect();
+    assert_eq!(added.len(), 2 * tests.len(), "{added:?}");
+    let last_before = before
+        .keys()
+        .filter(|k| k.starts_with("secret/"))
+        .max()
+        .unwrap();
+    for name in &added {
+        assert!(name.starts_with("secret/") && *name > last_before, "{name}");
+        let listed = fs::read_to_string(package.join("referee-files.txt")).unwrap();
+        assert!(listed.contains(&format!("data/{name}")), "{name}");
+    }
+    for test in tests {
+        let file = test["file"].as_str().unwrap();
+        let input = fs::read(out.join(file)).unwrap();
+        let added_as = test["added_as"].as_str().unwrap();
+        assert_eq!(
+            fs::read(package.join("data/secret").join(added_as)).unwrap(),
+            input
+        );
+        // Inside the contest's limits (42: valid, as Kattis input validators say).
+        let valid = referee()
+            .args(["validate", "pousse", "--constraints", "contest"])
+            .arg(out.join(file))
+            .output()
+            .unwrap();
+        assert_eq!(valid.status.code(), Some(42), "{file}: {}", stderr(&valid));
+    }
+    // The strengthened data still verifies.
+    let verified = referee()
+        .arg("verify")
+        .arg(package.join("data"))
+        .arg("--out")
+        .arg(dir.path().join("verify"))
+        .output()
+        .unwrap();
+    assert!(verified.status.success(), "{}", stderr(&verified));
+    // And problemtools accepts the package, every submission now getting its folder's verdict.
+    let Some(verifyproblem) = std::env::var_os("REFEREE_VERIFYPROBLEM") else {
+        assert!(
+            std::env::var_os("REFEREE_REQUIRE_TOOLS").is_none(),
+            "REFEREE_VERIFYPROBLEM is not set (.ci/run installs problemtools)"
+        );
+        eprintln!("SKIPPED verifyproblem: set REFEREE_VERIFYPROBLEM");
+        return;
+    };
+    let checked = Command::new(verifyproblem).arg(&package).output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&checked.stdout),
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    assert!(text.contains("pousse tested: 0 errors"), "{text}");
+}
+
+/// A correct judge built from examples/judges, or with `defines` a planted one.
+fn judge(dir: &Path, defines: &[&str], name: &str) -> String {
+    let out = dir.join(name);
+    let status = Command::new("cc")
+        .arg("-O2")
+        .args(defines)
+        .arg("-o")
+        .arg(&out)
+        .arg(root().join("examples/judges/pousse.c"))
+        .status()
+        .expect("a C compiler (cc)");
+    assert!(status.success());
+    out.display().to_string()
+}
+
+fn cases_judged(out: &Path) -> u64 {
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap()).unwrap();
+    manifest["cases_judged"].as_u64().unwrap()
+}
+
+#[test]
+fn every_case_is_generated_and_judged_once_whatever_the_number_of_programs() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = judge(dir.path(), &[], "good");
+    let audit = |programs: &[&str], out: &Path| {
+        let mut cmd = referee();
+        cmd.args([
+            "audit", "pousse", "--cases", "300", "--batch", "10", "--out",
+        ])
+        .arg(out);
+        for (i, p) in programs.iter().enumerate() {
+            cmd.arg("--cmd")
+                .arg(format!("{}={p}", ["a", "b", "c", "d"][i]));
+        }
+        let run = cmd.output().unwrap();
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        run
+    };
+    let one = dir.path().join("one");
+    audit(&[&good], &one);
+    let four = dir.path().join("four");
+    let run = audit(&[&good, &good, &good, &good], &four);
+    let judged = cases_judged(&one);
+    assert!(judged >= 300, "{judged}");
+    assert_eq!(cases_judged(&four), judged, "{}", stderr(&run));
+    let programs = rows(&four.join("programs.csv"));
+    assert_eq!(programs.len(), 4);
+    for p in &programs {
+        assert_eq!(p["referee-cases"], "no finding in 300 cases", "{p:?}");
+        assert_eq!(p["verdict"], "as expected", "{p:?}");
+    }
+}
+
+#[test]
+fn a_table_of_programs_says_which_accepted_one_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = judge(dir.path(), &[], "good");
+    let planted = judge(dir.path(), &["-DPLANT_MOVER_ONLY"], "planted");
+    let table = dir.path().join("programs.csv");
+    fs::write(
+        &table,
+        format!("name,command,expected\ngood,{good},accepted\nplanted,{planted},accepted\n"),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = referee()
+        .args([
+            "audit",
+            "pousse",
+            "--cases",
+            "500",
+            "--batch",
+            "20",
+            "--programs",
+        ])
+        .arg(&table)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    let programs = rows(&out.join("programs.csv"));
+    assert_eq!(programs[0]["verdict"], "as expected");
+    assert!(
+        programs[1]["verdict"].starts_with("accepted, but proved wrong"),
+        "{:?}",
+        programs[1]
+    );
+    assert_eq!(programs[1]["does"], "wrong_answer");
+    assert!(err.contains("planted: accepted, but proved wrong"), "{err}");
+    // Each program's own findings, as a single audit writes them.
+    assert!(out.join("programs/planted/findings.csv").is_file());
+    assert_eq!(rows(&out.join("programs/good/findings.csv")).len(), 0);
+
+    // A table that cannot be read is an error naming the file and the line.
+    fs::write(
+        &table,
+        "name,command,expected\nx,./x,accepted\ny,./y,maybe\n",
+    )
+    .unwrap();
+    let bad = referee()
+        .args(["audit", "pousse", "--programs"])
+        .arg(&table)
+        .arg("--out")
+        .arg(dir.path().join("bad"))
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let err = stderr(&bad);
+    assert!(
+        err.contains("programs.csv:3:") && err.contains("'maybe'"),
+        "{err}"
+    );
+    // --add-to needs several programs, and a package.
+    let alone = referee()
+        .args(["audit", "pousse", "--cmd", &good, "--add-to"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(alone.status.code(), Some(2), "{}", stderr(&alone));
+}
