@@ -369,3 +369,65 @@ fn a_table_of_programs_says_which_accepted_one_is_wrong() {
         .unwrap();
     assert_eq!(alone.status.code(), Some(2), "{}", stderr(&alone));
 }
+
+#[test]
+fn submissions_are_built_by_their_language_and_one_that_does_not_build_is_reported() {
+    // Each submission hands its input to `referee judge`: a correct judge in every language.
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("pousse");
+    copy_tree(
+        &root().join("examples/contest/pousse/data"),
+        &package.join("data"),
+    );
+    let referee_path = env!("CARGO_BIN_EXE_referee");
+    let accepted = package.join("submissions/accepted");
+    fs::create_dir_all(&accepted).unwrap();
+    fs::write(
+        accepted.join("relay.cpp"),
+        format!(
+            "#include <cstdlib>\nint main() {{ return std::system(\"'{referee_path}' judge pousse\") ? 1 : 0; }}\n"
+        ),
+    )
+    .unwrap();
+    fs::write(
+        accepted.join("relay.rs"),
+        format!(
+            "fn main() {{\n    let s = std::process::Command::new(\"{referee_path}\").args([\"judge\", \"pousse\"]).status().unwrap();\n    std::process::exit(s.code().unwrap_or(1));\n}}\n"
+        ),
+    )
+    .unwrap();
+    let broken = package.join("submissions/wrong_answer");
+    fs::create_dir_all(&broken).unwrap();
+    fs::write(broken.join("broken.c"), "int main( { return 0; }\n").unwrap();
+    fs::create_dir_all(package.join("submissions/partially_accepted")).unwrap();
+    let out = dir.path().join("out");
+    let run = referee()
+        .args(["audit", "pousse", "--package"])
+        .arg(&package)
+        .args(["--cases", "100", "--batch", "20", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = stderr(&run);
+    // The broken submission does not do what its folder says: exit 1, and said.
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(err.contains("not a class Kattis knows"), "{err}");
+    let programs = rows(&out.join("programs.csv"));
+    let by_name: BTreeMap<&str, &BTreeMap<String, String>> = programs
+        .iter()
+        .map(|p| (p["program"].as_str(), p))
+        .collect();
+    for name in ["accepted/relay.cpp", "accepted/relay.rs"] {
+        let p = by_name[name];
+        assert_eq!(p["does"], "accepted", "{p:?}\n{err}");
+        assert_eq!(p["verdict"], "as expected", "{p:?}");
+        assert_eq!(p["referee-cases"], "no finding in 100 cases", "{p:?}");
+    }
+    let p = by_name["wrong_answer/broken.c"];
+    assert!(
+        p["referee-cases"].starts_with("not run: does not build"),
+        "{p:?}"
+    );
+    assert!(p["verdict"].starts_with("not run"), "{p:?}");
+    assert!(out.join("build/accepted-relay.rs/program").is_file());
+}
