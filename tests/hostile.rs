@@ -953,6 +953,68 @@ fn the_reference_reads_no_more_than_the_machine_can_hold_and_littlesquares_memor
         }
     }
     assert!(read(&out.join("verdicts.csv")).contains("first"));
+    // The board views too: `show`, and the HTML report drawing the case as a problem (its
+    // .ans says the other player wins).
+    fs::write(cases.join("blank.ans"), "second\n").unwrap();
+    let html = dir.path().join("report.html");
+    let blank = cases.join("blank.in");
+    for (args, code) in [
+        (
+            vec!["show".as_ref(), "littlesquares".as_ref(), blank.as_os_str()],
+            0,
+        ),
+        (
+            vec![
+                "verify".as_ref(),
+                cases.as_os_str(),
+                "--out".as_ref(),
+                out.as_os_str(),
+                "--html".as_ref(),
+                html.as_os_str(),
+            ],
+            1,
+        ),
+    ] {
+        if let Some((kib, output)) = peak_kib(&args) {
+            assert_eq!(output.status.code(), Some(code), "{}", stderr(&output));
+            assert!(kib < 100 * 1024, "{args:?}: peak {kib} KiB");
+        }
+    }
+    assert!(read(&html).contains("blank.in"));
+}
+
+#[test]
+fn verify_runs_the_reference_only_on_inputs_it_can_hold() {
+    // The default bound is the available memory over the reference's worst factor (hundreds
+    // of megabytes); --reference-max-bytes sets it, here below one of two files.
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    fs::create_dir(&cases).unwrap();
+    fs::write(cases.join("small.in"), "1\nL1\nQUIT\n").unwrap();
+    let mut long = String::from("4\n");
+    for i in 0..100 {
+        long.push_str(["L1\n", "R1\n"][i % 2]);
+    }
+    long.push_str("QUIT\n");
+    fs::write(cases.join("long.in"), &long).unwrap();
+    let out = dir.path().join("reports");
+    let run = referee()
+        .arg("verify")
+        .arg(&cases)
+        .args(["--reference-max-bytes", "100", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let rows = rows(&out.join("verdicts.csv"));
+    let row = |name: &str| rows.iter().find(|r| r[0].ends_with(name)).unwrap().clone();
+    let (small, long) = (row("small.in"), row("long.in"));
+    assert_eq!(small[7], "ok", "{small:?}");
+    assert_eq!(long[7], "reference-skipped", "{long:?}");
+    assert!(
+        long[11].contains("over --reference-max-bytes 100"),
+        "{long:?}"
+    );
 }
 
 #[cfg(unix)]

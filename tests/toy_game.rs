@@ -244,6 +244,7 @@ fn gen_and_verify_run_the_toy_game() {
         options: Default::default(),
     };
     let settings = referee::verify::Settings {
+        reference_max_bytes: u64::MAX,
         reference_budget: 1_000,
         no_reference: false,
     };

@@ -34,6 +34,11 @@ pub(super) struct VerifyArgs {
     /// Do not run the reference at all.
     #[arg(long)]
     no_reference: bool,
+    /// Skip the reference (`reference-skipped`) on inputs larger than this many bytes. The
+    /// reference holds its input in memory, up to 64 times its size: the default is the
+    /// memory available (MemAvailable) over 64.
+    #[arg(long, value_parser = amount)]
+    reference_max_bytes: Option<u64>,
     /// Add the engine's time per file (`engine_micros`) to the reports (they are then no
     /// longer byte-identical between runs).
     #[arg(long)]
@@ -71,12 +76,20 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
     let settings = crate::verify::Settings {
         reference_budget: args.reference_budget,
         no_reference: args.no_reference,
+        reference_max_bytes: args
+            .reference_max_bytes
+            .unwrap_or_else(crate::text::reference_input_limit),
     };
     let options = [
         ("game", args.game.map_or("", |g| g.as_str()).to_string()),
         ("rules", args.rules.clone().unwrap_or_default()),
         ("reference-budget", args.reference_budget.to_string()),
         ("no-reference", args.no_reference.to_string()),
+        (
+            "reference-max-bytes",
+            args.reference_max_bytes
+                .map_or(String::new(), |b| b.to_string()),
+        ),
         ("timings", args.timings.to_string()),
     ];
     let batch = crate::verify::run::Batch {

@@ -91,8 +91,28 @@ impl Game for LittleSquares {
     }
 
     fn case_ranges(input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
-        grids_of_rows_form(input)
+        grids_of_rows_form(input).or_else(|| literals(input))
     }
+}
+
+/// The byte ranges of the literals of an input in the TopCoder literal form (`{` to its `}`,
+/// each a one-grid input on its own: the squares' strings hold no braces); `None` for the rows
+/// form, an input without a literal, or a brace left open or closed twice.
+fn literals(input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
+    let mut found = Vec::new();
+    let mut open: Option<usize> = None;
+    for (i, &b) in input.iter().enumerate() {
+        match (b, open) {
+            (b'{', None) => open = Some(i),
+            (b'}', Some(start)) => {
+                found.push(start..i + 1);
+                open = None;
+            }
+            (b'{' | b'}', _) => return None,
+            _ => {}
+        }
+    }
+    (open.is_none() && !found.is_empty()).then_some(found)
 }
 
 /// The byte ranges of the grids of an input in the rows form (runs of lines that are not

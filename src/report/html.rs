@@ -427,7 +427,7 @@ mod tests {
     #[test]
     fn a_case_of_a_multi_case_file_is_drawn_as_in_the_whole_file() {
         use crate::games::GameName;
-        let inputs: [(GameName, &[u8]); 3] = [
+        let inputs: [(GameName, &[u8]); 4] = [
             (
                 GameName::Pousse,
                 b"3\n\n2\nL1\nQUIT\n\n3\nT1\nT1\nT2\nQUIT\n\n1\nQUIT\n",
@@ -435,6 +435,10 @@ mod tests {
             (
                 GameName::Littlesquares,
                 b"..\n..\n\n.#\n#.\n\n\n....\n#..#\r\n",
+            ),
+            (
+                GameName::Littlesquares,
+                b"{ \"..\",\n  \"..\" }\n{\".#\", \"#.\"}{\"....\",\n\"#..#\"}\n",
             ),
             (
                 GameName::Somegame,

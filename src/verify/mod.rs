@@ -33,6 +33,9 @@ pub struct Settings {
     pub reference_budget: u64,
     /// Never run the reference.
     pub no_reference: bool,
+    /// The largest input the reference runs on (it holds its input in memory; its worst
+    /// factor is [`crate::text::REFERENCE_MEMORY_FACTOR`]).
+    pub reference_max_bytes: u64,
 }
 
 /// A case's content: in memory when small, else on disk.
@@ -264,13 +267,12 @@ pub fn verify_file<G: Game>(
                 .fold(0u64, u64::saturating_add);
             let reference = if settings.no_reference {
                 ReferenceOutcome::Skipped("reference not run (--no-reference)".to_string())
-            } else if input.len() > IN_MEMORY_LIMIT
-                && input.len() > crate::text::reference_input_limit()
-            {
+            } else if input.len() > settings.reference_max_bytes {
                 ReferenceOutcome::Skipped(format!(
-                    "reference not run: the input has {} bytes, more than the reference can \
-                     hold (the available memory over {})",
+                    "reference not run: the input has {} bytes, over --reference-max-bytes {} \
+                     (by default what the reference can hold: the available memory over {})",
                     input.len(),
+                    settings.reference_max_bytes,
                     crate::text::REFERENCE_MEMORY_FACTOR
                 ))
             } else if cost > settings.reference_budget {
