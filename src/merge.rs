@@ -186,6 +186,7 @@ fn merge_verify(
     for (dir, m) in dirs.iter().zip(manifests) {
         timings |= read_verify_rows(dir, slice_of(m), &mut rows)?;
     }
+    crate::report::add_bookkeeping(rows.len() as u64);
     rows.sort_by(Row::report_order);
     let problems = rows
         .iter()

@@ -116,3 +116,78 @@ fn somegame_parsing_is_linear() {
         format!("1 1 1 {}\n0\n", repeat("9", n)).into_bytes()
     });
 }
+
+/// The bookkeeping of `verify` over `files` small games (sorting, looking up and writing its
+/// rows, counted by `referee::report::bookkeeping`), then of `merge` over the two halves of
+/// the same run verified as shards.
+fn driver_work(files: usize) -> (u64, u64) {
+    use referee::verify::run::{run, Batch};
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    std::fs::create_dir(&cases).unwrap();
+    for i in 0..files {
+        let game = ["1\nL1\nQUIT\n", "2\nL1\nQUIT\n", "2\nT2\nL1\nQUIT\n"][i % 3];
+        let sub = cases.join(format!("{:x}", i % 16));
+        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::write(sub.join(format!("g{i}.in")), game).unwrap();
+    }
+    let settings = referee::verify::Settings {
+        reference_max_bytes: u64::MAX,
+        reference_budget: 1_000_000,
+        no_reference: false,
+    };
+    let verify = |shard: Option<referee::shard::Shard>, out: &str| {
+        let batch = Batch {
+            paths: vec![cases.clone()],
+            shard,
+            jobs: Some(2),
+            out: dir.path().join(out),
+            timings: false,
+            options: Default::default(),
+        };
+        run(&batch, |file| {
+            referee::verify::verify_as::<Pousse>(file, &settings, Rules::Waterloo)
+        })
+        .unwrap()
+    };
+    referee::report::bookkeeping();
+    let outcome = verify(None, "whole");
+    assert_eq!(outcome.rows.len(), files);
+    let verified = referee::report::bookkeeping();
+    verify(Some(referee::shard::Shard::new(1, 2).unwrap()), "s1");
+    verify(Some(referee::shard::Shard::new(2, 2).unwrap()), "s2");
+    referee::report::bookkeeping();
+    let merged = referee::merge::merge(
+        &[dir.path().join("s1"), dir.path().join("s2")],
+        &dir.path().join("merged"),
+    )
+    .unwrap();
+    assert_eq!(merged.rows, files);
+    (verified, referee::report::bookkeeping())
+}
+
+#[test]
+fn verify_and_merge_do_n_log_n_bookkeeping_in_the_number_of_files() {
+    // A driver that looked up each file's rows by scanning every row (files x rows) did 64
+    // times the work for 8 times the files; sorting does 8 x log(8n) / log(n).
+    let n = 600;
+    let (verify_small, merge_small) = driver_work(n);
+    let (verify_large, merge_large) = driver_work(8 * n);
+    let bound = 8.0 * ((8 * n) as f64).log2() / (n as f64).log2() * 1.2;
+    for (what, small, large) in [
+        ("verify", verify_small, verify_large),
+        ("merge", merge_small, merge_large),
+    ] {
+        let ratio = large as f64 / small.max(1) as f64;
+        eprintln!("{what}: {small} -> {large} steps, x{ratio:.2} (bound x{bound:.2})");
+        assert!(
+            ratio <= bound,
+            "{what}: 8x the files -> {ratio:.1}x the bookkeeping ({small} -> {large})"
+        );
+        assert!(
+            large <= 4 * (8 * n as u64) * ((8 * n) as f64).log2() as u64,
+            "{what}: {large} steps for {} files",
+            8 * n
+        );
+    }
+}

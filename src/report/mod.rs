@@ -149,10 +149,27 @@ impl Row {
     }
 }
 
+thread_local! {
+    static BOOKKEEPING: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts `steps` of a driver's bookkeeping on this thread: each row or file a driver visits
+/// after judging (to sort, look up, count or write it), so that a test can check that
+/// verify and merge stay O(n log n) in the number of rows, without timing them.
+pub fn add_bookkeeping(steps: u64) {
+    BOOKKEEPING.with(|w| w.set(w.get().wrapping_add(steps)));
+}
+
+/// The bookkeeping steps on this thread since the last call (which resets it).
+pub fn bookkeeping() -> u64 {
+    BOOKKEEPING.with(|w| w.replace(0))
+}
+
 impl Row {
     /// The report order of two rows: [`order`] on their files and indices, without
-    /// allocating.
+    /// allocating (one bookkeeping step).
     pub fn report_order(a: &Row, b: &Row) -> Ordering {
+        add_bookkeeping(1);
         a.file
             .split('/')
             .cmp(b.file.split('/'))

@@ -101,6 +101,7 @@ pub fn run(
     );
     write_reports(staging, &rows, batch.timings, &mut manifest)
         .map_err(|e| RunError::io(&batch.out, e))?;
+    crate::report::add_bookkeeping(rows.len() as u64 + files.len() as u64);
     let with_problems: HashSet<&str> = rows
         .iter()
         .filter(|r| r.status.is_some_and(Status::is_problem))
@@ -128,6 +129,7 @@ pub fn write_reports(
     timings: bool,
     manifest: &mut Manifest,
 ) -> std::io::Result<()> {
+    crate::report::add_bookkeeping(2 * rows.len() as u64);
     let header = report::header(timings);
     let verdicts = staging.csv(
         "verdicts.csv",
