@@ -312,6 +312,7 @@ fn a_table_of_programs_says_which_accepted_one_is_wrong() {
     )
     .unwrap();
     let out = dir.path().join("out");
+    let junit = dir.path().join("junit.xml");
     let run = referee()
         .args([
             "audit",
@@ -325,6 +326,8 @@ fn a_table_of_programs_says_which_accepted_one_is_wrong() {
         .arg(&table)
         .arg("--out")
         .arg(&out)
+        .arg("--junit")
+        .arg(&junit)
         .output()
         .unwrap();
     let err = stderr(&run);
@@ -338,6 +341,11 @@ fn a_table_of_programs_says_which_accepted_one_is_wrong() {
     );
     assert_eq!(programs[1]["does"], "wrong_answer");
     assert!(err.contains("planted: accepted, but proved wrong"), "{err}");
+    // One JUnit test case per program, failed where the package's verdict says something.
+    let xml = fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<testcase").count(), 2, "{xml}");
+    assert_eq!(xml.matches("<failure").count(), 1, "{xml}");
+    assert!(xml.contains("name=\"planted\""), "{xml}");
     // Each program's own findings, as a single audit writes them.
     assert!(out.join("programs/planted/findings.csv").is_file());
     assert_eq!(rows(&out.join("programs/good/findings.csv")).len(), 0);

@@ -189,6 +189,8 @@ pub struct TestLine {
 pub struct ContestReport {
     /// Every program.
     pub programs: Vec<ProgramLine>,
+    /// The rows of `programs.csv` (columns [`PROGRAMS_HEADER`]).
+    pub rows: Vec<Vec<String>>,
     /// The scores.
     pub scores: Scores,
     /// The strengthening cases.
@@ -736,6 +738,7 @@ pub fn audit_contest<G: Game>(
     staging.commit().map_err(|e| RunError::io(&base.out, e))?;
     Ok(ContestReport {
         programs: lines,
+        rows,
         scores,
         tests,
         uncovered,

@@ -14,13 +14,15 @@ use crate::games::Visitor;
 
 /// Audits every program of `args`; the exit code as `--help` says.
 pub(super) fn audit_contest(args: AuditArgs) -> Result<ExitCode, RunError> {
-    if args.html.html.is_some() || args.ci.junit.is_some() {
+    if args.html.html.is_some() {
         return Err(RunError::Usage(
-            "--html and --junit report one program's findings; with several programs the \
-             reports are programs.csv, audit.json and each program's findings under programs/"
+            "--html reports one program's findings; with several programs the reports are \
+             programs.csv, audit.json (and --junit), and each program's findings under \
+             programs/NAME/"
                 .into(),
         ));
     }
+    args.ci.check(&args.out)?;
     if args.save_runs.is_some() || args.sharding.slice()?.is_some() {
         return Err(RunError::Usage(
             "--save-runs and --shard audit one program; with several, every program runs the \
@@ -110,6 +112,46 @@ pub(super) fn audit_contest(args: AuditArgs) -> Result<ExitCode, RunError> {
     listening.close();
     let report = report?;
     summarize(&args, count, &report);
+    let game = args.game.as_str();
+    let mut properties = vec![
+        ("game".to_string(), game.to_string()),
+        ("programs".to_string(), count.to_string()),
+        ("seed".to_string(), args.seed.to_string()),
+        (
+            "tpr-existing".to_string(),
+            report.scores.tpr_existing.text(),
+        ),
+        (
+            "tnr-existing".to_string(),
+            report.scores.tnr_existing.text(),
+        ),
+        (
+            "tpr-strengthened".to_string(),
+            report.scores.tpr_strengthened.text(),
+        ),
+        (
+            "tnr-strengthened".to_string(),
+            report.scores.tnr_strengthened.text(),
+        ),
+        (
+            "strengthening-cases".to_string(),
+            report.tests.len().to_string(),
+        ),
+    ];
+    if let Some(rules) = &args.rules {
+        properties.push(("rules".to_string(), rules.clone()));
+    }
+    let suite = crate::report::ci::programs_suite(
+        game,
+        &properties,
+        &crate::audit::contest::PROGRAMS_HEADER,
+        &report.rows,
+    );
+    super::publish(
+        &format!("referee audit {game}"),
+        &[suite],
+        &args.ci.output(&args.out, false),
+    )?;
     let interrupted = program::interrupted_by();
     if let Some(signal) = interrupted {
         eprintln!(

@@ -90,6 +90,55 @@ pub fn column_of(header: &[&str], row: &[String], name: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The suite of a contest audit: one case per program (columns [`header`] of
+/// `programs.csv`), failed when the package's verdict says something of it, skipped when it
+/// was not run.
+pub fn programs_suite(
+    game: &str,
+    properties: &[(String, String)],
+    header: &[&str],
+    rows: &[Vec<String>],
+) -> Suite {
+    let column = |row: &[String], name: &str| column_of(header, row, name);
+    let cases = rows
+        .iter()
+        .map(|row| {
+            let verdict = column(row, "verdict");
+            let (outcome, status) = if column(row, "does").is_empty() {
+                (Outcome::Skipped, "not-run".to_string())
+            } else if verdict == "as expected" {
+                (Outcome::Passed, "as-expected".to_string())
+            } else {
+                (Outcome::Failed, "verdict".to_string())
+            };
+            let detail: Vec<String> = header
+                .iter()
+                .zip(row)
+                .filter(|(h, v)| !v.is_empty() && **h != "program")
+                .map(|(h, v)| format!("{h}: {v}"))
+                .collect();
+            Case {
+                name: column(row, "program"),
+                status,
+                outcome,
+                message: if outcome == Outcome::Passed {
+                    String::new()
+                } else {
+                    verdict
+                },
+                detail: detail.join("\n"),
+                location: None,
+                time: None,
+            }
+        })
+        .collect();
+    Suite {
+        name: game.to_string(),
+        properties: properties.to_vec(),
+        cases,
+    }
+}
+
 /// The findings of a `stress` or `audit` run, the rows of its `findings.csv` under `header`, as
 /// CI results: one suite per game (with `properties`), one failed case per finding, named by
 /// its number and signature, its other columns as detail; a finding on an input file is placed
