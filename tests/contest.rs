@@ -439,3 +439,139 @@ fn submissions_are_built_by_their_language_and_one_that_does_not_build_is_report
     assert!(p["verdict"].starts_with("not run"), "{p:?}");
     assert!(out.join("build/accepted-relay.rs/program").is_file());
 }
+
+/// An executable shell script `name` in `dir` that answers its first two runs (the probe)
+/// with `judge`, then runs `body`.
+fn after_the_probe(dir: &Path, name: &str, judge: &str, body: &str) -> String {
+    let path = dir.join(name);
+    let count = dir.join(format!("{name}.count"));
+    fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\necho x >> {count}\nif [ \"$(wc -l < {count})\" -le 2 ]; then exec {judge}; fi\n{body}\n",
+            count = count.display()
+        ),
+    )
+    .unwrap();
+    let mut perms = fs::metadata(&path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    fs::set_permissions(&path, perms).unwrap();
+    path.display().to_string()
+}
+
+/// The processes whose command line holds `marker` (referee's own excluded).
+fn alive_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmdline) = fs::read(entry.path().join("cmdline")) {
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if text.contains(marker) && !text.contains("referee") {
+                found.push(text);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let good = judge(dir.path(), &[], "good");
+    // --time bounds the whole run, a program that never answers after the probe included.
+    let stuck = after_the_probe(dir.path(), "stuck.sh", &good, "sleep 3261");
+    let out = dir.path().join("timed");
+    let started = Instant::now();
+    let run = referee()
+        .args(["audit", "pousse", "--time", "6", "--timeout", "600"])
+        .args([
+            "--cmd",
+            &format!("good={good}"),
+            "--cmd",
+            &format!("stuck={stuck}"),
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    // Hang guard: ten times the budget.
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "{}",
+        stderr(&run)
+    );
+    let programs = rows(&out.join("programs.csv"));
+    assert_eq!(programs[0]["verdict"], "as expected", "{:?}", programs[0]);
+    // Nothing is said of a program none of whose runs ended: not counted as accepted.
+    assert!(
+        programs[1]["referee-cases"].starts_with("not audited"),
+        "{:?}",
+        programs[1]
+    );
+    assert!(
+        programs[1]["verdict"].starts_with("not audited"),
+        "{:?}",
+        programs[1]
+    );
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    assert!(alive_with("sleep 3261").is_empty());
+
+    // A signal: every program's processes end, the reports are written, exit 128 + signal.
+    let background = after_the_probe(
+        dir.path(),
+        "background.sh",
+        &good,
+        "sleep 3262 & sleep 3263",
+    );
+    let double_fork = after_the_probe(
+        dir.path(),
+        "double-fork.sh",
+        &good,
+        "setsid sh -c 'sleep 3264 & sleep 3265' & sleep 3266",
+    );
+    let out = dir.path().join("interrupted");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args([
+            "audit",
+            "pousse",
+            "--cases",
+            "100",
+            "--timeout",
+            "600",
+            "--jobs",
+            "4",
+        ])
+        .args(["--cmd", &format!("good={good}")])
+        .args(["--cmd", &format!("background={background}")])
+        .args(["--cmd", &format!("double-fork={double_fork}")])
+        .arg("--out")
+        .arg(&out)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let waited = Instant::now();
+    while alive_with("sleep 3263").is_empty() || alive_with("sleep 3266").is_empty() {
+        assert!(waited.elapsed() < Duration::from_secs(60), "never ran");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = child.wait().unwrap();
+    let mut text = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut text).unwrap();
+    assert_eq!(status.code(), Some(143), "{text}");
+    assert!(text.contains("interrupted by signal 15"), "{text}");
+    assert_eq!(rows(&out.join("programs.csv")).len(), 3, "{text}");
+    std::thread::sleep(Duration::from_millis(200));
+    for n in 3262..=3266 {
+        let marker = format!("sleep {n}");
+        assert!(
+            alive_with(&marker).is_empty(),
+            "{marker} outlived the audit"
+        );
+    }
+}

@@ -8,7 +8,8 @@
 //! 2. **Referee's cases.** Every program is audited as by a single-program audit, all at once:
 //!    the data's cases first, then the same seeded random and extreme cases, each generated and
 //!    judged by the engine once ([`SharedCases`]), at most `--jobs` runs going on at once
-//!    across every program ([`Slots`]), each program in the input form it answers.
+//!    across every program ([`Slots`]), each program at most its share of them (so a program
+//!    whose runs hang cannot starve the others), each in the input form it answers.
 //! 3. **Strengthening.** Every shrunk finding that is inside the contest's limits (checked as
 //!    `validate --constraints contest` does), fails alone and whose expected output the
 //!    reference confirms is a candidate case; every program runs on every candidate, as a
@@ -294,8 +295,17 @@ fn read_data<G: Game>(
     files
 }
 
+/// Why a run as a judge system runs it says nothing of the program.
+#[derive(Debug)]
+enum NotJudged {
+    /// It could not be started.
+    CannotRun(String),
+    /// `--time` ran out (or an interruption came) before it ended.
+    Cut,
+}
+
 /// Runs `program` on `input` as a judge system would, against `expected`: the kind of failure,
-/// `None` when accepted, or why it did not run to the end (cut short, cannot start).
+/// `None` when accepted.
 fn judge_run(
     program: &Program,
     input: &[u8],
@@ -303,16 +313,16 @@ fn judge_run(
     settings_limits: &super::program::Limits,
     slots: &Slots,
     deadline: Option<Instant>,
-) -> Result<Option<Kind>, String> {
+) -> Result<Option<Kind>, NotJudged> {
     let run = {
         let _slot = slots.hold();
         program
             .run(input, settings_limits, deadline)
-            .map_err(|e| format!("cannot be run: {e}"))?
+            .map_err(|e| NotJudged::CannotRun(format!("cannot be run: {e}")))?
     };
     let tried = Tried::new(run, expected.to_string());
     if tried.cut() {
-        return Err("not run to its end: --time ran out".into());
+        return Err(NotJudged::Cut);
     }
     Ok(tried.kind)
 }
@@ -389,13 +399,15 @@ pub fn audit_contest<G: Game>(
                         detail: kind.to_string(),
                     })
                 }
-                Err(why) => {
+                Err(NotJudged::CannotRun(why)) => {
                     return Some(Judged {
                         class: Class::RunTimeError,
                         file: Some(file.name.clone()),
                         detail: why,
                     })
                 }
+                // No result: --time ran out before the program's data runs ended.
+                Err(NotJudged::Cut) => return None,
             }
         }
         Some(Judged {
@@ -404,6 +416,16 @@ pub fn audit_contest<G: Game>(
             detail: format!("{} files", data.len()),
         })
     });
+
+    for (entrant, judged) in entrants.iter().zip(&on_data) {
+        if entrant.program.is_ok() && judged.is_none() {
+            notes.push(format!(
+                "{}: no result on the existing data: --time ran out before its runs ended \
+                 (a tenth of --time is theirs)",
+                entrant.name
+            ));
+        }
+    }
 
     // 2. Referee's cases, every program at once.
     let built: Vec<usize> = (0..entrants.len())
@@ -429,6 +451,9 @@ pub fn audit_contest<G: Game>(
                 own.program = entrant.program.clone().expect("built");
                 own.out = programs_dir.join(entrant.dir());
                 own.time = audit_time;
+                // Each program's runs at once: its share of the slots, so that a program whose
+                // runs all hang holds no more than its share.
+                own.jobs = (base.jobs / built.len().max(1)).max(1);
                 let together = &together;
                 scope.spawn(move || {
                     let report = audit_among::<G>(&own, together);
@@ -572,7 +597,14 @@ pub fn audit_contest<G: Game>(
         .collect();
 
     // Scores.
-    let is_built = |e: usize| entrants[e].program.is_ok() && on_data[e].is_some();
+    // A program counts in the scores when it ran the existing data, and referee's cases or a
+    // finding says something of it.
+    let unaudited: Vec<bool> = audits
+        .iter()
+        .zip(&proved_wrong)
+        .map(|(a, &wrong)| !wrong && matches!(a, Some(Ok(r)) if r.cases == 0))
+        .collect();
+    let is_built = |e: usize| entrants[e].program.is_ok() && on_data[e].is_some() && !unaudited[e];
     let rate = |wrong: bool, rejected: &[bool]| -> Rate {
         let pool: Vec<usize> = (0..entrants.len())
             .filter(|&e| is_built(e) && proved_wrong[e] == wrong)
@@ -631,6 +663,9 @@ pub fn audit_contest<G: Game>(
                         line.first_case = Some(format!("programs/{}/{file}", entrant.dir()));
                         format!("{} on {}", f.kind, f.source.describe())
                     }
+                    None if report.cases == 0 => {
+                        "not audited: no case ran to its end before --time ran out".to_string()
+                    }
                     None if report.findings.is_empty() => {
                         format!("no finding in {} cases", report.cases)
                     }
@@ -645,6 +680,7 @@ pub fn audit_contest<G: Game>(
         line.does = match (&line.existing_data, first_kind) {
             (None, _) => None,
             (Some(j), _) if j.class != Class::Accepted => Some(j.class),
+            _ if unaudited[e] => None,
             (_, Some(kind)) => Some(class_of(kind)),
             (_, None) if proved_wrong[e] => Some(Class::WrongAnswer),
             _ => Some(Class::Accepted),
@@ -774,11 +810,21 @@ fn first_line(text: &str) -> String {
 fn verdict(line: &ProgramLine, rejected_existing: bool) -> Vec<String> {
     let mut said = Vec::new();
     let Some(does) = line.does else {
-        if line.expected.is_some() {
-            said.push(line.referee_cases.clone());
-        }
+        said.push(
+            if ["not run", "not audited"]
+                .iter()
+                .any(|p| line.referee_cases.starts_with(p))
+            {
+                line.referee_cases.clone()
+            } else {
+                "no result on the existing data: --time ran out before its runs ended".to_string()
+            },
+        );
         return said;
     };
+    if line.referee_cases.starts_with("not audited") {
+        said.push(line.referee_cases.clone());
+    }
     let case = line
         .first_case
         .clone()

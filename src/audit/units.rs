@@ -392,3 +392,48 @@ pub fn judged<G: Game>(input: &[u8], rules: G::Options) -> Option<(String, Vec<S
     let verdicts = judged.iter().map(|j| j.verdict()).collect();
     Some((render::<G>(&judged), verdicts))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judged(case: u32) -> Option<JudgedCase<u32>> {
+        Some(JudgedCase {
+            case,
+            input: Vec::new(),
+            verdicts: Vec::new(),
+            outside: None,
+        })
+    }
+
+    fn kept(shared: &SharedCases<u32>) -> usize {
+        shared.entries.lock().unwrap().len()
+    }
+
+    #[test]
+    fn a_shared_case_is_judged_once_and_kept_until_every_audit_took_it() {
+        let shared = SharedCases::new(3);
+        let one = CaseKey::Random {
+            index: 1,
+            small: false,
+        };
+        for audit in 0..3 {
+            let got = shared.get(one, || judged(7 + audit));
+            assert_eq!(
+                got.map(|j| j.case),
+                Some(7),
+                "judged by the first audit only"
+            );
+            assert_eq!(kept(&shared), usize::from(audit < 2));
+        }
+        assert_eq!(shared.judged(), 1);
+        // An audit that ends its cases is no longer waited for.
+        let two = CaseKey::File { file: 0, case: 0 };
+        shared.get(two, || judged(1));
+        shared.get(two, || judged(1));
+        assert_eq!(kept(&shared), 1);
+        shared.leave();
+        assert_eq!(kept(&shared), 0);
+        assert_eq!(shared.judged(), 2);
+    }
+}
