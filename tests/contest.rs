@@ -219,10 +219,10 @@ fn the_example_contest_is_audited_and_its_data_strengthened() {
             .unwrap();
         assert_eq!(valid.status.code(), Some(42), "{file}: {}", stderr(&valid));
     }
-    // The strengthened data still verifies.
+    // The strengthened package still verifies.
     let verified = referee()
         .arg("verify")
-        .arg(package.join("data"))
+        .arg(&package)
         .arg("--out")
         .arg(dir.path().join("verify"))
         .output()

@@ -445,7 +445,8 @@ pub fn audit_contest<G: Game>(
     let reports: Vec<Result<Report, RunError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = built
             .iter()
-            .map(|&e| {
+            .enumerate()
+            .map(|(audit, &e)| {
                 let entrant = &entrants[e];
                 let mut own = base.clone();
                 own.program = entrant.program.clone().expect("built");
@@ -456,8 +457,8 @@ pub fn audit_contest<G: Game>(
                 own.jobs = (base.jobs / built.len().max(1)).max(1);
                 let together = &together;
                 scope.spawn(move || {
-                    let report = audit_among::<G>(&own, together);
-                    together.cases.leave();
+                    let report = audit_among::<G>(&own, together, audit);
+                    together.cases.leave(audit);
                     report
                 })
             })

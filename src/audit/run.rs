@@ -520,13 +520,14 @@ pub fn audit<G: Game>(settings: &Settings<G::Options>) -> Result<Report, RunErro
 pub fn audit_among<G: Game>(
     settings: &Settings<G::Options>,
     together: &Together<G::Case>,
+    audit: usize,
 ) -> Result<Report, RunError> {
-    audit_with::<G>(settings, Some(together))
+    audit_with::<G>(settings, Some((together, audit)))
 }
 
 fn audit_with<G: Game>(
     settings: &Settings<G::Options>,
-    together: Option<&Together<G::Case>>,
+    together: Option<(&Together<G::Case>, usize)>,
 ) -> Result<Report, RunError> {
     let staging = Staging::new(&settings.out).map_err(|e| RunError::io(&settings.out, e))?;
     let alone = together.is_none();
@@ -543,7 +544,7 @@ fn audit_with<G: Game>(
     )
     .map_err(RunError::Usage)?;
     let (files, found, skipped) = match together {
-        Some(t) => t.inputs.clone(),
+        Some((t, _)) => t.inputs.clone(),
         None => read_inputs::<G>(settings)?,
     };
     if let Some(dir) = &settings.save_runs {
@@ -561,7 +562,7 @@ fn audit_with<G: Game>(
         settings.shard,
     );
     let plan = match together {
-        Some(t) => plan.sharing(Arc::clone(&t.cases)),
+        Some((t, audit)) => plan.sharing(Arc::clone(&t.cases), audit),
         None => plan,
     };
     let runner = Runner::<G>::new(
@@ -571,7 +572,7 @@ fn audit_with<G: Game>(
         settings.rules,
         deadline,
     )
-    .sharing(together.map(|t| Arc::clone(&t.slots)));
+    .sharing(together.map(|(t, _)| Arc::clone(&t.slots)));
     let bar = if alone {
         crate::pool::progress(settings.cases.unwrap_or(0) as usize, "auditing", "cases")
     } else {

@@ -9,7 +9,7 @@
 //! depend on who prepares it, or when.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::Source;
@@ -93,8 +93,9 @@ pub struct Plan<G: Game> {
     file_units: Vec<(usize, usize, usize)>,
     /// The generator's shape.
     shape: <G::Case as Case>::Shape,
-    /// The cases judged for every audit of a run of several programs.
-    shared: Option<Arc<SharedCases<G::Case>>>,
+    /// The cases judged for every audit of a run of several programs, and this audit's number
+    /// among them.
+    shared: Option<(Arc<SharedCases<G::Case>>, usize)>,
 }
 
 impl<G: Game> Plan<G> {
@@ -133,10 +134,10 @@ impl<G: Game> Plan<G> {
         }
     }
 
-    /// The plan drawing its cases from `shared`: each case is generated and judged once for
-    /// every audit that shares it.
-    pub fn sharing(mut self, shared: Arc<SharedCases<G::Case>>) -> Plan<G> {
-        self.shared = Some(shared);
+    /// The plan of audit `audit` drawing its cases from `shared`: each case is generated and
+    /// judged once for every audit that shares it.
+    pub fn sharing(mut self, shared: Arc<SharedCases<G::Case>>, audit: usize) -> Plan<G> {
+        self.shared = Some((shared, audit));
         self
     }
 
@@ -242,7 +243,7 @@ impl<G: Game> Plan<G> {
         let mut dropped = 0;
         for (source, key) in keys {
             let judged = match &self.shared {
-                Some(shared) => shared.get(key, || self.judge_case(key)),
+                Some((shared, audit)) => shared.get(key, *audit, || self.judge_case(key)),
                 None => self.judge_case(key),
             };
             let Some(judged) = judged else {
@@ -312,16 +313,20 @@ pub struct JudgedCase<C> {
 /// A case judged at most once, by whichever audit needs it first.
 type Shared<C> = Arc<OnceLock<Option<JudgedCase<C>>>>;
 
+/// A case kept for the audits that have not taken it yet: the case, and which audits took it.
+type Kept<C> = (Shared<C>, Vec<bool>);
+
 /// The cases of a run auditing several programs on the same cases: each is generated and
 /// judged by the engine once, on its first use, and kept until every audit still running its
-/// cases has taken it (an audit that ends its cases early leaves, and is no longer waited for),
-/// so memory holds the cases between the fastest audit and the slowest.
+/// cases has taken it (an audit that ends its cases leaves, and is no longer waited for), so
+/// memory holds the cases between the fastest audit and the slowest. Audits are numbered from
+/// 0.
 #[derive(Debug)]
 pub struct SharedCases<C> {
-    /// Each case not yet taken by every audit, and how many took it.
-    entries: Mutex<HashMap<CaseKey, (Shared<C>, usize)>>,
-    /// The audits still running their cases.
-    audits: AtomicUsize,
+    /// Each case not yet taken by every running audit, and which audits took it.
+    entries: Mutex<HashMap<CaseKey, Kept<C>>>,
+    /// Which audits still run their cases.
+    running: Mutex<Vec<bool>>,
     /// The cases judged so far.
     judged: AtomicU64,
 }
@@ -331,23 +336,29 @@ impl<C: Clone> SharedCases<C> {
     pub fn new(audits: usize) -> SharedCases<C> {
         SharedCases {
             entries: Mutex::new(HashMap::new()),
-            audits: AtomicUsize::new(audits),
+            running: Mutex::new(vec![true; audits]),
             judged: AtomicU64::new(0),
         }
     }
 
-    /// Case `key`, judged by `judge` if no audit has judged it yet.
+    /// Case `key` for audit `audit`, judged by `judge` if no audit has judged it yet.
     fn get(
         &self,
         key: CaseKey,
+        audit: usize,
         judge: impl FnOnce() -> Option<JudgedCase<C>>,
     ) -> Option<JudgedCase<C>> {
         let cell = {
+            let running = self.running.lock().unwrap_or_else(|e| e.into_inner());
             let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-            let entry = entries.entry(key).or_default();
-            entry.1 += 1;
+            let entry = entries
+                .entry(key)
+                .or_insert_with(|| (Shared::default(), vec![false; running.len()]));
+            if let Some(took) = entry.1.get_mut(audit) {
+                *took = true;
+            }
             let cell = Arc::clone(&entry.0);
-            if entry.1 >= self.audits.load(Ordering::SeqCst) {
+            if taken_by_all(&entry.1, &running) {
                 entries.remove(&key);
             }
             cell
@@ -359,17 +370,25 @@ impl<C: Clone> SharedCases<C> {
         .clone()
     }
 
-    /// One audit ran its last case: cases are no longer kept for it.
-    pub fn leave(&self) {
+    /// Audit `audit` ran its last case: cases are no longer kept for it.
+    pub fn leave(&self, audit: usize) {
+        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(r) = running.get_mut(audit) {
+            *r = false;
+        }
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        let left = self.audits.fetch_sub(1, Ordering::SeqCst).saturating_sub(1);
-        entries.retain(|_, (_, taken)| *taken < left);
+        entries.retain(|_, (_, took)| !taken_by_all(took, &running));
     }
 
     /// The cases the engine judged (each once).
     pub fn judged(&self) -> u64 {
         self.judged.load(Ordering::Relaxed)
     }
+}
+
+/// Whether every running audit took a case.
+fn taken_by_all(took: &[bool], running: &[bool]) -> bool {
+    running.iter().zip(took).all(|(&r, &t)| !r || t)
 }
 
 /// The contest's output of `verdicts`, with `between` between two of them.
@@ -411,14 +430,14 @@ mod tests {
     }
 
     #[test]
-    fn a_shared_case_is_judged_once_and_kept_until_every_audit_took_it() {
+    fn a_shared_case_is_judged_once_and_kept_until_every_running_audit_took_it() {
         let shared = SharedCases::new(3);
         let one = CaseKey::Random {
             index: 1,
             small: false,
         };
         for audit in 0..3 {
-            let got = shared.get(one, || judged(7 + audit));
+            let got = shared.get(one, audit, || judged(7 + audit as u32));
             assert_eq!(
                 got.map(|j| j.case),
                 Some(7),
@@ -427,13 +446,19 @@ mod tests {
             assert_eq!(kept(&shared), usize::from(audit < 2));
         }
         assert_eq!(shared.judged(), 1);
-        // An audit that ends its cases is no longer waited for.
+        // Audit 0 ends its cases: a case audits 0 and 1 took still waits for audit 2, one that
+        // audits 1 and 2 took is let go.
         let two = CaseKey::File { file: 0, case: 0 };
-        shared.get(two, || judged(1));
-        shared.get(two, || judged(1));
+        let three = CaseKey::File { file: 0, case: 1 };
+        shared.get(two, 0, || judged(2));
+        shared.get(two, 1, || judged(2));
+        shared.get(three, 1, || judged(3));
+        shared.get(three, 2, || judged(3));
+        assert_eq!(kept(&shared), 2);
+        shared.leave(0);
         assert_eq!(kept(&shared), 1);
-        shared.leave();
+        assert_eq!(shared.get(two, 2, || judged(99)).map(|j| j.case), Some(2));
         assert_eq!(kept(&shared), 0);
-        assert_eq!(shared.judged(), 2);
+        assert_eq!(shared.judged(), 3);
     }
 }
