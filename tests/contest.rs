@@ -497,7 +497,7 @@ fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started(
     // Hang guard: ten times the budget.
     assert!(
         started.elapsed() < Duration::from_secs(60),
-        "{}",
+        "hang guard: {}",
         stderr(&run)
     );
     let programs = rows(&out.join("programs.csv"));
@@ -549,9 +549,13 @@ fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started(
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    // Until the programs' children are up (hang guard: 60 s).
     let waited = Instant::now();
     while alive_with("sleep 3263").is_empty() || alive_with("sleep 3266").is_empty() {
-        assert!(waited.elapsed() < Duration::from_secs(60), "never ran");
+        assert!(
+            waited.elapsed() < Duration::from_secs(60),
+            "hang guard: never ran"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     std::thread::sleep(Duration::from_millis(200));
