@@ -12,6 +12,9 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 
+mod common;
+use common::programs::{after_the_probe, alive_with, script};
+
 fn referee() -> Command {
     let mut c = Command::cargo_bin("referee").unwrap();
     c.current_dir(env!("CARGO_MANIFEST_DIR"));
@@ -43,16 +46,6 @@ fn build(dir: &Path, source: &str, defines: &[&str], name: &str) -> String {
 
 fn python(script: &str, args: &str) -> String {
     format!("python3 {} {args}", judges().join(script).display())
-}
-
-/// An executable shell script `name` in `dir`.
-fn script(dir: &Path, name: &str, body: &str) -> String {
-    let path = dir.join(name);
-    fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    let mut perms = fs::metadata(&path).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    fs::set_permissions(&path, perms).unwrap();
-    path.display().to_string()
 }
 
 /// Runs `referee audit GAME --cmd CMD` with `extra` flags into `out` (hang guard: 10 minutes).
@@ -590,41 +583,12 @@ fn the_same_seed_gives_the_same_findings_whatever_the_jobs() {
     assert_eq!(inputs.len(), reports[0].len());
 }
 
-/// The processes still alive whose command line holds `marker`.
-fn alive_with(marker: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in fs::read_dir("/proc").unwrap().flatten() {
-        if let Ok(cmdline) = fs::read(entry.path().join("cmdline")) {
-            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-            if text.contains(marker) && !text.contains("referee") {
-                found.push(format!("{}: {text}", entry.file_name().to_string_lossy()));
-            }
-        }
-    }
-    found
-}
-
 #[test]
 fn hostile_programs_neither_hang_the_audit_nor_outlive_it() {
     let dir = tempfile::tempdir().unwrap();
     let judge = build(dir.path(), "pousse.c", &[], "pousse");
     // Each answers the probe (two runs) like the correct judge, then misbehaves.
-    let count = |name: &str| {
-        dir.path()
-            .join(format!("{name}.count"))
-            .display()
-            .to_string()
-    };
-    let hostile = |name: &str, body: &str| {
-        let count = count(name);
-        script(
-            dir.path(),
-            &format!("{name}.sh"),
-            &format!(
-                "echo x >> {count}; if [ \"$(wc -l < {count})\" -le 2 ]; then exec {judge}; fi\n{body}"
-            ),
-        )
-    };
+    let hostile = |name: &str, body: &str| after_the_probe(dir.path(), name, &judge, body);
     let cases = [
         // A child left sleeping, holding the output pipe open.
         (
@@ -689,20 +653,7 @@ fn an_interrupted_audit_ends_every_process_it_started() {
     let judge = build(dir.path(), "pousse.c", &[], "pousse");
     // Each answers the probe (two runs) like the correct judge, then leaves processes behind and
     // sleeps: a plain background child, a double fork that leaves the process group (setsid), SIGTERM ignored.
-    let hostile = |name: &str, body: &str| {
-        let count = dir
-            .path()
-            .join(format!("{name}.count"))
-            .display()
-            .to_string();
-        script(
-            dir.path(),
-            &format!("{name}.sh"),
-            &format!(
-                "echo x >> {count}; if [ \"$(wc -l < {count})\" -le 2 ]; then exec {judge}; fi\n{body}"
-            ),
-        )
-    };
+    let hostile = |name: &str, body: &str| after_the_probe(dir.path(), name, &judge, body);
     let bin = assert_cmd::cargo::cargo_bin("referee");
     for (signal, to_group) in [("INT", true), ("TERM", false), ("INT", false)] {
         let round = format!("{signal}-{to_group}");

@@ -11,6 +11,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::programs::{after_the_probe, alive_with};
+
 fn referee() -> Command {
     Command::new(env!("CARGO_BIN_EXE_referee"))
 }
@@ -440,46 +443,13 @@ fn submissions_are_built_by_their_language_and_one_that_does_not_build_is_report
     assert!(out.join("build/accepted-relay.rs/program").is_file());
 }
 
-/// An executable shell script `name` in `dir` that answers its first two runs (the probe)
-/// with `judge`, then runs `body`.
-fn after_the_probe(dir: &Path, name: &str, judge: &str, body: &str) -> String {
-    let path = dir.join(name);
-    let count = dir.join(format!("{name}.count"));
-    fs::write(
-        &path,
-        format!(
-            "#!/bin/sh\necho x >> {count}\nif [ \"$(wc -l < {count})\" -le 2 ]; then exec {judge}; fi\n{body}\n",
-            count = count.display()
-        ),
-    )
-    .unwrap();
-    let mut perms = fs::metadata(&path).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    fs::set_permissions(&path, perms).unwrap();
-    path.display().to_string()
-}
-
-/// The processes whose command line holds `marker` (referee's own excluded).
-fn alive_with(marker: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in fs::read_dir("/proc").unwrap().flatten() {
-        if let Ok(cmdline) = fs::read(entry.path().join("cmdline")) {
-            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-            if text.contains(marker) && !text.contains("referee") {
-                found.push(text);
-            }
-        }
-    }
-    found
-}
-
 #[test]
 fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started() {
     use std::time::{Duration, Instant};
     let dir = tempfile::tempdir().unwrap();
     let good = judge(dir.path(), &[], "good");
     // --time bounds the whole run, a program that never answers after the probe included.
-    let stuck = after_the_probe(dir.path(), "stuck.sh", &good, "sleep 3261");
+    let stuck = after_the_probe(dir.path(), "stuck", &good, "sleep 3261");
     let out = dir.path().join("timed");
     let started = Instant::now();
     let run = referee()
@@ -517,15 +487,10 @@ fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started(
     assert!(alive_with("sleep 3261").is_empty());
 
     // A signal: every program's processes end, the reports are written, exit 128 + signal.
-    let background = after_the_probe(
-        dir.path(),
-        "background.sh",
-        &good,
-        "sleep 3262 & sleep 3263",
-    );
+    let background = after_the_probe(dir.path(), "background", &good, "sleep 3262 & sleep 3263");
     let double_fork = after_the_probe(
         dir.path(),
-        "double-fork.sh",
+        "double-fork",
         &good,
         "setsid sh -c 'sleep 3264 & sleep 3265' & sleep 3266",
     );

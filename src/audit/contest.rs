@@ -190,8 +190,6 @@ pub struct TestLine {
 pub struct ContestReport {
     /// Every program.
     pub programs: Vec<ProgramLine>,
-    /// The rows of `programs.csv` (columns [`PROGRAMS_HEADER`]).
-    pub rows: Vec<Vec<String>>,
     /// The scores.
     pub scores: Scores,
     /// The strengthening cases.
@@ -490,31 +488,26 @@ pub fn audit_contest<G: Game>(
                 continue;
             }
             let from = format!("{} finding {} ({})", entrants[e].name, f.number, f.kind);
-            let why_not = if f.batch_only {
-                Some("it fails only with the other cases of its run".to_string())
+            let confirmed = if f.batch_only {
+                Err("it fails only with the other cases of its run".to_string())
             } else if let Some(outside) = &f.outside {
-                Some(format!("outside the contest's limits: {outside}"))
+                Err(format!("outside the contest's limits: {outside}"))
             } else if let Err(why) =
                 validate::<G>(&f.case[..], rules, crate::game::Constraints::Contest)
             {
-                Some(format!("not a valid contest input: {}", why.0))
+                Err(format!("not a valid contest input: {}", why.0))
             } else if !seen.insert(f.case.clone()) {
                 continue;
             } else {
-                confirm_by_reference::<G>(&f.case, rules, base.reference_budget).err()
+                confirmed_output::<G>(&f.case, rules, base.reference_budget)
             };
-            match why_not {
-                Some(why) => not_candidates.push(format!("{from}: {why}")),
-                None => {
-                    let expected = G::judge(Engine::Fast, &mut &f.case[..], rules)
-                        .map(|j| render::<G>(&j))
-                        .unwrap_or_default();
-                    candidates.push(Candidate {
-                        input: f.case.clone(),
-                        expected,
-                        from,
-                    });
-                }
+            match confirmed {
+                Err(why) => not_candidates.push(format!("{from}: {why}")),
+                Ok(expected) => candidates.push(Candidate {
+                    input: f.case.clone(),
+                    expected,
+                    from,
+                }),
             }
         }
     }
@@ -605,10 +598,10 @@ pub fn audit_contest<G: Game>(
         .zip(&proved_wrong)
         .map(|(a, &wrong)| !wrong && matches!(a, Some(Ok(r)) if r.cases == 0))
         .collect();
-    let is_built = |e: usize| entrants[e].program.is_ok() && on_data[e].is_some() && !unaudited[e];
+    let scored = |e: usize| entrants[e].program.is_ok() && on_data[e].is_some() && !unaudited[e];
     let rate = |wrong: bool, rejected: &[bool]| -> Rate {
         let pool: Vec<usize> = (0..entrants.len())
-            .filter(|&e| is_built(e) && proved_wrong[e] == wrong)
+            .filter(|&e| scored(e) && proved_wrong[e] == wrong)
             .collect();
         Rate {
             hits: pool.iter().filter(|&&e| rejected[e] == wrong).count(),
@@ -635,7 +628,7 @@ pub fn audit_contest<G: Game>(
             referee_cases: String::new(),
             findings: BTreeMap::new(),
             first_case: None,
-            rejected_after: is_built(e).then_some(rejected_after[e]),
+            rejected_after: scored(e).then_some(rejected_after[e]),
             form: None,
             proved_wrong: proved_wrong[e],
             verdict: Vec::new(),
@@ -775,7 +768,6 @@ pub fn audit_contest<G: Game>(
     staging.commit().map_err(|e| RunError::io(&base.out, e))?;
     Ok(ContestReport {
         programs: lines,
-        rows,
         scores,
         tests,
         uncovered,
@@ -855,7 +847,8 @@ fn verdict(line: &ProgramLine, rejected_existing: bool) -> Vec<String> {
     said
 }
 
-fn row(line: &ProgramLine) -> Vec<String> {
+/// The row of `programs.csv` (columns [`PROGRAMS_HEADER`]) of a program's line.
+pub fn row(line: &ProgramLine) -> Vec<String> {
     let findings: Vec<String> = line
         .findings
         .iter()
@@ -885,13 +878,13 @@ fn row(line: &ProgramLine) -> Vec<String> {
     ]
 }
 
-/// Whether the reference gives the engine's output for `input`, within `budget` (estimated
-/// steps); otherwise why the case is not taken.
-fn confirm_by_reference<G: Game>(
+/// The engine's output for `input` when the reference gives the same, within `budget`
+/// (estimated steps); otherwise why the case is not taken.
+fn confirmed_output<G: Game>(
     input: &[u8],
     rules: G::Options,
     budget: u64,
-) -> Result<(), String> {
+) -> Result<String, String> {
     let engine = G::judge(Engine::Fast, &mut &input[..], rules)
         .map_err(|e| format!("the engine rejects it: {e}"))?;
     let cost = engine
@@ -904,7 +897,7 @@ fn confirm_by_reference<G: Game>(
         ));
     }
     match G::judge(Engine::Reference, &mut &input[..], rules) {
-        Ok(reference) if reference == engine => Ok(()),
+        Ok(reference) if reference == engine => Ok(render::<G>(&engine)),
         Ok(_) => Err("the reference disagrees with the engine".into()),
         Err(e) => Err(format!("not confirmed: the reference says {e}")),
     }

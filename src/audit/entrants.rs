@@ -186,7 +186,8 @@ pub fn from_table(path: &Path) -> Result<Vec<Entrant>, RunError> {
     unique(entrants)
 }
 
-fn unique(entrants: Vec<Entrant>) -> Result<Vec<Entrant>, RunError> {
+/// `entrants`, if no two share a report directory ([`Entrant::dir`]).
+pub fn unique(entrants: Vec<Entrant>) -> Result<Vec<Entrant>, RunError> {
     let mut seen = std::collections::HashSet::new();
     for e in &entrants {
         if !seen.insert(e.dir()) {

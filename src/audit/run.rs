@@ -536,13 +536,17 @@ fn audit_with<G: Game>(
     }
     let started = Instant::now();
     let deadline = settings.time.map(|t| started + t);
-    let chosen = probe::choose::<G>(
-        &settings.program,
-        &settings.limits,
-        settings.rules,
-        settings.form,
-    )
-    .map_err(RunError::Usage)?;
+    let chosen = {
+        // The probe's runs (one after the other) take a slot too.
+        let _slot = together.map(|(t, _)| t.slots.hold());
+        probe::choose::<G>(
+            &settings.program,
+            &settings.limits,
+            settings.rules,
+            settings.form,
+        )
+        .map_err(RunError::Usage)?
+    };
     let (files, found, skipped) = match together {
         Some((t, _)) => t.inputs.clone(),
         None => read_inputs::<G>(settings)?,

@@ -204,6 +204,22 @@ impl AuditArgs {
     }
 }
 
+/// `code`, or after an interruption by signal N, `128 + N`, said on standard error with where
+/// the reports of what was found before are. Called once, at the end of the run.
+#[cfg(target_os = "linux")]
+pub(super) fn exit_code(out: &std::path::Path, code: u8) -> ExitCode {
+    let Some(signal) = crate::audit::program::interrupted_by() else {
+        return ExitCode::from(code);
+    };
+    eprintln!(
+        "interrupted by signal {signal}: every process the audit started ended; the reports in \
+         {} hold what was found before (exit {})",
+        out.display(),
+        128 + signal
+    );
+    ExitCode::from(128 + signal as u8)
+}
+
 #[cfg(target_os = "linux")]
 pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     use crate::audit::{program, Kind};
@@ -283,16 +299,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
             report.unexamined
         );
     }
-    let interrupted = program::interrupted_by();
-    if let Some(signal) = interrupted {
-        eprintln!(
-            "interrupted by signal {signal}: every process of the program ended; the reports \
-             in {} hold what was found before (exit {})",
-            args.out.display(),
-            128 + signal
-        );
-    }
-    let exit = |code: u8| ExitCode::from(interrupted.map_or(code, |s| 128 + s as u8));
+    let exit = |code: u8| exit_code(&args.out, code);
     let mut properties = vec![
         ("game".to_string(), game.to_string()),
         ("program".to_string(), program.display()),

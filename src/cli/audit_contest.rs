@@ -69,15 +69,7 @@ pub(super) fn audit_contest(args: AuditArgs) -> Result<ExitCode, RunError> {
         );
         entrants.extend(entrants::from_package(package, &dir, &mut skipped)?);
     }
-    let mut names = std::collections::HashSet::new();
-    for e in &entrants {
-        if !names.insert(e.dir()) {
-            return Err(RunError::Usage(format!(
-                "two programs are named {}",
-                e.name
-            )));
-        }
-    }
+    let entrants = entrants::unique(entrants)?;
     struct Contest<'a> {
         args: &'a AuditArgs,
         common: Common,
@@ -145,24 +137,18 @@ pub(super) fn audit_contest(args: AuditArgs) -> Result<ExitCode, RunError> {
         game,
         &properties,
         &crate::audit::contest::PROGRAMS_HEADER,
-        &report.rows,
+        &report
+            .programs
+            .iter()
+            .map(crate::audit::contest::row)
+            .collect::<Vec<_>>(),
     );
     super::publish(
         &format!("referee audit {game}"),
         &[suite],
         &args.ci.output(&args.out, false),
     )?;
-    let interrupted = program::interrupted_by();
-    if let Some(signal) = interrupted {
-        eprintln!(
-            "interrupted by signal {signal}: every process of the programs ended; the reports \
-             in {} hold what was found before (exit {})",
-            args.out.display(),
-            128 + signal
-        );
-        return Ok(ExitCode::from(128 + signal as u8));
-    }
-    Ok(ExitCode::from(u8::from(report.failing)))
+    Ok(super::audit::exit_code(&args.out, u8::from(report.failing)))
 }
 
 fn summarize(args: &AuditArgs, count: usize, report: &ContestReport) {

@@ -1,0 +1,44 @@
+//! Helpers for the tests that run programs: scripts written on the fly, and the processes
+//! still alive.
+
+use std::fs;
+use std::path::Path;
+
+/// An executable shell script `name` in `dir`.
+pub fn script(dir: &Path, name: &str, body: &str) -> String {
+    let path = dir.join(name);
+    fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    let mut perms = fs::metadata(&path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    fs::set_permissions(&path, perms).unwrap();
+    path.display().to_string()
+}
+
+/// An executable shell script `NAME.sh` in `dir` that answers its first two runs (an audit's
+/// probe of the input form) with `judge`, then runs `body`; it counts its runs in
+/// `NAME.count`.
+pub fn after_the_probe(dir: &Path, name: &str, judge: &str, body: &str) -> String {
+    let count = dir.join(format!("{name}.count")).display().to_string();
+    script(
+        dir,
+        &format!("{name}.sh"),
+        &format!(
+            "echo x >> {count}; if [ \"$(wc -l < {count})\" -le 2 ]; then exec {judge}; fi\n{body}"
+        ),
+    )
+}
+
+/// The processes whose command line holds `marker` (referee's own excluded), with their
+/// process ids.
+pub fn alive_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmdline) = fs::read(entry.path().join("cmdline")) {
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if text.contains(marker) && !text.contains("referee") {
+                found.push(format!("{}: {text}", entry.file_name().to_string_lossy()));
+            }
+        }
+    }
+    found
+}
