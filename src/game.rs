@@ -203,6 +203,24 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// default rules: what `audit` probes a program's input form with.
     const PROBES: [&'static str; 2];
 
+    /// The form the problem statement's examples are written in: the problem's input form
+    /// when nothing else says it (a contest audit without data or `--form`).
+    const STATEMENT_FORM: Form;
+
+    /// Whether `line` (one output line, its blanks already normalised: single spaces, none at
+    /// either end) is in the game's output grammar, whatever the case it answers: what tells
+    /// a program that reads an input form from one that does not, before its answers are
+    /// judged.
+    fn is_verdict(line: &str) -> bool;
+
+    /// The form an input of `cases` cases is written in, when its shape says: the multi-case
+    /// form for an input of several cases, `None` for an input that reads the same in both
+    /// (one case, where the game's multi-case form of one case is its single-case form). A
+    /// game whose multi-case form of one case differs (Pousse's UVa wrapper) tells them apart.
+    fn form_of(_input: &[u8], cases: usize) -> Option<Form> {
+        (cases > 1).then_some(Form::Multi)
+    }
+
     /// The structural features a case can show (the rows of `referee stress --stats`): each
     /// corner of the rules the harness must reach.
     const FEATURES: &'static [&'static str];

@@ -11,7 +11,38 @@ use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
-use crate::walk::display;
+/// A path as reports show it: `/`-separated, without a leading `./`, and unambiguous: a byte
+/// that is not part of valid UTF-8, or a control character, is written `\xHH` (two hexadecimal
+/// digits), and a backslash is written `\\`. Two different paths never show alike.
+pub fn display(path: &Path) -> String {
+    #[cfg(unix)]
+    let bytes = {
+        use std::os::unix::ffi::OsStrExt;
+        path.as_os_str().as_bytes().to_vec()
+    };
+    #[cfg(not(unix))]
+    let bytes = path.to_string_lossy().replace('\\', "/").into_bytes();
+    let bytes = bytes.strip_prefix(b"./").unwrap_or(&bytes);
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                c if c.is_control() => {
+                    let mut buf = [0; 4];
+                    for b in c.encode_utf8(&mut buf).bytes() {
+                        out.push_str(&format!("\\x{b:02X}"));
+                    }
+                }
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    out
+}
 
 /// What kind of file this is, when it is not a regular file.
 pub fn kind(file_type: std::fs::FileType) -> &'static str {

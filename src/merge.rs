@@ -24,7 +24,7 @@ const COMMANDS: [(&str, &str); 4] = [
     ("verify", crate::verify::run::MANIFEST),
     ("grade", crate::grade::MANIFEST),
     ("stress", crate::stress::MANIFEST),
-    ("audit", crate::audit::MANIFEST),
+    ("audit", crate::audit::report::MANIFEST),
 ];
 
 /// What a merge made.

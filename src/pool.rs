@@ -38,3 +38,30 @@ pub fn pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, rayon::ThreadPoolB
     };
     rayon::ThreadPoolBuilder::new().num_threads(threads).build()
 }
+
+/// `work(i)` for every `i` below `count`, on `jobs` threads (each takes the next `i` as it
+/// finishes one), in the order of `i`.
+pub fn each_of<T: Send>(count: usize, jobs: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<T>>> = Mutex::new((0..count).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, count.max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= count {
+                    return;
+                }
+                let done = work(i);
+                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(done);
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .map(|r| r.expect("every item done"))
+        .collect()
+}

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
 use crate::error::RunError;
+pub use crate::guard::display;
 use crate::guard::{kind, Tree};
 
 /// A case file found by the walk, or a place the walk could not or would not read.
@@ -19,39 +20,6 @@ pub struct CaseFile {
     pub error: Option<String>,
     /// The tree it was found in: files beside it (its `.ans`) are read only from there.
     pub tree: Tree,
-}
-
-/// A path as reports show it: `/`-separated, without a leading `./`, and unambiguous: a byte
-/// that is not part of valid UTF-8, or a control character, is written `\xHH` (two hexadecimal
-/// digits), and a backslash is written `\\`. Two different paths never show alike.
-pub fn display(path: &Path) -> String {
-    #[cfg(unix)]
-    let bytes = {
-        use std::os::unix::ffi::OsStrExt;
-        path.as_os_str().as_bytes().to_vec()
-    };
-    #[cfg(not(unix))]
-    let bytes = path.to_string_lossy().replace('\\', "/").into_bytes();
-    let bytes = bytes.strip_prefix(b"./").unwrap_or(&bytes);
-    let mut out = String::with_capacity(bytes.len());
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            match c {
-                '\\' => out.push_str("\\\\"),
-                c if c.is_control() => {
-                    let mut buf = [0; 4];
-                    for b in c.encode_utf8(&mut buf).bytes() {
-                        out.push_str(&format!("\\x{b:02X}"));
-                    }
-                }
-                c => out.push(c),
-            }
-        }
-        for b in chunk.invalid() {
-            out.push_str(&format!("\\x{b:02X}"));
-        }
-    }
-    out
 }
 
 /// Every `*.in` file under `paths` (a file named directly is taken whatever its name), sorted

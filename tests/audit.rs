@@ -130,37 +130,121 @@ fn the_input_form_is_the_one_the_program_answers() {
     );
     assert!(stderr(&run).contains("50 cases in"), "{}", stderr(&run));
     assert!(stderr(&run).contains("52 runs of"), "{}", stderr(&run));
-    // Asked for a form the program does not read: refused before any work.
+    // Asked for a form the program does not read: the program is wrong for that problem, a
+    // finding whose saved case fails as saved.
+    let out = dir.path().join("asked-single");
     let run = audit(
         "pousse",
         &multi,
         &out,
         &["--form", "single", "--cases", "10"],
     );
-    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
-    assert!(stderr(&run).contains("single form"), "{}", stderr(&run));
-    // A program that answers neither form: exit 2, both attempts shown in full.
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let rows = findings(&out);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["kind"], "crash", "{rows:?}");
+    assert_eq!(rows[0]["form"], "single", "{rows:?}");
+    assert!(
+        rows[0]["detail"]
+            .contains("does not read the problem's single form, its output fits the multi form"),
+        "{rows:?}"
+    );
+    fails_as_saved(&multi, &out, &rows[0]);
+}
+
+/// The program `cmd`, run on the finding `row`'s saved input (in `out`) as its reproduce
+/// command says, fails again: its output is not the saved answer, or it crashes.
+fn fails_as_saved(cmd: &str, out: &Path, row: &std::collections::BTreeMap<String, String>) {
+    let argv = shlex::split(cmd).unwrap();
+    let again = std::process::Command::new(&argv[0])
+        .args(&argv[1..])
+        .stdin(fs::File::open(out.join(&row["input"])).unwrap())
+        .output()
+        .unwrap();
+    let expected = fs::read_to_string(out.join(row["input"].replace(".in", ".ans"))).unwrap();
+    let words = |text: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(text)
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+    };
+    assert!(
+        !again.status.success() || words(&again.stdout) != words(expected.as_bytes()),
+        "{cmd} passes its saved case {}: {row:?}",
+        row["input"]
+    );
+}
+
+#[test]
+fn every_program_that_answers_wrongly_is_a_finding_never_a_refusal() {
+    let dir = tempfile::tempdir().unwrap();
+    // Output in the game's grammar but wrong on the statement's own examples: audited in the
+    // form it answers, the example its first finding, shrunk and confirmed.
+    let always_tie = script(
+        dir.path(),
+        "tie.sh",
+        "n=$(head -n 1); i=0; while [ $i -lt $n ]; do [ $i -gt 0 ] && echo; echo 'TIE GAME'; \
+         i=$((i+1)); done",
+    );
+    let out = dir.path().join("tie");
+    let run = audit("pousse", &always_tie, &out, &["--cases", "50"]);
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    assert_eq!(form(&run), "multi");
+    let rows = findings(&out);
+    assert_eq!(rows[0]["kind"], "wrong-answer", "{rows:?}");
+    assert!(rows[0]["case"].starts_with("example"), "{rows:?}");
+    assert!(
+        rows[0]["detail"].contains("the statement's example"),
+        "{rows:?}"
+    );
+    assert_eq!(rows[0]["confirmed"], "confirmed-by-reference", "{rows:?}");
+    fails_as_saved(&always_tie, &out, &rows[0]);
+    // A LittleSquares program that always says `first`: wrong on the examples' second grid.
+    let first = script(dir.path(), "first.sh", "cat >/dev/null; echo first");
+    let out = dir.path().join("first");
+    let run = audit("littlesquares", &first, &out, &["--cases", "50"]);
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let rows = findings(&out);
+    assert_eq!(rows[0]["kind"], "wrong-answer", "{rows:?}");
+    fails_as_saved(&first, &out, &rows[0]);
+    // Output in no form: both attempts shown, the attempt in the multi-case form saved.
     let nonsense = script(
         dir.path(),
         "nonsense.sh",
         "cat >/dev/null; echo 'maybe'; echo oops >&2",
     );
+    let out = dir.path().join("nonsense");
     let run = audit("pousse", &nonsense, &out, &["--cases", "10"]);
-    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
-    let text = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let rows = findings(&out);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["kind"], "wrong-answer", "{rows:?}");
+    assert_eq!(rows[0]["case"], "examples", "{rows:?}");
     for needle in [
-        "does not answer pousse's statement examples in either input form",
-        "single form (one game",
-        "multi form (UVa 844",
-        "input:    4\\nL2\\nT2",
-        "input:    2\\n\\n4\\nL2",
-        "expected: X WINS",
-        "output:   maybe",
-        "stderr:   oops",
+        "its output fits no input form",
+        "multi form: an output that is not 2 answers of the game",
+        "single form: an output that is not 1 answer of the game",
     ] {
-        assert!(text.contains(needle), "{needle}: {text}");
+        assert!(rows[0]["detail"].contains(needle), "{needle}: {rows:?}");
     }
-    assert!(!out.join("findings.csv").exists() || findings(&out).is_empty());
+    assert_eq!(rows[0]["got"], "maybe\\n");
+    assert_eq!(rows[0]["stderr"], "oops\\n");
+    let saved = fs::read_to_string(out.join(&rows[0]["input"])).unwrap();
+    assert!(saved.starts_with("2\n\n4\nL2\n"), "{saved}");
+    fails_as_saved(&nonsense, &out, &rows[0]);
+    // A program that fails in every form, and one that exits 127 like a missing command.
+    for (name, cmd) in [("false", "/bin/false"), ("127", "sh -c 'exit 127'")] {
+        let out = dir.path().join(name);
+        let run = audit("somegame", cmd, &out, &["--cases", "10"]);
+        assert_eq!(run.status.code(), Some(1), "{cmd}: {}", stderr(&run));
+        let rows = findings(&out);
+        assert_eq!(rows[0]["kind"], "crash", "{rows:?}");
+        assert!(
+            rows[0]["confirmed"].starts_with("reproduced 3/3"),
+            "{rows:?}"
+        );
+        fails_as_saved(cmd, &out, &rows[0]);
+    }
 }
 
 #[test]
@@ -588,7 +672,7 @@ fn hostile_programs_neither_hang_the_audit_nor_outlive_it() {
     let dir = tempfile::tempdir().unwrap();
     let judge = build(dir.path(), "pousse.c", &[], "pousse");
     // Each answers the probe (two runs) like the correct judge, then misbehaves.
-    let hostile = |name: &str, body: &str| after_the_probe(dir.path(), name, &judge, body);
+    let hostile = |name: &str, body: &str| after_the_probe(dir.path(), name, 2, &judge, body);
     let cases = [
         // A child left sleeping, holding the output pipe open.
         (
@@ -653,7 +737,7 @@ fn an_interrupted_audit_ends_every_process_it_started() {
     let judge = build(dir.path(), "pousse.c", &[], "pousse");
     // Each answers the probe (two runs) like the correct judge, then leaves processes behind and
     // sleeps: a plain background child, a double fork that leaves the process group (setsid), SIGTERM ignored.
-    let hostile = |name: &str, body: &str| after_the_probe(dir.path(), name, &judge, body);
+    let hostile = |name: &str, body: &str| after_the_probe(dir.path(), name, 2, &judge, body);
     let bin = assert_cmd::cargo::cargo_bin("referee");
     for (signal, to_group) in [("INT", true), ("TERM", false), ("INT", false)] {
         let round = format!("{signal}-{to_group}");
@@ -752,7 +836,6 @@ fn programs_that_cannot_run_end_the_audit_with_exit_2() {
     for cmd in [
         "/nonexistent/judge".to_string(),
         not_executable.display().to_string(),
-        "sh -c 'exit 127'".to_string(),
         "'unbalanced".to_string(),
     ] {
         let run = audit("pousse", &cmd, &dir.path().join("out"), &["--cases", "10"]);

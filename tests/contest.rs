@@ -133,6 +133,12 @@ fn the_example_contest_is_audited_and_its_data_strengthened() {
         if expected == "accepted" {
             assert_eq!(p["verdict"], "as expected", "{name}: {p:?}");
             assert!(p["findings"].is_empty(), "{name}: {p:?}");
+        } else if p["existing-data"].starts_with("time_limit_exceeded") {
+            // A program that hangs on the data is classified by it, and done with.
+            assert!(
+                p["referee-cases"].contains("times out on the existing data"),
+                "{p:?}"
+            );
         } else {
             assert!(!p["first-case"].is_empty(), "{name}: {p:?}");
             assert!(out.join(&p["first-case"]).is_file(), "{name}: {p:?}");
@@ -449,7 +455,7 @@ fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started(
     let dir = tempfile::tempdir().unwrap();
     let good = judge(dir.path(), &[], "good");
     // --time bounds the whole run, a program that never answers after the probe included.
-    let stuck = after_the_probe(dir.path(), "stuck", &good, "sleep 3261");
+    let stuck = after_the_probe(dir.path(), "stuck", 1, &good, "sleep 3261");
     let out = dir.path().join("timed");
     let started = Instant::now();
     let run = referee()
@@ -487,10 +493,17 @@ fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started(
     assert!(alive_with("sleep 3261").is_empty());
 
     // A signal: every program's processes end, the reports are written, exit 128 + signal.
-    let background = after_the_probe(dir.path(), "background", &good, "sleep 3262 & sleep 3263");
+    let background = after_the_probe(
+        dir.path(),
+        "background",
+        1,
+        &good,
+        "sleep 3262 & sleep 3263",
+    );
     let double_fork = after_the_probe(
         dir.path(),
         "double-fork",
+        1,
         &good,
         "setsid sh -c 'sleep 3264 & sleep 3265' & sleep 3266",
     );

@@ -14,7 +14,7 @@ use std::time::Duration;
 use proptest::prelude::*;
 use referee::error::{InputError, JudgeError, Position};
 use referee::game::Case;
-use referee::game::{Engine, Game, Judged};
+use referee::game::{Engine, Form, Game, Judged};
 use referee::knobs::{Knob, Knobs};
 use referee::random::Entropy;
 
@@ -124,6 +124,11 @@ impl<const BUG: bool> Game for TakeAway<BUG> {
     const SINGLE_FORM: &'static str = "one line 'N K'";
     const MULTI_FORM: &'static str = "a line 'N K' per case";
     const PROBES: [&'static str; 2] = ["1 1\n", "2 1\n"];
+    const STATEMENT_FORM: Form = Form::Multi;
+
+    fn is_verdict(line: &str) -> bool {
+        matches!(line, "first" | "second")
+    }
 
     const FEATURES: &'static [&'static str] = &["first", "second"];
 
@@ -362,14 +367,21 @@ proptest! {
 #[cfg(target_os = "linux")]
 #[test]
 fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
-    use referee::audit::{audit, program, Kind, Settings};
+    use referee::audit::entrants::Entrant;
+    use referee::audit::pipeline::audit;
+    use referee::audit::settings::{FormRule, Layout, Settings};
+    use referee::audit::{program, Kind};
     let dir = tempfile::tempdir().unwrap();
     let judge = "import sys\nfor line in sys.stdin:\n    n, k = map(int, line.split())\n    \
                  print('first' if n % (k + 1) else 'second')\n";
     let script = dir.path().join("judge.py");
     std::fs::write(&script, judge).unwrap();
+    let entrants = [Entrant {
+        name: "judge".into(),
+        expected: None,
+        program: Ok(program::Program::parse(&format!("python3 {}", script.display())).unwrap()),
+    }];
     let settings = Settings {
-        program: program::Program::parse(&format!("python3 {}", script.display())).unwrap(),
         rules: (),
         seed: 2,
         cases: Some(200),
@@ -388,13 +400,16 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         shrink_time: Duration::from_secs(20),
         reference_budget: 1_000_000,
         shard: None,
-        form: None,
+        form: FormRule::ByShape,
         constraints: referee::game::Constraints::Contest,
         save_runs: None,
+        add_to: None,
+        layout: Layout::One,
     };
-    let report = audit::<TakeAway<true>>(&settings).unwrap();
-    assert_eq!(report.findings.len(), 1);
-    let finding = &report.findings[0];
+    let report = audit::<TakeAway<true>>(&settings, &entrants, Vec::new()).unwrap();
+    let findings = &report.programs[0].lines;
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    let finding = &findings[0];
     assert_eq!(finding.kind, Kind::EngineDisputed);
     assert!(
         finding
@@ -417,8 +432,9 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         out: dir.path().join("clean"),
         ..settings
     };
-    assert!(audit::<TakeAway<false>>(&clean)
+    assert!(audit::<TakeAway<false>>(&clean, &entrants, Vec::new())
         .unwrap()
-        .findings
+        .programs[0]
+        .lines
         .is_empty());
 }

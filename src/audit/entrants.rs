@@ -51,6 +51,16 @@ impl Class {
         Class::ALL.into_iter().find(|c| c.as_str() == text)
     }
 
+    /// The class of a run that failed with `kind`, as a judge system reports it.
+    pub fn of_kind(kind: super::Kind) -> Class {
+        use super::Kind;
+        match kind {
+            Kind::Timeout => Class::TimeLimitExceeded,
+            Kind::Crash | Kind::OutputLimit => Class::RunTimeError,
+            _ => Class::WrongAnswer,
+        }
+    }
+
     /// Whether a program expected in this class may do `does`.
     pub fn allows(self, does: Class) -> bool {
         match self {
@@ -86,11 +96,15 @@ pub struct Entrant {
 impl Entrant {
     /// The name as one path component: its report directory under `programs/`.
     pub fn dir(&self) -> String {
-        self.name
-            .chars()
-            .map(|c| if c == '/' { '-' } else { c })
-            .collect()
+        dir_name(&self.name)
     }
+}
+
+/// A program's name as one path component: its report directory under `programs/`.
+pub fn dir_name(name: &str) -> String {
+    name.chars()
+        .map(|c| if c == '/' { '-' } else { c })
+        .collect()
 }
 
 /// Whether `name` can name a program: letters, digits, `.`, `_`, `-` (and `/` inside, for a

@@ -1,53 +1,81 @@
-//! `referee audit`: cross-examine someone else's judge program.
+//! `referee audit`: cross-examine other people's judge programs, one or a whole contest's.
 //!
-//! Before any work, the program's input form is found ([`probe`]): it answers the problem
-//! statement's own examples in the single-case form, the multi-case form, or both; every run
-//! after uses that form. The program then runs on every input file given, read as cases, and
-//! on seeded random cases from the game's generator, inside the contest's limits unless asked
-//! otherwise, the game's extremes among them (`--batch K` cases per run in the multi-case
-//! form); its output is compared with the engine's by `grade`'s rules.
+//! One pipeline ([`pipeline::audit`]) audits any number of programs; auditing one program is
+//! a contest of one. Its stages, each in its own module:
 //!
-//! A failing run is narrowed to one case that fails alone (the case whose verdict line is
-//! wrong, else by halves); that case is run again before anything is reported (a timeout alone,
-//! with twice the time): a failure that does not come back is `flaky`. A reproduced failure is
-//! shrunk, many candidates to a run where the form allows, to a minimal case of the same kind
-//! that still reproduces; a wrong answer is confirmed by the reference where it can afford it.
-//! Findings are kept apart by their signature (the kind, how the whole output differs, the
-//! case's shape), and findings whose shrunk cases coincide are one finding.
+//! 1. **Data** ([`data`]): the input files (a package's `data/`, or `--inputs`) read once:
+//!    their bytes, their answers (`.ans`, else the engine's), their cases and their form. The
+//!    problem's input form is the form of that data, else of the statement's examples, else
+//!    `--form`; with one program and nothing said, the form its output fits.
+//! 2. **Probe** ([`probe`]): each program runs on the statement's own examples in the problem's
+//!    form (with one program and no known form, in each form). The form kept is the one whose
+//!    output has the *shape* of an answer (one verdict line per case, each in the game's output
+//!    grammar), right or wrong. A program whose output fits no form is wrong whichever form the
+//!    contest uses: that attempt is its finding.
+//! 3. **Existing data** ([`data`]): each program runs every data file as a judge system runs
+//!    it, the file as it is against its answer; the programs expected accepted first, and their
+//!    times set the other runs' time limit ([`data::TimeLimit`]).
+//! 4. **Cases** ([`schedule`]): units of cases ([`plan`]: the statement's examples, the data's
+//!    cases, then seeded random cases inside the contest's limits, the game's extremes among
+//!    them) prepared once and run by every program that still takes cases, `--jobs` runs at
+//!    once; the programs the data accepts first. A failing run is examined on the spot
+//!    ([`settle`]): narrowed to a case that fails alone, run again, shrunk ([`shrink`]),
+//!    confirmed by the reference ([`confirm`]); a program proved wrong stops taking cases
+//!    unless `--keep-going`.
+//! 5. **Strengthening** ([`strengthen`], several programs): each program's shrunk findings in
+//!    the problem's form are candidate data cases, kept only when the contest's validator takes
+//!    them and no program that must be accepted fails them; the fewest that reject every wrong
+//!    program the data accepts; the data's scores before and after.
+//! 6. **Reports** ([`report`], [`contest_report`]): each program's findings, and for a contest
+//!    `programs.csv` and the strengthening cases.
 //!
-//! A case on which the reference sides with the program, or disagrees with the engine, is not
-//! the program's fault: it is reported as `engine-disputed`, the audit auditing referee too.
+//! Every run of a program goes through its [`runner::Runner`] (counted, limited, cut at the
+//! deadline or on interruption); an interrupted audit ends every process it started, writes
+//! its reports and exits 128 + the signal.
 //!
 //! The same seed gives the same cases and the same findings whatever `--jobs`: cases are drawn
-//! from their own random streams ([`crate::random::Rng::for_item`]) and findings are taken in
-//! case order. `--time` bounds the whole audit: the cases run for its first three quarters,
-//! and the rest is kept for narrowing, reproducing and shrinking what they found.
+//! from their own random streams ([`crate::random::Rng::for_item`]) and each program's failures
+//! are examined in case order.
 
 #[cfg(target_os = "linux")]
-pub mod contest;
+pub mod audited;
+#[cfg(target_os = "linux")]
+pub mod confirm;
+#[cfg(target_os = "linux")]
+pub mod contest_report;
+#[cfg(target_os = "linux")]
+pub mod data;
 #[cfg(target_os = "linux")]
 pub mod entrants;
 #[cfg(target_os = "linux")]
+pub mod finding;
+#[cfg(target_os = "linux")]
 pub mod outcome;
+#[cfg(target_os = "linux")]
+pub mod page;
+#[cfg(target_os = "linux")]
+pub mod pipeline;
+#[cfg(target_os = "linux")]
+pub mod plan;
 #[cfg(target_os = "linux")]
 pub mod probe;
 #[cfg(target_os = "linux")]
 pub mod program;
 #[cfg(target_os = "linux")]
-mod report;
-#[cfg(target_os = "linux")]
-mod run;
+pub mod report;
 #[cfg(target_os = "linux")]
 pub mod runner;
 #[cfg(target_os = "linux")]
+mod schedule;
+#[cfg(target_os = "linux")]
+pub mod settings;
+#[cfg(target_os = "linux")]
+mod settle;
+#[cfg(target_os = "linux")]
 mod shrink;
 #[cfg(target_os = "linux")]
-pub mod units;
-
-#[cfg(target_os = "linux")]
-pub use report::{FindingLine, FINDINGS_HEADER, MANIFEST};
-#[cfg(target_os = "linux")]
-pub use run::{audit, Report, Settings};
+pub mod strengthen;
+pub mod verdict;
 
 use std::fmt;
 
@@ -104,6 +132,12 @@ impl Kind {
     pub fn about_the_answer(self) -> bool {
         matches!(self, Kind::WrongAnswer | Kind::PresentationError)
     }
+
+    /// Whether a finding of this kind proves the program wrong: not a failure that did not
+    /// come back, not one where the reference does not side with referee's engine.
+    pub fn proves_wrong(self) -> bool {
+        !matches!(self, Kind::Flaky | Kind::EngineDisputed)
+    }
 }
 
 impl fmt::Display for Kind {
@@ -115,6 +149,16 @@ impl fmt::Display for Kind {
 /// Where a case comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
+    /// One of the problem statement's own examples ([`crate::game::Game::PROBES`]): case
+    /// `case` (1-based) of the `of` examples.
+    Example {
+        /// The example, from 1.
+        case: usize,
+        /// The examples.
+        of: usize,
+    },
+    /// The problem statement's examples together, as the probe runs them.
+    Examples,
     /// Case `case` (1-based) of the `of` cases of an input file, the file at `position` in the
     /// sorted list of every input file.
     File {
@@ -138,6 +182,8 @@ impl Source {
     /// In words, for the detail column.
     pub fn describe(&self) -> String {
         match self {
+            Source::Example { case, of } => format!("the statement's example ({case} of {of})"),
+            Source::Examples => "the statement's examples".into(),
             Source::File { name, of: 1, .. } => format!("input file {name}"),
             Source::File { name, case, of, .. } => {
                 format!("case {case} of {of} of input file {name}")
@@ -146,10 +192,12 @@ impl Source {
         }
     }
 
-    /// The `case` column of `findings.csv`: `file NAME` (`file NAME#K` for case K of several)
-    /// or `random INDEX`.
+    /// The `case` column of `findings.csv`: `example K`, `file NAME` (`file NAME#K` for case K
+    /// of several) or `random INDEX`.
     pub fn column(&self) -> String {
         match self {
+            Source::Example { case, .. } => format!("example {case}"),
+            Source::Examples => "examples".into(),
             Source::File { name, of: 1, .. } => format!("file {name}"),
             Source::File { name, case, .. } => format!("file {name}#{case}"),
             Source::Random { index } => format!("random {index}"),
@@ -159,6 +207,8 @@ impl Source {
     /// The stem of the finding's files: unique within a run and across the shards of one.
     pub fn stem(&self, game: &str, suffix: &str) -> String {
         match self {
+            Source::Example { case, .. } => format!("{game}-example{case}{suffix}"),
+            Source::Examples => format!("{game}-examples{suffix}"),
             Source::File {
                 position, of: 1, ..
             } => format!("{game}-input{position}{suffix}"),

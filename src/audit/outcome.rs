@@ -5,6 +5,7 @@
 use super::program::{Ending, Run};
 use super::Kind;
 use crate::answer::{compare, escape, Verdict};
+use crate::game::Game;
 
 /// One run's outcome against the engine's expected output.
 #[derive(Debug, Clone)]
@@ -80,6 +81,21 @@ fn lines(text: &[u8]) -> Vec<&[u8]> {
 /// Every verdict of the games is one line: the non-blank lines of an output, one per case.
 fn verdict_lines(text: &[u8]) -> Vec<&[u8]> {
     lines(text).into_iter().filter(|l| !l.is_empty()).collect()
+}
+
+/// Whether `run`'s output has the shape of an answer to `cases` cases, right or wrong: the
+/// program exited normally and wrote one verdict line per case, each in the game's output
+/// grammar ([`Game::is_verdict`], blanks normalised).
+pub fn answers_in_shape<G: Game>(run: &Run, cases: usize) -> bool {
+    if run.ending != Ending::Exited(0) {
+        return false;
+    }
+    let lines = verdict_lines(&run.stdout);
+    lines.len() == cases
+        && lines.iter().all(|line| {
+            let text = String::from_utf8_lossy(line);
+            G::is_verdict(&text.split_ascii_whitespace().collect::<Vec<_>>().join(" "))
+        })
 }
 
 /// How the output differs from the expected one, over the whole output: the first differing
@@ -162,6 +178,23 @@ mod tests {
             difference("first\n", b""),
             "line 1: first -> (no line); 1 of 1 line differs"
         );
+    }
+
+    #[test]
+    fn the_shape_of_an_answer_is_one_verdict_line_per_case_in_the_grammar() {
+        use crate::pousse::Pousse;
+        let shaped =
+            |ending, out: &[u8], cases| answers_in_shape::<Pousse>(&run(ending, out), cases);
+        // Right or wrong, blank lines and blanks aside: the shape of two answers.
+        assert!(shaped(Ending::Exited(0), b"TIE GAME\n\nTIE GAME\n", 2));
+        assert!(shaped(Ending::Exited(0), b" X  WINS \r\nO WINS", 2));
+        // One answer for two cases, three for two, a line outside the grammar, a crash.
+        assert!(!shaped(Ending::Exited(0), b"TIE GAME\n", 2));
+        assert!(!shaped(Ending::Exited(0), b"X WINS\nX WINS\nX WINS\n", 2));
+        assert!(!shaped(Ending::Exited(0), b"X WINS\nmaybe\n", 2));
+        assert!(!shaped(Ending::Exited(0), b"x wins\nX WINS\n", 2));
+        assert!(!shaped(Ending::Signalled(11), b"X WINS\nX WINS\n", 2));
+        assert!(!shaped(Ending::Exited(1), b"", 1));
     }
 
     #[test]

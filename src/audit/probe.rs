@@ -1,62 +1,100 @@
-//! Which input form a program reads, found before any work: the program runs on the problem
-//! statement's own examples ([`Game::PROBES`]) in each form, the second example alone in the
-//! single-case form and both in the multi-case form (so that a program reading only one case
-//! cannot pass for a multi-case reader). A form is kept when the program answers it correctly
-//! (accepted, or the right verdicts laid out differently); `auto` prefers the multi-case form,
-//! which lets a run hold many cases. Every later run of the audit uses the form kept.
+//! Which input form a program reads, found before its cases: it runs on the problem statement's
+//! own examples ([`Game::PROBES`]) written in a form (both examples in the multi-case form, the
+//! second alone in the single-case form, so that a program reading one case cannot pass for a
+//! multi-case reader). The form *fits* when the output has the shape of an answer: one verdict
+//! line per case, each in the game's output grammar ([`answers_in_shape`]). Whether the answers
+//! are right is not asked here: a program that answers the examples wrongly in the form it
+//! reads is audited in that form, and the examples are its first cases.
+//!
+//! With the problem's form known, the program must read it: only that form can fit (the other
+//! is tried too, to say what the program reads instead). With one program and nothing known,
+//! the form whose output fits is kept, the multi-case form when both fit (a run then holds
+//! many cases). A program whose output fits no form tried is wrong whichever form the contest
+//! uses: the pipeline reports the attempt in the problem's form (else the first tried) as its
+//! finding.
 
-use std::time::Instant;
-
-use super::outcome::{exit_text, Tried};
-use super::program::{Ending, Limits, Program};
+use super::outcome::{answers_in_shape, exit_text, Tried};
+use super::program::Ending;
+use super::runner::Runner;
 use super::Kind;
 use crate::answer::escape;
 use crate::game::{in_form, render, Engine, Form, Game};
 
-/// The form kept, and why.
+/// What the probe found.
 #[derive(Debug, Clone)]
-pub struct Chosen {
-    /// The form every run uses.
-    pub form: Form,
-    /// Why, in a sentence for the summary and the manifest.
-    pub why: String,
-    /// The runs of the program the probe took.
-    pub runs: u64,
+pub enum Fit {
+    /// The program's output has the shape of an answer in `form`.
+    Fits {
+        /// The form every run uses.
+        form: Form,
+        /// Why, in a sentence for the summary and the manifest.
+        why: String,
+    },
+    /// No form tried fits: each attempt, the one in the problem's form (else the first tried)
+    /// first.
+    NoForm {
+        /// The attempts.
+        attempts: Vec<Attempt>,
+        /// The form the program fits instead of the problem's, when it fits the other one.
+        reads: Option<Form>,
+    },
 }
 
-/// One probe run.
-struct Attempt {
-    form: Form,
-    input: Vec<u8>,
-    tried: Tried,
-    runs: u64,
+/// Why the probe gave no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unprobed {
+    /// The program could not be started: why.
+    CannotRun(String),
+    /// The audit's deadline or an interruption cut a run short.
+    Cut,
+}
+
+/// One run of the examples in one form.
+#[derive(Debug, Clone)]
+pub struct Attempt {
+    /// The form tried.
+    pub form: Form,
+    /// The examples in that form.
+    pub input: Vec<u8>,
+    /// The run, against the engine's output.
+    pub tried: Tried,
+    /// How many examples the input holds.
+    pub cases: usize,
+    /// Whether the output has the shape of an answer.
+    pub fits: bool,
 }
 
 impl Attempt {
-    /// Whether the program answered correctly.
-    fn answered(&self) -> bool {
-        matches!(self.tried.kind, None | Some(Kind::PresentationError)) && !self.tried.cut()
-    }
-
     /// What happened, in a few words.
-    fn outcome(&self) -> String {
+    pub fn outcome(&self) -> String {
+        let answered = match self.tried.kind {
+            None => "answered correctly",
+            Some(Kind::PresentationError) => "answered correctly, laid out differently",
+            Some(_) => "answered wrongly",
+        };
         match (self.tried.kind, self.tried.run.ending) {
             (_, Ending::Cut) => "cut short".into(),
-            (None, _) => "answered correctly".into(),
-            (Some(Kind::PresentationError), _) => "answered, laid out differently".into(),
+            _ if self.fits => answered.into(),
             (_, Ending::TimedOut) => format!(
                 "timed out after {:.1} s",
                 self.tried.run.elapsed.as_secs_f64()
             ),
-            (Some(kind), ending) => match exit_text(ending) {
-                exit if exit.is_empty() => kind.as_str().to_string(),
-                exit => format!("{kind} (exit {exit})"),
+            (_, Ending::Exited(0)) if self.tried.run.stdout.is_empty() => "no output".into(),
+            (_, Ending::Exited(0)) => format!(
+                "an output that is not {} answer{} of the game",
+                self.cases,
+                if self.cases == 1 { "" } else { "s" }
+            ),
+            (kind, ending) => match (kind, exit_text(ending)) {
+                (Some(kind), exit) if exit.is_empty() => kind.as_str().to_string(),
+                (Some(kind), exit) => format!("{kind} (exit {exit})"),
+                (None, exit) => format!("exit {exit}"),
             },
         }
     }
 
-    /// The attempt in full, for the error when no form is answered.
-    fn shown<G: Game>(&self) -> String {
+    /// The attempt in full: input, expected and actual output, standard error.
+    pub fn shown<G: Game>(&self) -> String {
         let form = match self.form {
             Form::Single => G::SINGLE_FORM,
             Form::Multi => G::MULTI_FORM,
@@ -73,105 +111,100 @@ impl Attempt {
             block(&self.tried.run.stderr_tail),
         )
     }
+
+    /// In one line: `multi form: crash (exit 1)`.
+    pub fn summary(&self) -> String {
+        format!("{} form: {}", self.form.as_str(), self.outcome())
+    }
 }
 
-/// Runs the program on the probe of `form`; a timeout is given a second run with twice the
-/// time (a loaded machine is not a wrong form).
-fn attempt<G: Game>(
-    program: &Program,
-    limits: &Limits,
-    rules: G::Options,
-    form: Form,
-) -> Result<Attempt, String> {
+/// The statement's examples in `form` and the engine's output for them.
+pub fn examples_in<G: Game>(form: Form, rules: G::Options) -> (Vec<u8>, String, usize) {
     let cases: Vec<Vec<u8>> = match form {
         Form::Single => vec![G::PROBES[1].as_bytes().to_vec()],
         Form::Multi => G::PROBES.iter().map(|p| p.as_bytes().to_vec()).collect(),
     };
     let input = in_form::<G>(form, &cases);
     let judged = G::judge(Engine::Fast, &mut &input[..], rules)
-        .map_err(|e| format!("the engine rejects the {} probe: {e}", G::NAME))?;
-    let expected = render::<G>(&judged);
-    let mut slower = *limits;
-    let mut tried = None;
-    let mut runs = 0;
-    for _ in 0..2 {
-        runs += 1;
-        let run = program
-            .run(&input, &slower, None::<Instant>)
-            .map_err(|e| format!("{}: cannot be run: {e}", program.display()))?;
-        let t = Tried::new(run, expected.clone());
-        let again = t.kind == Some(Kind::Timeout);
-        tried = Some(t);
-        if !again {
-            break;
-        }
-        slower.timeout *= 2;
+        .expect("the engine judges the statement's examples");
+    (input, render::<G>(&judged), cases.len())
+}
+
+/// Runs the program on the examples in `form`; a timeout is given a second run with twice the
+/// time (a loaded machine is not a wrong form).
+fn attempt<G: Game>(runner: &Runner<G>, form: Form) -> Result<Attempt, Unprobed> {
+    let (input, expected, cases) = examples_in::<G>(form, runner.rules);
+    let stop = || {
+        Unprobed::CannotRun(
+            runner
+                .fatal()
+                .unwrap_or_else(|| "cannot be run".to_string()),
+        )
+    };
+    let mut tried = runner.run(&input, &expected).ok_or_else(stop)?;
+    if tried.kind == Some(Kind::Timeout) {
+        tried = runner.run_slower(&input, &expected, 2).ok_or_else(stop)?;
+    }
+    if tried.cut() {
+        return Err(Unprobed::Cut);
     }
     Ok(Attempt {
+        fits: answers_in_shape::<G>(&tried.run, cases),
         form,
         input,
-        tried: tried.expect("one run at least"),
-        runs,
+        tried,
+        cases,
     })
 }
 
-/// The form of `asked`, or with `None` the form the program answers (the multi-case form when
-/// it answers both). An error shows every attempt when the program answers no form tried.
-pub fn choose<G: Game>(
-    program: &Program,
-    limits: &Limits,
-    rules: G::Options,
-    asked: Option<Form>,
-) -> Result<Chosen, String> {
-    let forms = match asked {
-        Some(form) => vec![form],
-        None => vec![Form::Multi, Form::Single],
+/// Probes the program of `runner`: in `problem`'s form when it is known, else in each form.
+pub fn probe<G: Game>(runner: &Runner<G>, problem: Option<Form>) -> Result<Fit, Unprobed> {
+    let first = problem.unwrap_or(Form::Multi);
+    let other = match first {
+        Form::Multi => Form::Single,
+        Form::Single => Form::Multi,
     };
-    let attempts = forms
-        .into_iter()
-        .map(|form| attempt::<G>(program, limits, rules, form))
-        .collect::<Result<Vec<_>, _>>()?;
-    if super::program::interrupted() {
-        return Err("interrupted before the program's input form was found".into());
+    let first_try = attempt::<G>(runner, first)?;
+    if first_try.fits && problem.is_some() {
+        return Ok(Fit::Fits {
+            form: first,
+            why: format!(
+                "the problem's form; the program's output has the shape of an answer in it ({})",
+                first_try.outcome()
+            ),
+        });
     }
-    let answered: Vec<&Attempt> = attempts.iter().filter(|a| a.answered()).collect();
-    let Some(kept) = answered.first() else {
-        let shown: Vec<String> = attempts.iter().map(Attempt::shown::<G>).collect();
-        return Err(format!(
-            "{} does not answer {}'s statement examples in {}; every finding would be an \
-             artifact of the input form:\n{}",
-            program.display(),
-            G::NAME,
-            match asked {
-                Some(form) => format!("the {} form (--form {})", form.as_str(), form.as_str()),
-                None => "either input form".to_string(),
-            },
-            shown.join("\n")
-        ));
-    };
-    let other = attempts.iter().find(|a| a.form != kept.form);
-    let why = match (asked, other) {
-        (Some(_), _) => format!(
-            "asked with --form; the program {} the statement's examples in it",
-            kept.outcome().replace("answered", "answers")
-        ),
-        (None, Some(o)) if o.answered() => {
-            "the program answers the statement's examples in both forms; the multi-case form \
-             lets a run hold many cases"
-                .to_string()
+    let other_try = attempt::<G>(runner, other)?;
+    if problem.is_none() {
+        let why = match (first_try.fits, other_try.fits) {
+            (true, true) => Some(format!(
+                "the program's output fits both forms; the multi-case form lets a run hold many \
+                 cases ({})",
+                first_try.outcome()
+            )),
+            (true, false) | (false, true) => {
+                let (kept, not) = if first_try.fits {
+                    (&first_try, &other_try)
+                } else {
+                    (&other_try, &first_try)
+                };
+                Some(format!(
+                    "the program's output fits the {} form only ({}; {})",
+                    kept.form.as_str(),
+                    kept.outcome(),
+                    not.summary()
+                ))
+            }
+            (false, false) => None,
+        };
+        if let Some(why) = why {
+            let form = if first_try.fits { first } else { other };
+            return Ok(Fit::Fits { form, why });
         }
-        (None, Some(o)) => format!(
-            "the program answers the statement's examples in the {} form only (in the {} form: \
-             {})",
-            kept.form.as_str(),
-            o.form.as_str(),
-            o.outcome()
-        ),
-        (None, None) => "the only form tried".to_string(),
-    };
-    Ok(Chosen {
-        form: kept.form,
-        why,
-        runs: attempts.iter().map(|a| a.runs).sum(),
+    }
+    let reads = other_try.fits.then_some(other);
+    Ok(Fit::NoForm {
+        attempts: vec![first_try, other_try],
+        reads,
     })
 }

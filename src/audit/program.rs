@@ -365,11 +365,25 @@ fn watch(
     }
 }
 
-/// Makes this process the subreaper of its descendants (Linux): a program's descendant that
-/// leaves its process group and outlives it becomes a child of the audit, which
-/// [`sweep`] then ends.
-pub fn adopt_orphans() {
-    let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
+/// While it lives, this process is the subreaper of its descendants (Linux): a program's
+/// descendant that leaves its process group and outlives it becomes a child of the audit. When
+/// it is dropped, however the audit ends (its work done, an error, an interruption), every
+/// such descendant is ended ([`sweep`]).
+#[derive(Debug)]
+pub struct Reaper(());
+
+impl Reaper {
+    /// Adopts the orphans of the programs run from now on.
+    pub fn adopt() -> Reaper {
+        let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
+        Reaper(())
+    }
+}
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        sweep();
+    }
 }
 
 /// Kills and reaps every process whose parent is this one: the descendants of audited programs

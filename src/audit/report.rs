@@ -1,22 +1,24 @@
-//! The audit's reports: each finding's `.in` (in the program's form), `.ans`, `.out` and
-//! `.err`, `findings.csv` and the manifest `audit.json`, replaced together.
+//! One program's reports: each finding's `.in` (in the form the program was run in), `.ans`,
+//! `.out` and `.err`, `findings.csv` and the manifest `audit.json`, replaced together.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use super::outcome::{exit_text, Tried};
-use super::probe::Chosen;
-use super::run::{stem, Settings};
+use serde::Serialize;
+
+use super::finding::{Found, Kept};
+use super::outcome::exit_text;
+use super::settings::Settings;
 use super::{Kind, Source};
 use crate::answer::escape;
 use crate::game::{Game, RuleSet};
-use crate::harness::findings::Findings;
 use crate::report::manifest::Manifest;
 use crate::report::write::{Digest, Staging};
+use crate::walk::CaseFile;
 
 /// The findings report's file name.
-const FINDINGS: &str = "findings.csv";
-/// The manifest of an audit report directory.
+pub const FINDINGS: &str = "findings.csv";
+/// The manifest of an audit's report directory.
 pub const MANIFEST: &str = "audit.json";
 
 /// The columns of `findings.csv`: one row per signature kept, first found first.
@@ -41,36 +43,7 @@ pub const FINDINGS_HEADER: [&str; 18] = [
     "stderr",
 ];
 
-/// A finding ready to report.
-#[derive(Debug, Clone)]
-pub struct Kept {
-    /// Its kind as reported.
-    pub kind: Kind,
-    /// The kind its failure was first seen as (differs for `flaky` and `engine-disputed`).
-    pub seen: Kind,
-    /// Where its case comes from.
-    pub source: Source,
-    /// The shape of its case (none for a failure of a whole run).
-    pub shape: Option<String>,
-    /// Its case alone, in the game's single-case form.
-    pub case: Vec<u8>,
-    /// Its input, in the program's form.
-    pub input: Vec<u8>,
-    /// The run on it.
-    pub tried: Tried,
-    /// What the reference says (answers), or how it was reproduced (the other kinds).
-    pub confirmed: String,
-    /// Shrinking steps taken.
-    pub shrink_steps: usize,
-    /// Whether it fails only with the other cases of its run.
-    pub batch_only: bool,
-    /// Where its case lies outside the contest's limits.
-    pub outside: Option<(String, String)>,
-    /// More for the detail column.
-    pub notes: Vec<String>,
-}
-
-/// One finding, as reported on standard error.
+/// One finding, as reported.
 #[derive(Debug, Clone)]
 pub struct FindingLine {
     /// Its number, from 1.
@@ -89,15 +62,42 @@ pub struct FindingLine {
     pub outside: Option<String>,
     /// Where its case comes from.
     pub source: Source,
-    /// Its case alone, in the game's single-case form (for a failure of a whole run, the
-    /// run's first case).
-    pub case: Vec<u8>,
-    /// Whether it fails only with the other cases of its run.
-    pub batch_only: bool,
+    /// Its input's size in bytes.
+    pub bytes: usize,
+    /// The case's size as the game counts it.
+    pub size: Option<u64>,
+}
+
+/// What the manifest says of the program beside its findings.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProgramSummary {
+    /// The command run.
+    pub program: String,
+    /// What the audit says of it.
+    pub verdict: String,
+    /// Cases it ran to their end.
+    pub cases: u64,
+    /// Its runs, probe and examinations included.
+    pub runs: u64,
+    /// Its time limit.
+    pub time_limit: String,
+    /// Its result on the existing data.
+    pub existing_data: Option<String>,
+    /// Whether the audit was interrupted.
+    pub interrupted: bool,
+}
+
+/// The form a program's runs used, and why.
+#[derive(Debug, Clone)]
+pub struct FormUsed {
+    /// The form (`None`: its output fits none).
+    pub form: Option<crate::game::Form>,
+    /// Why.
+    pub why: String,
 }
 
 /// The detail column of a finding.
-fn detail(kept: &Kept, settings_timeout: f64) -> String {
+fn detail(kept: &Kept, timeout: f64) -> String {
     let mut detail = kept.source.describe();
     if kept.shrink_steps > 0 {
         detail.push_str(&format!(", shrunk in {} steps", kept.shrink_steps));
@@ -106,7 +106,7 @@ fn detail(kept: &Kept, settings_timeout: f64) -> String {
         detail.push_str(", fails only with the other cases of its run");
     }
     if kept.seen == Kind::Timeout {
-        detail.push_str(&format!(", killed after {settings_timeout:.1} s"));
+        detail.push_str(&format!(", killed after {timeout:.2} s"));
     }
     if kept.kind == Kind::Flaky {
         detail.push_str(&format!(", first seen as {}", kept.seen));
@@ -126,40 +126,43 @@ fn detail(kept: &Kept, settings_timeout: f64) -> String {
     detail
 }
 
-/// Writes every finding's files, `findings.csv` and the manifest, and puts them in place.
-pub fn write_reports<G: Game>(
+/// The stem of a finding's files, for `source` under `rules`.
+fn stem<G: Game>(source: &Source, rules: G::Options) -> String {
+    source.stem(G::NAME, &crate::detect::file_suffix(rules))
+}
+
+/// Writes the files of every finding of `found`, `findings.csv` and the manifest through
+/// `staging` (its directory replaced as a whole): the finding lines and the rows of
+/// `findings.csv`.
+pub fn write_program_in<G: Game>(
     mut staging: Staging,
     settings: &Settings<G::Options>,
-    chosen: &Chosen,
-    findings: &Findings<Kept>,
-    inputs: &[crate::walk::CaseFile],
+    program: &str,
+    form: &FormUsed,
+    found: &Found,
+    summary: &ProgramSummary,
+    inputs: &[CaseFile],
 ) -> std::io::Result<(Vec<FindingLine>, Vec<Vec<String>>)> {
-    let dir = staging.dir().to_path_buf();
+    let at = staging.dir().to_path_buf();
     let rules = settings.rules;
-    let program = settings.program.display();
+    let form_text = form.form.map_or("none", |f| f.as_str());
     let mut rows = Vec::new();
     let mut lines = Vec::new();
     let mut written = BTreeMap::new();
-    for (i, (sig, kept, count)) in findings.iter().enumerate() {
+    for (i, (sig, kept, count)) in found.findings.iter().enumerate() {
         let number = i + 1;
         let stem = stem::<G>(&kept.source, rules);
-        let files = [
-            ("in", kept.input.clone()),
-            ("ans", kept.tried.expected.clone().into_bytes()),
-            ("out", kept.tried.run.stdout.clone()),
-            ("err", kept.tried.run.stderr_tail.clone()),
-        ];
-        for (ext, bytes) in &files {
+        for (ext, bytes) in [
+            ("in", &kept.input[..]),
+            ("ans", kept.tried.expected.as_bytes()),
+            ("out", &kept.tried.run.stdout[..]),
+            ("err", &kept.tried.run.stderr_tail[..]),
+        ] {
             let name = format!("{stem}.{ext}");
             staging.file(&name, bytes)?;
             written.insert(name, Digest::of(bytes, 1));
         }
         let input = format!("{stem}.in");
-        let limits = if kept.outside.is_some() {
-            "outside-contest"
-        } else {
-            "contest"
-        };
         rows.push(vec![
             number.to_string(),
             kept.kind.as_str().to_string(),
@@ -175,8 +178,13 @@ pub fn write_reports<G: Game>(
             kept.confirmed.clone(),
             detail(kept, settings.limits.timeout.as_secs_f64()),
             kept.source.column(),
-            chosen.form.as_str().to_string(),
-            limits.to_string(),
+            form_text.to_string(),
+            if kept.outside.is_some() {
+                "outside-contest"
+            } else {
+                "contest"
+            }
+            .to_string(),
             format!("{program} < {input}"),
             escape(&kept.tried.run.stderr_tail, 1000),
         ]);
@@ -185,49 +193,23 @@ pub fn write_reports<G: Game>(
             kind: kept.kind,
             signature: sig.clone(),
             count: *count,
-            input: dir.join(&input),
+            input: at.join(&input),
             confirmed: kept.confirmed.clone(),
             outside: kept
                 .outside
                 .as_ref()
                 .map(|(allowed, has)| format!("they allow {allowed}, the case has {has}")),
             source: kept.source.clone(),
-            case: kept.case.clone(),
-            batch_only: kept.batch_only,
+            bytes: kept.input.len(),
+            size: kept.size,
         });
     }
     let digest = staging.csv(FINDINGS, &FINDINGS_HEADER, &rows)?;
-    let mut options = BTreeMap::new();
-    options.insert("cmd".to_string(), program);
-    options.insert("rules".to_string(), rules.name().to_string());
-    options.insert("seed".to_string(), settings.seed.to_string());
-    options.insert("batch".to_string(), settings.batch.to_string());
-    options.insert(
-        "cases".to_string(),
-        settings.cases.map_or(String::new(), |c| c.to_string()),
-    );
-    options.insert(
-        "time".to_string(),
-        settings
-            .time
-            .map_or(String::new(), |t| t.as_secs_f64().to_string()),
-    );
-    options.insert("keep-going".to_string(), settings.keep_going.to_string());
-    options.insert(
-        "max-findings".to_string(),
-        settings.max_findings.to_string(),
-    );
-    options.insert(
-        "form".to_string(),
-        settings.form.map_or("auto", |f| f.as_str()).to_string(),
-    );
-    options.insert("form-used".to_string(), chosen.form.as_str().to_string());
-    options.insert("form-why".to_string(), chosen.why.clone());
-    options.insert(
-        "constraints".to_string(),
-        settings.constraints.as_str().to_string(),
-    );
-    let judged: Vec<crate::walk::CaseFile> = inputs
+    let mut options = options(settings);
+    options.insert("cmd".to_string(), program.to_string());
+    options.insert("form-used".to_string(), form_text.to_string());
+    options.insert("form-why".to_string(), form.why.clone());
+    let judged: Vec<CaseFile> = inputs
         .iter()
         .filter(|f| settings.shard.is_none_or(|s| s.contains(&f.name)))
         .cloned()
@@ -240,7 +222,55 @@ pub fn write_reports<G: Game>(
     );
     manifest.reports.insert(FINDINGS.into(), digest);
     manifest.reports.extend(written);
-    staging.json(MANIFEST, &manifest)?;
+    staging.json(
+        MANIFEST,
+        &ProgramManifest {
+            manifest,
+            audit: summary,
+        },
+    )?;
     staging.commit()?;
     Ok((lines, rows))
+}
+
+/// `audit.json` of one program.
+#[derive(Serialize)]
+struct ProgramManifest<'a> {
+    #[serde(flatten)]
+    manifest: Manifest,
+    audit: &'a ProgramSummary,
+}
+
+/// The options that change an audit's reports, by flag name.
+pub fn options<O: RuleSet>(settings: &Settings<O>) -> BTreeMap<String, String> {
+    let mut options = BTreeMap::new();
+    let mut put = |k: &str, v: String| {
+        options.insert(k.to_string(), v);
+    };
+    put("rules", settings.rules.name().to_string());
+    put("seed", settings.seed.to_string());
+    put("batch", settings.batch.to_string());
+    put(
+        "cases",
+        settings.cases.map_or(String::new(), |c| c.to_string()),
+    );
+    put(
+        "time",
+        settings
+            .time
+            .map_or(String::new(), |t| t.as_secs_f64().to_string()),
+    );
+    put("timeout", settings.limits.timeout.as_secs_f64().to_string());
+    put("keep-going", settings.keep_going.to_string());
+    put("max-findings", settings.max_findings.to_string());
+    put(
+        "form",
+        match settings.form {
+            super::settings::FormRule::Asked(f) => f.as_str(),
+            _ => "auto",
+        }
+        .to_string(),
+    );
+    put("constraints", settings.constraints.as_str().to_string());
+    options
 }

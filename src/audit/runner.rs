@@ -1,72 +1,94 @@
-//! Running the program on cases of one game, in the form it reads: every run of the audit
-//! after the probe goes through here, so none can use another form, and each counts.
+//! Running one program: every run of an audit goes through its [`Runner`], so each is counted,
+//! held to the time limit, written in the form the program reads, and cut at the audit's
+//! deadline or on interruption.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
-use std::time::Instant;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use super::outcome::Tried;
+use super::plan::judged;
 use super::program::{Limits, Program};
-use super::units::judged;
 use crate::game::{in_form, Form, Game};
 
-/// The program, its limits and form, and the audit's deadline.
+/// How much a run that is as long as the data's longest file may take, as a multiple of the
+/// slowest time a program expected accepted took on the data.
+pub const LIMIT_FACTOR: u32 = 5;
+
+/// The least time limit a derived limit gives (a process start on a loaded machine).
+pub const LEAST_LIMIT: Duration = Duration::from_millis(250);
+
+/// The time a run may take, as judge systems set it: from the times of the programs expected
+/// accepted on the existing data, [`LIMIT_FACTOR`] times the slowest, scaled by the run's input
+/// against the data's largest file, at least [`LEAST_LIMIT`], at most `--timeout`; `--timeout`
+/// itself when no such time is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeLimit {
+    /// `--timeout`: no run takes longer.
+    pub most: Duration,
+    /// The slowest accepted time on the data and the data's largest file in bytes.
+    pub from_data: Option<(Duration, u64)>,
+}
+
+impl TimeLimit {
+    /// `--timeout` for every run.
+    pub fn fixed(most: Duration) -> TimeLimit {
+        TimeLimit {
+            most,
+            from_data: None,
+        }
+    }
+
+    /// The limit of a run on an input of `bytes` bytes.
+    pub fn for_bytes(&self, bytes: usize) -> Duration {
+        match self.from_data {
+            None => self.most,
+            Some((slowest, biggest)) => {
+                let scale = (bytes as f64 / biggest.max(1) as f64).max(1.0);
+                (slowest * LIMIT_FACTOR)
+                    .mul_f64(scale)
+                    .clamp(LEAST_LIMIT.min(self.most), self.most)
+            }
+        }
+    }
+
+    /// In words, for summaries and manifests.
+    pub fn describe(&self) -> String {
+        match self.from_data {
+            None => format!("{:.2} s per run (--timeout)", self.most.as_secs_f64()),
+            Some((slowest, biggest)) => format!(
+                "{LIMIT_FACTOR} x the slowest accepted time on the data ({:.3} s), scaled by the \
+                 input's size against the data's largest file ({biggest} bytes), between {:.2} \
+                 and {:.2} s",
+                slowest.as_secs_f64(),
+                LEAST_LIMIT.min(self.most).as_secs_f64(),
+                self.most.as_secs_f64()
+            ),
+        }
+    }
+}
+
+/// One program, its limits and form, and the audit's deadline.
 pub struct Runner<'a, G: Game> {
     /// The program.
     pub program: &'a Program,
-    /// Each run's limits.
+    /// The output caps, and `--timeout`.
     pub limits: Limits,
-    /// The form every run uses.
+    /// Each run's time limit.
+    pub time_limit: TimeLimit,
+    /// The form every run of cases uses.
     pub form: Form,
     /// The rule set.
     pub rules: G::Options,
-    /// Runs still going then are cut ([`crate::audit::program::Ending::Cut`]).
+    /// Runs still going then are cut ([`super::program::Ending::Cut`]).
     pub deadline: Option<Instant>,
     runs: AtomicU64,
     fatal: Mutex<Option<String>>,
-    /// Shared with the audits of other programs running at the same time.
-    slots: Option<Arc<Slots>>,
-}
-
-/// The runs that may go on at once across every audit of a run auditing several programs.
-#[derive(Debug)]
-pub struct Slots {
-    free: Mutex<usize>,
-    freed: Condvar,
-}
-
-impl Slots {
-    /// `count` runs at once.
-    pub fn new(count: usize) -> Slots {
-        Slots {
-            free: Mutex::new(count.max(1)),
-            freed: Condvar::new(),
-        }
-    }
-
-    /// Waits for a free slot and holds it until the guard is dropped.
-    pub fn hold(&self) -> SlotGuard<'_> {
-        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
-        while *free == 0 {
-            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
-        }
-        *free -= 1;
-        SlotGuard(self)
-    }
-}
-
-/// A slot held: freed when dropped.
-pub struct SlotGuard<'a>(&'a Slots);
-
-impl Drop for SlotGuard<'_> {
-    fn drop(&mut self) {
-        *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-        self.0.freed.notify_one();
-    }
 }
 
 impl<'a, G: Game> Runner<'a, G> {
-    /// A runner of `program` in `form`.
+    /// A runner of `program` in `form`, every run held to `--timeout` until a time limit is
+    /// set ([`with_time_limit`](Self::with_time_limit)).
     pub fn new(
         program: &'a Program,
         limits: Limits,
@@ -77,34 +99,49 @@ impl<'a, G: Game> Runner<'a, G> {
         Runner {
             program,
             limits,
+            time_limit: TimeLimit::fixed(limits.timeout),
             form,
             rules,
             deadline,
             runs: AtomicU64::new(0),
             fatal: Mutex::new(None),
-            slots: None,
         }
     }
 
-    /// The runner taking a slot of `slots` for each run.
-    pub fn sharing(mut self, slots: Option<Arc<Slots>>) -> Runner<'a, G> {
-        self.slots = slots;
+    /// The same runner with another time limit.
+    pub fn with_time_limit(mut self, time_limit: TimeLimit) -> Runner<'a, G> {
+        self.time_limit = time_limit;
         self
     }
 
-    /// Runs the program on `input` (already in the form) within `limits`, cut at `cut`, and
-    /// classifies the run against `expected`; `None` when it could not start (said by
+    /// The same runner, its runs of cases in `form`.
+    pub fn in_form(mut self, form: Form) -> Runner<'a, G> {
+        self.form = form;
+        self
+    }
+
+    /// The same runner, cut at `deadline`.
+    pub fn until(mut self, deadline: Option<Instant>) -> Runner<'a, G> {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Runs the program on `input` as it is, given `timeout`, cut at `cut`, and classifies
+    /// the run against `expected`; `None` when the program could not start (said by
     /// [`fatal`](Self::fatal)).
-    pub fn run_within(
+    pub fn run_for(
         &self,
         input: &[u8],
         expected: &str,
-        limits: &Limits,
+        timeout: Duration,
         cut: Option<Instant>,
     ) -> Option<Tried> {
         self.runs.fetch_add(1, Ordering::Relaxed);
-        let _slot = self.slots.as_ref().map(|s| s.hold());
-        match self.program.run(input, limits, cut) {
+        let limits = Limits {
+            timeout,
+            ..self.limits
+        };
+        match self.program.run(input, &limits, cut) {
             Ok(run) => Some(Tried::new(run, expected.to_string())),
             Err(e) => {
                 let mut fatal = self.fatal.lock().unwrap_or_else(|e| e.into_inner());
@@ -116,10 +153,21 @@ impl<'a, G: Game> Runner<'a, G> {
         }
     }
 
-    /// Runs the program on `input` (already in the form) within the audit's limits and
-    /// deadline.
+    /// Runs the program on `input` as it is, within the time limit of its size, cut at the
+    /// audit's deadline.
     pub fn run(&self, input: &[u8], expected: &str) -> Option<Tried> {
-        self.run_within(input, expected, &self.limits, self.deadline)
+        self.run_for(
+            input,
+            expected,
+            self.time_limit.for_bytes(input.len()),
+            self.deadline,
+        )
+    }
+
+    /// [`run`](Self::run) with `factor` times the time limit (a timeout run again).
+    pub fn run_slower(&self, input: &[u8], expected: &str, factor: u32) -> Option<Tried> {
+        let timeout = self.time_limit.for_bytes(input.len()) * factor;
+        self.run_for(input, expected, timeout, self.deadline)
     }
 
     /// The cases of `inputs` (each in the single-case form) as one input in the program's form.
@@ -141,8 +189,36 @@ impl<'a, G: Game> Runner<'a, G> {
         self.runs.load(Ordering::Relaxed)
     }
 
-    /// Why the audit cannot go on (the program could not be started), once.
+    /// Why the program cannot be run, once it failed to start.
     pub fn fatal(&self) -> Option<String> {
-        self.fatal.lock().unwrap_or_else(|e| e.into_inner()).take()
+        self.fatal.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_time_limit_from_the_data_scales_with_the_input_and_stays_in_bounds() {
+        let most = Duration::from_secs(2);
+        assert_eq!(TimeLimit::fixed(most).for_bytes(1 << 30), most);
+        let limit = TimeLimit {
+            most,
+            from_data: Some((Duration::from_millis(20), 1000)),
+        };
+        // As long as the data's largest file: five times the slowest, but at least the floor.
+        assert_eq!(limit.for_bytes(10), LEAST_LIMIT);
+        assert_eq!(limit.for_bytes(1000), LEAST_LIMIT);
+        // Four times the file: four times the time.
+        assert_eq!(limit.for_bytes(4000), Duration::from_millis(400));
+        // Never above --timeout.
+        assert_eq!(limit.for_bytes(1 << 30), most);
+        // A --timeout below the floor is the limit.
+        let tight = TimeLimit {
+            most: Duration::from_millis(100),
+            from_data: Some((Duration::from_millis(1), 10)),
+        };
+        assert_eq!(tight.for_bytes(1), Duration::from_millis(100));
     }
 }

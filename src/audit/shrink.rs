@@ -167,7 +167,7 @@ fn first_failing_among<G: Game>(
     }
     let inputs: Vec<Vec<u8>> = among.iter().map(|&i| batch[i].input.clone()).collect();
     let input = runner.input_of(&inputs);
-    let (expected, verdicts) = crate::audit::units::judged::<G>(&input, runner.rules)?;
+    let (expected, verdicts) = super::plan::judged::<G>(&input, runner.rules)?;
     let tried = runner.run(&input, &expected)?;
     if tried.cut() || tried.kind.is_none() {
         return None;

@@ -3,7 +3,7 @@
 //! `docs/cli.md`: 0 done and all agreed, 1 something disagreed or was invalid, 2 could not run.
 
 mod audit;
-mod audit_contest;
+mod audit_summary;
 mod generate;
 mod grade;
 mod judge;

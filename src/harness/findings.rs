@@ -71,6 +71,11 @@ impl<F> Findings<F> {
         self.kept.iter()
     }
 
+    /// The most kept.
+    pub fn max(&self) -> usize {
+        self.max
+    }
+
     /// How many are kept.
     pub fn len(&self) -> usize {
         self.kept.len()

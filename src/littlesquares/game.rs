@@ -4,7 +4,7 @@ use std::io::Read;
 
 use super::{GridCase, Judgement};
 use crate::error::JudgeError;
-use crate::game::{Engine, Game};
+use crate::game::{Engine, Form, Game};
 use crate::problem::Content;
 use crate::view::{BoardView, DrawRequest};
 
@@ -45,6 +45,12 @@ impl Game for LittleSquares {
     const MULTI_FORM: &'static str = "grids separated by an empty line";
     /// The first and third examples of the statement.
     const PROBES: [&'static str; 2] = ["..\n..\n", "..\n..\n..\n..\n"];
+    /// A TopCoder problem: each example is one call, one grid.
+    const STATEMENT_FORM: Form = Form::Single;
+
+    fn is_verdict(line: &str) -> bool {
+        matches!(line, "first" | "second")
+    }
 
     fn join(inputs: &[Vec<u8>]) -> Vec<u8> {
         inputs.join(&b"\n"[..])

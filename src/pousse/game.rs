@@ -4,7 +4,7 @@ use std::io::Read;
 
 use super::{Judgement, PousseCase, Rules, CONTEST_MAX_N};
 use crate::error::JudgeError;
-use crate::game::{Engine, Game};
+use crate::game::{Engine, Form, Game};
 use crate::problem::Content;
 use crate::view::{BoardView, DrawRequest};
 
@@ -49,6 +49,22 @@ impl Game for Pousse {
         "4\nL2\nT2\nL2\nB2\nR2\nQUIT\n",
         "4\nL2\nT2\nL2\nB2\nR2\nT1\nL2\nQUIT\n",
     ];
+    /// UVa 844's sample input holds both games, in its multi-case form.
+    const STATEMENT_FORM: Form = Form::Multi;
+
+    fn is_verdict(line: &str) -> bool {
+        matches!(line, "X WINS" | "O WINS" | "TIE GAME")
+    }
+
+    /// The UVa form (a count, a blank line, the games) however many games it holds; any
+    /// other input is one game.
+    fn form_of(input: &[u8], _cases: usize) -> Option<Form> {
+        Some(if games_of_multi_case(input).is_some() {
+            Form::Multi
+        } else {
+            Form::Single
+        })
+    }
 
     fn join(inputs: &[Vec<u8>]) -> Vec<u8> {
         let mut out = format!("{}\n", inputs.len()).into_bytes();

@@ -177,8 +177,29 @@ fn board_after<B: BoardRepr>(n: usize, moves: &[PackedMove]) -> B {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pousse::case::moves as random_moves;
+    use crate::pousse::Edge;
     use crate::random::{Entropy, Rng};
+
+    /// `count` random moves on an `n` x `n` board, most of them from a palette of three, so
+    /// that positions repeat.
+    fn random_moves(rng: &mut Rng, n: usize, count: usize) -> Vec<Move> {
+        let one = |rng: &mut Rng| {
+            Move::new(
+                Edge::ALL[rng.below(4) as usize],
+                rng.below(n as u64) as u32 + 1,
+            )
+        };
+        let palette: Vec<Move> = (0..3).map(|_| one(rng)).collect();
+        (0..count)
+            .map(|_| {
+                if rng.chance(0.8) {
+                    palette[rng.below(3) as usize]
+                } else {
+                    one(rng)
+                }
+            })
+            .collect()
+    }
 
     #[test]
     fn sizes_outside_the_board_limits_are_refused() {
@@ -204,7 +225,7 @@ mod tests {
             let mut rng = Rng::new(seed);
             let rules = [Rules::Icfp98, Rules::Icfp98Board][seed as usize % 2];
             let n = 1 + rng.below(4) as usize;
-            let moves = random_moves(&mut rng, n, 60, 3, false, rules);
+            let moves = random_moves(&mut rng, n, 60);
             decided += collisions_change_nothing::<Board>(n, rules, &moves, seed) as u32;
             match n {
                 1 => collisions_change_nothing::<SmallBoard<1>>(n, rules, &moves, seed),

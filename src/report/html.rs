@@ -89,6 +89,43 @@ pub struct PageRow {
     pub problem: Option<String>,
 }
 
+/// A table of a page besides its rows (scores, a matrix): a title, a note, column names and
+/// cells.
+#[derive(Debug, Clone, Default)]
+pub struct Table {
+    /// Its HTML id.
+    pub id: String,
+    /// Its heading.
+    pub title: String,
+    /// A sentence under the heading.
+    pub note: String,
+    /// Its column names.
+    pub columns: Vec<String>,
+    /// Its rows of cells.
+    pub rows: Vec<Vec<Cell>>,
+}
+
+/// A cell of a [`Table`].
+#[derive(Debug, Clone, Default)]
+pub struct Cell {
+    /// Its text.
+    pub text: String,
+    /// Its CSS class (`rejects`, `passes`, `unknown`, or empty).
+    pub class: String,
+    /// The anchor it links to, if any.
+    pub link: Option<String>,
+}
+
+impl Cell {
+    /// A cell of plain text.
+    pub fn text(text: impl Into<String>) -> Cell {
+        Cell {
+            text: text.into(),
+            ..Cell::default()
+        }
+    }
+}
+
 /// A report page's content.
 #[derive(Debug, Clone, Default)]
 pub struct Page {
@@ -108,6 +145,8 @@ pub struct Page {
     pub columns: Vec<String>,
     /// The rows.
     pub rows: Vec<PageRow>,
+    /// Tables shown after the summary.
+    pub tables: Vec<Table>,
     /// The input last drawn from.
     drawn: Option<DrawnInput>,
 }
@@ -338,50 +377,71 @@ pub fn findings_page(
     rows: &[Vec<String>],
     sides: &[(&str, &str)],
 ) -> Page {
-    let column = |row: &[String], name: &str| column_of(header, row, name);
     let mut page = Page::new(title);
     page.about = about;
     page.columns = header.iter().map(|h| h.to_string()).collect();
     for row in rows {
-        let game = column(row, "game");
-        let signature = column(row, "signature");
-        let status = match column(row, "kind") {
-            kind if kind.is_empty() => "divergence".to_string(),
-            kind => kind,
-        };
-        let problem = Problem {
-            name: format!("finding {}: {signature}", column(row, "finding")),
-            game: game.clone(),
-            status: status.clone(),
-            message: format!("{signature} ({} cases)", column(row, "count")),
-            sides: sides
-                .iter()
-                .map(|(heading, name)| (heading.to_string(), column(row, name)))
-                .collect(),
-            facts: FACTS
-                .iter()
-                .filter(|(_, name)| header.contains(name))
-                .map(|(label, name)| (label.to_string(), column(row, name)))
-                .filter(|(_, text)| !text.is_empty())
-                .collect(),
-            ..Problem::default()
-        };
-        let source = ViewSource {
-            game: game.clone(),
-            rules: column(row, "rules"),
-            path: dir.join(column(row, "input")),
-            case: 1,
-            verdict: String::new(),
-        };
-        let anchor = page.add_problem(problem, Some(&source));
+        let anchor = page.add_finding("", dir, header, row, sides);
+        let column = |name: &str| column_of(header, row, name);
         page.add_row(PageRow {
-            status,
-            game,
+            status: finding_status(&column("kind")),
+            game: column("game"),
             cells: row.clone(),
             problem: Some(anchor),
         });
     }
     page
+}
+
+/// The status word of a finding of kind `kind` (a `stress` divergence has none).
+fn finding_status(kind: &str) -> String {
+    if kind.is_empty() {
+        "divergence".to_string()
+    } else {
+        kind.to_string()
+    }
+}
+
+impl Page {
+    /// Adds the finding of `row` (a row of a findings report under `header`, its input in
+    /// `dir`) as a problem named with `prefix`, drawn from its input; its anchor.
+    pub fn add_finding(
+        &mut self,
+        prefix: &str,
+        dir: &Path,
+        header: &[&str],
+        row: &[String],
+        sides: &[(&str, &str)],
+    ) -> String {
+        let column = |name: &str| column_of(header, row, name);
+        let game = column("game");
+        let signature = column("signature");
+        let problem = Problem {
+            name: format!("{prefix}finding {}: {signature}", column("finding")),
+            game: game.clone(),
+            status: finding_status(&column("kind")),
+            message: format!("{signature} ({} cases)", column("count")),
+            sides: sides
+                .iter()
+                .map(|(heading, name)| (heading.to_string(), column(name)))
+                .collect(),
+            facts: FACTS
+                .iter()
+                .filter(|(_, name)| header.contains(name))
+                .map(|(label, name)| (label.to_string(), column(name)))
+                .filter(|(_, text)| !text.is_empty())
+                .collect(),
+            ..Problem::default()
+        };
+        let source = ViewSource {
+            game,
+            rules: column("rules"),
+            path: dir.join(column("input")),
+            case: 1,
+            verdict: String::new(),
+        };
+        self.add_problem(problem, Some(&source))
+    }
 }
 
 #[cfg(test)]

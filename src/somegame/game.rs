@@ -4,7 +4,7 @@ use std::io::Read;
 
 use super::{BoardCase, Judgement, Reason, CONTEST_MAX_SQUARES};
 use crate::error::JudgeError;
-use crate::game::{Engine, Game};
+use crate::game::{Engine, Form, Game};
 use crate::problem::Content;
 use crate::view::{BoardView, DrawRequest};
 
@@ -46,6 +46,21 @@ impl Game for SomeGame {
         "1 3 3 4\n1 0 0\n0 1 0\n0 0 1\n",
         "2 3 3 2\n2 2 2\n1 0 1\n0 0 0\n",
     ];
+    /// The sample input stacks its four data sets.
+    const STATEMENT_FORM: Form = Form::Multi;
+
+    /// `PLAYER x` (x a player's number: 1 or more, without leading zeros), `NO WINNERS`,
+    /// `ERROR`.
+    fn is_verdict(line: &str) -> bool {
+        match line.strip_prefix("PLAYER ") {
+            Some(number) => {
+                !number.is_empty()
+                    && !number.starts_with('0')
+                    && number.bytes().all(|b| b.is_ascii_digit())
+            }
+            None => matches!(line, "NO WINNERS" | "ERROR"),
+        }
+    }
 
     fn join(inputs: &[Vec<u8>]) -> Vec<u8> {
         inputs.concat()

@@ -14,16 +14,18 @@ pub fn script(dir: &Path, name: &str, body: &str) -> String {
     path.display().to_string()
 }
 
-/// An executable shell script `NAME.sh` in `dir` that answers its first two runs (an audit's
-/// probe of the input form) with `judge`, then runs `body`; it counts its runs in
-/// `NAME.count`.
-pub fn after_the_probe(dir: &Path, name: &str, judge: &str, body: &str) -> String {
+/// An executable shell script `NAME.sh` in `dir` that answers its first `probes` runs (an
+/// audit's probe of the input form: two runs for one program, whose form is found by trying
+/// both; one in a contest, whose form is known) with `judge`, then runs `body`; it counts its
+/// runs in `NAME.count`.
+pub fn after_the_probe(dir: &Path, name: &str, probes: usize, judge: &str, body: &str) -> String {
     let count = dir.join(format!("{name}.count")).display().to_string();
     script(
         dir,
         &format!("{name}.sh"),
         &format!(
-            "echo x >> {count}; if [ \"$(wc -l < {count})\" -le 2 ]; then exec {judge}; fi\n{body}"
+            "echo x >> {count}; if [ \"$(wc -l < {count})\" -le {probes} ]; then exec {judge}; \
+             fi\n{body}"
         ),
     )
 }

@@ -1,0 +1,366 @@
+//! The existing data: the input files of the problem (a package's `data/sample` and
+//! `data/secret`, or `--inputs`), read once for every stage: each file's bytes, its answer (its
+//! `.ans`, read inside its tree, else the engine's output), its cases and the form it is
+//! written in. From it come the problem's input form ([`problem_form`]), each program's result
+//! as a judge system gives it ([`run_on_data`]), and the time limit of the other runs
+//! ([`time_limit`]).
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use super::entrants::Class;
+use super::runner::{Runner, TimeLimit};
+use super::settings::FormRule;
+use super::Kind;
+use crate::answer::{compare, Verdict};
+use crate::error::RunError;
+use crate::game::{render, Case, Engine, Form, Game};
+use crate::shard::Shard;
+use crate::walk::{display, find_cases, CaseFile};
+
+/// The largest data file read (larger ones are skipped, and said).
+pub const LARGEST_INPUT: u64 = 64 << 20;
+
+/// One data file.
+#[derive(Debug, Clone)]
+pub struct DataFile<C> {
+    /// Its name, as reports write it.
+    pub name: String,
+    /// Its place in the sorted list of every data file (before sharding).
+    pub position: usize,
+    /// Its bytes.
+    pub input: Vec<u8>,
+    /// The output it must get: its `.ans`, else the engine's.
+    pub expected: String,
+    /// Its cases.
+    pub cases: Vec<C>,
+    /// The form it is written in, when its shape says ([`Game::form_of`]).
+    pub form: Option<Form>,
+}
+
+/// The data files of a run.
+#[derive(Debug, Clone)]
+pub struct Data<C> {
+    /// The files read, of this run's slice.
+    pub files: Vec<DataFile<C>>,
+    /// Every file found, before sharding (for the manifest).
+    pub found: Vec<CaseFile>,
+    /// Files not read, answers not used, and why.
+    pub notes: Vec<String>,
+}
+
+impl<C> Data<C> {
+    /// The largest file's size in bytes.
+    pub fn biggest(&self) -> u64 {
+        self.files
+            .iter()
+            .map(|f| f.input.len() as u64)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Reads the data files under `inputs` (this slice's, with `shard`) as inputs of `G` under
+/// `rules`: a file that cannot be read, is too large or is not a valid input is left out and
+/// said; an `.ans` that differs from the engine's output is used, and said.
+pub fn read<G: Game>(
+    inputs: &[PathBuf],
+    shard: Option<Shard>,
+    rules: G::Options,
+) -> Result<Data<G::Case>, RunError> {
+    let found = if inputs.is_empty() {
+        Vec::new()
+    } else {
+        find_cases(inputs)?
+    };
+    let mut files = Vec::new();
+    let mut notes = Vec::new();
+    for (position, file) in found.iter().enumerate() {
+        if shard.is_some_and(|s| !s.contains(&file.name)) {
+            continue;
+        }
+        match read_file::<G>(file, rules, &mut notes) {
+            Ok(mut data) => {
+                data.position = position;
+                files.push(data);
+            }
+            Err(why) => notes.push(format!("{}: {why}", file.name)),
+        }
+    }
+    Ok(Data {
+        files,
+        found,
+        notes,
+    })
+}
+
+/// One data file, or why it is left out.
+fn read_file<G: Game>(
+    file: &CaseFile,
+    rules: G::Options,
+    notes: &mut Vec<String>,
+) -> Result<DataFile<G::Case>, String> {
+    if let Some(why) = &file.error {
+        return Err(why.clone());
+    }
+    let opened = crate::guard::open_regular(&file.path).map_err(|e| e.to_string())?;
+    let mut input = Vec::new();
+    opened
+        .take(LARGEST_INPUT + 1)
+        .read_to_end(&mut input)
+        .map_err(|e| e.to_string())?;
+    if input.len() as u64 > LARGEST_INPUT {
+        return Err(format!("larger than {LARGEST_INPUT} bytes"));
+    }
+    let judged = G::judge(Engine::Fast, &mut &input[..], rules)
+        .map_err(|e| format!("not a valid input: {}", e.located(&file.name)))?;
+    let cases = G::Case::from_input(&input, rules)
+        .map_err(|e| format!("not a valid input: {}", e.located(&file.name)))?;
+    let engine = render::<G>(&judged);
+    let expected = answer_of(file, input.len() as u64, &engine, notes);
+    Ok(DataFile {
+        name: file.name.clone(),
+        position: 0,
+        form: G::form_of(&input, cases.len()),
+        expected,
+        cases,
+        input,
+    })
+}
+
+/// The `.ans` beside `file` (inside its tree, at most what an answer can need), else the
+/// engine's output `engine`.
+fn answer_of(file: &CaseFile, len: u64, engine: &str, notes: &mut Vec<String>) -> String {
+    let ans = file.path.with_extension("ans");
+    match crate::guard::open(&ans, &file.tree, crate::guard::answer_bound(len)) {
+        Ok(Some(mut opened)) => {
+            let mut text = String::new();
+            if opened.file.read_to_string(&mut text).is_err() {
+                notes.push(format!(
+                    "{}: not text; the engine's output is expected",
+                    display(&ans)
+                ));
+                return engine.to_string();
+            }
+            if compare(engine, text.as_bytes()) != Verdict::AC {
+                notes.push(format!(
+                    "{}: the .ans differs from the engine's output (referee verify says more); \
+                     programs are run against the .ans",
+                    file.name
+                ));
+            }
+            text
+        }
+        Ok(None) => engine.to_string(),
+        Err(why) => {
+            notes.push(format!(
+                "{}: {why}; the engine's output is expected",
+                display(&ans)
+            ));
+            engine.to_string()
+        }
+    }
+}
+
+/// The problem's input form, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProblemForm {
+    /// The form every program must read; `None`: each program's own, by its output's shape.
+    pub form: Option<Form>,
+    /// Why, in a sentence.
+    pub why: String,
+}
+
+/// The problem's form under `rule`: `--form`; else (a contest) the form of the data, the form
+/// most of its files are written in when they differ, else the form of the statement's
+/// examples; else (one program) none.
+pub fn problem_form<G: Game>(rule: FormRule, files: &[DataFile<G::Case>]) -> ProblemForm {
+    let count = |form: Form| files.iter().filter(|f| f.form == Some(form)).count();
+    let (multi, single) = (count(Form::Multi), count(Form::Single));
+    match rule {
+        FormRule::Asked(form) => ProblemForm {
+            form: Some(form),
+            why: "asked with --form".into(),
+        },
+        FormRule::ByShape => ProblemForm {
+            form: None,
+            why: "the form the program's output fits".into(),
+        },
+        FormRule::Problem if multi + single == 0 => ProblemForm {
+            form: Some(G::STATEMENT_FORM),
+            why: if files.is_empty() {
+                "the statement's examples' form (no data)".into()
+            } else {
+                "the statement's examples' form (the data reads alike in both forms)".into()
+            },
+        },
+        FormRule::Problem => {
+            let form = if multi >= single {
+                Form::Multi
+            } else {
+                Form::Single
+            };
+            let why = if multi > 0 && single > 0 {
+                format!(
+                    "the form of most of the data ({} files in the multi-case form, {} in the \
+                     single-case form)",
+                    multi, single
+                )
+            } else {
+                "the data's form".to_string()
+            };
+            ProblemForm {
+                form: Some(form),
+                why,
+            }
+        }
+    }
+}
+
+/// A program's result on the data, as a judge system gives it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OnData {
+    /// `accepted`, or the class of the first file it fails.
+    pub class: Class,
+    /// The first file it fails, and how.
+    pub failed: Option<(String, Kind)>,
+    /// Its slowest run.
+    pub slowest: Duration,
+    /// The files it ran.
+    pub files: usize,
+}
+
+impl OnData {
+    /// In words: `accepted (27 files)`, `wrong_answer on 003.in (wrong-answer)`.
+    pub fn text(&self) -> String {
+        match &self.failed {
+            None => format!("{} ({} files)", self.class, self.files),
+            Some((file, kind)) => format!("{} on {file} ({kind})", self.class),
+        }
+    }
+
+    /// Whether it timed out on the data (such a program is done with).
+    pub fn timed_out(&self) -> bool {
+        matches!(self.failed, Some((_, Kind::Timeout)))
+    }
+}
+
+/// Why a program has no result on the data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoResult {
+    /// It could not be started.
+    CannotRun(String),
+    /// The deadline or an interruption cut a run short.
+    Cut,
+}
+
+/// Runs the program of `runner` on every data file as it is, against its answer, each within
+/// the runner's time limit and cut at `cut`, as a judge system does: its result is the first
+/// file it does not pass.
+pub fn run_on_data<G: Game>(
+    runner: &Runner<G>,
+    files: &[DataFile<G::Case>],
+    cut: Option<Instant>,
+) -> Result<OnData, NoResult> {
+    let mut slowest = Duration::ZERO;
+    for (ran, file) in files.iter().enumerate() {
+        let timeout = runner.time_limit.for_bytes(file.input.len());
+        let tried = runner
+            .run_for(&file.input, &file.expected, timeout, cut)
+            .ok_or_else(|| NoResult::CannotRun(runner.fatal().unwrap_or_default()))?;
+        if tried.cut() {
+            return Err(NoResult::Cut);
+        }
+        slowest = slowest.max(tried.run.elapsed);
+        if let Some(kind) = tried.kind {
+            return Ok(OnData {
+                class: Class::of_kind(kind),
+                failed: Some((file.name.clone(), kind)),
+                slowest,
+                files: ran + 1,
+            });
+        }
+    }
+    Ok(OnData {
+        class: Class::Accepted,
+        failed: None,
+        slowest,
+        files: files.len(),
+    })
+}
+
+/// The time limit of every run after the data's, from the results `accepted` on the data of
+/// the programs expected accepted (at most `most`, `--timeout`); `most` itself when none of
+/// them ran the data to its end or there is no data.
+pub fn time_limit(most: Duration, accepted: &[&OnData], biggest: u64) -> TimeLimit {
+    let slowest = accepted
+        .iter()
+        .filter(|r| r.class == Class::Accepted && r.files > 0)
+        .map(|r| r.slowest)
+        .max();
+    match slowest {
+        Some(slowest) if biggest > 0 => TimeLimit {
+            most,
+            from_data: Some((slowest, biggest)),
+        },
+        _ => TimeLimit::fixed(most),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pousse::Pousse;
+
+    fn file(form: Option<Form>) -> DataFile<crate::pousse::PousseCase> {
+        DataFile {
+            name: "f.in".into(),
+            position: 0,
+            input: Vec::new(),
+            expected: String::new(),
+            cases: Vec::new(),
+            form,
+        }
+    }
+
+    #[test]
+    fn the_problems_form_is_the_datas_else_the_statements() {
+        let form = |rule, files: &[_]| problem_form::<Pousse>(rule, files).form;
+        let multi = [file(Some(Form::Multi)), file(Some(Form::Multi))];
+        assert_eq!(form(FormRule::Problem, &multi), Some(Form::Multi));
+        let mostly_single = [
+            file(Some(Form::Single)),
+            file(Some(Form::Single)),
+            file(Some(Form::Multi)),
+        ];
+        assert_eq!(form(FormRule::Problem, &mostly_single), Some(Form::Single));
+        // No data, or data that reads alike in both forms: the statement's form.
+        assert_eq!(form(FormRule::Problem, &[]), Some(Form::Multi));
+        assert_eq!(form(FormRule::Problem, &[file(None)]), Some(Form::Multi));
+        // --form wins; one program with nothing said has none.
+        assert_eq!(
+            form(FormRule::Asked(Form::Single), &multi),
+            Some(Form::Single)
+        );
+        assert_eq!(form(FormRule::ByShape, &multi), None);
+    }
+
+    #[test]
+    fn the_time_limit_comes_from_the_accepted_programs_slowest_run() {
+        let most = Duration::from_secs(2);
+        let result = |class, ms| OnData {
+            class,
+            failed: None,
+            slowest: Duration::from_millis(ms),
+            files: 3,
+        };
+        let fast = result(Class::Accepted, 10);
+        let slow = result(Class::Accepted, 30);
+        let rejected = result(Class::WrongAnswer, 900);
+        let limit = time_limit(most, &[&fast, &slow, &rejected], 100);
+        assert_eq!(limit.from_data, Some((Duration::from_millis(30), 100)));
+        assert_eq!(time_limit(most, &[&rejected], 100), TimeLimit::fixed(most));
+        assert_eq!(time_limit(most, &[&fast], 0), TimeLimit::fixed(most));
+    }
+}
