@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::detect::file_suffix;
 use crate::error::RunError;
-use crate::game::{render, Case, Engine, Game};
+use crate::game::{in_form, render, Case, Constraints, Engine, Form, Game};
 use crate::knobs::Knobs;
 use crate::random::Rng;
 
@@ -23,20 +23,49 @@ pub struct Request {
     pub answers: bool,
     /// The generator's knobs.
     pub knobs: Knobs,
+    /// Draw from the shape of `audit`'s random cases ([`Case::for_programs`]) inside the
+    /// contest's limits, instead of the knobs'.
+    pub like_audit: bool,
+    /// The form of each file.
+    pub form: Form,
+    /// Cases per file (more than one in the multi-case form only).
+    pub per_file: usize,
 }
 
 /// Writes `request.count` inputs of `G` under `rules` and returns their paths. File `i` is
-/// `GAME-SEED-i.in` (with the rule set's suffix, `.icfp98.in`), drawn from its own random
-/// stream, so files do not depend on how many are written.
+/// `GAME-SEED-i.in` (with the rule set's suffix, `.icfp98.in`) and holds cases `i * K` to
+/// `i * K + K - 1` (K cases per file), each drawn from its own random stream, so files do not
+/// depend on how many are written.
 pub fn generate<G: Game>(request: &Request, rules: G::Options) -> Result<Vec<PathBuf>, RunError> {
     check_knobs::<G>(&request.knobs)?;
-    let shape = G::Case::shape(&request.knobs)?;
+    if request.per_file > 1 && request.form == Form::Single {
+        return Err(RunError::Usage(format!(
+            "--per-file {} needs --form multi: the single-case form holds one case",
+            request.per_file
+        )));
+    }
+    if request.like_audit && request.knobs.names().next().is_some() {
+        return Err(RunError::Usage(
+            "--like-audit draws from audit's shape: no knob goes with it".into(),
+        ));
+    }
+    let shape = if request.like_audit {
+        G::Case::for_programs(Constraints::Contest)
+    } else {
+        G::Case::shape(&request.knobs)?
+    };
+    let per_file = request.per_file.max(1);
     fs::create_dir_all(&request.out).map_err(|e| RunError::io(&request.out, e))?;
     let mut written = Vec::with_capacity(request.count);
     for i in 0..request.count {
-        let mut rng = Rng::for_item(request.seed, i as u64);
-        let case = G::Case::generate(&mut rng, Some(rules), &shape);
-        let input = case.input();
+        let cases: Vec<Vec<u8>> = (0..per_file)
+            .map(|j| {
+                let index = (i * per_file + j) as u64;
+                let mut rng = Rng::for_item(request.seed, index);
+                G::Case::generate(&mut rng, Some(rules), &shape).input()
+            })
+            .collect();
+        let input = in_form::<G>(request.form, &cases);
         let path = request.out.join(format!(
             "{}-{}-{i:06}{}.in",
             G::NAME,

@@ -229,8 +229,10 @@ fn every_program_that_answers_wrongly_is_a_finding_never_a_refusal() {
     }
     assert_eq!(rows[0]["got"], "maybe\\n");
     assert_eq!(rows[0]["stderr"], "oops\\n");
+    // Saved in the multi-case form (a count, a blank line, the games), shrunk.
     let saved = fs::read_to_string(out.join(&rows[0]["input"])).unwrap();
-    assert!(saved.starts_with("2\n\n4\nL2\n"), "{saved}");
+    assert_eq!(saved.lines().nth(1), Some(""), "{saved}");
+    assert!(rows[0]["detail"].contains("shrunk"), "{rows:?}");
     fails_as_saved(&nonsense, &out, &rows[0]);
     // A program that fails in every form, and one that exits 127 like a missing command.
     for (name, cmd) in [("false", "/bin/false"), ("127", "sh -c 'exit 127'")] {
@@ -239,10 +241,7 @@ fn every_program_that_answers_wrongly_is_a_finding_never_a_refusal() {
         assert_eq!(run.status.code(), Some(1), "{cmd}: {}", stderr(&run));
         let rows = findings(&out);
         assert_eq!(rows[0]["kind"], "crash", "{rows:?}");
-        assert!(
-            rows[0]["confirmed"].starts_with("reproduced 3/3"),
-            "{rows:?}"
-        );
+        assert_eq!(rows[0]["confirmed"], "reproduced 5/5", "{rows:?}");
         fails_as_saved(cmd, &out, &rows[0]);
     }
 }
@@ -369,7 +368,8 @@ fn the_long_game_crash_is_found_from_random_cases() {
     let rows = findings(&out);
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0]["kind"], "crash", "{rows:?}");
-    assert_eq!(rows[0]["confirmed"], "reproduced 3/3", "{rows:?}");
+    // A crash is run four times again.
+    assert_eq!(rows[0]["confirmed"], "reproduced 5/5", "{rows:?}");
     assert!(rows[0]["case"].starts_with("random "), "{rows:?}");
     let input = fs::read_to_string(out.join(&rows[0]["input"])).unwrap();
     let played = moves(&input);
@@ -442,10 +442,10 @@ fn planted_bugs_are_found_classified_and_shrunk() {
             assert_eq!(rows.len(), 1, "{cmd}: {rows:?}");
             let row = &rows[0];
             assert_eq!(row["kind"], *kind, "{cmd}: {row:?}");
-            let confirmed = if kind.contains("answer") {
-                "confirmed-by-reference"
-            } else {
-                "reproduced 3/3"
+            let confirmed = match *kind {
+                k if k.contains("answer") => "confirmed-by-reference",
+                "crash" => "reproduced 5/5",
+                _ => "reproduced 3/3",
             };
             assert_eq!(row["confirmed"], confirmed, "{cmd}: {row:?}");
             let input = fs::read_to_string(out.join(&row["input"])).unwrap();
@@ -760,6 +760,17 @@ fn an_interrupted_audit_ends_every_process_it_started() {
                     "trap '' TERM; sleep 3156 & sleep 3157",
                 ),
             ),
+            // Interrupted during the probe itself: its first run leaves a double fork.
+            (
+                "in-the-probe",
+                after_the_probe(
+                    dir.path(),
+                    &format!("in-the-probe-{round}"),
+                    0,
+                    &judge,
+                    "setsid sh -c 'sleep 3158 & sleep 3159' & sleep 3160",
+                ),
+            ),
         ];
         for (name, cmd) in &programs {
             let out = dir.path().join(format!("{name}-{signal}-{to_group}"));
@@ -785,6 +796,7 @@ fn an_interrupted_audit_ends_every_process_it_started() {
             let marker = match *name {
                 "background" => "sleep 3152",
                 "double-fork" => "sleep 3155",
+                "in-the-probe" => "sleep 3160",
                 _ => "sleep 3157",
             };
             let waited = std::time::Instant::now();
@@ -816,7 +828,7 @@ fn an_interrupted_audit_ends_every_process_it_started() {
             assert!(out.join("audit.json").is_file(), "{name}: {text}");
             let _ = findings(&out);
             std::thread::sleep(Duration::from_millis(200));
-            for n in 3151..=3157 {
+            for n in 3151..=3160 {
                 let marker = format!("sleep {n}");
                 assert!(
                     alive_with(&marker).is_empty(),

@@ -257,17 +257,159 @@ fn the_example_contest_is_audited_and_its_data_strengthened() {
 
 /// A correct judge built from examples/judges, or with `defines` a planted one.
 fn judge(dir: &Path, defines: &[&str], name: &str) -> String {
+    build(dir, "pousse.c", defines, name)
+}
+
+/// Builds `examples/judges/SOURCE` with `defines` into `dir/NAME`.
+fn build(dir: &Path, source: &str, defines: &[&str], name: &str) -> String {
     let out = dir.join(name);
     let status = Command::new("cc")
         .arg("-O2")
         .args(defines)
         .arg("-o")
         .arg(&out)
-        .arg(root().join("examples/judges/pousse.c"))
+        .arg(root().join("examples/judges").join(source))
         .status()
         .expect("a C compiler (cc)");
     assert!(status.success());
     out.display().to_string()
+}
+
+/// Whether `program` answers the input file `input` as its `.ans` says (the words of its
+/// output).
+fn passes(program: &str, input: &Path) -> bool {
+    let run = Command::new(program)
+        .stdin(fs::File::open(input).unwrap())
+        .output()
+        .unwrap();
+    let words = |b: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(b)
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+    };
+    run.status.success()
+        && words(&run.stdout) == words(&fs::read(input.with_extension("ans")).unwrap())
+}
+
+#[test]
+fn strengthening_cases_are_in_the_problems_form_and_never_reject_a_program_that_must_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Programs that read UVa 844's multi-case form only, as its public solutions do, and one
+    // that reads both forms; the one expected accepted with the 32,767-move buffer is wrong.
+    let uva = build(d, "pousse_uva.c", &[], "uva");
+    let buffer = build(d, "pousse_uva.c", &["-DPLANT_MOVE_BUFFER"], "buffer");
+    let full_line = build(
+        d,
+        "pousse_uva.c",
+        &["-DPLANT_FULL_LINE_FROM_END"],
+        "full-line",
+    );
+    let both = judge(d, &[], "both");
+    // The problem's data, in the multi-case form: the statement's example and two files of
+    // five small games each, which the full-line bug passes.
+    let package = d.join("package");
+    fs::create_dir_all(package.join("data/sample")).unwrap();
+    fs::create_dir_all(package.join("data/secret")).unwrap();
+    fs::write(
+        package.join("data/sample/001.in"),
+        "2\n\n4\nL2\nT2\nL2\nB2\nR2\nQUIT\n\n4\nL2\nT2\nL2\nB2\nR2\nT1\nL2\nQUIT\n",
+    )
+    .unwrap();
+    let made = referee()
+        .args([
+            "gen",
+            "pousse",
+            "--form",
+            "multi",
+            "--per-file",
+            "5",
+            "--count",
+            "2",
+        ])
+        .args(["--seed", "3", "--n", "3", "--moves", "6", "--out"])
+        .arg(package.join("data/secret"))
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", stderr(&made));
+    let table = d.join("programs.csv");
+    fs::write(
+        &table,
+        format!(
+            "name,command,expected\nuva,{uva},accepted\nbuffer,{buffer},accepted\n\
+             full-line,{full_line},wrong_answer\nboth,{both},accepted\n"
+        ),
+    )
+    .unwrap();
+    let before = files_of(&package.join("data"));
+    let out = d.join("out");
+    let run = referee()
+        .args(["audit", "pousse", "--programs"])
+        .arg(&table)
+        .arg("--inputs")
+        .arg(package.join("data"))
+        .arg("--add-to")
+        .arg(&package)
+        .args(["--cases", "4000", "--batch", "50", "--seed", "1", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("the problem's form: multi (the data's form)"),
+        "{err}"
+    );
+    let programs = rows(&out.join("programs.csv"));
+    let by_name: BTreeMap<&str, &BTreeMap<String, String>> = programs
+        .iter()
+        .map(|p| (p["program"].as_str(), p))
+        .collect();
+    // The buffer is proved wrong; its long game would reject a program that must be accepted
+    // (itself), so it is said and not written.
+    assert!(
+        by_name["buffer"]["verdict"].starts_with("accepted, but proved wrong"),
+        "{:?}",
+        by_name["buffer"]
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap()).unwrap();
+    let dropped = manifest["dropped"].to_string();
+    assert!(
+        dropped.contains("buffer finding 1 (crash): it rejects buffer, which must be accepted"),
+        "{dropped}"
+    );
+    // The full-line bug, which the data misses, gets a case in the problem's form that every
+    // program that must be accepted passes.
+    assert_eq!(by_name["full-line"]["after-strengthening"], "rejected");
+    let written: Vec<PathBuf> = fs::read_dir(out.join("tests"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "in"))
+        .collect();
+    assert!(!written.is_empty(), "{err}");
+    for case in &written {
+        let text = fs::read_to_string(case).unwrap();
+        assert!(
+            text.starts_with("1\n\n"),
+            "not in the multi-case form: {text}"
+        );
+        assert!(
+            passes(&uva, case) && passes(&both, case),
+            "{}",
+            case.display()
+        );
+        assert!(!passes(&full_line, case), "{}", case.display());
+    }
+    // --add-to added those cases and no other; every correct program passes each.
+    let after = files_of(&package.join("data"));
+    let added: Vec<&String> = after.keys().filter(|k| !before.contains_key(*k)).collect();
+    assert_eq!(added.len(), 2 * written.len(), "{added:?}");
+    for name in added.iter().filter(|n| n.ends_with(".in")) {
+        let case = package.join("data").join(name);
+        assert!(passes(&uva, &case) && passes(&both, &case), "{name}");
+    }
 }
 
 fn cases_judged(out: &Path) -> u64 {

@@ -498,3 +498,124 @@ async fn a_report_of_ten_thousand_rows_is_small_and_opens_fast() {
     assert_eq!(opened[1], "100 of 10000 rows");
     client.close().await.unwrap();
 }
+
+/// Builds `examples/judges/pousse.c` with `defines` into `dir/name`.
+fn pousse_judge(dir: &Path, defines: &[&str], name: &str) -> String {
+    let out = dir.join(name);
+    let status = Command::new("cc")
+        .arg("-O2")
+        .args(defines)
+        .arg("-o")
+        .arg(&out)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/judges/pousse.c"))
+        .status()
+        .expect("a C compiler (cc)");
+    assert!(status.success());
+    out.display().to_string()
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_contest_audits_page_shows_scores_which_case_rejects_whom_and_each_finding() {
+    if !tools_present("a_contest_audits_page_shows_scores_which_case_rejects_whom_and_each_finding")
+    {
+        return;
+    }
+    let _browser = ONE_BROWSER.lock().await;
+    let dir = scratch("contest");
+    let good = pousse_judge(&dir, &[], "good");
+    let mover = pousse_judge(&dir, &["-DPLANT_MOVER_ONLY"], "mover");
+    let html = dir.join("contest.html");
+    let run = referee()
+        .args(["audit", "pousse", "--cases", "300", "--seed", "1"])
+        .args([
+            "--cmd",
+            &format!("good={good}"),
+            "--cmd",
+            &format!("mover={mover}"),
+        ])
+        .arg("--out")
+        .arg(dir.join("audit"))
+        .arg("--html")
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let (client, _driver) = browser().await;
+    client.goto(&url(&html)).await.unwrap();
+    let texts = |css: &'static str| {
+        let client = client.clone();
+        async move {
+            let mut out = Vec::new();
+            for e in client.find_all(Locator::Css(css)).await.unwrap() {
+                out.push(e.text().await.unwrap());
+            }
+            out
+        }
+    };
+    // The scores, before and after strengthening.
+    let scores = texts("#scores tbody tr").await;
+    assert!(
+        scores[0].contains("TPR") && scores[0].contains("0/1") && scores[0].contains("1/1"),
+        "{scores:?}"
+    );
+    assert!(
+        scores[1].contains("TNR") && scores[1].contains("1/1"),
+        "{scores:?}"
+    );
+    // Which case rejects whom: the wrong program fails the strengthening case, the good one
+    // passes it; each program's expected and actual class.
+    let header = texts("#matrix thead th").await;
+    assert_eq!(
+        header[..4],
+        ["program", "expected", "does", "existing data"]
+    );
+    assert_eq!(header[4], "tests/001.in", "{header:?}");
+    let cells = |row: usize| {
+        let client = client.clone();
+        async move {
+            let mut out = Vec::new();
+            let css = format!("#matrix tbody tr:nth-child({row}) td");
+            for e in client.find_all(Locator::Css(&css)).await.unwrap() {
+                out.push((
+                    e.text().await.unwrap(),
+                    e.attr("class").await.unwrap().unwrap_or_default(),
+                ));
+            }
+            out
+        }
+    };
+    let good_row = cells(1).await;
+    assert_eq!(good_row[0].0, "good");
+    assert_eq!(good_row[2].0, "accepted");
+    assert_eq!(good_row[4], ("passes".to_string(), "passes".to_string()));
+    let mover_row = cells(2).await;
+    assert_eq!(mover_row[2].0, "wrong_answer");
+    assert_eq!(mover_row[4], ("rejects".to_string(), "rejects".to_string()));
+    // The wrong program's name links to its finding, drawn with a replay of its board.
+    let link = client
+        .find(Locator::Css("#matrix tbody tr:nth-child(2) td a"))
+        .await
+        .unwrap();
+    let anchor = link.attr("href").await.unwrap().unwrap();
+    let finding = client.find(Locator::Css(&anchor)).await.unwrap();
+    assert!(finding
+        .text()
+        .await
+        .unwrap()
+        .starts_with("mover: finding 1"));
+    let replay = client
+        .find(Locator::Css(&format!("{anchor} .replay svg")))
+        .await
+        .unwrap();
+    assert!(replay.is_displayed().await.unwrap());
+    // Every program's line, with the package's verdict.
+    let rows = texts("table.rows tbody tr").await;
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert!(rows[1].contains("proved wrong"), "{rows:?}");
+    client.close().await.unwrap();
+}

@@ -233,6 +233,9 @@ fn gen_and_verify_run_the_toy_game() {
         seed: 4,
         answers: true,
         knobs: Knobs::default(),
+        like_audit: false,
+        form: Form::Single,
+        per_file: 1,
     };
     let written = referee::gen::generate::<TakeAway<false>>(&request, ()).unwrap();
     assert_eq!(written.len(), 30);

@@ -79,6 +79,8 @@ pub struct AuditReport {
     pub interrupted: bool,
     /// Every data file found (for the manifest).
     pub inputs: Vec<CaseFile>,
+    /// How long each stage took, in order.
+    pub phases: Vec<(&'static str, Duration)>,
 }
 
 /// A strengthening case written.
@@ -94,8 +96,8 @@ pub struct TestLine {
     pub from: String,
     /// Its size in bytes.
     pub bytes: usize,
-    /// Its size as the game counts it (moves, squares).
-    pub size: Option<u64>,
+    /// Its size as the game counts it (`12 moves`, `16 squares`).
+    pub size: Option<String>,
 }
 
 /// One program's line of the report.

@@ -54,7 +54,7 @@ pub fn standing_text(program: &ProgramAudit) -> String {
                 "{} on {} ({})",
                 f.kind,
                 f.source.describe(),
-                size_text(f.bytes, f.size)
+                size_text(f.bytes, f.size.as_deref())
             ),
             None => "proved wrong".into(),
         },
@@ -69,9 +69,9 @@ pub fn standing_text(program: &ProgramAudit) -> String {
 }
 
 /// `38 bytes, 5 moves`.
-fn size_text(bytes: usize, size: Option<u64>) -> String {
+fn size_text(bytes: usize, size: Option<&str>) -> String {
     match size {
-        Some(size) => format!("{bytes} bytes, size {size}"),
+        Some(size) => format!("{bytes} bytes, {size}"),
         None => format!("{bytes} bytes"),
     }
 }
@@ -115,11 +115,9 @@ pub fn lines(
             referee_cases: standing_text(program),
             cases: program.cases,
             findings,
-            first_case_size: first.map(|f| size_text(f.bytes, f.size)),
+            first_case_size: first.map(|f| size_text(f.bytes, f.size.as_deref())),
             first_case,
-            rejected_after: program
-                .on_data
-                .is_some()
+            rejected_after: (program.on_data.is_some() || report.inputs.is_empty())
                 .then(|| strengthening.rejected_after[p]),
             form: program.form.form.map(|f| f.as_str().to_string()),
             proved_wrong: program.standing.proved_wrong(),
@@ -204,12 +202,12 @@ pub fn write<G: Game>(
             file: format!("tests/{stem}.in"),
             added_as: None,
             fails: (0..report.programs.len())
-                .filter(|&p| strengthening.fails[c][p] == Some(true))
+                .filter(|&p| strengthening.fails[c][p] == super::strengthen::OnCase::Rejected)
                 .map(|p| report.programs[p].name.clone())
                 .collect(),
             from: candidate.from.clone(),
             bytes: candidate.input.len(),
-            size: candidate.size,
+            size: candidate.size.clone(),
         });
     }
     if let Some(package) = &settings.add_to {
@@ -263,6 +261,10 @@ struct ContestManifest<'a> {
     not_candidates: &'a [String],
     package: &'a [String],
     cases_judged: u64,
+    /// Seconds per stage, in order.
+    phases: Vec<(&'static str, f64)>,
+    runs: u64,
+    seconds: f64,
     interrupted: bool,
 }
 
@@ -295,6 +297,13 @@ impl<'a> ContestManifest<'a> {
             not_candidates: &s.not_candidates,
             package: &outcome.package,
             cases_judged: report.cases_judged,
+            phases: report
+                .phases
+                .iter()
+                .map(|(name, d)| (*name, d.as_secs_f64()))
+                .collect(),
+            runs: report.programs.iter().map(|p| p.runs).sum(),
+            seconds: report.phases.iter().map(|(_, d)| d.as_secs_f64()).sum(),
             interrupted: report.interrupted,
         }
     }

@@ -56,8 +56,8 @@ pub struct Kept {
     pub batch_only: bool,
     /// Where its case lies outside the contest's limits.
     pub outside: Option<(String, String)>,
-    /// The case's size as the game counts it (moves, squares), when known.
-    pub size: Option<u64>,
+    /// The case's size as the game counts it (`12 moves`, `16 squares`), when known.
+    pub size: Option<String>,
     /// More for the detail column.
     pub notes: Vec<String>,
 }

@@ -8,6 +8,7 @@ use super::audited::{AuditReport, ContestOutcome};
 use super::contest_report::{row, PROGRAMS_HEADER, SCORES_EXPLAINED};
 use super::entrants::{dir_name, Class};
 use super::report::FINDINGS_HEADER;
+use super::strengthen::OnCase;
 use crate::report::html::{Cell, Page, PageRow, Table};
 
 /// The page of `report`, whose reports are in `out`.
@@ -116,6 +117,7 @@ fn matrix(report: &AuditReport, outcome: &ContestOutcome, anchors: &[Option<Stri
         let data = match &program.on_data {
             Some(r) if r.class == Class::Accepted => cell("accepts", "passes"),
             Some(r) => cell(&r.text(), "rejects"),
+            None if report.inputs.is_empty() => cell("no data", "passes"),
             None => cell("no result", "unknown"),
         };
         let mut cells = vec![
@@ -129,11 +131,15 @@ fn matrix(report: &AuditReport, outcome: &ContestOutcome, anchors: &[Option<Stri
             data,
         ];
         for &c in &s.chosen {
-            cells.push(match s.fails[c][p] {
-                Some(true) => cell("rejects", "rejects"),
-                Some(false) => cell("passes", "passes"),
-                None => cell("not run", "unknown"),
-            });
+            let on = s.fails[c][p];
+            cells.push(cell(
+                on.as_str(),
+                match on {
+                    OnCase::Rejected => "rejects",
+                    OnCase::Passes => "passes",
+                    OnCase::Sometimes | OnCase::NotRun => "unknown",
+                },
+            ));
         }
         rows.push(cells);
     }

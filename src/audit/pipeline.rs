@@ -18,7 +18,9 @@ use super::runner::{Runner, TimeLimit};
 use super::schedule::{run_cases, Finish, Lane, Tally};
 use super::settings::{Deadlines, Layout, Settings, CASES_SHARE};
 use super::settle::no_form;
-use super::strengthen::{candidates, cover, rejects_a_keeper, Strengthening};
+use super::strengthen::{
+    candidates, cover, screen, Candidate, OnCase, Strengthening, CONFIRMING_RUNS,
+};
 use super::verdict::{scores, Scored, Standing};
 use crate::error::RunError;
 use crate::game::{Form, Game};
@@ -28,6 +30,27 @@ use crate::report::write::Staging;
 /// The cases each program runs before the programs that do not go first (those the existing
 /// data rejects) get theirs.
 pub const FIRST_CASES: u64 = 2000;
+
+/// How long each stage took, in order.
+struct Phases {
+    since: Instant,
+    done: Vec<(&'static str, Duration)>,
+}
+
+impl Phases {
+    fn new() -> Phases {
+        Phases {
+            since: Instant::now(),
+            done: Vec::new(),
+        }
+    }
+
+    /// Stage `name` ends now.
+    fn end(&mut self, name: &'static str) {
+        self.done.push((name, self.since.elapsed()));
+        self.since = Instant::now();
+    }
+}
 
 /// The probe's answer for one program: none when it did not build.
 type Probed = Option<Result<Fit, Unprobed>>;
@@ -39,7 +62,7 @@ pub fn audit<G: Game>(
     entrants: &[Entrant],
     mut notes: Vec<String>,
 ) -> Result<AuditReport, RunError> {
-    let reaper = Reaper::adopt();
+    let _reaper = Reaper::adopt();
     let deadlines = Deadlines::new(settings.time, settings.layout);
     let staging = Staging::new(&settings.out).map_err(|e| RunError::io(&settings.out, e))?;
     if let Some(dir) = &settings.save_runs {
@@ -58,12 +81,15 @@ pub fn audit<G: Game>(
                 .map(|p| Runner::new(p, settings.limits, form, settings.rules, deadlines.findings))
         })
         .collect();
+    let mut phases = Phases::new();
     let probed: Vec<Probed> = each_of(runners.len(), settings.jobs, |i| {
         runners[i]
             .as_ref()
             .map(|r| probe::probe::<G>(r, problem.form))
     });
+    phases.end("probe");
     let (on_data, time_limit) = data_stage(&mut runners, entrants, &data, settings, &deadlines);
+    phases.end("existing data");
     for (runner, probed) in runners.iter_mut().zip(&probed) {
         if let (Some(runner), Some(Ok(Fit::Fits { form, .. }))) = (runner, probed) {
             runner.form = *form;
@@ -72,9 +98,10 @@ pub fn audit<G: Game>(
     let mut cases = cases_stage(
         &runners, &probed, &on_data, &data, &problem, settings, &deadlines,
     );
+    phases.end("cases");
     let mut found = std::mem::take(&mut cases.found);
     no_form_findings(&runners, &probed, settings, &mut found);
-    drop(reaper);
+    phases.end("programs that fit no form");
     let mut programs = assemble(entrants, &runners, &probed, on_data, &cases.tallies, found);
     let left = cases.not_audited_note(&programs, deadlines.started);
     for p in &mut programs {
@@ -96,6 +123,7 @@ pub fn audit<G: Game>(
         elapsed: Duration::ZERO,
         interrupted: false,
         inputs: data.found.clone(),
+        phases: phases.done,
     };
     write_reports(settings, staging, &runners, &data, &deadlines, &mut report)?;
     report.elapsed = deadlines.started.elapsed();
@@ -433,8 +461,10 @@ fn write_reports<G: Game>(
                 program.lines = lines;
                 program.rows = rows;
             }
+            let started = Instant::now();
             let strengthening =
                 strengthening_stage::<G>(settings, runners, data, deadlines, report);
+            report.phases.push(("strengthening", started.elapsed()));
             report.interrupted = interrupted();
             let outcome = contest_report::write::<G>(settings, staging, report, strengthening)?;
             report.contest = Some(outcome);
@@ -489,57 +519,25 @@ fn strengthening_stage<G: Game>(
         .collect();
     let outcomes = each_of(pairs.len(), settings.jobs, |k| {
         let (c, p) = pairs[k];
-        let runner = runnable(p)?;
-        let case = &candidates[c];
-        let limit = runner.time_limit.for_bytes(case.input.len());
-        let tried = runner.run_for(&case.input, &case.expected, limit, deadlines.end)?;
-        (!tried.cut()).then_some(tried.kind.is_some())
+        runnable(p).map_or(OnCase::NotRun, |runner| {
+            on_case(runner, &candidates[c], deadlines.end)
+        })
     });
-    let mut fails = vec![vec![None; n]; candidates.len()];
+    let mut fails = vec![vec![OnCase::NotRun; n]; candidates.len()];
     for (&(c, p), outcome) in pairs.iter().zip(outcomes) {
         fails[c][p] = outcome;
     }
     let keepers: Vec<bool> = (0..n)
         .map(|p| {
-            let p_ = &programs[p];
+            let program = &programs[p];
             runnable(p).is_some()
-                && (p_.expected == Some(Class::Accepted) || p_.standing == Standing::NoFinding)
+                && (program.expected == Some(Class::Accepted)
+                    || program.standing == Standing::NoFinding)
         })
         .collect();
-    let mut dropped = Vec::new();
-    let usable: Vec<bool> = (0..candidates.len())
-        .map(|c| {
-            let failing = rejects_a_keeper(
-                &fails[c]
-                    .iter()
-                    .map(|f| *f == Some(true))
-                    .collect::<Vec<_>>(),
-                &keepers,
-            );
-            let unchecked = rejects_a_keeper(
-                &fails[c].iter().map(Option::is_none).collect::<Vec<_>>(),
-                &keepers,
-            );
-            let names = |ps: &[usize]| {
-                ps.iter()
-                    .map(|&p| programs[p].name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            let why = if !failing.is_empty() {
-                format!("it rejects {}, which must be accepted", names(&failing))
-            } else if !unchecked.is_empty() {
-                format!(
-                    "--time ran out before {} ran it, which must be accepted",
-                    names(&unchecked)
-                )
-            } else {
-                return true;
-            };
-            dropped.push((c, why));
-            false
-        })
-        .collect();
+    let (usable, dropped) = screen(&fails, &keepers, |p| programs[p].name.clone());
+    // With no data at all, the empty data accepts every program.
+    let no_data = data.files.is_empty();
     let rejected_before: Vec<bool> = programs
         .iter()
         .map(|p| {
@@ -548,30 +546,23 @@ fn strengthening_stage<G: Game>(
                 .is_some_and(|r| r.class != Class::Accepted)
         })
         .collect();
+    let judged_by_data = |p: usize| no_data || programs[p].on_data.is_some();
     let targets: Vec<usize> = (0..n)
         .filter(|&p| {
-            programs[p].standing.proved_wrong()
-                && programs[p]
-                    .on_data
-                    .as_ref()
-                    .is_some_and(|r| r.class == Class::Accepted)
+            programs[p].standing.proved_wrong() && judged_by_data(p) && !rejected_before[p]
         })
         .collect();
-    let failing: Vec<Vec<bool>> = fails
-        .iter()
-        .map(|row| row.iter().map(|f| *f == Some(true)).collect())
-        .collect();
     let sizes: Vec<usize> = candidates.iter().map(|c| c.input.len()).collect();
-    let (chosen, uncovered) = cover(&failing, &usable, &targets, &sizes);
+    let (chosen, uncovered) = cover(&fails, &usable, &targets, &sizes);
     let rejected_after: Vec<bool> = (0..n)
-        .map(|p| rejected_before[p] || chosen.iter().any(|&c| failing[c][p]))
+        .map(|p| rejected_before[p] || chosen.iter().any(|&c| fails[c][p] == OnCase::Rejected))
         .collect();
     let scored: Vec<Scored> = (0..n)
         .map(|p| Scored {
             wrong: programs[p]
-                .on_data
-                .as_ref()
-                .and(programs[p].standing.counted_wrong()),
+                .standing
+                .counted_wrong()
+                .filter(|_| judged_by_data(p)),
             rejected_before: rejected_before[p],
             rejected_after: rejected_after[p],
         })
@@ -586,4 +577,26 @@ fn strengthening_stage<G: Game>(
         rejected_after,
         scores: scores(&scored),
     }
+}
+
+/// How the program of `runner` does on `candidate`, run as a judge system runs a data file
+/// (cut at `end`): a failure is run again, and rejects it only when every run fails.
+fn on_case<G: Game>(runner: &Runner<G>, candidate: &Candidate, end: Option<Instant>) -> OnCase {
+    let limit = runner.time_limit.for_bytes(candidate.input.len());
+    let mut failed = 0;
+    for run in 0..CONFIRMING_RUNS {
+        let Some(tried) = runner
+            .run_for(&candidate.input, &candidate.expected, limit, end)
+            .filter(|t| !t.cut())
+        else {
+            return OnCase::NotRun;
+        };
+        match (tried.kind, run) {
+            (None, 0) => return OnCase::Passes,
+            (None, _) => return OnCase::Sometimes,
+            (Some(_), _) => failed += 1,
+        }
+    }
+    debug_assert_eq!(failed, CONFIRMING_RUNS);
+    OnCase::Rejected
 }

@@ -62,6 +62,8 @@ pub struct Attempt {
     pub cases: usize,
     /// Whether the output has the shape of an answer.
     pub fits: bool,
+    /// Whether it timed out, then timed out again with twice the time (a reproduction).
+    pub timed_out_twice: bool,
 }
 
 impl Attempt {
@@ -130,74 +132,78 @@ pub fn examples_in<G: Game>(form: Form, rules: G::Options) -> (Vec<u8>, String, 
     (input, render::<G>(&judged), cases.len())
 }
 
-/// Runs the program on the examples in `form`; a timeout is given a second run with twice the
-/// time (a loaded machine is not a wrong form).
+/// Runs the program on the examples in `form`.
 fn attempt<G: Game>(runner: &Runner<G>, form: Form) -> Result<Attempt, Unprobed> {
     let (input, expected, cases) = examples_in::<G>(form, runner.rules);
-    let stop = || {
-        Unprobed::CannotRun(
-            runner
-                .fatal()
-                .unwrap_or_else(|| "cannot be run".to_string()),
-        )
-    };
-    let mut tried = runner.run(&input, &expected).ok_or_else(stop)?;
-    if tried.kind == Some(Kind::Timeout) {
-        tried = runner.run_slower(&input, &expected, 2).ok_or_else(stop)?;
-    }
-    if tried.cut() {
-        return Err(Unprobed::Cut);
-    }
+    let tried = run::<G>(runner, &input, &expected, 1)?;
     Ok(Attempt {
         fits: answers_in_shape::<G>(&tried.run, cases),
         form,
         input,
         tried,
         cases,
+        timed_out_twice: false,
     })
 }
 
+/// One run of the probe, `factor` times the time limit.
+fn run<G: Game>(
+    runner: &Runner<G>,
+    input: &[u8],
+    expected: &str,
+    factor: u32,
+) -> Result<Tried, Unprobed> {
+    let tried = runner
+        .run_slower(input, expected, factor)
+        .ok_or_else(|| Unprobed::CannotRun(runner.fatal().unwrap_or_default()))?;
+    if tried.cut() {
+        return Err(Unprobed::Cut);
+    }
+    Ok(tried)
+}
+
+/// `attempt` again with twice the time when it timed out (a loaded machine is not a wrong
+/// form).
+fn again_if_timed_out<G: Game>(runner: &Runner<G>, attempt: &mut Attempt) -> Result<(), Unprobed> {
+    if attempt.tried.kind != Some(Kind::Timeout) {
+        return Ok(());
+    }
+    let tried = run::<G>(runner, &attempt.input, &attempt.tried.expected, 2)?;
+    attempt.fits = answers_in_shape::<G>(&tried.run, attempt.cases);
+    attempt.timed_out_twice = tried.kind == Some(Kind::Timeout);
+    attempt.tried = tried;
+    Ok(())
+}
+
 /// Probes the program of `runner`: in `problem`'s form when it is known, else in each form.
+/// An attempt that timed out runs again with twice the time when the choice depends on it.
 pub fn probe<G: Game>(runner: &Runner<G>, problem: Option<Form>) -> Result<Fit, Unprobed> {
     let first = problem.unwrap_or(Form::Multi);
     let other = match first {
         Form::Multi => Form::Single,
         Form::Single => Form::Multi,
     };
-    let first_try = attempt::<G>(runner, first)?;
-    if first_try.fits && problem.is_some() {
-        return Ok(Fit::Fits {
-            form: first,
-            why: format!(
-                "the problem's form; the program's output has the shape of an answer in it ({})",
-                first_try.outcome()
-            ),
-        });
+    let mut first_try = attempt::<G>(runner, first)?;
+    if problem.is_some() {
+        again_if_timed_out(runner, &mut first_try)?;
+        if first_try.fits {
+            return Ok(Fit::Fits {
+                form: first,
+                why: format!(
+                    "the problem's form; the program's output has the shape of an answer in it \
+                     ({})",
+                    first_try.outcome()
+                ),
+            });
+        }
     }
-    let other_try = attempt::<G>(runner, other)?;
+    let mut other_try = attempt::<G>(runner, other)?;
     if problem.is_none() {
-        let why = match (first_try.fits, other_try.fits) {
-            (true, true) => Some(format!(
-                "the program's output fits both forms; the multi-case form lets a run hold many \
-                 cases ({})",
-                first_try.outcome()
-            )),
-            (true, false) | (false, true) => {
-                let (kept, not) = if first_try.fits {
-                    (&first_try, &other_try)
-                } else {
-                    (&other_try, &first_try)
-                };
-                Some(format!(
-                    "the program's output fits the {} form only ({}; {})",
-                    kept.form.as_str(),
-                    kept.outcome(),
-                    not.summary()
-                ))
-            }
-            (false, false) => None,
-        };
-        if let Some(why) = why {
+        if !first_try.fits && !other_try.fits {
+            again_if_timed_out(runner, &mut first_try)?;
+            again_if_timed_out(runner, &mut other_try)?;
+        }
+        if let Some(why) = by_shape(&first_try, &other_try) {
             let form = if first_try.fits { first } else { other };
             return Ok(Fit::Fits { form, why });
         }
@@ -207,4 +213,30 @@ pub fn probe<G: Game>(runner: &Runner<G>, problem: Option<Form>) -> Result<Fit, 
         attempts: vec![first_try, other_try],
         reads,
     })
+}
+
+/// Why a form is kept by the shape of the output, the multi-case form's attempt first:
+/// `None` when neither fits.
+fn by_shape(multi: &Attempt, single: &Attempt) -> Option<String> {
+    match (multi.fits, single.fits) {
+        (true, true) => Some(format!(
+            "the program's output fits both forms; the multi-case form lets a run hold many \
+             cases ({})",
+            multi.outcome()
+        )),
+        (true, false) | (false, true) => {
+            let (kept, not) = if multi.fits {
+                (multi, single)
+            } else {
+                (single, multi)
+            };
+            Some(format!(
+                "the program's output fits the {} form only ({}; {})",
+                kept.form.as_str(),
+                kept.outcome(),
+                not.summary()
+            ))
+        }
+        (false, false) => None,
+    }
 }

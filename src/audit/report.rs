@@ -65,7 +65,7 @@ pub struct FindingLine {
     /// Its input's size in bytes.
     pub bytes: usize,
     /// The case's size as the game counts it.
-    pub size: Option<u64>,
+    pub size: Option<String>,
 }
 
 /// What the manifest says of the program beside its findings.
@@ -201,7 +201,7 @@ pub fn write_program_in<G: Game>(
                 .map(|(allowed, has)| format!("they allow {allowed}, the case has {has}")),
             source: kept.source.clone(),
             bytes: kept.input.len(),
-            size: kept.size,
+            size: kept.size.clone(),
         });
     }
     let digest = staging.csv(FINDINGS, &FINDINGS_HEADER, &rows)?;

@@ -3,7 +3,7 @@
 //! deadline or on interruption.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::outcome::Tried;
@@ -82,13 +82,13 @@ pub struct Runner<'a, G: Game> {
     pub rules: G::Options,
     /// Runs still going then are cut ([`super::program::Ending::Cut`]).
     pub deadline: Option<Instant>,
-    runs: AtomicU64,
-    fatal: Mutex<Option<String>>,
+    runs: Arc<AtomicU64>,
+    fatal: Arc<Mutex<Option<String>>>,
 }
 
 impl<'a, G: Game> Runner<'a, G> {
-    /// A runner of `program` in `form`, every run held to `--timeout` until a time limit is
-    /// set ([`with_time_limit`](Self::with_time_limit)).
+    /// A runner of `program` in `form`, every run held to `--timeout` until another time
+    /// limit is set.
     pub fn new(
         program: &'a Program,
         limits: Limits,
@@ -103,27 +103,24 @@ impl<'a, G: Game> Runner<'a, G> {
             form,
             rules,
             deadline,
-            runs: AtomicU64::new(0),
-            fatal: Mutex::new(None),
+            runs: Arc::new(AtomicU64::new(0)),
+            fatal: Arc::new(Mutex::new(None)),
         }
     }
 
-    /// The same runner with another time limit.
-    pub fn with_time_limit(mut self, time_limit: TimeLimit) -> Runner<'a, G> {
-        self.time_limit = time_limit;
-        self
-    }
-
-    /// The same runner, its runs of cases in `form`.
-    pub fn in_form(mut self, form: Form) -> Runner<'a, G> {
-        self.form = form;
-        self
-    }
-
-    /// The same runner, cut at `deadline`.
-    pub fn until(mut self, deadline: Option<Instant>) -> Runner<'a, G> {
-        self.deadline = deadline;
-        self
+    /// A runner of the same program whose runs of cases use `form`; its runs count with this
+    /// one's.
+    pub fn reformed(&self, form: Form) -> Runner<'a, G> {
+        Runner {
+            program: self.program,
+            limits: self.limits,
+            time_limit: self.time_limit,
+            form,
+            rules: self.rules,
+            deadline: self.deadline,
+            runs: Arc::clone(&self.runs),
+            fatal: Arc::clone(&self.fatal),
+        }
     }
 
     /// Runs the program on `input` as it is, given `timeout`, cut at `cut`, and classifies

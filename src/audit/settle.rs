@@ -22,6 +22,10 @@ use crate::game::{Case, Constraints, Engine, Form, Game, Judged};
 /// How many times a failure is run again before it is reported.
 pub const RERUNS: usize = 2;
 
+/// How many times a crash is run again: one that hangs on a buffer's end (overwritten memory
+/// whose layout changes from run to run) must crash every time to be reported as it is.
+pub const CRASH_RERUNS: usize = 4;
+
 /// The most cases of a failing run tried alone, one by one, when halving finds none.
 const MOST_TRIED_ALONE: usize = 64;
 
@@ -152,47 +156,71 @@ fn halve<G: Game>(runner: &Runner<G>, cases: &[UnitCase<G::Case>]) -> Option<usi
 
 /// How a failure came back when run again alone.
 struct Reproduction {
-    /// Runs, the first observation included, and how many failed the same way.
+    /// Runs, the first observation included, and how many failed.
     runs: usize,
     failed: usize,
     /// The audit's deadline cut a run short.
     cut: bool,
     /// The longest of the runs again.
     slowest: Duration,
+    /// The other kinds the runs again failed with (a timeout that, with twice the time,
+    /// ends in a wrong answer).
+    other_kinds: Vec<Kind>,
 }
 
 impl Reproduction {
+    /// Whether the failure came back every time it was run to its end, once at least.
     fn all(&self) -> bool {
-        !self.cut && self.failed == self.runs
+        self.runs >= 2 && self.failed == self.runs
     }
 
     fn text(&self) -> String {
-        if self.cut {
-            format!(
-                "reproduced {}/{}, then --time ran out",
-                self.failed, self.runs
-            )
-        } else {
-            format!("reproduced {}/{}", self.failed, self.runs)
+        let mut text = format!("reproduced {}/{}", self.failed, self.runs);
+        if !self.other_kinds.is_empty() {
+            let kinds: Vec<&str> = self.other_kinds.iter().map(|k| k.as_str()).collect();
+            text.push_str(&format!(" (again as {})", kinds.join(", ")));
         }
+        if self.cut {
+            text.push_str(", then --time ran out");
+        }
+        text
     }
 }
 
-/// Runs `input` again [`RERUNS`] times; a timeout with twice the time.
+/// Runs `input` again [`RERUNS`] times, a timeout with twice the time: every run that ends
+/// fails (the same way, or another).
 fn reproduce<G: Game>(
     runner: &Runner<G>,
     input: &[u8],
     expected: &str,
     kind: Kind,
 ) -> Reproduction {
+    reproduce_after(runner, input, expected, kind, 1)
+}
+
+/// [`reproduce`], the failure already seen `seen` times: [`RERUNS`] + 1 runs in all
+/// ([`CRASH_RERUNS`] + 1 for a crash).
+fn reproduce_after<G: Game>(
+    runner: &Runner<G>,
+    input: &[u8],
+    expected: &str,
+    kind: Kind,
+    seen: usize,
+) -> Reproduction {
     let factor = if kind == Kind::Timeout { 2 } else { 1 };
     let mut again = Reproduction {
-        runs: 1,
-        failed: 1,
+        runs: seen,
+        failed: seen,
         cut: false,
         slowest: Duration::ZERO,
+        other_kinds: Vec::new(),
     };
-    for _ in 0..RERUNS {
+    let reruns = if kind == Kind::Crash {
+        CRASH_RERUNS
+    } else {
+        RERUNS
+    };
+    for _ in seen..=reruns {
         let tried = runner.run_slower(input, expected, factor);
         let Some(tried) = tried.filter(|t| !t.cut()) else {
             again.cut = true;
@@ -200,8 +228,11 @@ fn reproduce<G: Game>(
         };
         again.runs += 1;
         again.slowest = again.slowest.max(tried.run.elapsed);
-        if tried.kind == Some(kind) {
+        if let Some(seen) = tried.kind {
             again.failed += 1;
+            if seen != kind && !again.other_kinds.contains(&seen) {
+                again.other_kinds.push(seen);
+            }
         }
     }
     again
@@ -313,7 +344,7 @@ fn settle<G: Game>(
                 .as_ref()
                 .and_then(|js| js.iter().find_map(G::outside_contest))
         },
-        size: judged.map(|js| js.iter().map(Judged::size).sum()),
+        size: judged.map(|js| size_of::<G>(&js)),
         case: single,
         input,
         tried,
@@ -321,6 +352,15 @@ fn settle<G: Game>(
         shrink_steps,
         batch_only: failure.batch_only,
         notes,
+    }
+}
+
+/// The size of the cases `judged` as the game counts it: `12 moves`, `16 squares`.
+fn size_of<G: Game>(judged: &[G::Judgement]) -> String {
+    let size: u64 = judged.iter().map(Judged::size).sum();
+    match G::STEP {
+        "" => format!("{size} squares"),
+        step => format!("{size} {step}{}", if size == 1 { "" } else { "s" }),
     }
 }
 
@@ -351,8 +391,9 @@ fn flaky<C: Case>(failure: Failure<C>, kind: Kind, again: &Reproduction) -> Kept
 }
 
 /// The finding of a program whose output fits no form: its attempt in the problem's form (or
-/// the first tried), run again, the other attempts said. `reads`: the form it fits instead of
-/// the problem's.
+/// the first tried), run again (a timed-out attempt already ran twice), then shrunk in that
+/// form from the second example like any other finding; the other attempts said. `reads`:
+/// the form it fits instead of the problem's.
 pub fn no_form<G: Game>(
     runner: &Runner<G>,
     settings: &Settings<G::Options>,
@@ -361,49 +402,47 @@ pub fn no_form<G: Game>(
 ) -> Kept {
     let attempt = &attempts[0];
     let kind = attempt.tried.kind.unwrap_or(Kind::WrongAnswer);
-    let again = reproduce(runner, &attempt.input, &attempt.tried.expected, kind);
-    let mut notes = vec![match reads {
-        Some(form) => format!(
-            "it does not read the problem's {} form, its output fits the {} form",
-            attempt.form.as_str(),
-            form.as_str()
-        ),
-        None => format!(
-            "its output fits no input form: {}",
-            attempts
-                .iter()
-                .map(Attempt::summary)
-                .collect::<Vec<_>>()
-                .join("; ")
-        ),
-    }];
-    let confirmed = if kind.about_the_answer() {
-        notes.push(again.text());
-        confirm::<G>(
-            &attempt.input,
-            &attempt.tried.run.stdout,
-            settings.rules,
-            settings.reference_budget,
-        )
-        .text()
-    } else {
-        again.text()
-    };
-    let judged = G::judge(Engine::Fast, &mut &attempt.input[..], settings.rules).ok();
-    let reported = if again.all() { kind } else { Kind::Flaky };
-    Kept {
-        kind: reported,
-        seen: kind,
-        source: Source::Examples,
-        shape: Some(format!("{} form", attempt.form.as_str())),
-        case: G::PROBES[1].as_bytes().to_vec(),
+    let runner = runner.reformed(attempt.form);
+    let seen = if attempt.timed_out_twice { 2 } else { 1 };
+    let again = reproduce_after(&runner, &attempt.input, &attempt.tried.expected, kind, seen);
+    let example = G::PROBES[1].as_bytes();
+    let case = G::Case::from_input(example, settings.rules)
+        .ok()
+        .and_then(|mut cases| cases.pop())
+        .expect("the statement's example is a case");
+    let failure = Failure {
+        case: UnitCase {
+            source: Source::Examples,
+            case,
+            input: example.to_vec(),
+            outside: None,
+        },
         input: attempt.input.clone(),
         tried: attempt.tried.clone(),
-        confirmed,
-        shrink_steps: 0,
         batch_only: false,
-        outside: None,
-        size: judged.map(|js| js.iter().map(Judged::size).sum()),
-        notes,
-    }
+    };
+    let mut kept = if again.all() {
+        settle(&runner, settings, failure, kind, again)
+    } else {
+        flaky(failure, kind, &again)
+    };
+    kept.notes.insert(
+        0,
+        match reads {
+            Some(form) => format!(
+                "it does not read the problem's {} form, its output fits the {} form",
+                attempt.form.as_str(),
+                form.as_str()
+            ),
+            None => format!(
+                "its output fits no input form: {}",
+                attempts
+                    .iter()
+                    .map(Attempt::summary)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+        },
+    );
+    kept
 }

@@ -20,9 +20,9 @@ use crate::judge_system::validate::validate;
 pub struct Strengthening {
     /// The candidates.
     pub candidates: Vec<Candidate>,
-    /// Whether each program fails each candidate, run as a judge system runs a data file
-    /// (`[candidate][program]`; `None`: not run, or cut short).
-    pub fails: Vec<Vec<Option<bool>>>,
+    /// How each program does on each candidate, run as a judge system runs a data file
+    /// (`[candidate][program]`).
+    pub fails: Vec<Vec<OnCase>>,
     /// The candidates dropped because a program that must be accepted fails them (or was not
     /// checked on them), and why.
     pub dropped: Vec<(usize, String)>,
@@ -38,6 +38,35 @@ pub struct Strengthening {
     pub scores: Scores,
 }
 
+/// How a program does on a candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnCase {
+    /// It passes.
+    Passes,
+    /// It fails, every time it is run ([`CONFIRMING_RUNS`] times): the case rejects it.
+    Rejected,
+    /// It fails some runs and passes others (a crash that depends on the stack's layout).
+    Sometimes,
+    /// It was not run to an end (`--time` ran out, or it cannot be run).
+    NotRun,
+}
+
+impl OnCase {
+    /// In a word, for reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OnCase::Passes => "passes",
+            OnCase::Rejected => "rejects",
+            OnCase::Sometimes => "sometimes",
+            OnCase::NotRun => "not run",
+        }
+    }
+}
+
+/// How many runs a failing program gets on a candidate: a case that rejects it only some of
+/// the time is no data case for it.
+pub const CONFIRMING_RUNS: usize = 3;
+
 /// A shrunk finding that may strengthen the data.
 #[derive(Debug, Clone)]
 pub struct Candidate {
@@ -48,7 +77,7 @@ pub struct Candidate {
     /// Whose finding it is: `NAME finding N (KIND)`.
     pub from: String,
     /// Its size as the game counts it (moves, squares).
-    pub size: Option<u64>,
+    pub size: Option<String>,
 }
 
 /// The candidates among the findings of `programs` (each a name and its findings): every
@@ -98,7 +127,7 @@ pub fn candidates<G: Game>(
                         expected: render::<G>(&judged),
                         input,
                         from,
-                        size: finding.size,
+                        size: finding.size.clone(),
                     });
                 }
             }
@@ -107,35 +136,63 @@ pub fn candidates<G: Game>(
     (kept, not_taken)
 }
 
-/// The programs among `keepers` (programs that must be accepted) that fail a candidate, given
-/// which programs fail it (`fails`, one entry per program).
-pub fn rejects_a_keeper(fails: &[bool], keepers: &[bool]) -> Vec<usize> {
-    fails
+/// Which candidates may be used: those every program that must be accepted (`keepers`)
+/// passes; the others, and why (the keepers named by `name`).
+pub fn screen(
+    fails: &[Vec<OnCase>],
+    keepers: &[bool],
+    name: impl Fn(usize) -> String,
+) -> (Vec<bool>, Vec<(usize, String)>) {
+    let mut dropped = Vec::new();
+    let usable = fails
         .iter()
-        .zip(keepers)
         .enumerate()
-        .filter(|(_, (&fails, &keeper))| fails && keeper)
-        .map(|(p, _)| p)
-        .collect()
+        .map(|(c, row)| {
+            let names = |wanted: &[OnCase]| {
+                row.iter()
+                    .zip(keepers)
+                    .enumerate()
+                    .filter(|(_, (on, &keeper))| keeper && wanted.contains(on))
+                    .map(|(p, _)| name(p))
+                    .collect::<Vec<_>>()
+            };
+            let failing = names(&[OnCase::Rejected, OnCase::Sometimes]);
+            let unchecked = names(&[OnCase::NotRun]);
+            let why = if !failing.is_empty() {
+                format!("it rejects {}, which must be accepted", failing.join(", "))
+            } else if !unchecked.is_empty() {
+                format!(
+                    "{} did not run it to its end, and must be accepted",
+                    unchecked.join(", ")
+                )
+            } else {
+                return true;
+            };
+            dropped.push((c, why));
+            false
+        })
+        .collect();
+    (usable, dropped)
 }
 
 /// Greedy set cover: the candidates (rows of `fails`, each a row of programs; `usable`
-/// candidates only) that together fail every program of `targets` any of them fails, picked
-/// one by one, each time the one failing the most programs still uncovered (on a tie the
-/// smaller by `sizes`, then the earlier). The chosen candidates, and the targets no usable
-/// candidate fails.
+/// candidates only) that together reject every program of `targets` any of them rejects,
+/// picked one by one, each time the one rejecting the most programs still uncovered (on a tie
+/// the smaller by `sizes`, then the earlier). The chosen candidates, and the targets no usable
+/// candidate rejects.
 pub fn cover(
-    fails: &[Vec<bool>],
+    fails: &[Vec<OnCase>],
     usable: &[bool],
     targets: &[usize],
     sizes: &[usize],
 ) -> (Vec<usize>, Vec<usize>) {
+    let rejects = |c: usize, p: usize| fails[c][p] == OnCase::Rejected;
     let mut uncovered: Vec<usize> = targets.to_vec();
     let mut chosen: Vec<usize> = Vec::new();
     loop {
         let best = (0..fails.len())
             .filter(|&c| usable[c] && !chosen.contains(&c))
-            .map(|c| (uncovered.iter().filter(|&&p| fails[c][p]).count(), c))
+            .map(|c| (uncovered.iter().filter(|&&p| rejects(c, p)).count(), c))
             .filter(|&(n, _)| n > 0)
             .max_by(|a, b| {
                 a.0.cmp(&b.0)
@@ -143,7 +200,7 @@ pub fn cover(
                     .then(b.1.cmp(&a.1))
             });
         let Some((_, c)) = best else { break };
-        uncovered.retain(|&p| !fails[c][p]);
+        uncovered.retain(|&p| !rejects(c, p));
         chosen.push(c);
     }
     (chosen, uncovered)
@@ -155,30 +212,48 @@ mod tests {
 
     #[test]
     fn the_cover_is_greedy_small_and_skips_unusable_cases() {
+        use OnCase::{Passes as P, Rejected as R, Sometimes as S};
         // Programs 0..4; targets 0, 1, 2, 3.
         let fails = vec![
-            vec![true, true, false, false],  // 0: covers 0, 1
-            vec![false, true, true, true],   // 1: covers 1, 2, 3
-            vec![true, false, false, false], // 2: covers 0, larger
-            vec![true, false, false, false], // 3: covers 0, smaller
-            vec![true, true, true, true],    // 4: covers all, but rejects a keeper
+            vec![R, R, P, P], // 0: covers 0, 1
+            vec![P, R, R, R], // 1: covers 1, 2, 3
+            vec![R, P, P, P], // 2: covers 0, larger
+            vec![R, P, P, P], // 3: covers 0, smaller
+            vec![R, R, R, R], // 4: covers all, but unusable
+            vec![S, S, S, S], // 5: rejects nobody every time
         ];
-        let usable = [true, true, true, true, false];
-        let sizes = [10, 10, 50, 5, 1];
+        let usable = [true, true, true, true, false, true];
+        let sizes = [10, 10, 50, 5, 1, 1];
         let (chosen, uncovered) = cover(&fails, &usable, &[0, 1, 2, 3], &sizes);
         assert_eq!(chosen, [1, 3]);
         assert!(uncovered.is_empty());
-        // A target nothing fails stays uncovered.
-        let (chosen, uncovered) = cover(&fails[..1], &[true], &[0, 2], &[1]);
-        assert_eq!((chosen, uncovered), (vec![0], vec![2]));
+        // A target nothing rejects every time stays uncovered.
+        let (chosen, uncovered) = cover(&fails[5..], &[true], &[0], &[1]);
+        assert_eq!((chosen, uncovered), (vec![], vec![0]));
     }
 
     #[test]
-    fn a_candidate_failing_a_keeper_is_named() {
+    fn a_candidate_a_keeper_fails_or_did_not_run_is_dropped_and_said() {
+        use OnCase::*;
+        let fails = vec![
+            vec![Passes, Rejected, Passes],
+            vec![Sometimes, Rejected, Passes],
+            vec![Passes, Rejected, NotRun],
+            vec![Passes, Passes, Rejected],
+        ];
+        // Programs 0 and 2 must be accepted.
+        let (usable, dropped) = screen(&fails, &[true, false, true], |p| format!("p{p}"));
+        assert_eq!(usable, [true, false, false, false]);
         assert_eq!(
-            rejects_a_keeper(&[true, true, false, true], &[true, false, true, true]),
-            [0, 3]
+            dropped,
+            [
+                (1, "it rejects p0, which must be accepted".to_string()),
+                (
+                    2,
+                    "p2 did not run it to its end, and must be accepted".to_string()
+                ),
+                (3, "it rejects p2, which must be accepted".to_string()),
+            ]
         );
-        assert!(rejects_a_keeper(&[false, true], &[true, false]).is_empty());
     }
 }

@@ -274,10 +274,18 @@ fn summarize(shown: &Shown, report: &AuditReport, outcome: &ContestOutcome) {
     );
     let cases: u64 = report.programs.iter().map(|p| p.cases).sum();
     let runs: u64 = report.programs.iter().map(|p| p.runs).sum();
+    let phases: Vec<String> = report
+        .phases
+        .iter()
+        .map(|(name, d)| format!("{name} {:.1} s", d.as_secs_f64()))
+        .collect();
     eprintln!(
-        "{} cases generated and judged once, {cases} cases run in all, {runs} runs; {:.1} s",
+        "{} cases generated and judged once, {cases} cases run in all, {runs} runs ({:.0} runs/s); \
+         {:.1} s: {}",
         report.cases_judged,
-        report.elapsed.as_secs_f64()
+        runs as f64 / report.elapsed.as_secs_f64().max(1e-9),
+        report.elapsed.as_secs_f64(),
+        phases.join(", ")
     );
     for line in &outcome.lines {
         eprintln!(

@@ -29,6 +29,18 @@ pub(super) struct GenArgs {
     answers: bool,
     #[arg(long, help = rules_help())]
     rules: Option<String>,
+    /// Draw the cases as `audit` does: every style of the game's generator, a share of its
+    /// extremes (the longest games, the largest boards), all inside the contest's limits (no
+    /// knob goes with it).
+    #[arg(long)]
+    like_audit: bool,
+    /// The form of each file: the game's single-case form, or its multi-case form (UVa 844's
+    /// for Pousse).
+    #[arg(long, value_enum, default_value_t = crate::game::Form::Single)]
+    form: crate::game::Form,
+    /// Cases per file, in the multi-case form (`--form multi`).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    per_file: u32,
     #[command(flatten)]
     knobs: KnobArgs,
 }
@@ -110,6 +122,9 @@ pub(super) fn generate(args: GenArgs) -> Result<ExitCode, RunError> {
         seed: args.seed,
         answers: args.answers,
         knobs: args.knobs.0,
+        like_audit: args.like_audit,
+        form: args.form,
+        per_file: args.per_file as usize,
     };
     let written = args.game.visit(Gen {
         request: &request,

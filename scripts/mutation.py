@@ -1,0 +1,398 @@
+#!/usr/bin/env python3
+"""Mutation testing of `referee audit`: how many wrong judges does it prove wrong?
+
+For each game, a C (or C++) judge that reads the contest's own input form is mutated, one
+change per copy (first-order mutants): relational operators (< <= > >= == !=, to their
+boundary or their negation), logical operators (&& ||), arithmetic (+ - * /), increments
+(++ --, += -=), a logical not removed, and integer constants (n to n + 1 and n - 1, loop
+bounds and buffer sizes among them). Each mutant that builds, and whose binary differs from
+the original's, gets a ground truth: it runs on a brute-force suite (`referee gen
+--like-audit`: thousands of cases inside the contest's limits, the game's extremes among them,
+in the judge's form, with the engine's answers); a mutant that fails a case (an output referee
+would not call AC: a wrong answer, a presentation error, a crash, a timeout) is *killable*.
+Then every mutant is audited bare, with the defaults (`referee audit GAME --cmd MUTANT --time
+20`), and each finding's saved case is run again on the mutant as saved: a finding the mutant
+passes is an *artifact*.
+
+Reports, per game: mutants, built, same binary as the original, killable, found (killable
+mutants the audit proves wrong), missed (each with its change and the suite case it fails),
+artifacts, found beyond the suite (mutants the suite passes that the audit proves wrong with a
+real failing case), and the time to a finding. Markdown on standard output, every detail in
+OUT/mutation.json.
+
+Usage:
+  scripts/mutation.py [--games pousse,littlesquares,somegame] [--time 20] [--suite 5000]
+                      [--sample N] [--killable-only] [--judge GAME=FILE[:FORM]] [--out DIR]
+                      [--target 0.98]
+  --judge   audit mutants of another judge (a public solution kept outside the repository);
+            FORM is single or multi (the form it reads).
+  --sample  audit only N killable mutants per game, chosen by --seed (what CI runs).
+Exit 1 when a game's found/killable is below --target or an artifact appears.
+Needs cc (and c++ for .cpp judges) and a release build of referee (built if missing)."""
+import argparse
+import concurrent.futures
+import csv
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REFEREE = os.path.join(ROOT, "target", "release", "referee")
+JUDGES = {
+    "pousse": ("examples/judges/pousse_uva.c", "multi"),
+    "littlesquares": ("examples/judges/littlesquares_tc.c", "single"),
+    "somegame": ("examples/judges/somegame.c", "multi"),
+}
+# Cases per suite file in the multi-case form.
+PER_FILE = 100
+
+TOKEN = re.compile(
+    r'(?P<str>"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\')'
+    r"|(?P<num>\b\d+\b)"
+    r"|(?P<op><<=|>>=|<=|>=|==|!=|&&|\|\||\+\+|--|\+=|-=|->|<<|>>|::|[<>+\-*/!])"
+    r"|(?P<id>[A-Za-z_]\w*)"
+    r"|(?P<other>\S)"
+)
+REPLACE = {
+    "<": ["<=", ">="],
+    "<=": ["<", ">"],
+    ">": [">=", "<="],
+    ">=": [">", "<"],
+    "==": ["!="],
+    "!=": ["=="],
+    "&&": ["||"],
+    "||": ["&&"],
+    "+": ["-"],
+    "-": ["+"],
+    "*": ["/"],
+    "/": ["*"],
+    "++": ["--"],
+    "--": ["++"],
+    "+=": ["-="],
+    "-=": ["+="],
+    "!": [""],
+}
+OPERAND_END = re.compile(r"[\w)\]]$")
+
+
+def active_lines(lines):
+    """The indices of the lines compiled without defines: code outside `#ifdef NAME` blocks
+    (their `#else` branches in), preprocessor lines and comments excluded."""
+    stack, out, in_comment = [], [], False
+    for i, line in enumerate(lines):
+        text = line.strip()
+        if text.startswith("#"):
+            word = text[1:].split()
+            if word and word[0] in ("ifdef", "if"):
+                stack.append(False)
+            elif word and word[0] == "ifndef":
+                stack.append(True)
+            elif word and word[0] == "else" and stack:
+                stack[-1] = not stack[-1]
+            elif word and word[0] == "endif" and stack:
+                stack.pop()
+            continue
+        if all(stack):
+            out.append(i)
+    return out
+
+
+def code_segments(line, in_comment):
+    """The parts of `line` that are code (outside comments), and whether a block comment is
+    still open at its end."""
+    parts, i = [], 0
+    while i < len(line):
+        if in_comment:
+            end = line.find("*/", i)
+            if end < 0:
+                return parts, True
+            i, in_comment = end + 2, False
+            continue
+        block, rest = line.find("/*", i), line.find("//", i)
+        stops = [p for p in (block, rest) if p >= 0]
+        stop = min(stops) if stops else len(line)
+        parts.append((i, line[i:stop]))
+        if stop == len(line) or stop == rest:
+            return parts, False
+        i, in_comment = stop + 2, True
+    return parts, in_comment
+
+
+def mutants_of(source):
+    """Every first-order mutant of `source`: (line number, column, operator, from, to)."""
+    lines = source.split("\n")
+    active = set(active_lines(lines))
+    found, in_comment = [], False
+    for i, line in enumerate(lines):
+        segments, in_comment = code_segments(line, in_comment)
+        if i not in active:
+            continue
+        for start, text in segments:
+            previous = ""
+            for m in TOKEN.finditer(text):
+                kind, tok, col = m.lastgroup, m.group(), start + m.start()
+                if kind == "num":
+                    value = int(tok)
+                    for new in (value + 1, value - 1):
+                        if new >= 0:
+                            found.append((i + 1, col, "constant", tok, str(new)))
+                elif kind == "op" and tok in REPLACE:
+                    binary = bool(OPERAND_END.search(previous))
+                    if tok in ("+", "-", "*") and not binary:
+                        pass  # a sign or a pointer, not arithmetic
+                    elif tok == "!" and binary:
+                        pass
+                    else:
+                        group = {"!": "not removed", "++": "increment", "--": "increment",
+                                 "+=": "increment", "-=": "increment", "&&": "logical",
+                                 "||": "logical"}.get(tok)
+                        group = group or ("arithmetic" if tok in "+-*/" else "relational")
+                        for new in REPLACE[tok]:
+                            found.append((i + 1, col, group, tok, new))
+                previous = tok
+    return found
+
+
+def apply(source, mutant):
+    line, col, _, old, new = mutant
+    lines = source.split("\n")
+    text = lines[line - 1]
+    assert text[col:col + len(old)] == old, (mutant, text)
+    lines[line - 1] = text[:col] + new + text[col + len(old):]
+    return "\n".join(lines)
+
+
+def build(source_path, binary):
+    compiler = "c++" if source_path.endswith((".cpp", ".cc")) else "cc"
+    flags = ["-O2", "-w"] + (["-std=gnu++17"] if compiler == "c++" else ["-std=gnu17"])
+    done = subprocess.run([compiler, *flags, "-o", binary, source_path, "-lm"],
+                          capture_output=True)
+    return done.returncode == 0
+
+
+def lines(text):
+    """The lines of an output as referee compares them (src/answer.rs): blanks at the end of
+    each line and one final newline ignored, so that a program passes a case when referee
+    would say AC (a presentation error fails it, as on UVa)."""
+    if text.endswith(b"\n"):
+        text = text[:-1]
+    return [line.rstrip(b" \t\r") for line in text.split(b"\n")]
+
+
+def fails_on(binary, path, timeout):
+    """How the program fails on input file `path` against its `.ans`, or None."""
+    with open(path, "rb") as f:
+        try:
+            run = subprocess.run([binary], stdin=f, capture_output=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return "timeout"
+    if run.returncode != 0:
+        return f"exit {run.returncode}"
+    with open(path[:-3] + ".ans", "rb") as f:
+        expected = f.read()
+    if lines(run.stdout) != lines(expected):
+        return "wrong answer" if run.stdout.split() != expected.split() else "presentation"
+    return None
+
+
+def ground_truth(binary, suite, timeout):
+    """The first suite file the program fails, and how; None when it passes them all."""
+    for path in suite:
+        why = fails_on(binary, path, timeout)
+        if why:
+            return {"file": os.path.basename(path), "how": why}
+    return None
+
+
+def make_suite(game, form, count, seed, out):
+    per_file = PER_FILE if form == "multi" else 1
+    files = max(1, count // per_file)
+    subprocess.run([REFEREE, "gen", game, "--like-audit", "--form", form, "--per-file",
+                    str(per_file), "--count", str(files), "--seed", str(seed), "--answers",
+                    "--out", out], check=True, capture_output=True)
+    return sorted(os.path.join(out, f) for f in os.listdir(out) if f.endswith(".in"))
+
+
+def audit(game, binary, out, seconds):
+    started = time.time()
+    run = subprocess.run([REFEREE, "audit", game, "--cmd", binary, "--time", str(seconds),
+                          "--out", out], capture_output=True, text=True)
+    elapsed = time.time() - started
+    rows = []
+    path = os.path.join(out, "findings.csv")
+    if os.path.exists(path):
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    findings = []
+    for row in rows:
+        real = row["kind"] not in ("flaky", "engine-disputed")
+        passes = real and fails_on(binary, os.path.join(out, row["input"]), 20) is None
+        findings.append({"kind": row["kind"], "case": row["case"], "input": row["input"],
+                         "detail": row["detail"], "artifact": passes})
+    proved = run.returncode == 1 and any(
+        f["kind"] not in ("flaky", "engine-disputed") and not f["artifact"] for f in findings)
+    last = [l for l in run.stderr.strip().split("\n") if l][-3:]
+    return {"exit": run.returncode, "seconds": round(elapsed, 2), "findings": findings,
+            "proved": proved, "said": last}
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def game_run(game, source_path, form, args, work):
+    """Mutants, ground truth and audits of one game; the record of each mutant."""
+    with open(source_path) as f:
+        source = f.read()
+    gdir = os.path.join(work, game)
+    os.makedirs(gdir, exist_ok=True)
+    ext = os.path.splitext(source_path)[1]
+    original = os.path.join(gdir, "original")
+    shutil.copy(source_path, os.path.join(gdir, "judge" + ext))
+    if not build(os.path.join(gdir, "judge" + ext), original):
+        sys.exit(f"{source_path} does not build")
+    suite = make_suite(game, form, args.suite, args.suite_seed, os.path.join(gdir, "suite"))
+    wrong = ground_truth(original, suite, 30)
+    if wrong:
+        sys.exit(f"{source_path} itself fails the suite: {wrong}")
+    base = digest(original)
+    records, seen = [], {}
+    for n, mutant in enumerate(mutants_of(source), 1):
+        name = f"m{n:03d}"
+        mdir = os.path.join(gdir, name)
+        os.makedirs(mdir, exist_ok=True)
+        path = os.path.join(mdir, "judge" + ext)
+        with open(path, "w") as f:
+            f.write(apply(source, mutant))
+        line, col, group, old, new = mutant
+        record = {"name": name, "line": line, "column": col + 1, "operator": group,
+                  "change": f"{old or '(nothing)'} -> {new or '(nothing)'}",
+                  "text": source.split("\n")[line - 1].strip()}
+        binary = os.path.join(mdir, "judge")
+        if not build(path, binary):
+            record["status"] = "does not build"
+        else:
+            d = digest(binary)
+            if d == base:
+                record["status"] = "same binary as the original"
+            elif d in seen:
+                record["status"] = f"same binary as {seen[d]}"
+            else:
+                seen[d] = name
+                record["status"] = "built"
+                record["binary"] = binary
+        records.append(record)
+    built = [r for r in records if r["status"] == "built"]
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        truths = pool.map(lambda r: ground_truth(r["binary"], suite, 10), built)
+        for r, truth in zip(built, truths):
+            r["killable"] = truth is not None
+            r["suite_failure"] = truth
+    chosen = built
+    if args.killable_only or args.sample:
+        chosen = [r for r in built if r["killable"]]
+    if args.sample:
+        chosen = random.Random(args.seed).sample(chosen, min(args.sample, len(chosen)))
+    for i, r in enumerate(chosen, 1):
+        r["audit"] = audit(game, r["binary"], os.path.join(gdir, "audits", r["name"]),
+                           args.time)
+        print(f"  {game} {i}/{len(chosen)} {r['name']} ({r['change']} line {r['line']}): "
+              f"killable {r['killable']}, proved {r['audit']['proved']} "
+              f"in {r['audit']['seconds']} s", file=sys.stderr)
+    return records
+
+
+def summary(game, records, judge):
+    built = [r for r in records if r["status"] == "built"]
+    audited = [r for r in built if "audit" in r]
+    killable = [r for r in audited if r["killable"]]
+    found = [r for r in killable if r["audit"]["proved"]]
+    missed = [r for r in killable if not r["audit"]["proved"]]
+    beyond = [r for r in audited if not r["killable"] and r["audit"]["proved"]]
+    artifacts = [r for r in audited if any(f["artifact"] for f in r["audit"]["findings"])]
+    times = sorted(r["audit"]["seconds"] for r in found)
+    return {
+        "game": game, "judge": judge, "mutants": len(records),
+        "built": len(built) + sum(r["status"].startswith("same binary") for r in records),
+        "same binary": sum(r["status"].startswith("same binary") for r in records),
+        "distinct": len(built), "killable": sum(r.get("killable", False) for r in built),
+        "audited": len(audited), "audited killable": len(killable), "found": len(found),
+        "missed": missed, "beyond": len(beyond), "artifacts": artifacts,
+        "median seconds": times[len(times) // 2] if times else None,
+        "slowest seconds": times[-1] if times else None,
+    }
+
+
+def markdown(summaries):
+    out = ["| game | judge | mutants | distinct binaries | killable | audited | found | "
+           "missed | artifacts | found beyond the suite | time to a finding (median, max) |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for s in summaries:
+        share = (f"{s['found']}/{s['audited killable']} "
+                 f"({100 * s['found'] / max(1, s['audited killable']):.1f}%)")
+        out.append(f"| {s['game']} | `{s['judge']}` | {s['mutants']} | {s['distinct']} | "
+                   f"{s['killable']} | {s['audited']} | {share} | {len(s['missed'])} | "
+                   f"{len(s['artifacts'])} | {s['beyond']} | "
+                   f"{s['median seconds']} s, {s['slowest seconds']} s |")
+    for s in summaries:
+        for r in s["missed"]:
+            out.append(f"- missed, {s['game']} {r['name']}: line {r['line']} "
+                       f"`{r['text']}`, {r['change']} ({r['operator']}); the suite: "
+                       f"{r['suite_failure']['file']} ({r['suite_failure']['how']}); the audit: "
+                       f"exit {r['audit']['exit']}, {' / '.join(r['audit']['said'])}")
+        for r in s["artifacts"]:
+            bad = [f for f in r["audit"]["findings"] if f["artifact"]]
+            out.append(f"- artifact, {s['game']} {r['name']}: {r['change']} line {r['line']}: "
+                       f"{bad}")
+    return "\n".join(out)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", default="pousse,littlesquares,somegame")
+    parser.add_argument("--judge", action="append", default=[])
+    parser.add_argument("--time", type=float, default=20)
+    parser.add_argument("--suite", type=int, default=5000)
+    parser.add_argument("--suite-seed", type=int, default=1000)
+    parser.add_argument("--sample", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--killable-only", action="store_true")
+    parser.add_argument("--target", type=float, default=0.98)
+    parser.add_argument("--out")
+    args = parser.parse_args()
+    if not os.path.exists(REFEREE):
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    judges = dict((g, (os.path.join(ROOT, p), f)) for g, (p, f) in JUDGES.items())
+    for spec in args.judge:
+        game, rest = spec.split("=", 1)
+        path, _, form = rest.partition(":")
+        judges[game] = (os.path.abspath(path), form or JUDGES[game][1])
+    work = args.out or tempfile.mkdtemp(prefix="referee-mutation-")
+    os.makedirs(work, exist_ok=True)
+    summaries, details = [], {}
+    for game in args.games.split(","):
+        path, form = judges[game]
+        records = game_run(game, path, form, args, work)
+        details[game] = records
+        summaries.append(summary(game, records, os.path.relpath(path, ROOT)))
+    with open(os.path.join(work, "mutation.json"), "w") as f:
+        json.dump(details, f, indent=1)
+    print(markdown(summaries))
+    print(f"\n(details in {work}/mutation.json)")
+    bad = [s["game"] for s in summaries
+           if s["artifacts"] or s["found"] < args.target * s["audited killable"]]
+    if bad:
+        print(f"below the target, or with artifacts: {', '.join(bad)}", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
