@@ -291,16 +291,24 @@ def game_run(game, source_path, form, args, work):
                 record["binary"] = binary
         records.append(record)
     built = [r for r in records if r["status"] == "built"]
-    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        truths = pool.map(lambda r: ground_truth(r["binary"], suite, 10), built)
-        for r, truth in zip(built, truths):
-            r["killable"] = truth is not None
-            r["suite_failure"] = truth
-    chosen = built
-    if args.killable_only or args.sample:
-        chosen = [r for r in built if r["killable"]]
     if args.sample:
-        chosen = random.Random(args.seed).sample(chosen, min(args.sample, len(chosen)))
+        # Only as many ground truths as it takes to find the sample's killable mutants.
+        chosen = []
+        for r in random.Random(args.seed).sample(built, len(built)):
+            truth = ground_truth(r["binary"], suite, 10)
+            r["killable"], r["suite_failure"] = truth is not None, truth
+            if r["killable"]:
+                chosen.append(r)
+            if len(chosen) == args.sample:
+                break
+        built[:] = [r for r in built if "killable" in r]
+    else:
+        with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+            truths = pool.map(lambda r: ground_truth(r["binary"], suite, 10), built)
+            for r, truth in zip(built, truths):
+                r["killable"] = truth is not None
+                r["suite_failure"] = truth
+        chosen = [r for r in built if r["killable"]] if args.killable_only else built
     for i, r in enumerate(chosen, 1):
         r["audit"] = audit(game, r["binary"], os.path.join(gdir, "audits", r["name"]),
                            args.time)

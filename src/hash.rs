@@ -12,7 +12,14 @@ pub fn mix64(mut z: u64) -> u64 {
 
 /// FNV-1a over `bytes`: the same value on every machine and in every build.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    fnv1a_more(FNV1A_START, bytes)
+}
+
+/// The FNV-1a hash of nothing: where [`fnv1a_more`] starts.
+pub const FNV1A_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// The FNV-1a hash of the bytes hashed to `h`, then `bytes`: a hash built piece by piece.
+pub fn fnv1a_more(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0100_0000_01b3);

@@ -27,6 +27,7 @@ pub mod judge_system;
 pub mod knobs;
 pub mod littlesquares;
 pub mod merge;
+pub mod ordered;
 pub mod pool;
 pub mod pousse;
 pub mod problem;

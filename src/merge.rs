@@ -16,7 +16,7 @@ use crate::error::RunError;
 use crate::report::ci::{findings_suites, Suite};
 use crate::report::manifest::Manifest;
 use crate::report::write::Staging;
-use crate::report::{Row, Status, REQUIRED, TIMING};
+use crate::report::{Row, REQUIRED, TIMING};
 use crate::shard::Shard;
 
 /// The commands whose runs can be sharded, with their manifests' file names.
@@ -146,67 +146,115 @@ fn slice_of(m: &Manifest) -> Shard {
     Shard { k: s.k, n: s.n }
 }
 
-/// Reads one verify shard's `verdicts.csv` into rows, each checked to be in its slice.
-fn read_verify_rows(dir: &Path, shard: Shard, rows: &mut Vec<Row>) -> Result<bool, String> {
-    let path = dir.join("verdicts.csv");
-    let (mut reader, header) = crate::report::open_csv(&path)?;
-    if header
-        .iter()
-        .take(REQUIRED.len())
-        .ne(REQUIRED.iter().copied())
-    {
-        return Err(format!("{}: not a verdicts report", path.display()));
-    }
-    let timings = header.iter().any(|h| h == TIMING);
-    for record in reader.records() {
-        let record = record.map_err(|e| format!("{}: {e}", path.display()))?;
-        let row = Row::from_record(&record)
-            .ok_or_else(|| format!("{}: a malformed row {record:?}", path.display()))?;
-        if !shard.contains(&row.file) {
-            return Err(not_in_slice(&path, &row.file, shard));
+/// One verify shard's `verdicts.csv`, read row by row, each checked to be in its slice.
+struct ShardRows {
+    path: PathBuf,
+    shard: Shard,
+    records: csv::StringRecordsIntoIter<std::fs::File>,
+    timings: bool,
+}
+
+impl ShardRows {
+    fn open(dir: &Path, shard: Shard) -> Result<ShardRows, String> {
+        let path = dir.join("verdicts.csv");
+        let (reader, header) = crate::report::open_csv(&path)?;
+        if header
+            .iter()
+            .take(REQUIRED.len())
+            .ne(REQUIRED.iter().copied())
+        {
+            return Err(format!("{}: not a verdicts report", path.display()));
         }
-        rows.push(row);
+        Ok(ShardRows {
+            timings: header.iter().any(|h| h == TIMING),
+            records: reader.into_records(),
+            path,
+            shard,
+        })
     }
-    Ok(timings)
+
+    /// The next row, `None` at the end.
+    fn next_row(&mut self) -> Result<Option<Row>, String> {
+        let Some(record) = self.records.next() else {
+            return Ok(None);
+        };
+        let record = record.map_err(|e| format!("{}: {e}", self.path.display()))?;
+        let row = Row::from_record(&record)
+            .ok_or_else(|| format!("{}: a malformed row {record:?}", self.path.display()))?;
+        if !self.shard.contains(&row.file) {
+            return Err(not_in_slice(&self.path, &row.file, self.shard));
+        }
+        Ok(Some(row))
+    }
 }
 
 fn not_in_slice(report: &Path, item: &str, shard: Shard) -> String {
     format!("{}: {item} is not in slice {shard}", report.display())
 }
 
+/// A shard's next row, ordered for a min-heap by the report order (ties by shard).
+struct Head(Row, usize);
+
+impl PartialEq for Head {
+    fn eq(&self, other: &Head) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+
+impl Eq for Head {}
+
+impl PartialOrd for Head {
+    fn partial_cmp(&self, other: &Head) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Head {
+    fn cmp(&self, other: &Head) -> std::cmp::Ordering {
+        Row::report_order(&other.0, &self.0).then(other.1.cmp(&self.1))
+    }
+}
+
+/// The shards' `verdicts.csv`, each in report order, merged row by row (a k-way merge: memory
+/// holds one row per shard) into the reports of one run.
 fn merge_verify(
     dirs: &[PathBuf],
     manifests: &[Manifest],
-    staging: Staging,
+    mut staging: Staging,
     mut manifest: Manifest,
 ) -> Result<Merged, RunError> {
     let out = staging.dir().to_path_buf();
-    let mut rows = Vec::new();
-    let mut timings = false;
-    for (dir, m) in dirs.iter().zip(manifests) {
-        timings |= read_verify_rows(dir, slice_of(m), &mut rows)?;
-    }
-    crate::report::add_bookkeeping(rows.len() as u64);
-    rows.sort_by(Row::report_order);
-    let problems = rows
+    let io = |e: std::io::Error| RunError::io(&out, e);
+    let mut shards: Vec<ShardRows> = dirs
         .iter()
-        .filter(|r| r.status.is_some_and(Status::is_problem))
-        .count();
-    crate::verify::run::write_reports(staging, &rows, timings, &mut manifest)
-        .map_err(|e| RunError::io(&out, e))?;
-    let suites = crate::verify::run::suites(&rows, timings);
+        .zip(manifests)
+        .map(|(dir, m)| ShardRows::open(dir, slice_of(m)))
+        .collect::<Result<_, _>>()?;
+    let timings = shards.iter().any(|s| s.timings);
+    let mut reports = crate::verify::run::Reports::new(&mut staging, timings).map_err(io)?;
+    let mut heads = std::collections::BinaryHeap::new();
+    for (i, shard) in shards.iter_mut().enumerate() {
+        if let Some(row) = shard.next_row()? {
+            heads.push(Head(row, i));
+        }
+    }
+    while let Some(Head(row, i)) = heads.pop() {
+        reports.row(row).map_err(io)?;
+        if let Some(next) = shards[i].next_row()? {
+            heads.push(Head(next, i));
+        }
+    }
+    let mut outcome = reports.finish(staging, &mut manifest).map_err(io)?;
+    outcome.files = manifest.cases.files as usize;
+    let suites = crate::verify::run::suites(&outcome, timings);
     Ok(Merged {
         command: "verify".into(),
         shards: dirs.len(),
-        rows: rows.len(),
-        problems,
+        rows: outcome.rows as usize,
+        problems: outcome.problems as usize,
         reports: with_manifest(&manifest, crate::verify::run::MANIFEST),
         suites,
-        verify: Some(crate::verify::run::Outcome {
-            rows,
-            files: manifest.cases.files as usize,
-            inputs: BTreeMap::new(),
-        }),
+        verify: Some(outcome),
     })
 }
 
@@ -256,17 +304,23 @@ fn finding_files(command: &str) -> &'static [(&'static str, &'static [&'static s
     }
 }
 
-/// The order of a finding's case (`12`, `random 12`, `file NAME`): input files first, by
-/// name, then random cases by index.
+/// The order of a finding's case (`12`, `random 12`, `file NAME`, `example K`, `examples`):
+/// the statement's examples first, then input files by name, then random cases by index.
 fn case_key(case: &str) -> (u8, u64, String) {
+    if case == "examples" {
+        return (0, 0, String::new());
+    }
+    if let Some(k) = case.strip_prefix("example ") {
+        return (0, k.parse().unwrap_or(u64::MAX), String::new());
+    }
     if let Some(name) = case.strip_prefix("file ") {
-        return (0, 0, name.to_string());
+        return (1, 0, name.to_string());
     }
     let index = case
         .trim_start_matches("random ")
         .parse()
         .unwrap_or(u64::MAX);
-    (1, index, String::new())
+    (2, index, String::new())
 }
 
 fn merge_findings(

@@ -24,19 +24,25 @@ pub fn most_jobs() -> usize {
     4 * std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// A thread pool of `jobs` threads (all cores when `None`), at most [`most_jobs`]; a larger
-/// request is capped, and said on standard error.
-pub fn pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+/// The worker threads of a run asking for `jobs` (all cores when `None`): at most
+/// [`most_jobs`]; a larger request is capped, and said on standard error.
+pub fn threads(jobs: Option<usize>) -> usize {
     let most = most_jobs();
-    let threads = match jobs {
+    match jobs {
         Some(n) if n > most => {
             eprintln!("note: --jobs {n} capped at {most} (four threads per core)");
             most
         }
-        Some(n) => n,
-        None => 0,
-    };
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build()
+        Some(n) => n.max(1),
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    }
+}
+
+/// A thread pool of [`threads`]`(jobs)` threads.
+pub fn pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads(jobs))
+        .build()
 }
 
 /// `work(i)` for every `i` below `count`, on `jobs` threads (each takes the next `i` as it

@@ -256,23 +256,25 @@ fn gen_and_verify_run_the_toy_game() {
         reference_budget: 1_000,
         no_reference: false,
     };
-    let outcome = referee::verify::run::run(&batch, |file| {
-        referee::verify::verify_as::<TakeAway<false>>(file, &settings, ())
+    let outcome = referee::verify::run::run(&batch, |file, emit| {
+        for row in referee::verify::verify_as::<TakeAway<false>>(file, &settings, ()) {
+            emit(row);
+        }
     })
     .unwrap();
     let status = |name: &str| {
         let row = outcome
-            .rows
+            .kept
             .iter()
             .find(|r| r.file.ends_with(name))
             .unwrap();
         row.status.unwrap().as_str()
     };
-    assert_eq!(outcome.rows.len(), 32);
+    assert_eq!(outcome.rows, 32);
     assert_eq!(status("wrong.in"), "expected-mismatch");
     assert_eq!(status("junk.in"), "invalid-input");
     let ok = outcome
-        .rows
+        .kept
         .iter()
         .filter(|r| r.status.unwrap().as_str() == "ok");
     assert_eq!(ok.count(), 30);

@@ -105,14 +105,14 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
     };
     let (game, rules) = (args.game, args.rules.as_deref());
     let packages = crate::verify::package::find(&batch.paths);
-    let outcome = crate::verify::run::run(&batch, |file| {
-        crate::verify::verify_any(file, &settings, game, rules, &packages)
+    let outcome = crate::verify::run::run(&batch, |file, emit| {
+        crate::verify::verify_any(file, &settings, game, rules, &packages, emit)
     })?;
     if args.json {
         let summary = crate::verify::run::summary_json(&outcome, &batch.out, batch.shard);
         super::print_out("the summary", &format!("{summary}\n"))?;
     }
-    let suites = crate::verify::run::suites(&outcome.rows, batch.timings);
+    let suites = crate::verify::run::suites(&outcome, batch.timings);
     super::publish(
         "referee verify",
         &suites,
@@ -123,7 +123,7 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
             let about = vec![
                 format!(
                     "{} cases in {} files; reports in {}",
-                    outcome.rows.len(),
+                    outcome.rows,
                     outcome.files,
                     batch.out.display()
                 ),

@@ -32,14 +32,43 @@ pub struct CaseList {
 impl CaseList {
     /// The digest of `files`.
     pub fn of(files: &[CaseFile]) -> CaseList {
-        let mut names = Vec::new();
+        let mut list = CaseListBuilder::default();
         for f in files {
-            names.extend_from_slice(f.name.as_bytes());
-            names.push(b'\n');
+            list.add(&f.name);
         }
+        list.finish()
+    }
+}
+
+/// A case list's digest, built one name at a time (a walk of any length costs nothing more).
+#[derive(Debug, Clone, Copy)]
+pub struct CaseListBuilder {
+    files: u64,
+    hash: u64,
+}
+
+impl Default for CaseListBuilder {
+    fn default() -> CaseListBuilder {
+        CaseListBuilder {
+            files: 0,
+            hash: crate::hash::FNV1A_START,
+        }
+    }
+}
+
+impl CaseListBuilder {
+    /// Adds the case named `name`.
+    pub fn add(&mut self, name: &str) {
+        self.files += 1;
+        self.hash = crate::hash::fnv1a_more(self.hash, name.as_bytes());
+        self.hash = crate::hash::fnv1a_more(self.hash, b"\n");
+    }
+
+    /// The digest.
+    pub fn finish(self) -> CaseList {
         CaseList {
-            files: files.len() as u64,
-            fnv1a: format!("{:016x}", crate::hash::fnv1a(&names)),
+            files: self.files,
+            fnv1a: format!("{:016x}", self.hash),
         }
     }
 }
@@ -73,6 +102,28 @@ pub struct Manifest {
 }
 
 impl Manifest {
+    /// The manifest of a run of `command` with `options` over the cases digested in `all`, of
+    /// which it judged `shard`'s slice, digested in `judged`.
+    pub fn of_lists(
+        command: &str,
+        options: BTreeMap<String, String>,
+        all: CaseList,
+        shard: Option<(Shard, CaseList)>,
+    ) -> Manifest {
+        Manifest {
+            tool: tool(),
+            command: command.to_string(),
+            options,
+            cases: all,
+            shard: shard.map(|(s, judged)| Slice {
+                k: s.k,
+                n: s.n,
+                cases: judged,
+            }),
+            reports: BTreeMap::new(),
+        }
+    }
+
     /// The manifest of a run of `command` with `options` over `all` cases, of which it judged
     /// `shard`'s slice `judged`.
     pub fn new(

@@ -208,24 +208,29 @@ impl Staging {
         R: IntoIterator,
         R::Item: AsRef<[u8]>,
     {
-        let file = self.create(name)?;
-        let mut w = csv::Writer::from_writer(Hashing::new(BufWriter::new(file)));
-        w.write_record(header)?;
+        let mut sink = self.csv_sink(name, header)?;
         for r in records {
-            w.write_record(r)?;
+            sink.write(r)?;
         }
-        w.flush()?;
-        let hashing = w
-            .into_inner()
-            .map_err(|e| io::Error::other(e.to_string()))?;
-        let digest = Digest {
-            rows: hashing.lines.saturating_sub(1),
-            fnv1a: hashing.hash,
-        };
-        let file = hashing.inner.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        failpoint("between-reports");
-        Ok(digest)
+        sink.finish()
+    }
+
+    /// Starts CSV report `name` with `header`, to be written record by record
+    /// ([`CsvSink::write`]) and ended with [`CsvSink::finish`], which gives its digest: a report
+    /// of any length costs a buffer.
+    pub fn csv_sink(&mut self, name: &str, header: &[&str]) -> io::Result<CsvSink> {
+        let file = self.create(name)?;
+        let mut writer = csv::Writer::from_writer(Hashing::new(BufWriter::new(file)));
+        writer.write_record(header)?;
+        Ok(CsvSink {
+            writer: Some(writer),
+        })
+    }
+
+    /// A new file `name` in the staging directory, to be written by the caller (a part of a
+    /// report, joined later; it goes with the directory unless removed).
+    pub fn part(&mut self, name: &str) -> io::Result<fs::File> {
+        fs::File::create(self.path.join(name))
     }
 
     /// Writes file `name` holding `bytes`.
@@ -385,6 +390,59 @@ fn remove_abandoned(parent: &Path, name: &str, dir: &Path) {
             }
             let _ = fs::remove_dir_all(entry.path());
         }
+    }
+}
+
+/// A CSV report being written, one record at a time.
+pub struct CsvSink {
+    /// Always `Some` but while [`CsvSink::copy_from`] writes around the CSV writer.
+    writer: Option<csv::Writer<Hashing<BufWriter<fs::File>>>>,
+}
+
+impl CsvSink {
+    fn writer(&mut self) -> &mut csv::Writer<Hashing<BufWriter<fs::File>>> {
+        self.writer.as_mut().expect("a CSV writer")
+    }
+
+    /// Writes one record.
+    pub fn write<R>(&mut self, record: R) -> io::Result<()>
+    where
+        R: IntoIterator,
+        R::Item: AsRef<[u8]>,
+    {
+        self.writer().write_record(record)?;
+        Ok(())
+    }
+
+    /// Copies `from` (whole records in CSV form, as a sink without header wrote them) into the
+    /// report.
+    pub fn copy_from(&mut self, from: &mut impl io::Read) -> io::Result<()> {
+        let mut inner = self
+            .writer
+            .take()
+            .expect("a CSV writer")
+            .into_inner()
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        let copied = io::copy(from, &mut inner);
+        self.writer = Some(csv::Writer::from_writer(inner));
+        copied.map(|_| ())
+    }
+
+    /// Ends the report, synced: its digest.
+    pub fn finish(mut self) -> io::Result<Digest> {
+        let mut w = self.writer.take().expect("a CSV writer");
+        w.flush()?;
+        let hashing = w
+            .into_inner()
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        let digest = Digest {
+            rows: hashing.lines.saturating_sub(1),
+            fnv1a: hashing.hash,
+        };
+        let file = hashing.inner.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        failpoint("between-reports");
+        Ok(digest)
     }
 }
 

@@ -147,7 +147,8 @@ pub fn verify_any(
     game: Option<GameName>,
     rules: Option<&str>,
     packages: &[package::Package],
-) -> Vec<Row> {
+    emit: &mut dyn FnMut(Row),
+) {
     struct Verify<'a> {
         file: &'a CaseFile,
         input: &'a Input<'a>,
@@ -184,7 +185,7 @@ pub fn verify_any(
     let rules = rules.or(placed.and_then(|(p, _)| p.rules.as_deref()));
     let game = game.or_else(|| placed.and_then(|(p, _)| package::game_of(p)));
     let role = placed.map_or(package::Role::Case, |(_, role)| role);
-    with_input(file, |input| {
+    let rows = with_input(file, |input| {
         let game = match game.map_or_else(|| input.recognise(), Ok) {
             Ok(g) => g,
             Err(why) => return whole_file(file, Status::InvalidInput, why),
@@ -196,7 +197,8 @@ pub fn verify_any(
             rules,
             role,
         })
-    })
+    });
+    rows.into_iter().for_each(emit);
 }
 
 /// What the reference said about a file.

@@ -1,24 +1,31 @@
-//! A verify run over many files: in parallel, with a progress bar on a terminal, reports in a
-//! deterministic order whatever the number of threads, and a summary on standard error.
+//! A verify run over many files: the walk streamed, files judged in parallel, each file's rows
+//! written to the reports as they come in the walk's order (a bounded window of files ahead,
+//! [`crate::ordered`]), whatever the number of threads; memory holds the window and the rows
+//! kept for the summaries ([`KEPT_ROWS`]), never every row. A summary on standard error.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rayon::prelude::*;
-
 use crate::error::RunError;
-use crate::pool::{pool, progress};
+use crate::pool::progress;
 use crate::report::ci::{Case, Location, Outcome as CaseOutcome, Suite};
 use crate::report::html::{Page, PageRow, Problem, ViewSource};
-use crate::report::manifest::Manifest;
-use crate::report::write::Staging;
+use crate::report::manifest::{CaseListBuilder, Manifest};
+use crate::report::write::{CsvSink, Staging};
 use crate::report::{self, Row, Status};
 use crate::shard::Shard;
-use crate::walk::{find_cases, CaseFile};
+use crate::walk::{walk_cases, CaseFile};
 
 /// The manifest's file name in a verify report directory.
 pub const MANIFEST: &str = "verify.json";
+
+/// The rows a run keeps for its summaries (CI outputs, the HTML report): every problem row up
+/// to this many, and as many others, the first ones; the reports hold every row.
+pub const KEPT_ROWS: usize = 10_000;
+
+/// Files judged at most this many per thread ahead of the first whose rows are not written.
+const WINDOW_PER_THREAD: usize = 64;
 
 /// Where a run's files come from and where its reports go.
 #[derive(Debug, Clone)]
@@ -37,156 +44,233 @@ pub struct Batch {
     pub options: BTreeMap<String, String>,
 }
 
-/// What a verify run found.
+/// What a verify run found: every row counted, the first ones kept.
 #[derive(Debug, Default)]
 pub struct Outcome {
-    /// Every report row, in report order.
-    pub rows: Vec<Row>,
     /// Files verified.
     pub files: usize,
-    /// The path of each file with a problem row, by its reported name (for the HTML report's
-    /// views).
+    /// Rows in all.
+    pub rows: u64,
+    /// Problem rows (mismatches, invalid input).
+    pub problems: u64,
+    /// Rows per game and rule set, per status (a row without status counted as invalid).
+    pub counts: BTreeMap<(String, String), BTreeMap<Status, u64>>,
+    /// The rows kept, in report order: every problem row up to [`KEPT_ROWS`], and the first
+    /// [`KEPT_ROWS`] others.
+    pub kept: Vec<Row>,
+    kept_problems: usize,
+    kept_others: usize,
+    /// The three files the engine took longest on, with its microseconds.
+    pub slowest: Vec<(String, u64)>,
+    /// The path of each file with a kept problem row, by its reported name (for the HTML
+    /// report's views).
     pub inputs: BTreeMap<String, PathBuf>,
 }
 
 impl Outcome {
+    /// Counts `row`, and keeps it while there is room.
+    pub fn add(&mut self, row: Row) {
+        self.rows += 1;
+        let status = row.status.unwrap_or(Status::InvalidInput);
+        *self
+            .counts
+            .entry((row.game.clone(), row.rules.clone()))
+            .or_default()
+            .entry(status)
+            .or_default() += 1;
+        if let Some(us) = row.engine_micros {
+            if self.slowest.iter().all(|(f, _)| *f != row.file) {
+                self.slowest.push((row.file.clone(), us));
+                self.slowest.sort_by_key(|t| std::cmp::Reverse(t.1));
+                self.slowest.truncate(3);
+            }
+        }
+        let keep = if status.is_problem() {
+            self.problems += 1;
+            self.kept_problems += 1;
+            self.kept_problems <= KEPT_ROWS
+        } else {
+            self.kept_others += 1;
+            self.kept_others <= KEPT_ROWS
+        };
+        if keep {
+            self.kept.push(row);
+        }
+    }
+
     /// Whether any row is a mismatch or invalid input (exit code 1).
     pub fn has_problems(&self) -> bool {
-        self.rows
-            .iter()
-            .any(|r| r.status.is_some_and(Status::is_problem))
+        self.problems > 0
+    }
+
+    /// Rows of `status`, over every game.
+    pub fn count(&self, status: Status) -> u64 {
+        self.counts
+            .values()
+            .map(|c| c.get(&status).copied().unwrap_or(0))
+            .sum()
+    }
+
+    /// Rows counted but not kept.
+    pub fn left_out(&self) -> u64 {
+        self.rows - self.kept.len() as u64
     }
 }
 
-/// Verifies every case file of `batch` with `verify_file` (in parallel) and writes the
-/// reports.
+/// The two reports of a run, written row by row, and what they hold.
+pub struct Reports {
+    verdicts: CsvSink,
+    mismatches: CsvSink,
+    timings: bool,
+    /// What the rows written say.
+    pub outcome: Outcome,
+}
+
+impl Reports {
+    /// Starts `verdicts.csv` and `mismatches.csv` in `staging`.
+    pub fn new(staging: &mut Staging, timings: bool) -> std::io::Result<Reports> {
+        let header = report::header(timings);
+        Ok(Reports {
+            verdicts: staging.csv_sink("verdicts.csv", &header)?,
+            mismatches: staging.csv_sink("mismatches.csv", &header)?,
+            timings,
+            outcome: Outcome::default(),
+        })
+    }
+
+    /// Writes `row` (rows come in report order).
+    pub fn row(&mut self, row: Row) -> std::io::Result<()> {
+        crate::report::add_bookkeeping(1);
+        let fields = row.fields(self.timings);
+        self.verdicts.write(&fields)?;
+        if row.status.is_some_and(Status::is_problem) {
+            self.mismatches.write(&fields)?;
+        }
+        self.outcome.add(row);
+        Ok(())
+    }
+
+    /// Ends both reports, writes the manifest, and puts them in place as one.
+    pub fn finish(self, mut staging: Staging, manifest: &mut Manifest) -> std::io::Result<Outcome> {
+        manifest
+            .reports
+            .insert("verdicts.csv".into(), self.verdicts.finish()?);
+        manifest
+            .reports
+            .insert("mismatches.csv".into(), self.mismatches.finish()?);
+        staging.json(MANIFEST, manifest)?;
+        staging.commit()?;
+        Ok(self.outcome)
+    }
+}
+
+/// Verifies every case file of `batch` with `verify_file` (in parallel; it hands each row of
+/// its file, in order, to the function it is given) and writes the reports as the rows come.
 pub fn run(
     batch: &Batch,
-    verify_file: impl Fn(&CaseFile) -> Vec<Row> + Sync,
+    verify_file: impl Fn(&CaseFile, &mut dyn FnMut(Row)) + Sync,
 ) -> Result<Outcome, RunError> {
     // The report directory is checked (and its staging directory made) before any work.
-    let staging = Staging::new(&batch.out).map_err(|e| RunError::io(&batch.out, e))?;
-    let all: Vec<CaseFile> = find_cases(&batch.paths)?;
-    let files: Vec<CaseFile> = match batch.shard {
-        Some(shard) => all
-            .iter()
-            .filter(|f| shard.contains(&f.name))
-            .cloned()
-            .collect(),
-        None => all.clone(),
-    };
-    let bar = progress(files.len(), "verifying", "files");
-    let per_file: Vec<Vec<Row>> = pool(batch.jobs)?.install(|| {
-        // Small pieces: rayon otherwise splits the list into a few large ranges up front, and
-        // a range of expensive files (the reference's exhaustive searches) left one thread
-        // working alone at the end.
-        files
-            .par_iter()
-            .with_max_len(8)
-            .map(|f| {
-                let rows = verify_file(f);
-                bar.inc(1);
-                rows
-            })
-            .collect()
+    let mut staging = Staging::new(&batch.out).map_err(|e| RunError::io(&batch.out, e))?;
+    let walk = walk_cases(&batch.paths)?;
+    let mut all = CaseListBuilder::default();
+    let mut judged = CaseListBuilder::default();
+    let mut inputs: BTreeMap<String, PathBuf> = BTreeMap::new();
+    let shard = batch.shard;
+    let files = walk.filter(|f| {
+        all.add(&f.name);
+        let mine = shard.is_none_or(|s| s.contains(&f.name));
+        if mine {
+            judged.add(&f.name);
+        }
+        mine
     });
+    let bar = progress(0, "verifying", "files");
+    let mut reports =
+        Reports::new(&mut staging, batch.timings).map_err(|e| RunError::io(&batch.out, e))?;
+    let mut files_done = 0;
+    let jobs = crate::pool::threads(batch.jobs);
+    let mut current: Option<PathBuf> = None;
+    crate::ordered::for_each_ordered(
+        files,
+        jobs,
+        jobs * WINDOW_PER_THREAD,
+        |file: CaseFile, emit: &mut dyn FnMut((Row, Option<PathBuf>))| {
+            let mut first = true;
+            verify_file(&file, &mut |row| {
+                // The file's path travels with its first row, for the views of its problems.
+                let path = std::mem::take(&mut first).then(|| file.path.clone());
+                emit((row, path))
+            });
+            bar.inc(1);
+        },
+        |(row, path)| {
+            if path.is_some() {
+                files_done += 1;
+                current = path;
+            }
+            if row.status.is_some_and(Status::is_problem)
+                && reports.outcome.kept_problems < KEPT_ROWS
+                && !inputs.contains_key(&row.file)
+            {
+                if let Some(path) = &current {
+                    inputs.insert(row.file.clone(), path.clone());
+                }
+            }
+            reports.row(row)
+        },
+    )
+    .map_err(|e| RunError::io(&batch.out, e))?;
     bar.finish_and_clear();
-    let mut rows: Vec<Row> = per_file.into_iter().flatten().collect();
-    rows.sort_by(Row::report_order);
-    let mut manifest = Manifest::new(
+    let mut manifest = Manifest::of_lists(
         "verify",
         batch.options.clone(),
-        &all,
-        batch.shard.map(|s| (s, &files[..])),
+        all.finish(),
+        batch.shard.map(|s| (s, judged.finish())),
     );
-    write_reports(staging, &rows, batch.timings, &mut manifest)
+    let mut outcome = reports
+        .finish(staging, &mut manifest)
         .map_err(|e| RunError::io(&batch.out, e))?;
-    crate::report::add_bookkeeping(rows.len() as u64 + files.len() as u64);
-    let with_problems: HashSet<&str> = rows
-        .iter()
-        .filter(|r| r.status.is_some_and(Status::is_problem))
-        .map(|r| r.file.as_str())
-        .collect();
-    let inputs = files
-        .iter()
-        .filter(|f| with_problems.contains(f.name.as_str()))
-        .map(|f| (f.name.clone(), f.path.clone()))
-        .collect();
-    let outcome = Outcome {
-        rows,
-        files: files.len(),
-        inputs,
-    };
+    outcome.files = files_done;
+    outcome.inputs = inputs;
     eprint!("{}", summary(&outcome, &batch.out));
     Ok(outcome)
 }
 
-/// Writes `verdicts.csv` (every row), `mismatches.csv` (the problem rows) and the manifest, and
-/// puts them in place as one. Rows must already be in report order.
-pub fn write_reports(
-    mut staging: Staging,
-    rows: &[Row],
-    timings: bool,
-    manifest: &mut Manifest,
-) -> std::io::Result<()> {
-    crate::report::add_bookkeeping(2 * rows.len() as u64);
-    let header = report::header(timings);
-    let verdicts = staging.csv(
-        "verdicts.csv",
-        &header,
-        rows.iter().map(|r| r.fields(timings)),
-    )?;
-    let problems = rows
-        .iter()
-        .filter(|r| r.status.is_some_and(Status::is_problem))
-        .map(|r| r.fields(timings));
-    let mismatches = staging.csv("mismatches.csv", &header, problems)?;
-    manifest.reports.insert("verdicts.csv".into(), verdicts);
-    manifest.reports.insert("mismatches.csv".into(), mismatches);
-    staging.json(MANIFEST, manifest)?;
-    staging.commit()
-}
-
 /// The summary printed on standard error: counts per status and per game, slowest files.
 pub fn summary(outcome: &Outcome, out: &Path) -> String {
-    let rows = &outcome.rows;
-    let mut s = format!("verified {} cases in {} files\n", rows.len(), outcome.files);
+    let mut s = format!(
+        "verified {} cases in {} files\n",
+        outcome.rows, outcome.files
+    );
     for status in Status::ALL {
-        let n = rows.iter().filter(|r| r.status == Some(status)).count();
+        let n = outcome.count(status);
         if n > 0 {
             s.push_str(&format!("  {:<26} {n}\n", status.as_str()));
         }
     }
-    let mut per_game: BTreeMap<&str, BTreeMap<&str, usize>> = BTreeMap::new();
-    for r in rows {
-        let game = if r.game.is_empty() {
+    let mut per_game: BTreeMap<&str, BTreeMap<Status, u64>> = BTreeMap::new();
+    for ((game, _), counts) in &outcome.counts {
+        let game = if game.is_empty() {
             "(unrecognised)"
         } else {
-            &r.game
+            game
         };
-        *per_game
-            .entry(game)
-            .or_default()
-            .entry(r.status.map_or("", Status::as_str))
-            .or_default() += 1;
-    }
-    for (game, counts) in &per_game {
-        let parts: Vec<String> = counts.iter().map(|(st, n)| format!("{st} {n}")).collect();
-        s.push_str(&format!("  {game}: {}\n", parts.join(", ")));
-    }
-    let mut timed: Vec<(&str, u64)> = Vec::new();
-    for r in rows {
-        if let Some(us) = r.engine_micros {
-            if timed.last().map(|t| t.0) != Some(r.file.as_str()) {
-                timed.push((&r.file, us));
-            }
+        for (status, n) in counts {
+            *per_game.entry(game).or_default().entry(*status).or_default() += n;
         }
     }
-    timed.sort_by_key(|t| std::cmp::Reverse(t.1));
-    if !timed.is_empty() {
-        let slowest: Vec<String> = timed
+    for (game, counts) in &per_game {
+        let parts: Vec<String> = counts
             .iter()
-            .take(3)
+            .map(|(st, n)| format!("{} {n}", st.as_str()))
+            .collect();
+        s.push_str(&format!("  {game}: {}\n", parts.join(", ")));
+    }
+    if !outcome.slowest.is_empty() {
+        let slowest: Vec<String> = outcome
+            .slowest
+            .iter()
             .map(|(f, us)| format!("{f} ({:.1} ms)", *us as f64 / 1000.0))
             .collect();
         s.push_str(&format!("  slowest (engine): {}\n", slowest.join(", ")));
@@ -199,85 +283,134 @@ pub fn summary(outcome: &Outcome, out: &Path) -> String {
 }
 
 /// A verify run's rows as CI results: one suite per game and rule set (its properties), one
-/// case per row; mismatches and invalid input fail (invalid input at its line and column),
-/// `reference-skipped` is skipped. With `timings`, each case has the engine's time.
-pub fn suites(rows: &[Row], timings: bool) -> Vec<Suite> {
+/// case per kept row; mismatches and invalid input fail (invalid input at its line and column),
+/// `reference-skipped` is skipped. The rows not kept are one case per suite and status, with
+/// their count. With `timings`, each case has the engine's time.
+pub fn suites(outcome: &Outcome, timings: bool) -> Vec<Suite> {
     let mut suites: BTreeMap<(String, String), Suite> = BTreeMap::new();
-    for row in rows {
-        let game = if row.game.is_empty() {
-            "(unrecognised)".to_string()
-        } else {
-            row.game.clone()
-        };
-        let suite = suites
-            .entry((game.clone(), row.rules.clone()))
-            .or_insert_with(|| {
-                let mut properties = vec![("game".to_string(), row.game.clone())];
-                if !row.rules.is_empty() {
-                    properties.push(("rules".to_string(), row.rules.clone()));
-                }
-                Suite {
-                    name: if row.rules.is_empty() {
-                        game.clone()
-                    } else {
-                        format!("{game} ({})", row.rules)
-                    },
-                    properties,
-                    cases: Vec::new(),
-                }
-            });
+    let mut shown: BTreeMap<(String, String, Status), u64> = BTreeMap::new();
+    for row in &outcome.kept {
         let status = row.status.unwrap_or(Status::InvalidInput);
-        let outcome = match status {
-            Status::Ok => CaseOutcome::Passed,
-            Status::ReferenceSkipped => CaseOutcome::Skipped,
-            _ => CaseOutcome::Failed,
-        };
-        let message = match status {
-            Status::Ok => String::new(),
-            Status::InvalidInput | Status::ReferenceSkipped => row.detail.clone(),
-            Status::EngineReferenceMismatch | Status::ExpectedMismatch => {
-                let mut m = format!("engine {:?}, reference {:?}", row.engine, row.reference);
-                if !row.expected.is_empty() {
-                    m.push_str(&format!(", expected {:?}", row.expected));
-                }
-                if !row.detail.is_empty() {
-                    m.push_str(&format!(": {}", row.detail));
-                }
-                m
-            }
-        };
-        let mut detail = Vec::new();
-        for (what, text) in [
-            ("engine", &row.engine_detail),
-            ("reference", &row.reference_detail),
-        ] {
-            if !text.is_empty() {
-                detail.push(format!("{what}: {text}"));
+        *shown
+            .entry((row.game.clone(), row.rules.clone(), status))
+            .or_default() += 1;
+        suite_of(&mut suites, &row.game, &row.rules)
+            .cases
+            .push(case_of(row, timings));
+    }
+    for ((game, rules), counts) in &outcome.counts {
+        for (&status, &n) in counts {
+            let seen = shown
+                .get(&(game.clone(), rules.clone(), status))
+                .copied()
+                .unwrap_or(0);
+            if n > seen {
+                suite_of(&mut suites, game, rules).cases.push(Case {
+                    name: format!("{} more {} rows", n - seen, status.as_str()),
+                    status: status.as_str().to_string(),
+                    outcome: outcome_of(status),
+                    message: format!(
+                        "{} more rows of status {} (every row is in verdicts.csv)",
+                        n - seen,
+                        status.as_str()
+                    ),
+                    detail: String::new(),
+                    location: None,
+                    time: None,
+                });
             }
         }
-        suite.cases.push(Case {
-            name: match row.index {
-                Some(i) => format!("{}, case {i}", row.file),
-                None => row.file.clone(),
-            },
-            status: status.as_str().to_string(),
-            outcome,
-            message,
-            detail: detail.join("\n"),
-            location: (outcome == CaseOutcome::Failed).then(|| {
-                if status == Status::InvalidInput {
-                    Location::in_detail(&row.file, &row.detail)
-                } else {
-                    Location::in_detail(&row.file, "")
-                }
-            }),
-            time: row
-                .engine_micros
-                .filter(|_| timings)
-                .map(Duration::from_micros),
-        });
     }
     suites.into_values().collect()
+}
+
+/// The suite of `game` and `rules` in `suites`, made when missing.
+fn suite_of<'s>(
+    suites: &'s mut BTreeMap<(String, String), Suite>,
+    game: &str,
+    rules: &str,
+) -> &'s mut Suite {
+    let name = if game.is_empty() {
+        "(unrecognised)".to_string()
+    } else {
+        game.to_string()
+    };
+    suites
+        .entry((name.clone(), rules.to_string()))
+        .or_insert_with(|| {
+            let mut properties = vec![("game".to_string(), game.to_string())];
+            if !rules.is_empty() {
+                properties.push(("rules".to_string(), rules.to_string()));
+            }
+            Suite {
+                name: if rules.is_empty() {
+                    name
+                } else {
+                    format!("{name} ({rules})")
+                },
+                properties,
+                cases: Vec::new(),
+            }
+        })
+}
+
+/// How a row of `status` counts in CI results.
+fn outcome_of(status: Status) -> CaseOutcome {
+    match status {
+        Status::Ok => CaseOutcome::Passed,
+        Status::ReferenceSkipped => CaseOutcome::Skipped,
+        _ => CaseOutcome::Failed,
+    }
+}
+
+/// One row as a CI case.
+fn case_of(row: &Row, timings: bool) -> Case {
+    let status = row.status.unwrap_or(Status::InvalidInput);
+    let outcome = outcome_of(status);
+    let message = match status {
+        Status::Ok => String::new(),
+        Status::InvalidInput | Status::ReferenceSkipped => row.detail.clone(),
+        Status::EngineReferenceMismatch | Status::ExpectedMismatch => {
+            let mut m = format!("engine {:?}, reference {:?}", row.engine, row.reference);
+            if !row.expected.is_empty() {
+                m.push_str(&format!(", expected {:?}", row.expected));
+            }
+            if !row.detail.is_empty() {
+                m.push_str(&format!(": {}", row.detail));
+            }
+            m
+        }
+    };
+    let mut detail = Vec::new();
+    for (what, text) in [
+        ("engine", &row.engine_detail),
+        ("reference", &row.reference_detail),
+    ] {
+        if !text.is_empty() {
+            detail.push(format!("{what}: {text}"));
+        }
+    }
+    Case {
+        name: match row.index {
+            Some(i) => format!("{}, case {i}", row.file),
+            None => row.file.clone(),
+        },
+        status: status.as_str().to_string(),
+        outcome,
+        message,
+        detail: detail.join("\n"),
+        location: (outcome == CaseOutcome::Failed).then(|| {
+            if status == Status::InvalidInput {
+                Location::in_detail(&row.file, &row.detail)
+            } else {
+                Location::in_detail(&row.file, "")
+            }
+        }),
+        time: row
+            .engine_micros
+            .filter(|_| timings)
+            .map(Duration::from_micros),
+    }
 }
 
 /// The HTML report of a verify run: every row, and for each problem row the engine's and the
@@ -286,8 +419,15 @@ pub fn suites(rows: &[Row], timings: bool) -> Vec<Suite> {
 pub fn html_page(outcome: &Outcome, about: Vec<String>) -> Page {
     let mut page = Page::new("referee verify");
     page.about = about;
+    if outcome.left_out() > 0 {
+        page.about.push(format!(
+            "{} rows in all: the first {} problems and the first {} others are listed below; \
+             every row is in verdicts.csv, every problem in mismatches.csv",
+            outcome.rows, KEPT_ROWS, KEPT_ROWS
+        ));
+    }
     page.columns = report::REQUIRED.iter().map(|c| c.to_string()).collect();
-    for row in &outcome.rows {
+    for row in &outcome.kept {
         let status = row.status.unwrap_or(Status::InvalidInput);
         let mut cells = row.fields(false);
         cells.truncate(report::REQUIRED.len());
@@ -365,35 +505,27 @@ fn side(verdict: &str, explanation: &str) -> String {
 pub fn summary_json(outcome: &Outcome, out: &Path, shard: Option<Shard>) -> serde_json::Value {
     let mut statuses = serde_json::Map::new();
     for status in Status::ALL {
-        let n = outcome
-            .rows
-            .iter()
-            .filter(|r| r.status == Some(status))
-            .count();
-        statuses.insert(status.as_str().to_string(), n.into());
+        statuses.insert(status.as_str().to_string(), outcome.count(status).into());
     }
     let mut games: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
-    for row in &outcome.rows {
-        *games
-            .entry(row.game.clone())
-            .or_default()
-            .entry(row.status.map_or("", Status::as_str).to_string())
-            .or_default() += 1;
+    for ((game, _), counts) in &outcome.counts {
+        for (status, n) in counts {
+            *games
+                .entry(game.clone())
+                .or_default()
+                .entry(status.as_str().to_string())
+                .or_default() += n;
+        }
     }
-    let problems = outcome
-        .rows
-        .iter()
-        .filter(|r| r.status.is_some_and(Status::is_problem))
-        .count();
     let path = |name: &str| out.join(name).display().to_string();
     serde_json::json!({
         "command": "verify",
         "tool": crate::report::manifest::tool(),
         "files": outcome.files,
-        "cases": outcome.rows.len(),
+        "cases": outcome.rows,
         "statuses": statuses,
         "games": games,
-        "problems": problems,
+        "problems": outcome.problems,
         "shard": shard.map(|s| s.to_string()),
         "reports": {
             "directory": out.display().to_string(),
@@ -401,6 +533,6 @@ pub fn summary_json(outcome: &Outcome, out: &Path, shard: Option<Shard>) -> serd
             "mismatches": path("mismatches.csv"),
             "manifest": path(MANIFEST),
         },
-        "exit": if problems > 0 { 1 } else { 0 },
+        "exit": if outcome.problems > 0 { 1 } else { 0 },
     })
 }
