@@ -145,6 +145,21 @@ pub trait Game: Sized + Send + Sync + 'static {
         options: Self::Options,
     ) -> Result<Vec<Self::Judgement>, JudgeError>;
 
+    /// Judges every case of `input` with the engine, handing each judgement to `each` as it is
+    /// made, in order. Where a game overrides it, memory is bounded by the largest case
+    /// whatever the number of cases; the default collects [`judge`](Game::judge)'s. On an
+    /// error, the cases before it have been handed over.
+    fn judge_each(
+        input: &mut dyn Read,
+        options: Self::Options,
+        each: &mut dyn FnMut(Self::Judgement),
+    ) -> Result<(), JudgeError> {
+        Self::judge(Engine::Fast, input, options)?
+            .into_iter()
+            .for_each(each);
+        Ok(())
+    }
+
     /// The engine again through its general code path, where the engine has specialised
     /// ones (Pousse: small boards); `None` where it has a single path. The harness requires
     /// the same result as [`judge`](Game::judge) with the engine.

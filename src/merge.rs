@@ -193,25 +193,25 @@ fn not_in_slice(report: &Path, item: &str, shard: Shard) -> String {
 }
 
 /// A shard's next row, ordered for a min-heap by the report order (ties by shard).
-struct Head(Row, usize);
+struct Head<R>(R, usize, fn(&R, &R) -> std::cmp::Ordering);
 
-impl PartialEq for Head {
-    fn eq(&self, other: &Head) -> bool {
+impl<R> PartialEq for Head<R> {
+    fn eq(&self, other: &Head<R>) -> bool {
         self.cmp(other) == std::cmp::Ordering::Equal
     }
 }
 
-impl Eq for Head {}
+impl<R> Eq for Head<R> {}
 
-impl PartialOrd for Head {
-    fn partial_cmp(&self, other: &Head) -> Option<std::cmp::Ordering> {
+impl<R> PartialOrd for Head<R> {
+    fn partial_cmp(&self, other: &Head<R>) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl Ord for Head {
-    fn cmp(&self, other: &Head) -> std::cmp::Ordering {
-        Row::report_order(&other.0, &self.0).then(other.1.cmp(&self.1))
+impl<R> Ord for Head<R> {
+    fn cmp(&self, other: &Head<R>) -> std::cmp::Ordering {
+        (self.2)(&other.0, &self.0).then(other.1.cmp(&self.1))
     }
 }
 
@@ -222,6 +222,7 @@ fn merge_verify(
     manifests: &[Manifest],
     mut staging: Staging,
     mut manifest: Manifest,
+    kept_rows: usize,
 ) -> Result<Merged, RunError> {
     let out = staging.dir().to_path_buf();
     let io = |e: std::io::Error| RunError::io(&out, e);
@@ -231,17 +232,18 @@ fn merge_verify(
         .map(|(dir, m)| ShardRows::open(dir, slice_of(m)))
         .collect::<Result<_, _>>()?;
     let timings = shards.iter().any(|s| s.timings);
-    let mut reports = crate::verify::run::Reports::new(&mut staging, timings).map_err(io)?;
+    let mut reports =
+        crate::verify::run::Reports::new(&mut staging, timings, kept_rows).map_err(io)?;
     let mut heads = std::collections::BinaryHeap::new();
     for (i, shard) in shards.iter_mut().enumerate() {
         if let Some(row) = shard.next_row()? {
-            heads.push(Head(row, i));
+            heads.push(Head(row, i, Row::report_order));
         }
     }
-    while let Some(Head(row, i)) = heads.pop() {
+    while let Some(Head(row, i, _)) = heads.pop() {
         reports.row(row).map_err(io)?;
         if let Some(next) = shards[i].next_row()? {
-            heads.push(Head(next, i));
+            heads.push(Head(next, i, Row::report_order));
         }
     }
     let mut outcome = reports.finish(staging, &mut manifest).map_err(io)?;
@@ -265,32 +267,52 @@ fn with_manifest(manifest: &Manifest, name: &str) -> Vec<String> {
     files
 }
 
+/// The shards' `grades.csv`, each in report order (by submission, then case), merged row by
+/// row into the reports of one run.
 fn merge_grade(
     dirs: &[PathBuf],
     manifests: &[Manifest],
-    staging: Staging,
+    mut staging: Staging,
     mut manifest: Manifest,
+    kept_rows: usize,
 ) -> Result<Merged, RunError> {
+    use crate::grade::{GradeReports, GradeRow, GradeRows};
     let out = staging.dir().to_path_buf();
-    let mut rows = Vec::new();
+    let io = |e: std::io::Error| RunError::io(&out, e);
+    let mut shards = Vec::new();
     for (dir, m) in dirs.iter().zip(manifests) {
-        let shard = slice_of(m);
-        for row in crate::grade::read_rows(dir)? {
-            if !shard.contains(&row.file) {
-                return Err(not_in_slice(&dir.join("grades.csv"), &row.file, shard).into());
+        shards.push((GradeRows::open(dir)?, slice_of(m)));
+    }
+    let mut next = |i: usize| -> Result<Option<GradeRow>, RunError> {
+        let (rows, shard) = &mut shards[i];
+        match rows.next().transpose()? {
+            Some(row) if !shard.contains(&row.file) => {
+                Err(not_in_slice(rows.path(), &row.file, *shard).into())
             }
-            rows.push(row);
+            row => Ok(row),
+        }
+    };
+    let mut reports = GradeReports::new(&[], kept_rows);
+    let mut heads = std::collections::BinaryHeap::new();
+    for i in 0..dirs.len() {
+        if let Some(row) = next(i)? {
+            heads.push(Head(row, i, GradeRow::report_order));
         }
     }
-    let outcome = crate::grade::write_merged(staging, rows, &mut manifest)
-        .map_err(|e| RunError::io(&out, e))?;
+    while let Some(Head(row, i, _)) = heads.pop() {
+        reports.row(&mut staging, row).map_err(io)?;
+        if let Some(row) = next(i)? {
+            heads.push(Head(row, i, GradeRow::report_order));
+        }
+    }
+    let outcome = reports.finish(staging, &mut manifest).map_err(io)?;
     Ok(Merged {
         command: "grade".into(),
         shards: dirs.len(),
-        rows: outcome.rows.len(),
+        rows: outcome.rows as usize,
         problems: outcome.judge_errors,
         reports: with_manifest(&manifest, crate::grade::MANIFEST),
-        suites: crate::grade::suites(&outcome.rows),
+        suites: crate::grade::suites(&outcome),
         verify: None,
     })
 }
@@ -434,6 +456,12 @@ fn merge_findings(
 
 /// Combines the shard runs in `dirs` into the reports of one run in `out`.
 pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, RunError> {
+    merge_keeping(dirs, out, crate::verify::run::KEPT_ROWS)
+}
+
+/// [`merge`], keeping up to `kept_rows` rows of each kind for the summaries (every row is in
+/// the reports).
+pub fn merge_keeping(dirs: &[PathBuf], out: &Path, kept_rows: usize) -> Result<Merged, RunError> {
     let staging = Staging::new(out).map_err(|e| RunError::io(out, e))?;
     let manifests: Vec<Manifest> = dirs
         .iter()
@@ -441,8 +469,8 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, RunError> {
         .collect::<Result<_, _>>()?;
     let manifest = one_run(dirs, &manifests)?;
     match manifest.command.as_str() {
-        "verify" => merge_verify(dirs, &manifests, staging, manifest),
-        "grade" => merge_grade(dirs, &manifests, staging, manifest),
+        "verify" => merge_verify(dirs, &manifests, staging, manifest, kept_rows),
+        "grade" => merge_grade(dirs, &manifests, staging, manifest, kept_rows),
         _ => merge_findings(dirs, staging, manifest),
     }
 }

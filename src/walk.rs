@@ -268,7 +268,10 @@ impl DirWalk {
         };
         if link.file_type().is_symlink() {
             let target = path.canonicalize();
-            if !target.as_ref().is_ok_and(|t| t.starts_with(&self.tree.real)) {
+            if !target
+                .as_ref()
+                .is_ok_and(|t| t.starts_with(&self.tree.real))
+            {
                 return (is_in || meta.is_dir()).then(|| {
                     let why = format!(
                         "a symbolic link leaving {} (not followed)",

@@ -144,11 +144,10 @@ fn driver_work(files: usize) -> (u64, u64) {
             out: dir.path().join(out),
             timings: false,
             options: Default::default(),
+            kept_rows: referee::verify::run::KEPT_ROWS,
         };
         run(&batch, |file, emit| {
-            for row in referee::verify::verify_as::<Pousse>(file, &settings, Rules::Waterloo) {
-                emit(row);
-            }
+            referee::verify::verify_as::<Pousse>(file, &settings, Rules::Waterloo, emit);
         })
         .unwrap()
     };

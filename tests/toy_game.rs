@@ -250,6 +250,7 @@ fn gen_and_verify_run_the_toy_game() {
         out: dir.path().join("reports"),
         timings: false,
         options: Default::default(),
+        kept_rows: referee::verify::run::KEPT_ROWS,
     };
     let settings = referee::verify::Settings {
         reference_max_bytes: u64::MAX,
@@ -257,9 +258,7 @@ fn gen_and_verify_run_the_toy_game() {
         no_reference: false,
     };
     let outcome = referee::verify::run::run(&batch, |file, emit| {
-        for row in referee::verify::verify_as::<TakeAway<false>>(file, &settings, ()) {
-            emit(row);
-        }
+        referee::verify::verify_as::<TakeAway<false>>(file, &settings, (), emit);
     })
     .unwrap();
     let status = |name: &str| {

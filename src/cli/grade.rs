@@ -39,6 +39,7 @@ pub(super) fn grade(args: GradeArgs) -> Result<ExitCode, RunError> {
     let options = crate::grade::Options {
         game: args.game,
         rules: args.rules,
+        kept_rows: None,
     };
     let outcome = crate::grade::grade(
         &args.cases,
@@ -50,7 +51,7 @@ pub(super) fn grade(args: GradeArgs) -> Result<ExitCode, RunError> {
     )?;
     super::publish(
         "referee grade",
-        &crate::grade::suites(&outcome.rows),
+        &crate::grade::suites(&outcome),
         &args.ci.output(&args.out, false),
     )?;
     Ok(done(outcome.judge_errors > 0))

@@ -36,7 +36,8 @@ pub(super) struct VerifyArgs {
     no_reference: bool,
     /// Skip the reference (`reference-skipped`) on inputs larger than this many bytes. The
     /// reference holds its input in memory, up to 64 times its size: the default is the
-    /// memory available (MemAvailable) over 64.
+    /// memory available (MemAvailable) over 64, at most 8 MiB; larger inputs are streamed by
+    /// the engine in memory bounded by the board.
     #[arg(long, value_parser = amount)]
     reference_max_bytes: Option<u64>,
     /// Add the engine's time per file (`engine_micros`) to the reports (they are then no
@@ -78,7 +79,7 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
         no_reference: args.no_reference,
         reference_max_bytes: args
             .reference_max_bytes
-            .unwrap_or_else(crate::text::reference_input_limit),
+            .unwrap_or_else(crate::verify::default_reference_max_bytes),
     };
     let options = [
         ("game", args.game.map_or("", |g| g.as_str()).to_string()),
@@ -102,6 +103,7 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
             .collect(),
+        kept_rows: crate::verify::run::KEPT_ROWS,
     };
     let (game, rules) = (args.game, args.rules.as_deref());
     let packages = crate::verify::package::find(&batch.paths);

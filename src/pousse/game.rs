@@ -34,6 +34,14 @@ impl Game for Pousse {
         }
     }
 
+    fn judge_each(
+        input: &mut dyn Read,
+        rules: Rules,
+        each: &mut dyn FnMut(Judgement),
+    ) -> Result<(), JudgeError> {
+        super::judge::judge_each(input, rules, each)
+    }
+
     fn judge_general_path(
         input: &[u8],
         rules: Rules,

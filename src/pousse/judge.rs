@@ -39,8 +39,28 @@ fn judge_with<R: Read>(
     rules: Rules,
     small_boards: bool,
 ) -> Result<Vec<Judgement>, JudgeError> {
-    let mut parser = Parser::new(reader);
     let mut out = Vec::new();
+    judge_each_with(reader, rules, small_boards, &mut |j| out.push(j))?;
+    Ok(out)
+}
+
+/// [`judge`], each judgement handed to `each` as soon as its game ends: memory bounded by the
+/// board and the history, whatever the number of games.
+pub fn judge_each<R: Read>(
+    reader: R,
+    rules: Rules,
+    each: &mut dyn FnMut(Judgement),
+) -> Result<(), JudgeError> {
+    judge_each_with(reader, rules, true, each)
+}
+
+fn judge_each_with<R: Read>(
+    reader: R,
+    rules: Rules,
+    small_boards: bool,
+    each: &mut dyn FnMut(Judgement),
+) -> Result<(), JudgeError> {
+    let mut parser = Parser::new(reader);
     while let Some(n) = parser.next_game()? {
         let play = match n {
             1 if small_boards => play_game::<SmallBoard<1>, R>,
@@ -53,9 +73,9 @@ fn judge_with<R: Read>(
             8 if small_boards => play_game::<SmallBoard<8>, R>,
             _ => play_game::<Board, R>,
         };
-        out.push(play(&mut parser, n, rules)?);
+        each(play(&mut parser, n, rules)?);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The refusal of a game longer than the ICFP rule sets' history holds.

@@ -150,7 +150,8 @@ impl Manifest {
     /// there, unchanged: the directory holds one run.
     pub fn read(dir: &Path, name: &str) -> Result<Manifest, String> {
         let path = dir.join(name);
-        let text = fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = read_bounded(&path, MANIFEST_MAX_BYTES)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         let manifest: Manifest = serde_json::from_slice(&text)
             .map_err(|e| format!("{}: not a referee manifest: {e}", path.display()))?;
         for (report, digest) in &manifest.reports {
@@ -170,4 +171,22 @@ impl Manifest {
         }
         Ok(manifest)
     }
+}
+
+/// The largest manifest read: a manifest names its options and reports, a few kilobytes.
+const MANIFEST_MAX_BYTES: u64 = 1 << 20;
+
+/// The file at `path`, refused when longer than `max` bytes.
+fn read_bounded(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    fs::File::open(path)?
+        .take(max + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(std::io::Error::other(format!(
+            "longer than {max} bytes: not a referee manifest"
+        )));
+    }
+    Ok(bytes)
 }

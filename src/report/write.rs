@@ -53,9 +53,26 @@ impl Digest {
         }
     }
 
-    /// The digest of the file at `path`.
+    /// The digest of the file at `path`, read a buffer at a time.
     pub fn of_file(path: &Path, header_rows: u64) -> io::Result<Digest> {
-        Ok(Digest::of(&fs::read(path)?, header_rows))
+        use std::io::Read;
+        let mut file = fs::File::open(path)?;
+        let mut buffer = vec![0u8; 64 * 1024];
+        let (mut lines, mut hash) = (0u64, crate::hash::FNV1A_START);
+        loop {
+            let n = match file.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            lines += buffer[..n].iter().filter(|&&b| b == b'\n').count() as u64;
+            hash = crate::hash::fnv1a_more(hash, &buffer[..n]);
+        }
+        Ok(Digest {
+            rows: lines.saturating_sub(header_rows),
+            fnv1a: hash,
+        })
     }
 }
 
@@ -227,10 +244,27 @@ impl Staging {
         })
     }
 
-    /// A new file `name` in the staging directory, to be written by the caller (a part of a
-    /// report, joined later; it goes with the directory unless removed).
-    pub fn part(&mut self, name: &str) -> io::Result<fs::File> {
-        fs::File::create(self.path.join(name))
+    /// Part `name` of a report, in the staging directory, opened to append to (made when
+    /// missing); joined into the report by [`take_part`](Self::take_part).
+    pub fn append_part(&mut self, name: &str) -> io::Result<fs::File> {
+        fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.path.join(name))
+    }
+
+    /// Part `name` opened to read, and gone from the staging directory (its bytes last while
+    /// the file is open); an empty reader when it was never written.
+    pub fn take_part(&mut self, name: &str) -> io::Result<Box<dyn io::Read>> {
+        let path = self.path.join(name);
+        match fs::File::open(&path) {
+            Ok(file) => {
+                fs::remove_file(&path)?;
+                Ok(Box::new(file))
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Box::new(io::empty())),
+            Err(e) => Err(e),
+        }
     }
 
     /// Writes file `name` holding `bytes`.

@@ -39,6 +39,14 @@ impl Game for SomeGame {
         }
     }
 
+    fn judge_each(
+        input: &mut dyn Read,
+        (): (),
+        each: &mut dyn FnMut(Judgement),
+    ) -> Result<(), JudgeError> {
+        super::judge_streamed(input, super::engine::judge, each)
+    }
+
     const SINGLE_FORM: &'static str = "one data set: 'P R C K', then R rows of C values";
     const MULTI_FORM: &'static str = "data sets one after another until the end of input";
     /// The first and third data sets of the sample input.

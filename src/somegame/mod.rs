@@ -121,10 +121,21 @@ fn judge_each<R: Read>(
     reader: R,
     judge: fn(&board::DataSet) -> Judgement,
 ) -> Result<Vec<Judgement>, JudgeError> {
-    let mut parser = parse::Parser::new(reader);
     let mut out = Vec::new();
-    while let Some(set) = parser.next_set()? {
-        out.push(judge(&set));
-    }
+    judge_streamed(reader, judge, &mut |j| out.push(j))?;
     Ok(out)
+}
+
+/// Judges every data set with the engine, each judgement handed to `each` as soon as it is
+/// made: memory bounded by the largest data set, whatever their number.
+pub fn judge_streamed<R: Read>(
+    reader: R,
+    judge: fn(&board::DataSet) -> Judgement,
+    each: &mut dyn FnMut(Judgement),
+) -> Result<(), JudgeError> {
+    let mut parser = parse::Parser::new(reader);
+    while let Some(set) = parser.next_set()? {
+        each(judge(&set));
+    }
+    Ok(())
 }

@@ -42,6 +42,9 @@ pub struct Batch {
     pub timings: bool,
     /// The options that change the reports, by flag name, for the manifest.
     pub options: BTreeMap<String, String>,
+    /// The rows of each kind kept for the summaries ([`KEPT_ROWS`] unless a caller bounds
+    /// them otherwise).
+    pub kept_rows: usize,
 }
 
 /// What a verify run found: every row counted, the first ones kept.
@@ -60,6 +63,8 @@ pub struct Outcome {
     pub kept: Vec<Row>,
     kept_problems: usize,
     kept_others: usize,
+    /// The bound on each kind of kept row.
+    kept_limit: usize,
     /// The three files the engine took longest on, with its microseconds.
     pub slowest: Vec<(String, u64)>,
     /// The path of each file with a kept problem row, by its reported name (for the HTML
@@ -68,6 +73,14 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// An outcome with no row yet, keeping up to `kept_limit` rows of each kind.
+    pub fn keeping(kept_limit: usize) -> Outcome {
+        Outcome {
+            kept_limit,
+            ..Outcome::default()
+        }
+    }
+
     /// Counts `row`, and keeps it while there is room.
     pub fn add(&mut self, row: Row) {
         self.rows += 1;
@@ -88,10 +101,10 @@ impl Outcome {
         let keep = if status.is_problem() {
             self.problems += 1;
             self.kept_problems += 1;
-            self.kept_problems <= KEPT_ROWS
+            self.kept_problems <= self.kept_limit
         } else {
             self.kept_others += 1;
-            self.kept_others <= KEPT_ROWS
+            self.kept_others <= self.kept_limit
         };
         if keep {
             self.kept.push(row);
@@ -127,14 +140,15 @@ pub struct Reports {
 }
 
 impl Reports {
-    /// Starts `verdicts.csv` and `mismatches.csv` in `staging`.
-    pub fn new(staging: &mut Staging, timings: bool) -> std::io::Result<Reports> {
+    /// Starts `verdicts.csv` and `mismatches.csv` in `staging`, keeping up to `kept_rows` rows
+    /// of each kind for the summaries.
+    pub fn new(staging: &mut Staging, timings: bool, kept_rows: usize) -> std::io::Result<Reports> {
         let header = report::header(timings);
         Ok(Reports {
             verdicts: staging.csv_sink("verdicts.csv", &header)?,
             mismatches: staging.csv_sink("mismatches.csv", &header)?,
             timings,
-            outcome: Outcome::default(),
+            outcome: Outcome::keeping(kept_rows),
         })
     }
 
@@ -186,8 +200,8 @@ pub fn run(
         mine
     });
     let bar = progress(0, "verifying", "files");
-    let mut reports =
-        Reports::new(&mut staging, batch.timings).map_err(|e| RunError::io(&batch.out, e))?;
+    let mut reports = Reports::new(&mut staging, batch.timings, batch.kept_rows)
+        .map_err(|e| RunError::io(&batch.out, e))?;
     let mut files_done = 0;
     let jobs = crate::pool::threads(batch.jobs);
     let mut current: Option<PathBuf> = None;
@@ -210,7 +224,7 @@ pub fn run(
                 current = path;
             }
             if row.status.is_some_and(Status::is_problem)
-                && reports.outcome.kept_problems < KEPT_ROWS
+                && reports.outcome.kept_problems < batch.kept_rows
                 && !inputs.contains_key(&row.file)
             {
                 if let Some(path) = &current {
@@ -257,7 +271,11 @@ pub fn summary(outcome: &Outcome, out: &Path) -> String {
             game
         };
         for (status, n) in counts {
-            *per_game.entry(game).or_default().entry(*status).or_default() += n;
+            *per_game
+                .entry(game)
+                .or_default()
+                .entry(*status)
+                .or_default() += n;
         }
     }
     for (game, counts) in &per_game {
@@ -413,7 +431,7 @@ fn case_of(row: &Row, timings: bool) -> Case {
     }
 }
 
-/// The HTML report of a verify run: every row, and for each problem row the engine's and the
+/// The HTML report of a verify run: the kept rows (the rest counted), and for each problem row the engine's and the
 /// reference's accounts side by side and the board (or, for invalid input, the lines around
 /// the error).
 pub fn html_page(outcome: &Outcome, about: Vec<String>) -> Page {
@@ -423,7 +441,7 @@ pub fn html_page(outcome: &Outcome, about: Vec<String>) -> Page {
         page.about.push(format!(
             "{} rows in all: the first {} problems and the first {} others are listed below; \
              every row is in verdicts.csv, every problem in mismatches.csv",
-            outcome.rows, KEPT_ROWS, KEPT_ROWS
+            outcome.rows, outcome.kept_limit, outcome.kept_limit
         ));
     }
     page.columns = report::REQUIRED.iter().map(|c| c.to_string()).collect();

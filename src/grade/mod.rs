@@ -1,0 +1,265 @@
+//! `referee grade`: grade submissions' output files against the engine's verdicts.
+//!
+//! The case `CASES/a/b.in` is answered by `SUBMISSIONS/<name>/a/b.out` for each folder
+//! `<name>` directly under SUBMISSIONS. Verdicts: `AC` (the same lines as the engine's output,
+//! ignoring trailing blanks on each line and the final newline), `PE` (the same tokens, but
+//! line breaks or blank lines differ), `WA` (anything else, invalid UTF-8 included), `NO` (no
+//! output file), and `JE` for every submission when the case's `.ans` disagrees with the
+//! engine, or the engine cannot judge the case.
+
+mod reports;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use crate::answer::{compare_reader, escape, longest_output, Verdict, HEAD};
+use crate::detect::{recognise_file, rules_from_file_name};
+use crate::error::RunError;
+use crate::game::{render, Engine, Game, RuleSet};
+use crate::games::{GameName, Visitor};
+use crate::pool::progress;
+use crate::report::manifest::{CaseListBuilder, Manifest};
+use crate::report::write::Staging;
+use crate::shard::Shard;
+use crate::walk::{display, walk_cases, CaseFile};
+
+pub use reports::{
+    suites, summary, GradeReports, GradeRow, GradeRows, Outcome, KEPT_ROWS, MANIFEST,
+};
+
+/// How to grade.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The game of every case; recognised from content when `None`.
+    pub game: Option<GameName>,
+    /// The rule set (by name) for cases of the games that have it and whose name asks for
+    /// none.
+    pub rules: Option<String>,
+    /// The rows of each kind kept for the CI results ([`KEPT_ROWS`] when `None`).
+    pub kept_rows: Option<usize>,
+}
+
+impl Options {
+    /// The options, for the manifest.
+    fn manifest(&self) -> BTreeMap<String, String> {
+        let mut m = BTreeMap::new();
+        m.insert("game".into(), self.game.map_or("", |g| g.as_str()).into());
+        m.insert("rules".into(), self.rules.clone().unwrap_or_default());
+        m
+    }
+}
+
+/// The engine's output for the case at `path`, judged as game `G`.
+struct EngineOutput<'a> {
+    path: &'a Path,
+    rules: Option<&'a str>,
+}
+
+impl Visitor for EngineOutput<'_> {
+    type Output = Result<String, String>;
+    fn visit<G: Game>(self) -> Result<String, String> {
+        let rules = rules_from_file_name(self.path)
+            .or_else(|| self.rules.and_then(G::Options::from_name))
+            .unwrap_or_default();
+        let mut file = crate::guard::open_regular(self.path).map_err(|e| e.to_string())?;
+        let judgements =
+            G::judge(Engine::Fast, &mut file, rules).map_err(|e| e.located(&display(self.path)))?;
+        Ok(render::<G>(&judgements))
+    }
+}
+
+/// The case's expected output per the engine, or why it cannot be graded (a JE). Its `.ans`
+/// is read through [`crate::guard`], as `verify` reads it.
+fn judge_case(case: &CaseFile, options: &Options) -> Result<String, String> {
+    let path = &case.path;
+    let game = match options.game {
+        Some(g) => g,
+        None => recognise_file(path)?,
+    };
+    let output = game.visit(EngineOutput {
+        path,
+        rules: options.rules.as_deref(),
+    })?;
+    let ans = path.with_extension("ans");
+    let input_len = fs::metadata(path).map_or(0, |m| m.len());
+    let file = match crate::guard::open(&ans, &case.tree, crate::guard::answer_bound(input_len)) {
+        Ok(Some(opened)) => opened.file,
+        Ok(None) => return Ok(output),
+        Err(why) => return Err(format!("answer file: {why}")),
+    };
+    match compare_reader(&output, file) {
+        Ok(c) if c.verdict == Verdict::AC => Ok(output),
+        Ok(c) => Err(format!(
+            "the answer file disagrees with the engine ({})",
+            escape(&c.head, 200)
+        )),
+        Err(e) => Err(format!("answer file: {e}")),
+    }
+}
+
+/// The grade of one submission on one case.
+#[derive(Debug, Clone)]
+struct Graded {
+    verdict: Verdict,
+    /// The output's first bytes.
+    head: Vec<u8>,
+    detail: String,
+}
+
+/// Grades the output at `out_file` (of a submission in the submissions' `tree`) against
+/// `expected`, reading it only when it is a regular file inside that tree, and no more of it
+/// than the comparison needs.
+fn grade_output(
+    out_file: &Path,
+    tree: &crate::guard::Tree,
+    expected: &Result<String, String>,
+) -> Graded {
+    let graded = |verdict, head, detail: &str| Graded {
+        verdict,
+        head,
+        detail: detail.to_string(),
+    };
+    let no = |detail: &str| graded(Verdict::NO, Vec::new(), detail);
+    // A case that cannot be judged is a judge error for every submission, output or none.
+    let verdict_without_output = if expected.is_err() {
+        Verdict::JE
+    } else {
+        Verdict::NO
+    };
+    let without = |detail: &str| graded(verdict_without_output, Vec::new(), detail);
+    let (file, len) = match crate::guard::open(out_file, tree, u64::MAX) {
+        Ok(Some(opened)) => (opened.file, opened.len),
+        Ok(None) => return without(""),
+        Err(why) => return without(&why),
+    };
+    let expected = match expected {
+        Ok(e) => e,
+        Err(_) => {
+            let mut head = Vec::new();
+            let _ = file.take(HEAD as u64).read_to_end(&mut head);
+            return graded(Verdict::JE, head, "");
+        }
+    };
+    if len > longest_output(expected) {
+        let mut head = Vec::new();
+        let _ = file.take(HEAD as u64).read_to_end(&mut head);
+        let why = format!(
+            "the output has {} bytes, far more than expected (not read)",
+            len
+        );
+        return graded(Verdict::WA, head, &why);
+    }
+    match compare_reader(expected, file) {
+        Ok(c) => graded(c.verdict, c.head, &c.detail),
+        Err(e) => no(&format!("unreadable: {e}")),
+    }
+}
+
+/// Grades every submission on every case (of the slice `shard`, when given); writes
+/// `grades.csv`, `summary.csv` and the manifest into `out`. Cases are read as the walk finds
+/// them, graded in parallel and written in order: memory holds a window of cases, not the run.
+pub fn grade(
+    cases: &Path,
+    submissions: &Path,
+    options: &Options,
+    jobs: Option<usize>,
+    shard: Option<Shard>,
+    out: &Path,
+) -> Result<Outcome, RunError> {
+    let mut staging = Staging::new(out).map_err(|e| RunError::io(out, e))?;
+    let relative = |f: &CaseFile| display(f.path.strip_prefix(cases).unwrap_or(&f.path));
+    let tree = crate::guard::Tree::new(submissions).map_err(|e| RunError::io(submissions, e))?;
+    let mut names: Vec<(String, PathBuf)> = fs::read_dir(submissions)
+        .map_err(|e| RunError::io(submissions, e))?
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .map(|e| (display(Path::new(&e.file_name())), e.path()))
+        .collect();
+    names.sort();
+    let submission_names: Vec<String> = names.iter().map(|(n, _)| n.clone()).collect();
+    let mut reports = GradeReports::new(&submission_names, options.kept_rows.unwrap_or(KEPT_ROWS));
+    let mut all = CaseListBuilder::default();
+    let mut judged = CaseListBuilder::default();
+    let walk = walk_cases(&[cases.to_path_buf()])?.filter(|f| {
+        all.add(&f.name);
+        let mine = shard.is_none_or(|s| s.contains(&relative(f)));
+        if mine {
+            judged.add(&f.name);
+        }
+        mine
+    });
+    let bar = progress(0, "grading", "cases");
+    let mut graded_cases = 0;
+    let mut judge_error_cases = 0;
+    let jobs = crate::pool::threads(jobs);
+    crate::ordered::for_each_ordered(
+        walk,
+        jobs,
+        jobs * 64,
+        |f: CaseFile, emit: &mut dyn FnMut(GradedCase)| {
+            let rel = f.path.strip_prefix(cases).unwrap_or(&f.path).to_path_buf();
+            let expected = match &f.error {
+                Some(e) => Err(e.clone()),
+                None => judge_case(&f, options),
+            };
+            let grades = names
+                .iter()
+                .map(|(_, dir)| {
+                    grade_output(&dir.join(&rel).with_extension("out"), &tree, &expected)
+                })
+                .collect();
+            bar.inc(1);
+            emit(GradedCase {
+                name: display(&rel),
+                expected,
+                grades,
+            })
+        },
+        |case| {
+            graded_cases += 1;
+            let expected = match &case.expected {
+                Ok(e) => escape(e.as_bytes(), 200),
+                Err(why) => {
+                    judge_error_cases += 1;
+                    format!("judge error: {why}")
+                }
+            };
+            for (submission, g) in submission_names.iter().zip(case.grades) {
+                let row = GradeRow {
+                    submission: submission.clone(),
+                    file: case.name.clone(),
+                    verdict: g.verdict,
+                    expected: expected.clone(),
+                    got: escape(&g.head, 200),
+                    detail: g.detail,
+                };
+                reports.row(&mut staging, row)?;
+            }
+            Ok(())
+        },
+    )
+    .map_err(|e| RunError::io(out, e))?;
+    bar.finish_and_clear();
+    let mut manifest = Manifest::of_lists(
+        "grade",
+        options.manifest(),
+        all.finish(),
+        shard.map(|s| (s, judged.finish())),
+    );
+    let mut outcome = reports
+        .finish(staging, &mut manifest)
+        .map_err(|e| RunError::io(out, e))?;
+    outcome.judge_errors = judge_error_cases;
+    eprint!("{}", summary(&outcome, names.len(), graded_cases, out));
+    Ok(outcome)
+}
+
+/// One case graded: its name, the engine's output or why it is a judge error, and each
+/// submission's grade in the submissions' order.
+struct GradedCase {
+    name: String,
+    expected: Result<String, String>,
+    grades: Vec<Graded>,
+}

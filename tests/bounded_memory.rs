@@ -1,0 +1,293 @@
+//! `verify`, `grade` and `merge` hold a bounded window of files and a bounded set of rows,
+//! never the run: their peak heap, counted by a counting allocator, is the same at 10^3 and
+//! 10^4 files. Nothing here is timed.
+//!
+//! One test in this binary, so that nothing else allocates while it measures.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use referee::pousse::{Pousse, Rules};
+
+/// The system allocator, counting the bytes in use and their peak.
+struct Counting;
+
+static IN_USE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = IN_USE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(p, layout) };
+        IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, layout, new_size) };
+        if !q.is_null() {
+            if new_size > layout.size() {
+                let now = IN_USE.fetch_add(new_size - layout.size(), Ordering::Relaxed)
+                    + (new_size - layout.size());
+                PEAK.fetch_max(now, Ordering::Relaxed);
+            } else {
+                IN_USE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The heap `work` needs above what was in use when it started, at its peak.
+fn peak_of<T>(work: impl FnOnce() -> T) -> (usize, T) {
+    let base = IN_USE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let result = work();
+    (PEAK.load(Ordering::Relaxed).saturating_sub(base), result)
+}
+
+/// The rows each command keeps for its summaries in this test: small, so that a run of 10^3
+/// files already keeps as many as one of 10^4.
+const KEPT: usize = 50;
+
+/// `files` small Pousse games in folders of 100, and three submissions' outputs for each (one
+/// right, one wrong on every fifth case, one missing every third).
+fn corpus(root: &Path, files: usize) -> (PathBuf, PathBuf) {
+    let cases = root.join("cases");
+    let submissions = root.join("submissions");
+    let games = [
+        ("1\nL1\nQUIT\n", "TIE GAME\n"),
+        ("2\nL1\nQUIT\n", "TIE GAME\n"),
+        ("2\nT2\nL1\nQUIT\n", "TIE GAME\n"),
+    ];
+    for i in 0..files {
+        let folder = format!("{:04}", i / 100);
+        let (game, _) = games[i % 3];
+        std::fs::create_dir_all(cases.join(&folder)).unwrap();
+        std::fs::write(cases.join(&folder).join(format!("g{i:05}.in")), game).unwrap();
+        for (s, name) in ["right", "wrong", "partial"].iter().enumerate() {
+            let dir = submissions.join(name).join(&folder);
+            std::fs::create_dir_all(&dir).unwrap();
+            let output = referee::game::render::<Pousse>(
+                &<Pousse as referee::game::Game>::judge(
+                    referee::game::Engine::Fast,
+                    &mut game.as_bytes(),
+                    Rules::Waterloo,
+                )
+                .unwrap(),
+            );
+            let output = match s {
+                1 if i % 5 == 0 => "X WINS\n".to_string(),
+                2 if i % 3 == 0 => continue,
+                _ => output,
+            };
+            std::fs::write(dir.join(format!("g{i:05}.out")), output).unwrap();
+        }
+    }
+    (cases, submissions)
+}
+
+/// The peak heap of `verify`, `grade`, and `merge` of 4 verify shards and of 4 grade shards,
+/// over `files` files.
+fn peaks(files: usize) -> [usize; 4] {
+    let dir = tempfile::tempdir().unwrap();
+    let (cases, submissions) = corpus(dir.path(), files);
+    let settings = referee::verify::Settings {
+        reference_max_bytes: u64::MAX,
+        reference_budget: 1_000_000,
+        no_reference: false,
+    };
+    let verify = |shard: Option<referee::shard::Shard>, out: PathBuf| {
+        let batch = referee::verify::run::Batch {
+            paths: vec![cases.clone()],
+            shard,
+            jobs: Some(2),
+            out,
+            timings: false,
+            options: Default::default(),
+            kept_rows: KEPT,
+        };
+        referee::verify::run::run(&batch, |file, emit| {
+            referee::verify::verify_as::<Pousse>(file, &settings, Rules::Waterloo, emit);
+        })
+        .unwrap()
+    };
+    let options = referee::grade::Options {
+        kept_rows: Some(KEPT),
+        ..Default::default()
+    };
+    let grade = |shard: Option<referee::shard::Shard>, out: PathBuf| {
+        referee::grade::grade(&cases, &submissions, &options, Some(2), shard, &out).unwrap()
+    };
+    let (verify_peak, outcome) = peak_of(|| verify(None, dir.path().join("verify")));
+    assert_eq!(outcome.rows, files as u64);
+    assert!(outcome.kept.len() <= 2 * KEPT);
+    let (grade_peak, outcome) = peak_of(|| grade(None, dir.path().join("grade")));
+    assert_eq!(outcome.rows, 3 * files as u64);
+    assert!(outcome.kept.len() <= 2 * KEPT);
+    let shard = |k| Some(referee::shard::Shard::new(k, 4).unwrap());
+    let verify_shards: Vec<PathBuf> = (1..=4)
+        .map(|k| {
+            let out = dir.path().join(format!("verify-{k}"));
+            verify(shard(k), out.clone());
+            out
+        })
+        .collect();
+    let grade_shards: Vec<PathBuf> = (1..=4)
+        .map(|k| {
+            let out = dir.path().join(format!("grade-{k}"));
+            grade(shard(k), out.clone());
+            out
+        })
+        .collect();
+    let (verify_merge_peak, merged) = peak_of(|| {
+        referee::merge::merge_keeping(&verify_shards, &dir.path().join("verify-merged"), KEPT)
+            .unwrap()
+    });
+    assert_eq!(merged.rows, files);
+    let (grade_merge_peak, merged) = peak_of(|| {
+        referee::merge::merge_keeping(&grade_shards, &dir.path().join("grade-merged"), KEPT)
+            .unwrap()
+    });
+    assert_eq!(merged.rows, 3 * files);
+    // The merged reports are the unsharded run's, byte for byte.
+    for (whole, merged, report) in [
+        ("verify", "verify-merged", "verdicts.csv"),
+        ("grade", "grade-merged", "grades.csv"),
+        ("grade", "grade-merged", "summary.csv"),
+    ] {
+        let read = |d: &str| std::fs::read(dir.path().join(d).join(report)).unwrap();
+        assert!(read(whole) == read(merged), "{merged}/{report}");
+    }
+    [verify_peak, grade_peak, verify_merge_peak, grade_merge_peak]
+}
+
+/// One UVa 844 input of `games` games (each of 6 x 6, 40 moves), larger than verify holds in
+/// memory, and its `.ans` with game 7's verdict wrong and one verdict too many; verified by the
+/// engine alone, streamed: the peak heap and the rows.
+fn one_large_file(games: usize) -> (usize, Vec<referee::report::Row>) {
+    let dir = tempfile::tempdir().unwrap();
+    let moves: String = (0..40)
+        .map(|i| format!("{}{}\n", ["L", "T", "R", "B"][i % 4], 1 + i % 6))
+        .collect();
+    let game = format!("6\n{moves}QUIT\n");
+    let verdict = referee::game::render::<Pousse>(
+        &<Pousse as referee::game::Game>::judge(
+            referee::game::Engine::Fast,
+            &mut game.as_bytes(),
+            Rules::Waterloo,
+        )
+        .unwrap(),
+    );
+    let mut input =
+        std::io::BufWriter::new(std::fs::File::create(dir.path().join("big.in")).unwrap());
+    let mut answers =
+        std::io::BufWriter::new(std::fs::File::create(dir.path().join("big.ans")).unwrap());
+    use std::io::Write;
+    writeln!(input, "{games}").unwrap();
+    for i in 0..games {
+        write!(input, "\n{game}").unwrap();
+        let wrong = if verdict.trim() == "X WINS" {
+            "O WINS\n"
+        } else {
+            "X WINS\n"
+        };
+        answers
+            .write_all(if i == 6 {
+                wrong.as_bytes()
+            } else {
+                verdict.as_bytes()
+            })
+            .unwrap();
+    }
+    answers.write_all(verdict.as_bytes()).unwrap();
+    drop((input, answers));
+    assert!(
+        std::fs::metadata(dir.path().join("big.in")).unwrap().len()
+            > referee::verify::IN_MEMORY_LIMIT
+    );
+    let settings = referee::verify::Settings {
+        reference_max_bytes: referee::verify::default_reference_max_bytes(),
+        reference_budget: 1_000_000,
+        no_reference: false,
+    };
+    let file = referee::walk::find_cases(&[dir.path().join("big.in")])
+        .unwrap()
+        .remove(0);
+    let mut rows = Vec::new();
+    let mut ok = 0;
+    let (peak, ()) = peak_of(|| {
+        referee::verify::verify_as::<Pousse>(&file, &settings, Rules::Waterloo, &mut |row| {
+            // Counted, and only the rows that are not plain kept, so that the rows do not
+            // weigh on the measure.
+            if row.status == Some(referee::report::Status::ReferenceSkipped) {
+                ok += 1;
+            } else {
+                rows.push(row);
+            }
+        })
+    });
+    assert_eq!(ok, games - 1);
+    (peak, rows)
+}
+
+#[test]
+fn verify_grade_and_merge_need_the_same_memory_for_ten_times_the_files() {
+    let (peak_small, rows) = one_large_file(80_000);
+    let (peak_large, _) = one_large_file(160_000);
+    eprintln!(
+        "one file of 8 x 10^4 games: peak heap {} KiB; of 1.6 x 10^5: {} KiB",
+        peak_small / 1024,
+        peak_large / 1024
+    );
+    assert!(peak_large <= peak_small + peak_small / 4 + 256 * 1024);
+    assert!(peak_large < (referee::verify::IN_MEMORY_LIMIT / 4) as usize);
+    let statuses: Vec<(Option<u64>, &str, &str)> = rows
+        .iter()
+        .map(|r| (r.index, r.status.unwrap().as_str(), r.detail.as_str()))
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            (
+                Some(7),
+                "expected-mismatch",
+                "the engine disagrees with the answer file"
+            ),
+            (
+                Some(80_001),
+                "expected-mismatch",
+                "the answer file has 80001 verdicts, the input 80000 cases"
+            )
+        ]
+    );
+    let small = peaks(1_000);
+    let large = peaks(10_000);
+    for (i, what) in ["verify", "grade", "merge of verify", "merge of grade"]
+        .iter()
+        .enumerate()
+    {
+        eprintln!(
+            "{what}: peak heap {} KiB at 10^3 files, {} KiB at 10^4",
+            small[i] / 1024,
+            large[i] / 1024
+        );
+        // Holding every row would add about 1 KB per row: 9 MB more at 10^4 files (27 MB for
+        // grade's three submissions); the window and the kept rows are the same at both sizes.
+        assert!(
+            large[i] <= small[i] + small[i] / 4 + 1024 * 1024,
+            "{what}: peak heap {} KiB at 10^3 files, {} KiB at 10^4",
+            small[i] / 1024,
+            large[i] / 1024
+        );
+    }
+}
