@@ -215,6 +215,30 @@ impl<R> Ord for Head<R> {
     }
 }
 
+/// Merges `sources` sorted sources row by row, in `order` (ties by source): `next(i)` gives
+/// source `i`'s next row, and `deliver` gets every row in order. A k-way merge: memory holds
+/// one row per source.
+fn k_way<R>(
+    sources: usize,
+    mut next: impl FnMut(usize) -> Result<Option<R>, RunError>,
+    order: fn(&R, &R) -> std::cmp::Ordering,
+    mut deliver: impl FnMut(R) -> Result<(), RunError>,
+) -> Result<(), RunError> {
+    let mut heads = std::collections::BinaryHeap::with_capacity(sources);
+    for i in 0..sources {
+        if let Some(row) = next(i)? {
+            heads.push(Head(row, i, order));
+        }
+    }
+    while let Some(Head(row, i, _)) = heads.pop() {
+        deliver(row)?;
+        if let Some(row) = next(i)? {
+            heads.push(Head(row, i, order));
+        }
+    }
+    Ok(())
+}
+
 /// The shards' `verdicts.csv`, each in report order, merged row by row (a k-way merge: memory
 /// holds one row per shard) into the reports of one run.
 fn merge_verify(
@@ -234,18 +258,12 @@ fn merge_verify(
     let timings = shards.iter().any(|s| s.timings);
     let mut reports =
         crate::verify::run::Reports::new(&mut staging, timings, kept_rows).map_err(io)?;
-    let mut heads = std::collections::BinaryHeap::new();
-    for (i, shard) in shards.iter_mut().enumerate() {
-        if let Some(row) = shard.next_row()? {
-            heads.push(Head(row, i, Row::report_order));
-        }
-    }
-    while let Some(Head(row, i, _)) = heads.pop() {
-        reports.row(row).map_err(io)?;
-        if let Some(next) = shards[i].next_row()? {
-            heads.push(Head(next, i, Row::report_order));
-        }
-    }
+    k_way(
+        shards.len(),
+        |i| Ok(shards[i].next_row()?),
+        Row::report_order,
+        |row| reports.row(row).map_err(io),
+    )?;
     let mut outcome = reports.finish(staging, &mut manifest).map_err(io)?;
     outcome.files = manifest.cases.files as usize;
     let suites = crate::verify::run::suites(&outcome, timings);
@@ -283,7 +301,7 @@ fn merge_grade(
     for (dir, m) in dirs.iter().zip(manifests) {
         shards.push((GradeRows::open(dir)?, slice_of(m)));
     }
-    let mut next = |i: usize| -> Result<Option<GradeRow>, RunError> {
+    let next = |i: usize| -> Result<Option<GradeRow>, RunError> {
         let (rows, shard) = &mut shards[i];
         match rows.next().transpose()? {
             Some(row) if !shard.contains(&row.file) => {
@@ -293,18 +311,9 @@ fn merge_grade(
         }
     };
     let mut reports = GradeReports::new(&[], kept_rows);
-    let mut heads = std::collections::BinaryHeap::new();
-    for i in 0..dirs.len() {
-        if let Some(row) = next(i)? {
-            heads.push(Head(row, i, GradeRow::report_order));
-        }
-    }
-    while let Some(Head(row, i, _)) = heads.pop() {
-        reports.row(&mut staging, row).map_err(io)?;
-        if let Some(row) = next(i)? {
-            heads.push(Head(row, i, GradeRow::report_order));
-        }
-    }
+    k_way(dirs.len(), next, GradeRow::report_order, |row| {
+        reports.row(&mut staging, row).map_err(io)
+    })?;
     let outcome = reports.finish(staging, &mut manifest).map_err(io)?;
     Ok(Merged {
         command: "grade".into(),

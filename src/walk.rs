@@ -262,11 +262,18 @@ impl DirWalk {
     fn visit(&mut self, path: &Path) -> Option<CaseFile> {
         let is_in = path.extension().is_some_and(|x| x == "in");
         let link = std::fs::symlink_metadata(path).ok()?;
-        let meta = match std::fs::metadata(path) {
-            Ok(m) => m,
-            Err(e) => return Some(found(path, Some(e.to_string()), &self.tree)),
+        let is_link = link.file_type().is_symlink();
+        // What a link points to is looked up; anything else is what it is (one lookup per
+        // entry on the hot path).
+        let meta = if is_link {
+            match std::fs::metadata(path) {
+                Ok(m) => m,
+                Err(e) => return Some(found(path, Some(e.to_string()), &self.tree)),
+            }
+        } else {
+            link
         };
-        if link.file_type().is_symlink() {
+        if is_link {
             let target = path.canonicalize();
             if !target
                 .as_ref()

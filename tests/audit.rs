@@ -13,7 +13,7 @@ use std::time::Duration;
 use assert_cmd::Command;
 
 mod common;
-use common::programs::{after_the_probe, alive_with, script};
+use common::programs::{after_the_probe, alive_with, build, script};
 
 fn referee() -> Command {
     let mut c = Command::cargo_bin("referee").unwrap();
@@ -27,21 +27,6 @@ fn judges() -> PathBuf {
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).to_string()
-}
-
-/// Builds `source` (in examples/judges) with `defines` into `dir`, with the system compiler.
-fn build(dir: &Path, source: &str, defines: &[&str], name: &str) -> String {
-    let out = dir.join(name);
-    let status = std::process::Command::new("cc")
-        .arg("-O2")
-        .args(defines)
-        .arg("-o")
-        .arg(&out)
-        .arg(judges().join(source))
-        .status()
-        .expect("a C compiler (cc) is needed for the audit tests");
-    assert!(status.success(), "cc {source} failed");
-    out.display().to_string()
 }
 
 fn python(script: &str, args: &str) -> String {

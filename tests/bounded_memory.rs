@@ -59,36 +59,37 @@ fn peak_of<T>(work: impl FnOnce() -> T) -> (usize, T) {
 /// files already keeps as many as one of 10^4.
 const KEPT: usize = 50;
 
+/// The engine's output for the Pousse game `input` (waterloo).
+fn engine_output(input: &str) -> String {
+    referee::game::render::<Pousse>(
+        &<Pousse as referee::game::Game>::judge(
+            referee::game::Engine::Fast,
+            &mut input.as_bytes(),
+            Rules::Waterloo,
+        )
+        .unwrap(),
+    )
+}
+
 /// `files` small Pousse games in folders of 100, and three submissions' outputs for each (one
 /// right, one wrong on every fifth case, one missing every third).
 fn corpus(root: &Path, files: usize) -> (PathBuf, PathBuf) {
     let cases = root.join("cases");
     let submissions = root.join("submissions");
-    let games = [
-        ("1\nL1\nQUIT\n", "TIE GAME\n"),
-        ("2\nL1\nQUIT\n", "TIE GAME\n"),
-        ("2\nT2\nL1\nQUIT\n", "TIE GAME\n"),
-    ];
+    let games = ["1\nL1\nQUIT\n", "2\nL1\nQUIT\n", "2\nT2\nL1\nQUIT\n"];
+    let outputs = games.map(engine_output);
     for i in 0..files {
         let folder = format!("{:04}", i / 100);
-        let (game, _) = games[i % 3];
+        let (game, output) = (games[i % 3], &outputs[i % 3]);
         std::fs::create_dir_all(cases.join(&folder)).unwrap();
         std::fs::write(cases.join(&folder).join(format!("g{i:05}.in")), game).unwrap();
         for (s, name) in ["right", "wrong", "partial"].iter().enumerate() {
             let dir = submissions.join(name).join(&folder);
             std::fs::create_dir_all(&dir).unwrap();
-            let output = referee::game::render::<Pousse>(
-                &<Pousse as referee::game::Game>::judge(
-                    referee::game::Engine::Fast,
-                    &mut game.as_bytes(),
-                    Rules::Waterloo,
-                )
-                .unwrap(),
-            );
             let output = match s {
                 1 if i % 5 == 0 => "X WINS\n".to_string(),
                 2 if i % 3 == 0 => continue,
-                _ => output,
+                _ => output.clone(),
             };
             std::fs::write(dir.join(format!("g{i:05}.out")), output).unwrap();
         }
@@ -180,14 +181,7 @@ fn one_large_file(games: usize) -> (usize, Vec<referee::report::Row>) {
         .map(|i| format!("{}{}\n", ["L", "T", "R", "B"][i % 4], 1 + i % 6))
         .collect();
     let game = format!("6\n{moves}QUIT\n");
-    let verdict = referee::game::render::<Pousse>(
-        &<Pousse as referee::game::Game>::judge(
-            referee::game::Engine::Fast,
-            &mut game.as_bytes(),
-            Rules::Waterloo,
-        )
-        .unwrap(),
-    );
+    let verdict = engine_output(&game);
     let mut input =
         std::io::BufWriter::new(std::fs::File::create(dir.path().join("big.in")).unwrap());
     let mut answers =

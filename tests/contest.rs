@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 mod common;
-use common::programs::{after_the_probe, alive_with};
+use common::programs::{after_the_probe, alive_with, build};
 
 fn referee() -> Command {
     Command::new(env!("CARGO_BIN_EXE_referee"))
@@ -258,21 +258,6 @@ fn the_example_contest_is_audited_and_its_data_strengthened() {
 /// A correct judge built from examples/judges, or with `defines` a planted one.
 fn judge(dir: &Path, defines: &[&str], name: &str) -> String {
     build(dir, "pousse.c", defines, name)
-}
-
-/// Builds `examples/judges/SOURCE` with `defines` into `dir/NAME`.
-fn build(dir: &Path, source: &str, defines: &[&str], name: &str) -> String {
-    let out = dir.join(name);
-    let status = Command::new("cc")
-        .arg("-O2")
-        .args(defines)
-        .arg("-o")
-        .arg(&out)
-        .arg(root().join("examples/judges").join(source))
-        .status()
-        .expect("a C compiler (cc)");
-    assert!(status.success());
-    out.display().to_string()
 }
 
 /// Whether `program` answers the input file `input` as its `.ans` says (the words of its

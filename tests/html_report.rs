@@ -9,11 +9,14 @@
 //! `chromium-driver`); without them each test prints that it was skipped, and fails instead
 //! when `REFEREE_REQUIRE_TOOLS` is set (as `.ci/run` does).
 
+mod common;
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::programs::build;
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use referee::pousse::{Board, Colour, Edge, Move, Reason, Rules};
@@ -499,21 +502,6 @@ async fn a_report_of_ten_thousand_rows_is_small_and_opens_fast() {
     client.close().await.unwrap();
 }
 
-/// Builds `examples/judges/pousse.c` with `defines` into `dir/name`.
-fn pousse_judge(dir: &Path, defines: &[&str], name: &str) -> String {
-    let out = dir.join(name);
-    let status = Command::new("cc")
-        .arg("-O2")
-        .args(defines)
-        .arg("-o")
-        .arg(&out)
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/judges/pousse.c"))
-        .status()
-        .expect("a C compiler (cc)");
-    assert!(status.success());
-    out.display().to_string()
-}
-
 #[tokio::test(flavor = "current_thread")]
 async fn a_contest_audits_page_shows_scores_which_case_rejects_whom_and_each_finding() {
     if !tools_present("a_contest_audits_page_shows_scores_which_case_rejects_whom_and_each_finding")
@@ -522,8 +510,8 @@ async fn a_contest_audits_page_shows_scores_which_case_rejects_whom_and_each_fin
     }
     let _browser = ONE_BROWSER.lock().await;
     let dir = scratch("contest");
-    let good = pousse_judge(&dir, &[], "good");
-    let mover = pousse_judge(&dir, &["-DPLANT_MOVER_ONLY"], "mover");
+    let good = build(&dir, "pousse.c", &[], "good");
+    let mover = build(&dir, "pousse.c", &["-DPLANT_MOVER_ONLY"], "mover");
     let html = dir.join("contest.html");
     let run = referee()
         .args(["audit", "pousse", "--cases", "300", "--seed", "1"])

@@ -108,8 +108,6 @@ pub struct GradeReports {
     kept_failing: usize,
     kept_passing: usize,
     kept_limit: usize,
-    /// Judge errors seen per submission: every submission gets `JE` on a case that is one.
-    judge_errors: BTreeMap<String, usize>,
 }
 
 impl GradeReports {
@@ -123,7 +121,6 @@ impl GradeReports {
             kept_failing: 0,
             kept_passing: 0,
             kept_limit: kept_rows,
-            judge_errors: BTreeMap::new(),
         };
         for name in submissions {
             reports.part_of(name);
@@ -150,13 +147,8 @@ impl GradeReports {
     pub fn row(&mut self, staging: &mut Staging, row: GradeRow) -> io::Result<()> {
         let i = self.part_of(&row.submission);
         self.outcome.rows += 1;
-        let verdict = Verdict::ALL
-            .iter()
-            .position(|&v| v == row.verdict)
-            .expect("a verdict");
-        self.parts[i].counts[verdict] += 1;
+        self.parts[i].counts[verdict_index(row.verdict)] += 1;
         if row.verdict == Verdict::JE {
-            *self.judge_errors.entry(row.submission.clone()).or_default() += 1;
             // Each case that is a judge error is one for every submission: named once, from
             // the first submission's rows.
             if i == 0 && self.outcome.judge_errors_named.len() < NAMED_JUDGE_ERRORS {
@@ -165,14 +157,13 @@ impl GradeReports {
                     .push((row.file.clone(), row.expected.clone()));
             }
         }
-        {
-            let part = &mut self.parts[i];
-            let mut writer = csv::Writer::from_writer(std::mem::take(&mut part.pending));
-            writer.write_record(row.fields())?;
-            part.pending = writer
-                .into_inner()
-                .map_err(|e| io::Error::other(e.to_string()))?;
-        }
+        // The row in CSV form, appended to its part's pending bytes (a small buffer: one row).
+        let mut writer = csv::WriterBuilder::new()
+            .buffer_capacity(512)
+            .from_writer(&mut self.parts[i].pending);
+        writer.write_record(row.fields())?;
+        writer.flush()?;
+        drop(writer);
         if self.parts[i].pending.len() >= PART_CHUNK {
             self.append(staging, i)?;
         }
@@ -219,7 +210,13 @@ impl GradeReports {
             .iter()
             .map(|&i| (self.parts[i].name.clone(), self.parts[i].counts))
             .collect();
-        outcome.judge_errors = self.judge_errors.values().copied().max().unwrap_or(0);
+        // Every submission gets `JE` on each case that is one.
+        outcome.judge_errors = self
+            .parts
+            .iter()
+            .map(|p| p.counts[verdict_index(Verdict::JE)] as usize)
+            .max()
+            .unwrap_or(0);
         outcome.kept.sort_by(|a, b| a.submission.cmp(&b.submission));
         let header = [
             "submission",
@@ -237,6 +234,14 @@ impl GradeReports {
         staging.commit()?;
         Ok(outcome)
     }
+}
+
+/// Where `verdict` is counted in a submission's counts: its place in [`Verdict::ALL`].
+fn verdict_index(verdict: Verdict) -> usize {
+    Verdict::ALL
+        .iter()
+        .position(|&v| v == verdict)
+        .expect("every verdict is in Verdict::ALL")
 }
 
 /// The worst verdict of `counts` (in [`Verdict::ALL`]'s order), `AC` when there is none.
@@ -310,19 +315,12 @@ pub fn suites(outcome: &Outcome) -> Vec<Suite> {
         for (&verdict, &n) in Verdict::ALL.iter().zip(counts) {
             let seen = shown.get(&(name.as_str(), verdict)).copied().unwrap_or(0);
             if n > seen {
-                suite_named(&mut suites, name).cases.push(Case {
-                    name: format!("{} more {} rows", n - seen, verdict.as_str()),
-                    status: verdict.as_str().to_string(),
-                    outcome: outcome_of(verdict),
-                    message: format!(
-                        "{} more outputs graded {} (every row is in {GRADES})",
-                        n - seen,
-                        verdict.as_str()
-                    ),
-                    detail: String::new(),
-                    location: None,
-                    time: None,
-                });
+                suite_named(&mut suites, name).cases.push(Case::more_rows(
+                    n - seen,
+                    verdict.as_str(),
+                    outcome_of(verdict),
+                    GRADES,
+                ));
             }
         }
     }

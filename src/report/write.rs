@@ -55,24 +55,9 @@ impl Digest {
 
     /// The digest of the file at `path`, read a buffer at a time.
     pub fn of_file(path: &Path, header_rows: u64) -> io::Result<Digest> {
-        use std::io::Read;
-        let mut file = fs::File::open(path)?;
-        let mut buffer = vec![0u8; 64 * 1024];
-        let (mut lines, mut hash) = (0u64, crate::hash::FNV1A_START);
-        loop {
-            let n = match file.read(&mut buffer) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            lines += buffer[..n].iter().filter(|&&b| b == b'\n').count() as u64;
-            hash = crate::hash::fnv1a_more(hash, &buffer[..n]);
-        }
-        Ok(Digest {
-            rows: lines.saturating_sub(header_rows),
-            fnv1a: hash,
-        })
+        let mut hashing = Hashing::new(io::sink());
+        io::copy(&mut fs::File::open(path)?, &mut hashing)?;
+        Ok(hashing.digest(header_rows))
     }
 }
 
@@ -469,10 +454,7 @@ impl CsvSink {
         let hashing = w
             .into_inner()
             .map_err(|e| io::Error::other(e.to_string()))?;
-        let digest = Digest {
-            rows: hashing.lines.saturating_sub(1),
-            fnv1a: hashing.hash,
-        };
+        let digest = hashing.digest(1);
         let file = hashing.inner.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         failpoint("between-reports");
@@ -491,8 +473,16 @@ impl<W> Hashing<W> {
     fn new(inner: W) -> Hashing<W> {
         Hashing {
             inner,
-            hash: crate::hash::fnv1a(b""),
+            hash: crate::hash::FNV1A_START,
             lines: 0,
+        }
+    }
+
+    /// The digest of what went through, its first `header_rows` lines not counted as rows.
+    fn digest(&self, header_rows: u64) -> Digest {
+        Digest {
+            rows: self.lines.saturating_sub(header_rows),
+            fnv1a: self.hash,
         }
     }
 }
@@ -500,11 +490,8 @@ impl<W> Hashing<W> {
 impl<W: Write> Write for Hashing<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let n = self.inner.write(buf)?;
-        for &b in &buf[..n] {
-            self.hash ^= u64::from(b);
-            self.hash = self.hash.wrapping_mul(0x0100_0000_01b3);
-            self.lines += u64::from(b == b'\n');
-        }
+        self.hash = crate::hash::fnv1a_more(self.hash, &buf[..n]);
+        self.lines += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
         Ok(n)
     }
 

@@ -97,23 +97,15 @@ impl<'a> Input<'a> {
 }
 
 /// The expected verdicts in the `.ans` file beside `case` (an input of `input_len` bytes): its
-/// non-empty lines, trailing white space removed. `Ok(None)` when there is no `.ans`. It is
-/// read through [`crate::guard`]: from the case's tree only, a regular file, and no longer than
-/// [`crate::guard::answer_bound`] of the input.
+/// non-empty lines, trailing white space removed, each cut at [`ANSWER_LINE_MAX`] bytes.
+/// `Ok(None)` when there is no `.ans`; read as [`AnswerLines::open`] says.
 pub fn expected_verdicts(case: &CaseFile, input_len: u64) -> Result<Option<Vec<String>>, String> {
-    let ans: PathBuf = case.path.with_extension("ans");
-    let file = match crate::guard::open(&ans, &case.tree, crate::guard::answer_bound(input_len)) {
-        Ok(Some(opened)) => opened.file,
-        Ok(None) => return Ok(None),
-        Err(why) => return Err(format!("{}: {why}", crate::walk::display(&ans))),
+    let Some(mut lines) = AnswerLines::open(case, input_len)? else {
+        return Ok(None);
     };
     let mut out = Vec::new();
-    for line in BufReader::new(file).lines() {
-        let line = line.map_err(|e| format!("{}: {e}", ans.display()))?;
-        let line = line.trim_end();
-        if !line.is_empty() {
-            out.push(line.to_string());
-        }
+    while let Some(line) = lines.read_line().map_err(|e| lines.error(e))? {
+        out.push(line);
     }
     Ok(Some(out))
 }
@@ -261,7 +253,11 @@ pub fn verify_file<G: Game>(
     };
     let judgements = match engine {
         Ok(judgements) => judgements,
-        Err(e) => return emit(rejected::<G>(file, Some(input), settings, base, options, e)),
+        Err(e) => {
+            let parse_again =
+                (!settings.no_reference && input.len() <= REFERENCE_PARSE_LIMIT).then_some(input);
+            return emit(rejected::<G>(file, parse_again, base, options, e));
+        }
     };
     let cost = judgements
         .iter()
@@ -313,11 +309,10 @@ fn unreadable_answers(mut base: Row, why: String) -> Row {
 }
 
 /// The one row of a file the engine rejects with `e`: invalid input, checked against the
-/// reference's parser when the input is in memory and small enough.
+/// reference's parser on `parse_again` when given.
 fn rejected<G: Game>(
     file: &CaseFile,
-    input: Option<&Input>,
-    settings: &Settings,
+    parse_again: Option<&Input>,
     mut base: Row,
     options: G::Options,
     e: JudgeError,
@@ -336,12 +331,9 @@ fn rejected<G: Game>(
     };
     base.index = e.case;
     base.detail = e.located(&file.name);
-    let Some(input) = input.filter(|i| i.len() <= REFERENCE_PARSE_LIMIT) else {
+    let Some(input) = parse_again else {
         return base;
     };
-    if settings.no_reference {
-        return base;
-    }
     match input.judge::<G>(Engine::Reference, options) {
         Err(JudgeError::Input(r)) if r.position == e.position && r.case == e.case => {}
         Err(r) => {
@@ -377,17 +369,12 @@ fn verify_streamed<G: Game>(
     let first = judge(&mut |_| judged += 1);
     base.engine_micros = Some(started.elapsed().as_micros() as u64);
     let len = std::fs::metadata(path).map_or(u64::MAX, |m| m.len());
-    let answers = match AnswerLines::open(file, len) {
+    let answers = match AnswerLines::open_counted(file, len) {
         Ok(a) => a,
         Err(why) => return emit(unreadable_answers(base, why)),
     };
     if let Err(e) = first {
-        let settings = Settings {
-            reference_budget: 0,
-            no_reference: true,
-            reference_max_bytes: 0,
-        };
-        return emit(rejected::<G>(file, None, &settings, base, options, e));
+        return emit(rejected::<G>(file, None, base, options, e));
     }
     let counts = Counts {
         judged,
@@ -434,6 +421,8 @@ fn verify_streamed<G: Game>(
 /// bytes, no verdict being longer), trailing white space removed.
 struct AnswerLines {
     reader: BufReader<std::io::Take<std::fs::File>>,
+    path: PathBuf,
+    /// The lines counted by [`AnswerLines::open_counted`].
     count: u64,
 }
 
@@ -441,31 +430,41 @@ struct AnswerLines {
 const ANSWER_LINE_MAX: usize = 4096;
 
 impl AnswerLines {
-    /// The `.ans` beside `case` (an input of `input_len` bytes), opened as
-    /// [`expected_verdicts`] opens it, its lines counted; `Ok(None)` when there is none.
+    /// The `.ans` beside `case` (an input of `input_len` bytes), opened through
+    /// [`crate::guard`]: from the case's tree only, a regular file, no longer than
+    /// [`crate::guard::answer_bound`] of the input; `Ok(None)` when there is none.
     fn open(case: &CaseFile, input_len: u64) -> Result<Option<AnswerLines>, String> {
         let ans: PathBuf = case.path.with_extension("ans");
-        let open =
-            || match crate::guard::open(&ans, &case.tree, crate::guard::answer_bound(input_len)) {
-                Ok(Some(opened)) => Ok(Some(AnswerLines {
-                    reader: BufReader::new(opened.file),
-                    count: 0,
-                })),
-                Ok(None) => Ok(None),
-                Err(why) => Err(format!("{}: {why}", crate::walk::display(&ans))),
-            };
-        let Some(mut counting) = open()? else {
+        match crate::guard::open(&ans, &case.tree, crate::guard::answer_bound(input_len)) {
+            Ok(Some(opened)) => Ok(Some(AnswerLines {
+                reader: BufReader::new(opened.file),
+                path: ans,
+                count: 0,
+            })),
+            Ok(None) => Ok(None),
+            Err(why) => Err(format!("{}: {why}", crate::walk::display(&ans))),
+        }
+    }
+
+    /// [`open`](Self::open), its lines counted first (a pass over the file).
+    fn open_counted(case: &CaseFile, input_len: u64) -> Result<Option<AnswerLines>, String> {
+        let Some(mut counting) = AnswerLines::open(case, input_len)? else {
             return Ok(None);
         };
         let mut count = 0;
-        loop {
-            match counting.read_line() {
-                Ok(Some(_)) => count += 1,
-                Ok(None) => break,
-                Err(e) => return Err(format!("{}: {e}", ans.display())),
-            }
+        while counting
+            .read_line()
+            .map_err(|e| counting.error(e))?
+            .is_some()
+        {
+            count += 1;
         }
-        Ok(open()?.map(|lines| AnswerLines { count, ..lines }))
+        Ok(AnswerLines::open(case, input_len)?.map(|lines| AnswerLines { count, ..lines }))
+    }
+
+    /// A read error, named by the file.
+    fn error(&self, e: std::io::Error) -> String {
+        format!("{}: {e}", self.path.display())
     }
 
     fn count(&self) -> u64 {

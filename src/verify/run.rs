@@ -85,14 +85,22 @@ impl Outcome {
     pub fn add(&mut self, row: Row) {
         self.rows += 1;
         let status = row.status.unwrap_or(Status::InvalidInput);
-        *self
+        // A run has a few games and rule sets: found without making a key for every row.
+        let counts = match self
             .counts
-            .entry((row.game.clone(), row.rules.clone()))
-            .or_default()
-            .entry(status)
-            .or_default() += 1;
+            .iter_mut()
+            .find(|((g, r), _)| *g == row.game && *r == row.rules)
+        {
+            Some((_, counts)) => counts,
+            None => self
+                .counts
+                .entry((row.game.clone(), row.rules.clone()))
+                .or_default(),
+        };
+        *counts.entry(status).or_default() += 1;
         if let Some(us) = row.engine_micros {
-            if self.slowest.iter().all(|(f, _)| *f != row.file) {
+            let among_slowest = self.slowest.len() < 3 || self.slowest.iter().any(|t| us > t.1);
+            if among_slowest && self.slowest.iter().all(|(f, _)| *f != row.file) {
                 self.slowest.push((row.file.clone(), us));
                 self.slowest.sort_by_key(|t| std::cmp::Reverse(t.1));
                 self.slowest.truncate(3);
@@ -323,19 +331,14 @@ pub fn suites(outcome: &Outcome, timings: bool) -> Vec<Suite> {
                 .copied()
                 .unwrap_or(0);
             if n > seen {
-                suite_of(&mut suites, game, rules).cases.push(Case {
-                    name: format!("{} more {} rows", n - seen, status.as_str()),
-                    status: status.as_str().to_string(),
-                    outcome: outcome_of(status),
-                    message: format!(
-                        "{} more rows of status {} (every row is in verdicts.csv)",
+                suite_of(&mut suites, game, rules)
+                    .cases
+                    .push(Case::more_rows(
                         n - seen,
-                        status.as_str()
-                    ),
-                    detail: String::new(),
-                    location: None,
-                    time: None,
-                });
+                        status.as_str(),
+                        outcome_of(status),
+                        "verdicts.csv",
+                    ));
             }
         }
     }

@@ -4,6 +4,25 @@
 use std::fs;
 use std::path::Path;
 
+/// `examples/judges/SOURCE` compiled by `cc -O2` with `defines` into `dir/NAME`: its path.
+pub fn build(dir: &Path, source: &str, defines: &[&str], name: &str) -> String {
+    let out = dir.join(name);
+    let status = std::process::Command::new("cc")
+        .arg("-O2")
+        .args(defines)
+        .arg("-o")
+        .arg(&out)
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("examples/judges")
+                .join(source),
+        )
+        .status()
+        .expect("a C compiler (cc) is needed to build the judges of examples/judges");
+    assert!(status.success(), "cc {source} failed");
+    out.display().to_string()
+}
+
 /// An executable shell script `name` in `dir`.
 pub fn script(dir: &Path, name: &str, body: &str) -> String {
     let path = dir.join(name);
