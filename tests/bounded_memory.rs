@@ -97,6 +97,25 @@ fn corpus(root: &Path, files: usize) -> (PathBuf, PathBuf) {
     (cases, submissions)
 }
 
+/// The CI results (JUnit's test cases) of a run of `rows` rows: a test case for each kept row
+/// and one per suite and status standing for the rows left out (`N more STATUS rows`), so that
+/// their count is bounded and their total exact.
+fn check_ci_results(suites: &[referee::report::ci::Suite], rows: u64) {
+    let cases: Vec<&referee::report::ci::Case> = suites.iter().flat_map(|s| &s.cases).collect();
+    assert!(cases.len() <= 2 * KEPT + 20, "{} test cases", cases.len());
+    let stands_for = |name: &str| -> u64 {
+        match name.split_once(" more ") {
+            Some((n, rest)) if rest.ends_with(" rows") => n.parse().unwrap(),
+            _ => 1,
+        }
+    };
+    assert_eq!(cases.iter().map(|c| stands_for(&c.name)).sum::<u64>(), rows);
+    assert!(
+        cases.iter().any(|c| stands_for(&c.name) > 1),
+        "nothing left out"
+    );
+}
+
 /// The peak heap of `verify`, `grade`, and `merge` of 4 verify shards and of 4 grade shards,
 /// over `files` files.
 fn peaks(files: usize) -> [usize; 4] {
@@ -132,9 +151,11 @@ fn peaks(files: usize) -> [usize; 4] {
     let (verify_peak, outcome) = peak_of(|| verify(None, dir.path().join("verify")));
     assert_eq!(outcome.rows, files as u64);
     assert!(outcome.kept.len() <= 2 * KEPT);
+    check_ci_results(&referee::verify::run::suites(&outcome, false), files as u64);
     let (grade_peak, outcome) = peak_of(|| grade(None, dir.path().join("grade")));
     assert_eq!(outcome.rows, 3 * files as u64);
     assert!(outcome.kept.len() <= 2 * KEPT);
+    check_ci_results(&referee::grade::suites(&outcome), 3 * files as u64);
     let shard = |k| Some(referee::shard::Shard::new(k, 4).unwrap());
     let verify_shards: Vec<PathBuf> = (1..=4)
         .map(|k| {
