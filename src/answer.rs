@@ -263,6 +263,56 @@ pub fn compare(expected: &str, got: &[u8]) -> Verdict {
     compare_reader(expected, got).map_or(Verdict::WA, |c| c.verdict)
 }
 
+/// Where two texts first differ byte for byte: the 1-based line and column in `got`, and the
+/// byte each has there (escaped and quoted, or "the end").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ByteDifference {
+    /// 1-based line of `got`.
+    pub line: usize,
+    /// 1-based byte column in that line.
+    pub column: usize,
+    /// The expected byte there.
+    pub expected: String,
+    /// The byte found there.
+    pub found: String,
+}
+
+/// The first byte where `got` differs from `expected` (ASCII case ignored unless
+/// `case_sensitive`), or `None` when they are equal so.
+pub fn first_byte_difference(
+    expected: &[u8],
+    got: &[u8],
+    case_sensitive: bool,
+) -> Option<ByteDifference> {
+    let same = |e: &u8, g: &u8| {
+        if case_sensitive {
+            e == g
+        } else {
+            e.eq_ignore_ascii_case(g)
+        }
+    };
+    let at = match expected.iter().zip(got).position(|(e, g)| !same(e, g)) {
+        Some(at) => at,
+        None if expected.len() == got.len() => return None,
+        None => expected.len().min(got.len()),
+    };
+    let shown = |bytes: &[u8]| match bytes.get(at) {
+        Some(b) => format!("\"{}\"", escape(&[*b], 8)),
+        None => "the end".to_string(),
+    };
+    Some(ByteDifference {
+        line: got[..at].iter().filter(|&&b| b == b'\n').count() + 1,
+        column: at
+            - got[..at]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1)
+            + 1,
+        expected: shown(expected),
+        found: shown(got),
+    })
+}
+
 /// Bytes of untrusted text for one CSV cell or one terminal line: printable ASCII and valid
 /// UTF-8 as they are, a newline as `\n`, a backslash as `\\`, any other control byte or byte
 /// that is not UTF-8 as `\xHH`; cut after `max` characters (with `...`).

@@ -81,6 +81,65 @@ pub fn generate<G: Game>(request: &Request, rules: G::Options) -> Result<Vec<Pat
     Ok(written)
 }
 
+/// The most draws for one case inside the contest's limits.
+pub const DRAWS: u64 = 1000;
+
+/// Case `item` of `seed`'s random streams, shaped by `shape`. With `contest`, a case outside
+/// the contest's limits is drawn again, from streams derived from the seed (draw `k` uses seed
+/// `seed + k * 0x9E3779B97F4A7C15`), up to [`DRAWS`] times: the same arguments give the same
+/// case, whoever asks (`referee package` and a package's generator alike).
+pub fn one_case<G: Game>(
+    seed: u64,
+    item: u64,
+    shape: &<G::Case as Case>::Shape,
+    rules: G::Options,
+    contest: bool,
+) -> Result<Vec<u8>, String> {
+    for draw in 0..DRAWS {
+        let stream = seed.wrapping_add(draw.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let input = G::Case::generate(&mut Rng::for_item(stream, item), Some(rules), shape).input();
+        if !contest
+            || crate::judge_system::validate::validate::<G>(
+                &input[..],
+                rules,
+                crate::judge_system::validate::Constraints::Contest,
+            )
+            .is_ok()
+        {
+            return Ok(input);
+        }
+    }
+    Err(format!(
+        "no {} case inside the contest's limits in {DRAWS} draws of seed {seed}, item {item}",
+        G::NAME
+    ))
+}
+
+/// The input of the case of `G`'s package named `name` (a sample or an edge case, as listed in
+/// [`Game::package`]).
+pub fn named_case<G: Game>(name: &str, rules: G::Options) -> Result<Vec<u8>, String> {
+    let content = G::package(rules).ok_or_else(|| format!("{} has no package cases", G::NAME))?;
+    let mut names = Vec::new();
+    for (case, input) in content.samples.iter().chain(&content.edge_cases) {
+        if case == name {
+            return Ok(input.clone());
+        }
+        names.push(case.as_str());
+    }
+    Err(format!(
+        "{} has no case named '{name}' (its cases: {})",
+        G::NAME,
+        names.join(", ")
+    ))
+}
+
+/// The engine's verdicts on `input`, as a `.ans` holds them.
+pub fn answer_of<G: Game>(input: &[u8], rules: G::Options) -> Result<String, String> {
+    G::judge(Engine::Fast, &mut &input[..], rules)
+        .map(|judgements| render::<G>(&judgements))
+        .map_err(|e| e.to_string())
+}
+
 fn write_answer<G: Game>(path: &Path, input: &[u8], rules: G::Options) -> Result<(), RunError> {
     let answer = G::judge(Engine::Fast, &mut &input[..], rules)
         .map_err(|e| RunError::Usage(e.located(&path.display().to_string())))?;

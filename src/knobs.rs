@@ -75,6 +75,27 @@ impl Knobs {
         }
     }
 
+    /// Knobs from command-line words (`--n 100 --undecided`), each one of `known`.
+    pub fn from_words(words: &[&str], known: &[Knob]) -> Result<Knobs, String> {
+        let mut pairs = Vec::new();
+        let mut it = words.iter();
+        while let Some(word) = it.next() {
+            let name = word
+                .strip_prefix("--")
+                .ok_or_else(|| format!("'{word}' is not a knob (--NAME)"))?;
+            let knob = known
+                .iter()
+                .find(|k| k.name == name)
+                .ok_or_else(|| format!("--{name} is not a knob of this game"))?;
+            let value = match knob.kind {
+                KnobKind::Switch => "true",
+                _ => it.next().ok_or_else(|| format!("--{name} needs a value"))?,
+            };
+            pairs.push((knob.name, value));
+        }
+        Ok(Knobs::new(pairs))
+    }
+
     /// The names of the knobs given.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.values.keys().map(String::as_str)

@@ -17,4 +17,17 @@ pub struct Content {
     /// Solutions: the expected verdict directory (`accepted`, `wrong_answer`), a file name and
     /// its source.
     pub submissions: Vec<(String, String, String)>,
+    /// The package's seeded random cases: each rule's shape, taken in turn.
+    pub generator_rules: Vec<GeneratorRule>,
+}
+
+/// A kind of random case in a package: `referee gen` with these knobs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratorRule {
+    /// Its name, in the cases' names (`017-largest-board`).
+    pub name: &'static str,
+    /// The knobs, as `referee gen` takes them (`--n 100`); empty for the generator's own mix.
+    pub knobs: &'static str,
+    /// What it is for, in the package's generators.yaml.
+    pub purpose: &'static str,
 }

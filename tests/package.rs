@@ -48,11 +48,13 @@ fn a_package_holds_valid_inputs_with_the_engines_answers() {
     package("pousse", Some("icfp98"), &out);
     for part in [
         "problem.yaml",
-        "statement/problem.en.md",
-        "data/testdata.yaml",
-        "input_validators/referee/run",
+        "statement/problem.en.tex",
+        "data/test_group.yaml",
+        "generators/generators.yaml",
+        "generators/referee/build",
         "input_validators/referee/build",
-        "output_validator/referee/run",
+        "answer_validators/referee/build",
+        "output_validator/build",
         "submissions/accepted/pousse.c",
         "submissions/wrong_answer/mover_only.c",
     ] {
@@ -60,11 +62,14 @@ fn a_package_holds_valid_inputs_with_the_engines_answers() {
     }
     let yaml = std::fs::read_to_string(out.join("problem.yaml")).unwrap();
     assert!(
-        yaml.contains("problem_format_version: 2023-07-draft"),
+        yaml.starts_with("problem_format_version: 2025-09\n"),
         "{yaml}"
     );
-    let testdata = std::fs::read_to_string(out.join("data/testdata.yaml")).unwrap();
-    assert_eq!(testdata, "output_validator_flags: rules=icfp98\n");
+    let test_group = std::fs::read_to_string(out.join("data/test_group.yaml")).unwrap();
+    assert_eq!(
+        test_group,
+        "output_validator_args: [\"rules=icfp98\", \"case_sensitive\", \"space_change_sensitive\"]\n"
+    );
     let solution = std::fs::read_to_string(out.join("submissions/accepted/pousse.c")).unwrap();
     assert!(solution.starts_with("#define RULES_ICFP98\n"));
     let secret = files(&out.join("data/secret"), "in");
@@ -99,13 +104,299 @@ fn a_package_holds_valid_inputs_with_the_engines_answers() {
             "{input:?}"
         );
     }
-    // The validators run the referee beside them.
-    let run = out.join("input_validators/referee/run");
-    let valid = Process::new(&run)
+    // The validators, built with referee on PATH, run it.
+    let validator = out.join("input_validators/referee");
+    assert_eq!(build(&validator, &[]).status.code(), Some(0));
+    let valid = Process::new(validator.join("run"))
         .stdin(std::fs::File::open(&secret[0]).unwrap())
         .status()
         .unwrap();
     assert_eq!(valid.code(), Some(42));
+}
+
+/// Every case of a package is the `referee gen` call its generators.yaml names, with the seed
+/// BAPCtools derives from the rule: `bt generate` remakes the data byte for byte.
+#[test]
+fn every_case_is_the_generator_call_its_rule_names() {
+    let dir = scratch("rules");
+    for (game, name) in [
+        ("pousse", "pousse"),
+        ("littlesquares", "littlesquares"),
+        ("somegame", "somegame"),
+    ] {
+        let out = dir.join(name);
+        let mut cmd = referee();
+        cmd.args(["package", game, "--cases", "6", "--seed", "11", "--out"])
+            .arg(&out);
+        cmd.assert().success();
+        let yaml = std::fs::read_to_string(out.join("generators/generators.yaml")).unwrap();
+        assert!(yaml.contains("random_salt: \"11\"\n"), "{yaml}");
+        let mut rules = 0;
+        let mut group = "";
+        for line in yaml.lines() {
+            match line.trim() {
+                "sample:" => group = "sample",
+                "secret:" => group = "secret",
+                _ => {}
+            }
+            let Some((case, command)) = line.trim().split_once(": \"referee ") else {
+                continue;
+            };
+            let case = case.trim_matches('"');
+            let command = format!("referee {}", command.trim_end_matches('"'));
+            let seed = referee::judge_system::package::cases::bapctools_seed("11", &command);
+            let args: Vec<String> = command
+                .split_whitespace()
+                .skip(1)
+                .map(|a| a.replace("{seed}", &seed.to_string()))
+                .collect();
+            let answer = dir.join(format!("{name}-{case}.ans"));
+            let made = referee()
+                .args(["gen", game, "--contest", "--answer"])
+                .arg(&answer)
+                .args(&args)
+                .output()
+                .unwrap();
+            assert!(made.status.success(), "{case}: {command}");
+            let shipped = out.join("data").join(group).join(case);
+            assert_eq!(
+                made.stdout,
+                std::fs::read(shipped.with_extension("in")).unwrap(),
+                "{case}: {command}"
+            );
+            assert_eq!(
+                std::fs::read(&answer).unwrap(),
+                std::fs::read(shipped.with_extension("ans")).unwrap(),
+                "{case}"
+            );
+            rules += 1;
+        }
+        let cases = files(&out.join("data/sample"), "in").len()
+            + files(&out.join("data/secret"), "in").len();
+        assert_eq!(rules, cases, "{game}: every case has its rule");
+    }
+}
+
+/// What each format version holds, and where.
+#[test]
+fn each_format_version_has_its_layout() {
+    let dir = scratch("versions");
+    for (version, present, absent, first_line) in [
+        (
+            "2025-09",
+            &[
+                "statement/problem.en.tex",
+                "data/test_group.yaml",
+                "output_validator/build",
+                "answer_validators/referee/build",
+                "generators/generators.yaml",
+            ][..],
+            &["data/testdata.yaml", "output_validator/referee/build"][..],
+            "problem_format_version: 2025-09",
+        ),
+        (
+            "2023-07-draft",
+            &[
+                "statement/problem.en.md",
+                "data/testdata.yaml",
+                "output_validator/referee/build",
+            ][..],
+            &[
+                "data/test_group.yaml",
+                "answer_validators",
+                "generators",
+                "statement/problem.en.tex",
+            ][..],
+            "problem_format_version: 2023-07-draft",
+        ),
+        (
+            "legacy",
+            &[
+                "problem_statement/problem.en.tex",
+                "output_validators/referee/build",
+                "input_validators/referee/build",
+            ][..],
+            &[
+                "statement",
+                "data/testdata.yaml",
+                "output_validator",
+                "generators",
+            ][..],
+            "problem_format_version: legacy",
+        ),
+    ] {
+        let out = dir.join(version.replace('-', "")).join("littlesquares");
+        referee()
+            .args([
+                "package",
+                "littlesquares",
+                "--cases",
+                "3",
+                "--format-version",
+                version,
+            ])
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .success();
+        for part in present {
+            assert!(out.join(part).exists(), "{version}: {part}");
+        }
+        for part in absent {
+            assert!(!out.join(part).exists(), "{version}: {part}");
+        }
+        let yaml = std::fs::read_to_string(out.join("problem.yaml")).unwrap();
+        assert_eq!(yaml.lines().next(), Some(first_line), "{yaml}");
+        if version == "legacy" {
+            assert!(
+                yaml.contains(
+                    "validation: custom\nvalidator_flags: \"case_sensitive space_change_sensitive\"\n"
+                ),
+                "{yaml}"
+            );
+        }
+        if version == "2023-07-draft" {
+            let flags = std::fs::read_to_string(out.join("data/testdata.yaml")).unwrap();
+            assert_eq!(
+                flags,
+                "output_validator_flags: case_sensitive space_change_sensitive\n"
+            );
+        }
+    }
+    let tex =
+        std::fs::read_to_string(dir.join("202509/littlesquares/statement/problem.en.tex")).unwrap();
+    assert!(tex.starts_with("\\problemname{Little Squares}\n"), "{tex}");
+    assert!(
+        tex.contains("\\begin{Input}") && tex.contains("\\end{Output}"),
+        "{tex}"
+    );
+    assert!(tex.contains("(\\texttt{\\#})"), "{tex}");
+}
+
+/// Runs a program's `build` in a copy of its directory (as judge systems do) with `env`, with
+/// no referee on PATH unless `env` puts one there.
+fn build(program: &Path, env: &[(&str, &str)]) -> std::process::Output {
+    let mut cmd = Process::new(program.join("build"));
+    cmd.current_dir(program).env_clear().env("HOME", program);
+    let mut path = false;
+    for (k, v) in env {
+        cmd.env(k, v);
+        path |= *k == "PATH";
+    }
+    if !path {
+        let bin = Path::new(env!("CARGO_BIN_EXE_referee")).parent().unwrap();
+        cmd.env("PATH", format!("{}:/usr/bin:/bin", bin.display()));
+    }
+    cmd.output().unwrap()
+}
+
+/// A program's `build` finds referee, or says how to get it: on PATH, in $REFEREE, bundled,
+/// built once from a source into a cache; never another version.
+#[test]
+fn programs_find_referee_or_say_how_to_install_it() {
+    let dir = scratch("build");
+    let out = dir.join("somegame");
+    package("somegame", None, &out);
+    let binary = env!("CARGO_BIN_EXE_referee");
+    let program = out.join("output_validator");
+    let text = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).to_string();
+    // Nowhere: a clear error.
+    let none = build(&program, &[("PATH", "/usr/bin:/bin")]);
+    assert_eq!(none.status.code(), Some(1));
+    let said = text(&none);
+    assert!(
+        said.contains("referee 0.1.0") && said.contains("REFEREE_SOURCE"),
+        "{said}"
+    );
+    assert!(!program.join("run").exists());
+    // Another version: refused, named.
+    let fake = dir.join("fake-referee");
+    std::fs::write(&fake, "#!/bin/sh\necho referee 9.9.9\n").unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let other = build(
+        &program,
+        &[
+            ("PATH", "/usr/bin:/bin"),
+            ("REFEREE", fake.to_str().unwrap()),
+        ],
+    );
+    assert_eq!(other.status.code(), Some(1));
+    assert!(text(&other).contains("referee 9.9.9"), "{}", text(&other));
+    // $REFEREE: the run script calls it by its absolute path.
+    let given = build(&program, &[("PATH", "/usr/bin:/bin"), ("REFEREE", binary)]);
+    assert!(given.status.success(), "{}", text(&given));
+    let run = std::fs::read_to_string(program.join("run")).unwrap();
+    assert_eq!(
+        run,
+        format!("#!/bin/sh\nexec '{binary}' check somegame \"$@\"\n")
+    );
+    std::fs::remove_file(program.join("run")).unwrap();
+    // From a source, with cargo: built once into the cache, then found there. (A stand-in
+    // cargo records its calls and installs this binary.)
+    let tools = dir.join("tools");
+    std::fs::create_dir_all(&tools).unwrap();
+    let calls = dir.join("cargo-calls");
+    std::fs::write(
+        tools.join("cargo"),
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\nwhile [ \"$1\" != --root ]; do shift; done\n\
+             mkdir -p \"$2/bin\" && cp '{binary}' \"$2/bin/referee\"\n",
+            calls.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        tools.join("cargo"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let path = format!("{}:/usr/bin:/bin", tools.display());
+    let cache = dir.join("cache");
+    let env = [
+        ("PATH", path.as_str()),
+        ("REFEREE_SOURCE", "/src/referee"),
+        ("REFEREE_CACHE", cache.to_str().unwrap()),
+    ];
+    for _ in 0..2 {
+        let built = build(&program, &env);
+        assert!(built.status.success(), "{}", text(&built));
+    }
+    let recorded = std::fs::read_to_string(&calls).unwrap();
+    assert_eq!(
+        recorded,
+        format!(
+            "install --quiet --locked --root {}/0.1.0 --path /src/referee\n",
+            cache.display()
+        )
+    );
+    let run = std::fs::read_to_string(program.join("run")).unwrap();
+    assert!(
+        run.contains(&format!("'{}/0.1.0/bin/referee'", cache.display())),
+        "{run}"
+    );
+    // Bundled with --referee: found first, beside the scripts.
+    let bundled = dir.join("bundled").join("somegame");
+    referee()
+        .args([
+            "package",
+            "somegame",
+            "--cases",
+            "2",
+            "--referee",
+            binary,
+            "--out",
+        ])
+        .arg(&bundled)
+        .assert()
+        .success();
+    let program = bundled.join("input_validators/referee");
+    let found = build(&program, &[("PATH", "/usr/bin:/bin")]);
+    assert!(found.status.success(), "{}", text(&found));
+    let run = std::fs::read_to_string(program.join("run")).unwrap();
+    assert!(
+        run.contains(&format!("'{}/referee'", program.display())),
+        "{run}"
+    );
 }
 
 #[test]
@@ -167,14 +458,26 @@ fn verify_checks_a_packages_invalid_inputs_and_outputs_under_its_rule_set() {
         "3\nL1 \nQUIT\n",
     )
     .unwrap();
-    // Under icfp98 this game is X WINS by repetition (a tie under waterloo).
+    // Under icfp98 this game is X WINS by repetition (a tie under waterloo). The package's
+    // validator arguments ask for the output byte for byte: a trailing space is rejected.
     for (sub, output) in [
-        ("valid_output", "X WINS \n"),
+        ("valid_output", "X WINS\n"),
         ("invalid_output", "TIE GAME\n"),
     ] {
         std::fs::write(data.join(sub).join("r.in"), "2\nR1\nR1\nR1\nR1\nQUIT\n").unwrap();
         std::fs::write(data.join(sub).join("r.ans"), "X WINS\n").unwrap();
         std::fs::write(data.join(sub).join("r.out"), output).unwrap();
+    }
+    for (ext, text) in [
+        ("in", "2\nR1\nR1\nR1\nR1\nQUIT\n"),
+        ("ans", "X WINS\n"),
+        ("out", "X WINS \n"),
+    ] {
+        std::fs::write(
+            data.join("invalid_output").join(format!("space.{ext}")),
+            text,
+        )
+        .unwrap();
     }
     let reports = dir.join("reports");
     referee()
@@ -189,6 +492,7 @@ fn verify_checks_a_packages_invalid_inputs_and_outputs_under_its_rule_set() {
         "invalid_input/trailing-space.in,,pousse,icfp98,,,,ok",
         "valid_output/r.out,,pousse,icfp98,,,,ok",
         "invalid_output/r.out,,pousse,icfp98,,,,ok",
+        "invalid_output/space.out,,pousse,icfp98,,,,ok",
     ] {
         assert!(verdicts.contains(needle), "{needle}\n{verdicts}");
     }
@@ -220,15 +524,42 @@ fn problemtools_accepts_the_package_of_every_game() {
         return;
     };
     let dir = scratch("problemtools");
-    for (game, rules, name) in [
-        ("pousse", None, "pousse"),
-        ("pousse", Some("icfp98"), "pousseicfp98"),
-        ("littlesquares", None, "littlesquares"),
-        ("somegame", None, "somegame"),
+    let bin = Path::new(env!("CARGO_BIN_EXE_referee")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for (game, rules, name, version) in [
+        ("pousse", None, "pousse", "2023-07-draft"),
+        ("pousse", Some("icfp98"), "pousseicfp98", "legacy"),
+        ("littlesquares", None, "littlesquares", "2023-07-draft"),
+        ("littlesquares", None, "littlesquares", "legacy"),
+        ("somegame", None, "somegame", "2023-07-draft"),
+        ("somegame", None, "somegame", "legacy"),
     ] {
-        let out = dir.join(name);
-        package(game, rules, &out);
-        let run = Process::new(&verifyproblem).arg(&out).output().unwrap();
+        // problemtools 1.20260907 reads legacy and 2023-07-draft (not 2025-09).
+        let out = dir.join(version).join(name);
+        let mut cmd = referee();
+        cmd.args([
+            "package",
+            game,
+            "--cases",
+            "12",
+            "--format-version",
+            version,
+            "--out",
+        ])
+        .arg(&out);
+        if let Some(r) = rules {
+            cmd.args(["--rules", r]);
+        }
+        cmd.assert().success();
+        let run = Process::new(&verifyproblem)
+            .arg(&out)
+            .env("PATH", &path)
+            .output()
+            .unwrap();
         let text = format!(
             "{}{}",
             String::from_utf8_lossy(&run.stdout),

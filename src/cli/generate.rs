@@ -7,7 +7,7 @@ use clap::{Arg, ArgAction, ArgMatches};
 
 use super::rules_help;
 use crate::error::RunError;
-use crate::game::{rules_from_flag, Game};
+use crate::game::{rules_from_flag, Case, Game};
 use crate::games::{self, GameName, Visitor};
 use crate::knobs::{KnobKind, Knobs};
 
@@ -15,9 +15,10 @@ use crate::knobs::{KnobKind, Knobs};
 pub(super) struct GenArgs {
     /// The game.
     game: GameName,
-    /// Output directory (created if needed).
+    /// Output directory (created if needed). Without it, one case is written to standard
+    /// output (a problem package's generator: see --item, --contest, --case, --answer).
     #[arg(long)]
-    out: PathBuf,
+    out: Option<PathBuf>,
     /// How many files.
     #[arg(long, default_value_t = 1)]
     count: usize,
@@ -41,6 +42,20 @@ pub(super) struct GenArgs {
     /// Cases per file, in the multi-case form (`--form multi`).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     per_file: u32,
+    /// Without --out: which of the seed's random streams the case is drawn from.
+    #[arg(long, default_value_t = 0, conflicts_with = "out")]
+    item: u64,
+    /// Without --out: draw the case again until it is inside the contest's limits (as
+    /// `validate --constraints contest` says), as `referee package` does.
+    #[arg(long, conflicts_with = "out")]
+    contest: bool,
+    /// Without --out: the case of the game's package named NAME (a sample or an edge case)
+    /// instead of a random one.
+    #[arg(long, value_name = "NAME", conflicts_with = "out")]
+    case: Option<String>,
+    /// Without --out: also write the case's `.ans`, as judged by the engine, to FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "out")]
+    answer: Option<PathBuf>,
     #[command(flatten)]
     knobs: KnobArgs,
 }
@@ -105,6 +120,9 @@ impl clap::Args for KnobArgs {
 }
 
 pub(super) fn generate(args: GenArgs) -> Result<ExitCode, RunError> {
+    let Some(out) = args.out.clone() else {
+        return generate_one(args);
+    };
     struct Gen<'a> {
         request: &'a crate::gen::Request,
         rules: Option<&'a str>,
@@ -117,7 +135,7 @@ pub(super) fn generate(args: GenArgs) -> Result<ExitCode, RunError> {
         }
     }
     let request = crate::gen::Request {
-        out: args.out,
+        out,
         count: args.count,
         seed: args.seed,
         answers: args.answers,
@@ -141,5 +159,52 @@ pub(super) fn generate(args: GenArgs) -> Result<ExitCode, RunError> {
         },
         request.out.display()
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `referee gen` without `--out`: one case on standard output (and its answer in a file).
+fn generate_one(args: GenArgs) -> Result<ExitCode, RunError> {
+    if args.count != 1 || args.answers || args.per_file != 1 {
+        return Err(RunError::Usage(
+            "without --out, gen writes one case to standard output: --count, --answers and \
+             --per-file need --out (--answer FILE writes the case's answer)"
+                .into(),
+        ));
+    }
+    struct One<'a>(&'a GenArgs);
+    impl Visitor for One<'_> {
+        type Output = Result<(Vec<u8>, String), RunError>;
+        fn visit<G: Game>(self) -> Self::Output {
+            let args = self.0;
+            let rules = rules_from_flag::<G>(args.rules.as_deref())?;
+            let single = match &args.case {
+                Some(name) => {
+                    if args.knobs.0.names().next().is_some() || args.like_audit {
+                        return Err(RunError::Usage(
+                            "--case names a case: no knob or --like-audit goes with it".into(),
+                        ));
+                    }
+                    crate::gen::named_case::<G>(name, rules)?
+                }
+                None => {
+                    crate::gen::check_knobs::<G>(&args.knobs.0)?;
+                    let shape = if args.like_audit {
+                        G::Case::for_programs(crate::game::Constraints::Contest)
+                    } else {
+                        G::Case::shape(&args.knobs.0)?
+                    };
+                    crate::gen::one_case::<G>(args.seed, args.item, &shape, rules, args.contest)?
+                }
+            };
+            let input = crate::game::in_form::<G>(args.form, &[single]);
+            let answer = crate::gen::answer_of::<G>(&input, rules)?;
+            Ok((input, answer))
+        }
+    }
+    let (input, answer) = args.game.visit(One(&args))?;
+    if let Some(path) = &args.answer {
+        std::fs::write(path, answer).map_err(|e| RunError::io(path, e))?;
+    }
+    super::print_out("the case", &String::from_utf8_lossy(&input))?;
     Ok(ExitCode::SUCCESS)
 }

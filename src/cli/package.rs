@@ -7,7 +7,8 @@ use super::rules_help;
 use crate::error::RunError;
 use crate::game::{rules_from_flag, Game};
 use crate::games::{GameName, Visitor};
-use crate::judge_system::package::{write, Settings, Written};
+use crate::judge_system::package::programs::Pin;
+use crate::judge_system::package::{write, FormatVersion, Settings, Written};
 
 #[derive(Debug, clap::Args)]
 pub(super) struct PackageArgs {
@@ -23,14 +24,24 @@ pub(super) struct PackageArgs {
     /// Seed of the generated secret cases.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// How many generated secret cases (besides the edge cases).
+    /// How many random secret cases (besides the edge cases), taking the game's generator
+    /// rules in turn (ordinary cases, the largest boards, the longest games).
     #[arg(long, default_value_t = 30)]
     cases: usize,
     /// The problem's name shown to contestants (default: the game's).
     #[arg(long)]
     name: Option<String>,
-    /// The referee binary the package's validators run (default: this one).
-    #[arg(long)]
+    /// The problem package format version: 2025-09 (BAPCtools), 2023-07-draft or legacy
+    /// (Kattis problemtools, DOMjudge).
+    #[arg(long, value_enum, default_value_t = FormatVersion::V2025_09)]
+    format_version: FormatVersion,
+    /// Where the package's programs build referee from when it is not installed where they
+    /// run: a git URL (URL#REV for a revision) or a directory holding referee's source.
+    #[arg(long, value_name = "SOURCE", default_value = "")]
+    referee_source: String,
+    /// Put this referee binary beside each program of the package (for judge hosts that cannot
+    /// install referee); by default the programs find referee where they run.
+    #[arg(long, value_name = "BINARY")]
     referee: Option<PathBuf>,
     /// Replace --out even when it holds files that referee did not write (by default such a
     /// directory is refused, naming the first of them).
@@ -39,17 +50,25 @@ pub(super) struct PackageArgs {
 }
 
 pub(super) fn package(args: PackageArgs) -> Result<ExitCode, RunError> {
-    let referee = match &args.referee {
-        Some(p) => p.clone(),
-        None => std::env::current_exe()
-            .map_err(|e| RunError::Usage(format!("finding the referee binary: {e}")))?,
-    };
+    if let Some(binary) = &args.referee {
+        if !binary.is_file() {
+            return Err(RunError::Usage(format!(
+                "--referee {}: no such file",
+                binary.display()
+            )));
+        }
+    }
     let settings = Settings {
         out: args.out.clone(),
         seed: args.seed,
         cases: args.cases,
         name: args.name.clone(),
-        referee,
+        format: args.format_version,
+        pin: Pin {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            source: args.referee_source.clone(),
+            bundled: args.referee.clone(),
+        },
         force: args.force,
     };
     struct Package<'a>(&'a Settings, Option<&'a str>);

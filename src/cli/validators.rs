@@ -10,7 +10,7 @@ use crate::answer::Verdict;
 use crate::error::RunError;
 use crate::game::{rules_from_flag, Game};
 use crate::games::{GameName, Visitor};
-use crate::judge_system::check::{check, Decision};
+use crate::judge_system::check::{check, Decision, Layout};
 use crate::judge_system::validate::{validate, Constraints};
 
 /// Kattis' and DOMjudge's exit code for a valid input or an accepted output.
@@ -30,6 +30,10 @@ pub(super) struct ValidateArgs {
     /// one canonical layout (single spaces, no leading zeros or extra blank lines).
     #[arg(long, value_enum, default_value_t = Constraints::Engine)]
     constraints: Constraints,
+    /// Validate an answer file instead (BAPCtools' answer validator: `run INPUT < ANSWER`): it
+    /// is valid when it is byte for byte the engine's verdicts on this input.
+    #[arg(long, value_name = "INPUT")]
+    answer_of: Option<PathBuf>,
 }
 
 /// The judge system whose checker protocol `check` speaks.
@@ -50,7 +54,8 @@ pub(super) struct CheckArgs {
     game: GameName,
     /// The files, in the protocol's order (Kattis: INPUT ANSWER FEEDBACK_DIR, then the
     /// problem's validator arguments, where a rule set name, `rules=R` or `--rules R` chooses
-    /// the rule set; testlib: INPUT OUTPUT ANSWER; CMS: INPUT ANSWER OUTPUT).
+    /// the rule set and `case_sensitive`, `space_change_sensitive` set the layout as for the
+    /// default output validator; testlib: INPUT OUTPUT ANSWER; CMS: INPUT ANSWER OUTPUT).
     #[arg(required = true, num_args = 3.., allow_hyphen_values = true)]
     operands: Vec<String>,
     #[arg(long, help = rules_help())]
@@ -74,6 +79,18 @@ pub(super) fn validate_input(args: ValidateArgs) -> Result<ExitCode, RunError> {
         type Output = Result<ExitCode, RunError>;
         fn visit<G: Game>(self) -> Self::Output {
             let rules = rules_from_flag::<G>(self.args.rules.as_deref())?;
+            if let Some(of) = &self.args.answer_of {
+                return Ok(match validate_answer::<G>(of, self.input, rules)? {
+                    Ok(()) => {
+                        eprintln!("{}: the engine's verdicts on {}", self.name, of.display());
+                        ExitCode::from(KATTIS_ACCEPT)
+                    }
+                    Err(why) => {
+                        eprintln!("{}:{why}", self.name);
+                        ExitCode::from(KATTIS_REJECT)
+                    }
+                });
+            }
             let input = crate::text::Bounded::new(self.input, 16_000_000_000);
             match validate::<G>(input, rules, self.args.constraints) {
                 Ok(cases) => {
@@ -98,6 +115,48 @@ pub(super) fn validate_input(args: ValidateArgs) -> Result<ExitCode, RunError> {
     })
 }
 
+/// Whether `answer` is byte for byte the engine's verdicts on the input file `input`: `Err`
+/// says where it first differs (`LINE:COLUMN: ...`, 1-based), or that the input is not one.
+fn validate_answer<G: Game>(
+    input: &Path,
+    answer: impl Read,
+    rules: G::Options,
+) -> Result<Result<(), String>, RunError> {
+    let file = crate::guard::open_regular(input).map_err(|e| RunError::io(input, e))?;
+    let judged = G::judge(
+        crate::game::Engine::Fast,
+        &mut crate::text::Bounded::new(file, 16_000_000_000),
+        rules,
+    );
+    let judgements = match judged {
+        Ok(j) => j,
+        Err(e) => {
+            return Ok(Err(format!(
+                " the input is not valid: {}",
+                e.located(&input.display().to_string())
+            )))
+        }
+    };
+    let expected = crate::game::render::<G>(&judgements);
+    let limit = crate::answer::longest_output(&expected);
+    let Some(got) = crate::text::read_at_most(answer, limit).map_err(|e| RunError::io(input, e))?
+    else {
+        return Ok(Err(format!(
+            " the answer is far longer than the {} bytes of the engine's verdicts",
+            expected.len()
+        )));
+    };
+    Ok(
+        match crate::answer::first_byte_difference(expected.as_bytes(), &got, true) {
+            None => Ok(()),
+            Some(d) => Err(format!(
+                "{}:{}: expected {} (the engine's verdicts, byte for byte), found {}",
+                d.line, d.column, d.expected, d.found
+            )),
+        },
+    )
+}
+
 pub(super) fn check_output(args: CheckArgs) -> Result<ExitCode, RunError> {
     let ops = &args.operands;
     let (input, answer, output, feedback, extra) = match args.protocol {
@@ -120,6 +179,7 @@ pub(super) fn check_output(args: CheckArgs) -> Result<ExitCode, RunError> {
         answer: &'a Path,
         output: Option<&'a Path>,
         rules: Option<&'a str>,
+        layout: Layout,
     }
     impl Visitor for Check<'_> {
         type Output = Result<io::Result<Decision>, RunError>;
@@ -127,8 +187,14 @@ pub(super) fn check_output(args: CheckArgs) -> Result<ExitCode, RunError> {
             let rules = rules_from_flag::<G>(self.rules)?;
             Ok(match self.output {
                 Some(path) => crate::guard::open_regular(path)
-                    .and_then(|f| check::<G>(self.input, self.answer, f, rules)),
-                None => check::<G>(self.input, self.answer, io::stdin().lock(), rules),
+                    .and_then(|f| check::<G>(self.input, self.answer, f, rules, self.layout)),
+                None => check::<G>(
+                    self.input,
+                    self.answer,
+                    io::stdin().lock(),
+                    rules,
+                    self.layout,
+                ),
             })
         }
     }
@@ -137,6 +203,7 @@ pub(super) fn check_output(args: CheckArgs) -> Result<ExitCode, RunError> {
         answer: Path::new(answer),
         output: output.map(Path::new),
         rules: rules.as_deref(),
+        layout: Layout::from_arguments(extra),
     });
     // Bad flags, unreadable files: a judge error in every protocol.
     let decision = match decided {

@@ -1,6 +1,11 @@
 //! The output validator: the engine judges the input, the judges' answer file must agree with
 //! it, and the team's output is compared with the engine's as `grade` does ([`crate::answer`]).
 //!
+//! How strictly the output's layout is compared is a [`Layout`], read from the validator's
+//! arguments: the flags of the problem package format's default output validator
+//! (`case_sensitive`, `space_change_sensitive`) mean what they mean there, and without either
+//! flag referee's own rule holds (the lines of [`crate::answer`], case-sensitive).
+//!
 //! Memory is bounded by the input's verdicts, never by the team's output: at most
 //! [`longest_output`] bytes of it are read (longer output is a wrong answer, read no further),
 //! and the same bound holds for the answer file.
@@ -8,13 +13,90 @@
 use std::io::{self, Read};
 use std::path::Path;
 
-use crate::answer::{compare, escape, longest_output, Verdict};
+use crate::answer::{compare, escape, first_byte_difference, longest_output, Verdict};
 use crate::error::JudgeError;
 use crate::game::{render, Engine, Game, Judged};
 use crate::text::{read_at_most, Bounded};
 
 /// The longest input read (larger ones are a judge error: the input is the judges' own file).
 const LARGEST_INPUT: u64 = 16_000_000_000;
+
+/// How white space is compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Whitespace {
+    /// The same lines, blanks at the end of a line and one final newline aside; the same
+    /// tokens laid out otherwise are a presentation error.
+    Lines,
+    /// The same tokens, however laid out (the default output validator without
+    /// `space_change_sensitive`).
+    Tokens,
+    /// The same bytes (`space_change_sensitive`): any change of white space, a final newline
+    /// included, is a presentation error.
+    Exact,
+}
+
+/// How strictly the team's output must match the expected one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    /// How white space is compared.
+    pub whitespace: Whitespace,
+    /// Whether letters must match in case (`X WINS` is not `x wins`).
+    pub case_sensitive: bool,
+}
+
+impl Layout {
+    /// referee's rule: [`Whitespace::Lines`], case-sensitive.
+    pub const REFEREE: Layout = Layout {
+        whitespace: Whitespace::Lines,
+        case_sensitive: true,
+    };
+
+    /// Byte for byte: what `case_sensitive space_change_sensitive` ask for.
+    pub const EXACT: Layout = Layout {
+        whitespace: Whitespace::Exact,
+        case_sensitive: true,
+    };
+
+    /// The layout a validator's `arguments` ask for: with `case_sensitive` or
+    /// `space_change_sensitive` among them, what the default output validator does with those
+    /// flags (tokens compared ignoring case and layout unless flagged); with neither,
+    /// [`Layout::REFEREE`].
+    pub fn from_arguments(arguments: &[String]) -> Layout {
+        let has = |flag: &str| arguments.iter().any(|a| a == flag);
+        let (case, space) = (has("case_sensitive"), has("space_change_sensitive"));
+        if !case && !space {
+            return Layout::REFEREE;
+        }
+        Layout {
+            whitespace: if space {
+                Whitespace::Exact
+            } else {
+                Whitespace::Tokens
+            },
+            case_sensitive: case,
+        }
+    }
+
+    /// The verdict on `got` when `expected` is right.
+    pub fn compare(self, expected: &str, got: &[u8]) -> Verdict {
+        let lowered;
+        let (expected, got) = if self.case_sensitive {
+            (expected, got)
+        } else {
+            lowered = (expected.to_ascii_lowercase(), got.to_ascii_lowercase());
+            (lowered.0.as_str(), &lowered.1[..])
+        };
+        let by_lines = compare(expected, got);
+        match self.whitespace {
+            Whitespace::Lines => by_lines,
+            Whitespace::Tokens if by_lines <= Verdict::PE => Verdict::AC,
+            Whitespace::Tokens => Verdict::WA,
+            Whitespace::Exact if got == expected.as_bytes() => Verdict::AC,
+            Whitespace::Exact if by_lines <= Verdict::PE => Verdict::PE,
+            Whitespace::Exact => Verdict::WA,
+        }
+    }
+}
 
 /// What the checker decides.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,13 +178,27 @@ fn layout_difference(expected: &str, got: &[u8]) -> String {
     "presentation error: the verdicts are right, but the output has extra lines".into()
 }
 
+/// Where `got` first differs from `expected` byte for byte (for a presentation error when the
+/// layout must be exact).
+fn exact_difference(expected: &str, got: &[u8], case_sensitive: bool) -> String {
+    match first_byte_difference(expected.as_bytes(), got, case_sensitive) {
+        Some(d) => format!(
+            "presentation error: the verdicts are right, but at line {}, column {} the output \
+             has {} where {} is expected (the white space must be exactly the expected one)",
+            d.line, d.column, d.found, d.expected
+        ),
+        None => "presentation error".into(),
+    }
+}
+
 /// Judges `input` (a file of the game's input format) under `options`, checks `answer` against
-/// the engine, and decides on the team's output read from `team`.
+/// the engine, and decides on the team's output read from `team`, laid out as `layout` asks.
 pub fn check<G: Game>(
     input: &Path,
     answer: &Path,
     team: impl Read,
     options: G::Options,
+    layout: Layout,
 ) -> io::Result<Decision> {
     let name = input.display().to_string();
     let file = crate::guard::open_regular(input)?;
@@ -149,7 +245,7 @@ pub fn check<G: Game>(
             ),
         });
     };
-    Ok(match compare(&expected, &got) {
+    Ok(match layout.compare(&expected, &got) {
         Verdict::AC => Decision::Accepted,
         _ if got.iter().all(u8::is_ascii_whitespace) => Decision::Rejected {
             verdict: Verdict::NO,
@@ -161,7 +257,10 @@ pub fn check<G: Game>(
         },
         Verdict::PE => Decision::Rejected {
             verdict: Verdict::PE,
-            message: layout_difference(&expected, &got),
+            message: match layout.whitespace {
+                Whitespace::Exact => exact_difference(&expected, &got, layout.case_sensitive),
+                _ => layout_difference(&expected, &got),
+            },
         },
         verdict => Decision::Rejected {
             verdict,
@@ -176,10 +275,12 @@ mod tests {
     use crate::pousse::{Pousse, Rules};
 
     fn files(input: &str, answer: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+        // One directory per call: tests run in parallel on the same texts.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let dir = std::env::temp_dir().join(format!(
             "referee-check-{}-{}",
             std::process::id(),
-            crate::hash::fnv1a(format!("{input}{answer}").as_bytes())
+            CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
         ));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("in"), input).unwrap();
@@ -189,7 +290,7 @@ mod tests {
 
     fn decide(input: &str, answer: &str, team: &[u8]) -> Decision {
         let (i, a) = files(input, answer);
-        check::<Pousse>(&i, &a, team, Rules::Waterloo).unwrap()
+        check::<Pousse>(&i, &a, team, Rules::Waterloo, Layout::REFEREE).unwrap()
     }
 
     const TWO: &str = "2\n\n1\nL1\nQUIT\n\n2\nQUIT\n";
@@ -226,6 +327,70 @@ mod tests {
         );
     }
 
+    /// The default output validator's flags, as the problem package format defines them.
+    #[test]
+    fn the_default_validators_flags_set_the_layout() {
+        let args = |a: &[&str]| {
+            Layout::from_arguments(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+        };
+        assert_eq!(args(&["rules=icfp98"]), Layout::REFEREE);
+        assert_eq!(
+            args(&["case_sensitive", "space_change_sensitive"]),
+            Layout::EXACT
+        );
+        let expected = "X WINS\n\nTIE GAME\n";
+        let verdicts = |layout: Layout| {
+            [
+                &b"X WINS\n\nTIE GAME\n"[..],
+                b"X WINS\n\nTIE GAME",
+                b"X WINS \n\nTIE GAME\n",
+                b" X WINS\n\nTIE GAME\n",
+                b"X WINS\nTIE GAME\n",
+                b"X WINS\r\n\r\nTIE GAME\r\n",
+                b"x wins\n\ntie game\n",
+                b"X WINS\n\nO WINS\n",
+            ]
+            .map(|got| layout.compare(expected, got).as_str())
+        };
+        use Verdict::*;
+        let names = |v: [Verdict; 8]| v.map(Verdict::as_str);
+        assert_eq!(
+            verdicts(Layout::REFEREE),
+            names([AC, AC, AC, PE, PE, AC, WA, WA])
+        );
+        assert_eq!(
+            verdicts(Layout::EXACT),
+            names([AC, PE, PE, PE, PE, PE, WA, WA])
+        );
+        assert_eq!(
+            verdicts(args(&["case_sensitive"])),
+            names([AC, AC, AC, AC, AC, AC, WA, WA])
+        );
+        assert_eq!(
+            verdicts(args(&["space_change_sensitive"])),
+            names([AC, PE, PE, PE, PE, PE, AC, WA])
+        );
+        let (i, a) = files(TWO, expected);
+        let Decision::Rejected {
+            verdict: PE,
+            message,
+        } = check::<Pousse>(
+            &i,
+            &a,
+            &b"X WINS\n\nTIE GAME"[..],
+            Rules::Waterloo,
+            Layout::EXACT,
+        )
+        .unwrap()
+        else {
+            panic!()
+        };
+        assert!(
+            message.contains("line 3, column 9 the output has the end where \"\\n\" is expected"),
+            "{message}"
+        );
+    }
+
     #[test]
     fn judge_errors_never_judge_the_team() {
         let Decision::JudgeError(why) = decide(TWO, "X WINS\n\nO WINS\n", b"X WINS\n\nTIE GAME\n")
@@ -247,7 +412,7 @@ mod tests {
         let endless = std::io::repeat(b'X').take(1 << 40);
         let (i, a) = files("1\nL1\nQUIT\n", "X WINS\n");
         let Decision::Rejected { verdict, message } =
-            check::<Pousse>(&i, &a, endless, Rules::Waterloo).unwrap()
+            check::<Pousse>(&i, &a, endless, Rules::Waterloo, Layout::REFEREE).unwrap()
         else {
             panic!()
         };

@@ -1,7 +1,7 @@
 //! LittleSquares' Kattis problem package: the statement, the examples, edge cases and
 //! solutions.
 
-use crate::problem::Content;
+use crate::problem::{Content, GeneratorRule};
 
 const STATEMENT: &str = "Two players take turns on a grid of squares, some of them already filled \
 (`#`), the others empty (`.`). A move fills either one empty square of the bottom row of a band, \
@@ -117,6 +117,23 @@ pub fn content() -> Content {
                 "xor_bits.c".into(),
                 solution("PLANT_XOR_BITS"),
             ),
+        ],
+        generator_rules: vec![
+            GeneratorRule {
+                name: "random",
+                knobs: "",
+                purpose: "the generator's mix of grid sizes and fillings",
+            },
+            GeneratorRule {
+                name: "largest-grid",
+                knobs: "--rows 10 --cols 10",
+                purpose: "the largest grid, 10 x 10",
+            },
+            GeneratorRule {
+                name: "longest-play",
+                knobs: "--rows 10 --cols 10 --filled 0.1",
+                purpose: "10 x 10 grids nine tenths empty: the longest plays",
+            },
         ],
     }
 }

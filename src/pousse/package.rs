@@ -1,7 +1,7 @@
 //! Pousse's Kattis problem package: the statement, the examples, edge cases and solutions.
 
 use super::Rules;
-use crate::problem::Content;
+use crate::problem::{Content, GeneratorRule};
 
 /// The statement, with the repetition rule of `rules`.
 fn statement(rules: Rules) -> String {
@@ -154,6 +154,25 @@ pub fn content(rules: Rules) -> Content {
                 "mover_only.c".into(),
                 solution(rules, "PLANT_MOVER_ONLY"),
             ),
+        ],
+        generator_rules: vec![
+            GeneratorRule {
+                name: "random",
+                knobs: "",
+                purpose:
+                    "the generator's mix: small boards, races, pushes into full lines, repetitions",
+            },
+            GeneratorRule {
+                name: "largest-board",
+                knobs: "--n 100",
+                purpose: "the largest board, 100 x 100",
+            },
+            GeneratorRule {
+                name: "long-game",
+                knobs: "--n 9 --undecided --moves 70000",
+                purpose:
+                    "70,000 moves that end nothing: past fixed buffers of 32,767 or 65,535 moves",
+            },
         ],
     }
 }

@@ -1,6 +1,6 @@
 //! Some Game's Kattis problem package: the statement, the examples, edge cases and solutions.
 
-use crate::problem::Content;
+use crate::problem::{Content, GeneratorRule};
 
 const STATEMENT: &str = "$P$ players play on an $R \\times C$ board whose left and right edges \
 are glued together, and whose top and bottom edges are glued too. Every square starts as $0$. \
@@ -130,6 +130,23 @@ pub fn content() -> Content {
                 "no_wrap.py".into(),
                 solution(Some("no-wrap")),
             ),
+        ],
+        generator_rules: vec![
+            GeneratorRule {
+                name: "random",
+                knobs: "",
+                purpose: "the generator's mix of boards, players and lines",
+            },
+            GeneratorRule {
+                name: "largest-board",
+                knobs: "--rows 100 --cols 100",
+                purpose: "the largest board, 100 x 100",
+            },
+            GeneratorRule {
+                name: "full-board",
+                knobs: "--rows 100 --cols 100 --fill 1",
+                purpose: "a 100 x 100 board filled by play: the longest game",
+            },
         ],
     }
 }

@@ -169,6 +169,7 @@ pub fn verify_any(
         input: &'a Input<'a>,
         settings: &'a Settings,
         rules: Option<&'a str>,
+        layout: crate::judge_system::check::Layout,
         role: package::Role,
         emit: &'e mut dyn FnMut(Row),
     }
@@ -185,12 +186,18 @@ pub fn verify_any(
                 _ => verify_file::<G>(self.file, self.input, self.settings, rules, self.emit),
             };
             match self.role {
-                package::Role::ValidOutput => {
-                    (self.emit)(package::output_row::<G>(self.file, rules, true))
-                }
-                package::Role::InvalidOutput => {
-                    (self.emit)(package::output_row::<G>(self.file, rules, false))
-                }
+                package::Role::ValidOutput => (self.emit)(package::output_row::<G>(
+                    self.file,
+                    rules,
+                    self.layout,
+                    true,
+                )),
+                package::Role::InvalidOutput => (self.emit)(package::output_row::<G>(
+                    self.file,
+                    rules,
+                    self.layout,
+                    false,
+                )),
                 _ => {}
             }
         }
@@ -200,6 +207,9 @@ pub fn verify_any(
     let rules = rules.or(placed.and_then(|(p, _)| p.rules.as_deref()));
     let game = game.or_else(|| placed.and_then(|(p, _)| package::game_of(p)));
     let role = placed.map_or(package::Role::Case, |(_, role)| role);
+    let layout = placed.map_or(crate::judge_system::check::Layout::REFEREE, |(p, _)| {
+        p.layout
+    });
     with_input(file, emit, |input, emit| {
         let game = match game.map_or_else(|| input.recognise(), Ok) {
             Ok(g) => g,
@@ -210,6 +220,7 @@ pub fn verify_any(
             input,
             settings,
             rules,
+            layout,
             role,
             emit,
         })

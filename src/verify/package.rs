@@ -1,7 +1,8 @@
 //! `verify` on Kattis problem packages: a directory given to `verify` that holds `problem.yaml`
 //! is a package. Its `data/sample` and `data/secret` cases are verified as any others, under the
 //! rule set named by the output validator's arguments in its yaml files (`validator_flags` in
-//! `problem.yaml`, `output_validator_flags` or `output_validator_args` in `data/testdata.yaml`);
+//! `problem.yaml`, `output_validator_flags` or `output_validator_args` in `data/testdata.yaml`
+//! or `data/test_group.yaml`), which also set the layout outputs are checked with;
 //! every `data/invalid_input/*.in` must be refused by the contest's input validator (a refusal
 //! is an `ok` row, an acceptance an `expected-mismatch`); each `.out` under `data/valid_output`
 //! and `data/invalid_output` must be accepted, or not accepted, by the output validator.
@@ -16,7 +17,7 @@ use yaml_rust2::{Yaml, YamlLoader};
 
 use crate::game::{Game, RuleSet};
 use crate::games::GameName;
-use crate::judge_system::check::{check, Decision};
+use crate::judge_system::check::{check, Decision, Layout};
 use crate::judge_system::validate::{validate, Constraints};
 use crate::report::{Row, Status};
 use crate::walk::{display, CaseFile};
@@ -31,6 +32,8 @@ pub struct Package {
     pub root: PathBuf,
     /// The rule set its validator arguments name, if any.
     pub rules: Option<String>,
+    /// The output's layout its validator arguments ask for.
+    pub layout: Layout,
 }
 
 /// What a file is in its package.
@@ -51,9 +54,13 @@ pub fn find(paths: &[PathBuf]) -> Vec<Package> {
     paths
         .iter()
         .filter(|p| p.join("problem.yaml").is_file())
-        .map(|root| Package {
-            root: root.clone(),
-            rules: rules_of(root),
+        .map(|root| {
+            let arguments = validator_arguments(root);
+            Package {
+                root: root.clone(),
+                rules: crate::judge_system::rules_in(&arguments),
+                layout: Layout::from_arguments(&arguments),
+            }
         })
         .collect()
 }
@@ -68,8 +75,8 @@ fn read_yaml(path: &Path) -> Option<Yaml> {
     YamlLoader::load_from_str(&text).ok()?.into_iter().next()
 }
 
-/// The rule set named in `root`'s validator arguments.
-fn rules_of(root: &Path) -> Option<String> {
+/// The output validator's arguments in `root`'s yaml files, in every format version.
+fn validator_arguments(root: &Path) -> Vec<String> {
     let mut arguments = Vec::new();
     let words = |y: &Yaml| -> Vec<String> {
         match y {
@@ -85,11 +92,13 @@ fn rules_of(root: &Path) -> Option<String> {
         arguments.extend(words(&y["validator_flags"]));
         arguments.extend(words(&y["validation"]["args"]));
     }
-    if let Some(y) = read_yaml(&root.join("data/testdata.yaml")) {
-        arguments.extend(words(&y["output_validator_flags"]));
-        arguments.extend(words(&y["output_validator_args"]));
+    for name in ["data/testdata.yaml", "data/test_group.yaml"] {
+        if let Some(y) = read_yaml(&root.join(name)) {
+            arguments.extend(words(&y["output_validator_flags"]));
+            arguments.extend(words(&y["output_validator_args"]));
+        }
     }
-    crate::judge_system::rules_in(&arguments)
+    arguments
 }
 
 /// The package `file` lies in, and its role there.
@@ -147,7 +156,12 @@ pub fn invalid_input_row<G: Game>(file: &CaseFile, rules: G::Options) -> Row {
 
 /// The row of the `.out` beside `file` in `data/valid_output` (`must_accept`) or
 /// `data/invalid_output`.
-pub fn output_row<G: Game>(file: &CaseFile, rules: G::Options, must_accept: bool) -> Row {
+pub fn output_row<G: Game>(
+    file: &CaseFile,
+    rules: G::Options,
+    layout: Layout,
+    must_accept: bool,
+) -> Row {
     let out = file.path.with_extension("out");
     let answer = file.path.with_extension("ans");
     let mut row = Row {
@@ -167,7 +181,7 @@ pub fn output_row<G: Game>(file: &CaseFile, rules: G::Options, must_accept: bool
     };
     let decided = guarded(&answer)
         .and_then(|_| guarded(&out))
-        .and_then(|team| check::<G>(&file.path, &answer, team, rules));
+        .and_then(|team| check::<G>(&file.path, &answer, team, rules, layout));
     let (status, detail) = match decided {
         Err(e) => (Status::InvalidInput, format!("unreadable: {e}")),
         Ok(Decision::JudgeError(why)) => (

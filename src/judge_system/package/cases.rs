@@ -1,0 +1,208 @@
+//! The cases of a package and how each is made: every case is one `referee gen` call, so
+//! BAPCtools' `bt generate` remakes the data from `generators/generators.yaml` byte for byte,
+//! and `bt fuzz` draws more of the same rules.
+//!
+//! A sample or an edge case is `referee --case NAME` (the game's named case); a random case is
+//! `referee --seed {seed} --item I KNOBS`, where BAPCtools puts for `{seed}` the seed it
+//! derives from the rule: the low 31 bits of the SHA-512 of the generators' `random_salt`
+//! followed by the command ([`bapctools_seed`]), `random_salt` being `referee package`'s
+//! `--seed`. `referee package` computes the same seed, so it writes what `bt generate` will.
+
+use sha2::{Digest, Sha512};
+
+use crate::game::{Case as _, Game};
+use crate::knobs::Knobs;
+use crate::problem::Content;
+
+/// Where a case goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    /// `data/sample`.
+    Sample,
+    /// `data/secret`.
+    Secret,
+}
+
+impl Group {
+    /// Its directory under `data/`.
+    pub fn dir(self) -> &'static str {
+        match self {
+            Group::Sample => "sample",
+            Group::Secret => "secret",
+        }
+    }
+}
+
+/// One case of the package.
+#[derive(Debug, Clone)]
+pub struct Planned {
+    /// Sample or secret.
+    pub group: Group,
+    /// Its name, without extension (`017-largest-board`).
+    pub name: String,
+    /// The generator's command in generators.yaml (`referee --case tie`).
+    pub command: String,
+    /// What the rule is for (a comment in generators.yaml), if anything.
+    pub purpose: Option<&'static str>,
+    /// The input.
+    pub input: Vec<u8>,
+}
+
+/// The name of the generator program (`generators/referee/`).
+pub const GENERATOR: &str = "referee";
+
+/// The seed BAPCtools passes for `{seed}` in the rule `command` under `salt`.
+pub fn bapctools_seed(salt: &str, command: &str) -> u64 {
+    let digest = Sha512::digest(format!("{salt}{}", command.trim()).as_bytes());
+    let low = u32::from_be_bytes([digest[60], digest[61], digest[62], digest[63]]);
+    u64::from(low & 0x7fff_ffff)
+}
+
+/// Every case of `G`'s package under `rules`: the samples, the edge cases, then `count`
+/// random cases taking the generator rules in turn, all different and inside the contest's
+/// limits.
+pub fn plan<G: Game>(
+    content: &Content,
+    rules: G::Options,
+    count: usize,
+    salt: &str,
+) -> Result<Vec<Planned>, String> {
+    let mut planned = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let named = |group: Group, index: usize, name: &str, input: &[u8]| Planned {
+        group,
+        name: match group {
+            Group::Sample => format!("{index:02}-{name}"),
+            Group::Secret => format!("{index:03}-{name}"),
+        },
+        command: format!("{GENERATOR} --case {name}"),
+        purpose: None,
+        input: input.to_vec(),
+    };
+    for (i, (name, input)) in content.samples.iter().enumerate() {
+        seen.insert(input.clone());
+        planned.push(named(Group::Sample, i + 1, name, input));
+    }
+    let mut secret = 0;
+    for (name, input) in &content.edge_cases {
+        if !seen.insert(input.clone()) {
+            return Err(format!("the edge case {name} repeats an earlier case"));
+        }
+        secret += 1;
+        planned.push(named(Group::Secret, secret, name, input));
+    }
+    if count > 0 && content.generator_rules.is_empty() {
+        return Err(format!("{} has no generator rules", G::NAME));
+    }
+    let mut item = 0u64;
+    for i in 0..count {
+        let rule = &content.generator_rules[i % content.generator_rules.len()];
+        let words: Vec<&str> = rule.knobs.split_whitespace().collect();
+        let knobs = Knobs::from_words(&words, <G::Case as crate::game::Case>::KNOBS)?;
+        let shape = G::Case::shape(&knobs)?;
+        // A case repeating an earlier one is replaced by the next item's.
+        let (command, input) = loop {
+            let mut command = format!("{GENERATOR} --seed {{seed}} --item {item}");
+            if !rule.knobs.is_empty() {
+                command.push(' ');
+                command.push_str(rule.knobs);
+            }
+            let seed = bapctools_seed(salt, &command);
+            let input = crate::gen::one_case::<G>(seed, item, &shape, rules, true)?;
+            item += 1;
+            if seen.insert(input.clone()) {
+                break (command, input);
+            }
+            if item > 100 * (count as u64 + 1) {
+                return Err(format!(
+                    "the rule {} of {} keeps drawing cases already in the package",
+                    rule.name,
+                    G::NAME
+                ));
+            }
+        };
+        secret += 1;
+        planned.push(Planned {
+            group: Group::Secret,
+            name: format!("{secret:03}-{}", rule.name),
+            command,
+            purpose: Some(rule.purpose),
+            input,
+        });
+    }
+    Ok(planned)
+}
+
+/// `generators/generators.yaml`: the solution, the test group's validator arguments, and the
+/// rule of every case in `planned`.
+pub fn generators_yaml(
+    planned: &[Planned],
+    salt: &str,
+    solution: &str,
+    output_validator_args: &[String],
+) -> String {
+    let mut yaml = String::from(
+        "# Every case of data/ and how it is made, for BAPCtools (`bt generate` remakes data/\n\
+         # byte for byte, `bt fuzz` draws more of the {seed} rules). The generator `referee`\n\
+         # (generators/referee/) runs `referee gen` and writes each case's .ans, the engine's\n\
+         # verdicts. Written by `referee package`.\n",
+    );
+    yaml.push_str("version: 2025-12\n");
+    yaml.push_str(&format!("random_salt: {}\n", yaml_string(salt)));
+    yaml.push_str(&format!("solution: /submissions/accepted/{solution}\n"));
+    yaml.push_str("test_group.yaml:\n");
+    yaml.push_str(&format!(
+        "  output_validator_args: [{}]\n",
+        output_validator_args
+            .iter()
+            .map(|a| yaml_string(a))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    yaml.push_str("data:\n");
+    for group in [Group::Sample, Group::Secret] {
+        yaml.push_str(&format!("  {}:\n    data:\n", group.dir()));
+        let mut last_purpose = None;
+        for case in planned.iter().filter(|c| c.group == group) {
+            if case.purpose.is_some() && case.purpose != last_purpose {
+                yaml.push_str(&format!("      # {}\n", case.purpose.unwrap_or_default()));
+            }
+            last_purpose = case.purpose;
+            yaml.push_str(&format!(
+                "      {}: {}\n",
+                yaml_string(&case.name),
+                yaml_string(&case.command)
+            ));
+        }
+    }
+    yaml
+}
+
+/// `text` as a double-quoted YAML string.
+pub fn yaml_string(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// BAPCtools' seed: int(sha512(salt + command).hexdigest(), 16) % 2**31.
+    #[test]
+    fn seeds_are_bapctools_seeds() {
+        // python3 -c 'import hashlib; print(int(hashlib.sha512(b"7referee --seed {seed} --item 0").hexdigest(), 16) % 2**31)'
+        assert_eq!(
+            bapctools_seed("7", "  referee --seed {seed} --item 0 "),
+            bapctools_seed("7", "referee --seed {seed} --item 0")
+        );
+        assert_ne!(
+            bapctools_seed("7", "referee --seed {seed} --item 0"),
+            bapctools_seed("8", "referee --seed {seed} --item 0")
+        );
+        assert_eq!(
+            bapctools_seed("7", "referee --seed {seed} --item 0"),
+            512_607_625
+        );
+        assert_eq!(bapctools_seed("", "x"), 1_427_832_418);
+    }
+}

@@ -1,0 +1,417 @@
+//! `referee package`: a problem package for a game, in the problem package format version a
+//! user's tools read ([`FormatVersion`]): `2025-09` (BAPCtools), `2023-07-draft` and `legacy`
+//! (Kattis problemtools, DOMjudge). In `2025-09`:
+//!
+//! ```text
+//! DIR/problem.yaml
+//! DIR/statement/problem.en.tex          the game's statement (LaTeX; Markdown in 2023-07-draft)
+//! DIR/data/sample/NN-NAME.{in,ans}      the statement's examples
+//! DIR/data/secret/NNN-NAME.{in,ans}     edge cases, then seeded random cases
+//! DIR/data/test_group.yaml              the output validator's arguments
+//! DIR/generators/generators.yaml        how every case is made (`bt generate`, `bt fuzz`)
+//! DIR/generators/referee/               the generator: `referee gen`
+//! DIR/input_validators/referee/         `referee validate --constraints contest`
+//! DIR/answer_validators/referee/        `referee validate --answer-of INPUT`
+//! DIR/output_validator/                 `referee check`
+//! DIR/submissions/accepted/...          a correct solution
+//! DIR/submissions/wrong_answer/...      solutions with a realistic bug
+//! ```
+//!
+//! The output validator's arguments name the rule set and say exactly how the checker compares
+//! (`case_sensitive space_change_sensitive`: byte for byte). Every program is a `build` script
+//! that finds referee and writes its `run` ([`programs`]). Every `.ans` is the engine's; every
+//! `.in` passes `referee validate --constraints contest` and differs from every other
+//! ([`cases`]). The package is written beside DIR and put in its place at the end, so a failed
+//! run leaves any earlier one intact. `DIR/referee-files.txt` lists every file referee wrote:
+//! a directory is replaced only when every file in it is one of those (or with `force`), so no
+//! file referee did not write is ever deleted unasked.
+
+pub mod cases;
+pub mod programs;
+pub mod statement;
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::error::RunError;
+use crate::game::{Game, RuleSet};
+use crate::problem::Content;
+use cases::{Group, Planned};
+use programs::{write_program, Pin};
+
+/// A version of the problem package format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatVersion {
+    /// `2025-09`, which BAPCtools reads.
+    #[value(name = "2025-09")]
+    V2025_09,
+    /// `2023-07-draft`, which Kattis problemtools reads (in part).
+    #[value(name = "2023-07-draft")]
+    V2023_07Draft,
+    /// The format before versions, which problemtools and DOMjudge read.
+    #[value(name = "legacy")]
+    Legacy,
+}
+
+/// How to write a package.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The package directory.
+    pub out: PathBuf,
+    /// The seed of the random cases (the generators' `random_salt`).
+    pub seed: u64,
+    /// How many random cases.
+    pub cases: usize,
+    /// The problem's name, as shown to contestants (default: the game's).
+    pub name: Option<String>,
+    /// The format version.
+    pub format: FormatVersion,
+    /// The referee the package's programs run.
+    pub pin: Pin,
+    /// Replace `out` even when it holds files referee did not write.
+    pub force: bool,
+}
+
+/// The list of the files a package holds, one relative path per line, inside the package.
+pub const PACKAGE_MANIFEST: &str = "referee-files.txt";
+
+/// What was written.
+#[derive(Debug, Clone)]
+pub struct Written {
+    /// Sample cases.
+    pub samples: usize,
+    /// Secret cases.
+    pub secret: usize,
+    /// Submissions.
+    pub submissions: usize,
+}
+
+/// Writes the package of `G` under `rules`.
+pub fn write<G: Game>(settings: &Settings, rules: G::Options) -> Result<Written, RunError> {
+    let content = G::package(rules)
+        .ok_or_else(|| RunError::Usage(format!("{} has no problem package content", G::NAME)))?;
+    let out = &settings.out;
+    let short = dir_name(out);
+    if short.is_empty()
+        || !short
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    {
+        return Err(RunError::Usage(format!(
+            "--out {}: the directory's name is the problem's short name, which Kattis wants of \
+             lowercase letters and digits only (like {})",
+            out.display(),
+            short_name::<G>(rules)
+        )));
+    }
+    if out.exists() && !settings.force {
+        if let Some(foreign) = foreign_file(out).map_err(|e| RunError::io(out, e))? {
+            return Err(RunError::Usage(format!(
+                "--out {}: holds {}, which referee did not write; refusing to replace it \
+                 (--force replaces it anyway)",
+                out.display(),
+                foreign
+            )));
+        }
+    }
+    let planned = cases::plan::<G>(&content, rules, settings.cases, &settings.seed.to_string())
+        .map_err(RunError::Usage)?;
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let staging = parent.join(format!(
+        ".{}.tmp-{}",
+        out.file_name()
+            .map_or("package".into(), |n| n.to_string_lossy().to_string()),
+        std::process::id()
+    ));
+    let _ = fs::remove_dir_all(&staging);
+    let written = write_into::<G>(&staging, settings, rules, &content, &planned)
+        .and_then(|w| write_file_list(&staging).map(|()| w))
+        .map_err(|e| RunError::io(&staging, e));
+    let written = match written {
+        Ok(w) => w,
+        Err(e) => {
+            let _ = fs::remove_dir_all(&staging);
+            return Err(e);
+        }
+    };
+    if out.exists() {
+        fs::remove_dir_all(out).map_err(|e| RunError::io(out, e))?;
+    }
+    fs::rename(&staging, out).map_err(|e| RunError::io(out, e))?;
+    Ok(written)
+}
+
+/// The files under `dir`, relative to it, `/`-separated and sorted (links not followed).
+fn files_under(dir: &Path) -> io::Result<Vec<String>> {
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.map_err(io::Error::other)?;
+        if !entry.file_type().is_dir() {
+            let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path());
+            files.push(crate::walk::display(rel));
+        }
+    }
+    Ok(files)
+}
+
+/// Writes [`PACKAGE_MANIFEST`]: every file of the package in `dir`.
+fn write_file_list(dir: &Path) -> io::Result<()> {
+    let mut list = String::new();
+    for file in files_under(dir)? {
+        list.push_str(&file);
+        list.push('\n');
+    }
+    fs::write(dir.join(PACKAGE_MANIFEST), list)
+}
+
+/// The first file under the existing directory `out` that its [`PACKAGE_MANIFEST`] does not
+/// list (the directory itself when it has no list): `None` when referee wrote everything in
+/// it.
+fn foreign_file(out: &Path) -> io::Result<Option<String>> {
+    if !out.is_dir() {
+        return Ok(Some(crate::walk::display(out)));
+    }
+    let listed = match fs::read_to_string(out.join(PACKAGE_MANIFEST)) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok(files_under(out)?.into_iter().next())
+        }
+        Err(e) => return Err(e),
+    };
+    let listed: std::collections::HashSet<&str> = listed.lines().collect();
+    Ok(files_under(out)?
+        .into_iter()
+        .find(|f| f != PACKAGE_MANIFEST && !listed.contains(f.as_str())))
+}
+
+/// A short name for the package of `G` under `rules`: the game's, with the rule set's letters
+/// and digits when not the default.
+fn short_name<G: Game>(rules: G::Options) -> String {
+    let mut name = G::NAME.to_string();
+    if rules != G::Options::default() {
+        name.extend(rules.name().chars().filter(char::is_ascii_alphanumeric));
+    }
+    name
+}
+
+fn dir_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default()
+}
+
+/// A UUID (version 8, from the FNV hashes of `text`): the same name gives the same UUID.
+fn uuid_of(text: &str) -> String {
+    let a = crate::hash::fnv1a(text.as_bytes());
+    let b = crate::hash::mix64(a ^ 0x9e37_79b9_7f4a_7c15);
+    let hex = format!("{a:016x}{b:016x}");
+    format!(
+        "{}-{}-8{}-{}{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[13..16],
+        ["8", "9", "a", "b"][(b & 3) as usize],
+        &hex[17..20],
+        &hex[20..32]
+    )
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    fs::write(path, bytes)
+}
+
+/// The output validator's arguments: the rule set, and the default output validator's flags
+/// that say what `referee check` then does (compare byte for byte).
+pub fn output_validator_args(rules_name: &str) -> Vec<String> {
+    let mut args = Vec::new();
+    if !rules_name.is_empty() {
+        args.push(format!("rules={rules_name}"));
+    }
+    args.extend(["case_sensitive".into(), "space_change_sensitive".into()]);
+    args
+}
+
+fn write_into<G: Game>(
+    dir: &Path,
+    settings: &Settings,
+    rules: G::Options,
+    content: &Content,
+    planned: &[Planned],
+) -> io::Result<Written> {
+    let short = dir_name(&settings.out);
+    let title = settings
+        .name
+        .clone()
+        .unwrap_or_else(|| content.title.clone());
+    let format = settings.format;
+    let rules_arg = if rules.name().is_empty() {
+        String::new()
+    } else {
+        format!(" --rules {}", rules.name())
+    };
+    let args = output_validator_args(rules.name());
+    write_file(
+        &dir.join("problem.yaml"),
+        problem_yaml(format, &title, &short, rules.name(), content, &args).as_bytes(),
+    )?;
+    match format {
+        FormatVersion::V2025_09 => write_file(
+            &dir.join("statement/problem.en.tex"),
+            statement::latex(&title, &content.statement).as_bytes(),
+        )?,
+        FormatVersion::V2023_07Draft => write_file(
+            &dir.join("statement/problem.en.md"),
+            content.statement.as_bytes(),
+        )?,
+        FormatVersion::Legacy => write_file(
+            &dir.join("problem_statement/problem.en.tex"),
+            statement::latex(&title, &content.statement).as_bytes(),
+        )?,
+    }
+    let mut written = Written {
+        samples: 0,
+        secret: 0,
+        submissions: content.submissions.len(),
+    };
+    for case in planned {
+        let answer = crate::gen::answer_of::<G>(&case.input, rules)
+            .map_err(|e| io::Error::other(format!("{}: {e}", case.name)))?;
+        let at = dir.join("data").join(case.group.dir()).join(&case.name);
+        write_file(&at.with_extension("in"), &case.input)?;
+        write_file(&at.with_extension("ans"), answer.as_bytes())?;
+        match case.group {
+            Group::Sample => written.samples += 1,
+            Group::Secret => written.secret += 1,
+        }
+    }
+    match format {
+        FormatVersion::V2025_09 => write_file(
+            &dir.join("data/test_group.yaml"),
+            // As BAPCtools writes it from generators.yaml, so `bt generate` changes nothing.
+            format!(
+                "output_validator_args: [{}]\n",
+                args.iter()
+                    .map(|a| cases::yaml_string(a))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+            .as_bytes(),
+        )?,
+        FormatVersion::V2023_07Draft => write_file(
+            &dir.join("data/testdata.yaml"),
+            format!("output_validator_flags: {}\n", args.join(" ")).as_bytes(),
+        )?,
+        FormatVersion::Legacy => {}
+    }
+    let pin = &settings.pin;
+    let game = G::NAME;
+    write_program(
+        &dir.join("input_validators/referee"),
+        pin,
+        "input validator",
+        &format!("validate {game}{rules_arg} --constraints contest"),
+    )?;
+    // 2025-09: the directory is the program; problemtools reads 2023-07-draft's as a
+    // directory of programs.
+    let output_validator = match format {
+        FormatVersion::V2025_09 => dir.join("output_validator"),
+        FormatVersion::V2023_07Draft => dir.join("output_validator/referee"),
+        FormatVersion::Legacy => dir.join("output_validators/referee"),
+    };
+    write_program(
+        &output_validator,
+        pin,
+        "output validator",
+        &format!("check {game}{rules_arg} \"$@\""),
+    )?;
+    if format == FormatVersion::V2025_09 {
+        write_program(
+            &dir.join("answer_validators/referee"),
+            pin,
+            "answer validator",
+            &format!("validate {game}{rules_arg} --answer-of \"$1\""),
+        )?;
+        write_program(
+            &dir.join("generators").join(cases::GENERATOR),
+            pin,
+            "generator",
+            &format!("gen {game}{rules_arg} --contest --answer testcase.ans \"$@\""),
+        )?;
+        let solution = content
+            .submissions
+            .iter()
+            .find(|(verdict, _, _)| verdict == "accepted")
+            .map(|(_, file, _)| file.as_str())
+            .ok_or_else(|| io::Error::other("the package has no accepted solution"))?;
+        write_file(
+            &dir.join("generators/generators.yaml"),
+            cases::generators_yaml(planned, &settings.seed.to_string(), solution, &args).as_bytes(),
+        )?;
+    }
+    for (verdict, file, source) in &content.submissions {
+        write_file(
+            &dir.join("submissions").join(verdict).join(file),
+            source.as_bytes(),
+        )?;
+    }
+    Ok(written)
+}
+
+/// `problem.yaml` in `format`.
+fn problem_yaml(
+    format: FormatVersion,
+    title: &str,
+    short: &str,
+    rules_name: &str,
+    content: &Content,
+    args: &[String],
+) -> String {
+    let q = cases::yaml_string;
+    let uuid = uuid_of(&format!("{short}/{rules_name}"));
+    let common = format!(
+        "name: {}\nsource: {}\nlicense: cc by-sa\nrights_owner: the problem's organisers\n",
+        q(title),
+        q(&content.source)
+    );
+    match format {
+        FormatVersion::V2025_09 => format!(
+            "problem_format_version: 2025-09\ntype: pass-fail\n{common}uuid: {uuid}\nkeywords: [{}]\n",
+            q(short)
+        ),
+        FormatVersion::V2023_07Draft => format!(
+            "problem_format_version: 2023-07-draft\n{common}uuid: {uuid}\nkeywords: [{}]\n",
+            q(short)
+        ),
+        FormatVersion::Legacy => format!(
+            "problem_format_version: legacy\n{common}uuid: {uuid}\nvalidation: custom\nvalidator_flags: {}\nkeywords: {}\n",
+            q(&args.join(" ")),
+            q(short)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uuids_are_stable_and_well_formed() {
+        let u = uuid_of("pousse");
+        assert_eq!(u, uuid_of("pousse"));
+        assert_ne!(u, uuid_of("pousse-icfp98"));
+        let parts: Vec<&str> = u.split('-').collect();
+        assert_eq!(
+            parts.iter().map(|p| p.len()).collect::<Vec<_>>(),
+            [8, 4, 4, 4, 12]
+        );
+        assert!(parts[2].starts_with('8'));
+        assert!("89ab".contains(&parts[3][..1]));
+    }
+}

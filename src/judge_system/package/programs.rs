@@ -1,0 +1,148 @@
+//! The package's programs (input, answer and output validators, the generator): each a
+//! directory whose `build` script finds referee and writes the `run` script that calls it, so
+//! a clean checkout of the package works wherever referee can be found or built, with nothing
+//! copied by hand.
+//!
+//! `build` looks, in order, for: `./referee` (a binary bundled with `referee package
+//! --referee`); `$REFEREE`; `referee` on `PATH`; a copy built earlier in
+//! `$REFEREE_CACHE/VERSION` (default `${XDG_CACHE_HOME:-$HOME/.cache}/referee/VERSION`); and else
+//! builds that copy with `cargo install` from `$REFEREE_SOURCE` or the source the package
+//! names (a git URL, `URL#REV`, or a checkout's directory). Each candidate must answer
+//! `referee VERSION` to `--version`: a package is judged by the referee it was written by. When
+//! none is found, `build` says what it found and how to install referee, and fails.
+
+use std::fs;
+use std::io;
+use std::path::Path;
+
+/// What a package's programs need to know to find referee.
+#[derive(Debug, Clone)]
+pub struct Pin {
+    /// The version every program needs (`referee --version` says `referee VERSION`).
+    pub version: String,
+    /// Where to build it from when it is not installed: a git URL (`URL#REV` for a revision)
+    /// or a directory holding referee's source; empty when the package names none.
+    pub source: String,
+    /// A referee binary to put beside each program's scripts, found first.
+    pub bundled: Option<std::path::PathBuf>,
+}
+
+/// The `build` script of a program running `referee ARGUMENTS` (a shell word list; `"$@"`
+/// passes the program's own arguments on).
+pub fn build_script(pin: &Pin, what: &str, arguments: &str) -> String {
+    let quote = |s: &str| s.replace('\'', "'\\''");
+    format!(
+        r##"#!/bin/sh
+# Builds the {what}: finds referee {version} and writes ./run, which runs
+#   referee {arguments}
+# It looks for ./referee (bundled), $REFEREE, referee on PATH, a copy built earlier in
+# ${{REFEREE_CACHE:-${{XDG_CACHE_HOME:-$HOME/.cache}}/referee}}/{version}, and else builds that
+# copy with cargo from $REFEREE_SOURCE or from: {source_said}.
+# Each must say "referee {version}" to --version.
+set -eu
+version='{version_q}'
+pinned_source='{source_q}'
+is_pinned() {{
+  [ -f "$1" ] && [ -x "$1" ] && [ "$("$1" --version 2>/dev/null)" = "referee $version" ]
+}}
+says() {{
+  "$1" --version 2>&1 | head -n 1
+}}
+if is_pinned ./referee; then
+  found="$(pwd)/referee"
+elif [ -n "${{REFEREE:-}}" ]; then
+  if ! is_pinned "$REFEREE"; then
+    echo "build: REFEREE=$REFEREE is not referee $version (it says: $(says "$REFEREE" || true))" >&2
+    exit 1
+  fi
+  found=$REFEREE
+elif command -v referee >/dev/null 2>&1 && is_pinned "$(command -v referee)"; then
+  found=$(command -v referee)
+else
+  cache=${{REFEREE_CACHE:-${{XDG_CACHE_HOME:-${{HOME:-/tmp}}/.cache}}/referee}}/$version
+  if ! is_pinned "$cache/bin/referee"; then
+    source=${{REFEREE_SOURCE:-$pinned_source}}
+    if [ -z "$source" ] || ! command -v cargo >/dev/null 2>&1; then
+      {{
+        echo "build: referee $version, which this package's programs run, was not found."
+        if command -v referee >/dev/null 2>&1; then
+          echo "  $(command -v referee) is another version: $(says "$(command -v referee)" || true)."
+        fi
+        if [ -n "$source" ]; then
+          echo "  Building it from $source needs cargo (https://rustup.rs) on PATH."
+        fi
+        echo "  Install referee $version on PATH (cargo install --locked --path CHECKOUT),"
+        echo "  or set REFEREE=/path/to/referee, or set REFEREE_SOURCE to a git URL (URL#REV)"
+        echo "  or a checkout of referee $version and have cargo on PATH: it is built once, into"
+        echo "  $cache."
+      }} >&2
+      exit 1
+    fi
+    echo "build: building referee $version from $source into $cache" >&2
+    case $source in
+      *://*|git@*)
+        case $source in
+          *#*) cargo install --quiet --locked --root "$cache" --git "${{source%%#*}}" --rev "${{source#*#}}" referee >&2 ;;
+          *) cargo install --quiet --locked --root "$cache" --git "$source" referee >&2 ;;
+        esac ;;
+      *) cargo install --quiet --locked --root "$cache" --path "$source" >&2 ;;
+    esac
+    if ! is_pinned "$cache/bin/referee"; then
+      echo "build: $source did not give referee $version (it says: $(says "$cache/bin/referee" || true))" >&2
+      exit 1
+    fi
+  fi
+  found=$cache/bin/referee
+fi
+case $found in
+  /*) ;;
+  *) found="$(pwd)/$found" ;;
+esac
+quoted=$(printf '%s' "$found" | sed "s/'/'\\\\''/g")
+printf '#!/bin/sh\nexec '"'"'%s'"'"' %s\n' "$quoted" '{arguments}' > run
+chmod +x run
+"##,
+        version = pin.version,
+        version_q = quote(&pin.version),
+        source_q = quote(&pin.source),
+        source_said = if pin.source.is_empty() {
+            "nothing (this package names no source)"
+        } else {
+            &pin.source
+        },
+    )
+}
+
+/// Writes the program directory `dir`: its `build` script, a README, and the bundled binary if
+/// any.
+pub fn write_program(dir: &Path, pin: &Pin, what: &str, arguments: &str) -> io::Result<()> {
+    assert!(
+        !arguments.contains('\''),
+        "a program's arguments are written inside single quotes"
+    );
+    fs::create_dir_all(dir)?;
+    let build = dir.join("build");
+    fs::write(&build, build_script(pin, what, arguments))?;
+    make_executable(&build)?;
+    fs::write(
+        dir.join("README"),
+        format!(
+            "The {what}: `referee {arguments}`, run by the `run` script that `build` writes.\n\
+             It needs referee {version}: on PATH, in $REFEREE, or built from $REFEREE_SOURCE \
+             (see `build`).\n",
+            version = pin.version
+        ),
+    )?;
+    if let Some(binary) = &pin.bundled {
+        let bundled = dir.join("referee");
+        fs::copy(binary, &bundled)?;
+        make_executable(&bundled)?;
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn make_executable(path: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(path, fs::Permissions::from_mode(0o755))
+}
