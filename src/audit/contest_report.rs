@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::Path;
 
 use serde::Serialize;
 
@@ -220,7 +219,7 @@ pub fn write<G: Game>(
             .iter()
             .map(|&c| strengthening.candidates[c].expected.as_str())
             .collect();
-        let added = add_to_package(package, &inputs, &answers)?;
+        let added = crate::judge_system::package::add::add_to_package(package, &inputs, &answers)?;
         for (test, name) in tests.iter_mut().zip(added) {
             test.added_as = Some(name);
         }
@@ -306,91 +305,5 @@ impl<'a> ContestManifest<'a> {
             seconds: report.phases.iter().map(|(_, d)| d.as_secs_f64()).sum(),
             interrupted: report.interrupted,
         }
-    }
-}
-
-/// Adds `inputs` and their `answers` to `package`'s `data/secret/`, named to sort after every
-/// case already there (a number one past the largest leading number, at its width, then
-/// `-referee`), never over an existing file. Lists them in the package's `referee-files.txt`
-/// when it has one. The names given, relative to `data/secret`.
-pub fn add_to_package(
-    package: &Path,
-    inputs: &[&[u8]],
-    answers: &[&str],
-) -> Result<Vec<String>, RunError> {
-    let secret = package.join("data/secret");
-    fs::create_dir_all(&secret).map_err(|e| RunError::io(&secret, e))?;
-    let mut stems: Vec<String> = fs::read_dir(&secret)
-        .map_err(|e| RunError::io(&secret, e))?
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().to_string();
-            name.strip_suffix(".in").map(str::to_string)
-        })
-        .collect();
-    stems.sort();
-    let last = stems.last().cloned().unwrap_or_default();
-    let digits = last.bytes().take_while(u8::is_ascii_digit).count();
-    let (width, mut number) = if digits > 0 {
-        (digits, last[..digits].parse::<u64>().unwrap_or(0) + 1)
-    } else {
-        (3, 1)
-    };
-    let mut names = Vec::new();
-    let mut listed = String::new();
-    for (input, answer) in inputs.iter().zip(answers) {
-        let mut stem = format!("{number:0width$}-referee");
-        if digits == 0 || stem <= last {
-            stem = format!("{last}-referee-{number:03}");
-        }
-        number += 1;
-        for (ext, bytes) in [("in", *input), ("ans", answer.as_bytes())] {
-            let path = secret.join(format!("{stem}.{ext}"));
-            let mut file = fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&path)
-                .map_err(|e| RunError::io(&path, e))?;
-            std::io::Write::write_all(&mut file, bytes).map_err(|e| RunError::io(&path, e))?;
-            listed.push_str(&format!("data/secret/{stem}.{ext}\n"));
-        }
-        names.push(format!("{stem}.in"));
-    }
-    let manifest = package.join(crate::judge_system::package::PACKAGE_MANIFEST);
-    if manifest.is_file() && !listed.is_empty() {
-        let mut file = fs::OpenOptions::new()
-            .append(true)
-            .open(&manifest)
-            .map_err(|e| RunError::io(&manifest, e))?;
-        std::io::Write::write_all(&mut file, listed.as_bytes())
-            .map_err(|e| RunError::io(&manifest, e))?;
-    }
-    Ok(names)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn added_cases_sort_after_every_existing_one_and_never_overwrite() {
-        let dir = tempfile::tempdir().unwrap();
-        let secret = dir.path().join("data/secret");
-        fs::create_dir_all(&secret).unwrap();
-        for name in ["001-a", "009-b", "010-generated-1-0"] {
-            fs::write(secret.join(format!("{name}.in")), name).unwrap();
-        }
-        let names = add_to_package(dir.path(), &[b"x", b"y"], &["X\n", "Y\n"]).unwrap();
-        assert_eq!(names, ["011-referee.in", "012-referee.in"]);
-        assert_eq!(fs::read(secret.join("012-referee.ans")).unwrap(), b"Y\n");
-        let names = add_to_package(dir.path(), &[b"z"], &["Z\n"]).unwrap();
-        assert_eq!(names, ["013-referee.in"]);
-        let other = tempfile::tempdir().unwrap();
-        let secret = other.path().join("data/secret");
-        fs::create_dir_all(&secret).unwrap();
-        fs::write(secret.join("zeta.in"), "").unwrap();
-        let names = add_to_package(other.path(), &[b"z"], &["Z\n"]).unwrap();
-        assert_eq!(names, ["zeta-referee-001.in"]);
-        assert!("zeta-referee-001" > "zeta");
     }
 }

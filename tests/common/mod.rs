@@ -2,6 +2,7 @@
 //! and a proptest strategy over each game's one generator (shrinking with the game's shrinker).
 #![allow(dead_code)]
 
+pub mod bapctools;
 pub mod programs;
 
 use std::collections::VecDeque;

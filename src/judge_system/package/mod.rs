@@ -26,6 +26,7 @@
 //! a directory is replaced only when every file in it is one of those (or with `force`), so no
 //! file referee did not write is ever deleted unasked.
 
+pub mod add;
 pub mod cases;
 pub mod programs;
 pub mod statement;

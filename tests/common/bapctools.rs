@@ -1,0 +1,52 @@
+//! Running BAPCtools' `bt` on a problem package: the command is the path in `REFEREE_BT` (as
+//! `.ci/run` sets it after `scripts/bapctools.sh`). Without it a test says it was skipped, and
+//! fails instead when `REFEREE_REQUIRE_TOOLS` is set.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// `bt`, or `None` (the test is skipped) when `REFEREE_BT` is not set.
+pub fn bt() -> Option<PathBuf> {
+    match std::env::var_os("REFEREE_BT") {
+        Some(path) => Some(PathBuf::from(path)),
+        None => {
+            assert!(
+                std::env::var_os("REFEREE_REQUIRE_TOOLS").is_none(),
+                "REFEREE_BT is not set (.ci/run installs BAPCtools)"
+            );
+            eprintln!("SKIPPED the BAPCtools checks: set REFEREE_BT to BAPCtools' bt");
+            None
+        }
+    }
+}
+
+/// Runs `bt ARGS` in the problem directory `problem`, with this referee first on PATH (the
+/// package's programs find it there), and BAPCtools' temporary files and its record of the
+/// problems it has seen (it warns of another problem with the same UUID) inside `problem`'s
+/// parent.
+pub fn run(bt: &Path, problem: &Path, args: &[&str]) -> Output {
+    let bin = Path::new(env!("CARGO_BIN_EXE_referee")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    Command::new(bt)
+        .args(args)
+        .current_dir(problem)
+        .env("PATH", path)
+        .env("TMPDIR", problem.parent().unwrap())
+        .env("XDG_CONFIG_HOME", problem.parent().unwrap().join("config"))
+        .output()
+        .unwrap()
+}
+
+/// What `bt` printed, its progress bars' carriage returns as new lines.
+pub fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+    .replace('\r', "\n")
+}
