@@ -41,12 +41,31 @@ pub fn run(bt: &Path, problem: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
-/// What `bt` printed, its progress bars' carriage returns as new lines.
+/// What `bt` printed, its progress bars' carriage returns as new lines and its colours (which
+/// it prints in CI, `CI` set) left out.
 pub fn text(output: &Output) -> String {
-    format!(
+    let printed = format!(
         "{}{}",
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
-    )
-    .replace('\r', "\n")
+    );
+    let mut plain = String::with_capacity(printed.len());
+    let mut chars = printed.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            // An escape sequence: ESC [ parameters, then a final byte from '@' to '~'.
+            '\u{1b}' => {
+                if chars.next() == Some('[') {
+                    for c in chars.by_ref() {
+                        if ('@'..='~').contains(&c) {
+                            break;
+                        }
+                    }
+                }
+            }
+            '\r' => plain.push('\n'),
+            c => plain.push(c),
+        }
+    }
+    plain
 }
