@@ -311,6 +311,26 @@ fn write_into<G: Game>(
         )?,
         FormatVersion::Legacy => {}
     }
+    write_programs::<G>(dir, settings, &rules_arg, content, planned, &args)?;
+    for (verdict, file, source) in &content.submissions {
+        write_file(
+            &dir.join("submissions").join(verdict).join(file),
+            source.as_bytes(),
+        )?;
+    }
+    Ok(written)
+}
+
+/// The package's programs (validators, generator) and, in 2025-09, its generators.yaml.
+fn write_programs<G: Game>(
+    dir: &Path,
+    settings: &Settings,
+    rules_arg: &str,
+    content: &Content,
+    planned: &[Planned],
+    args: &[String],
+) -> io::Result<()> {
+    let format = settings.format;
     let pin = &settings.pin;
     let game = G::NAME;
     write_program(
@@ -353,16 +373,10 @@ fn write_into<G: Game>(
             .ok_or_else(|| io::Error::other("the package has no accepted solution"))?;
         write_file(
             &dir.join("generators/generators.yaml"),
-            cases::generators_yaml(planned, &settings.seed.to_string(), solution, &args).as_bytes(),
+            cases::generators_yaml(planned, &settings.seed.to_string(), solution, args).as_bytes(),
         )?;
     }
-    for (verdict, file, source) in &content.submissions {
-        write_file(
-            &dir.join("submissions").join(verdict).join(file),
-            source.as_bytes(),
-        )?;
-    }
-    Ok(written)
+    Ok(())
 }
 
 /// `problem.yaml` in `format`.
