@@ -374,6 +374,32 @@ fn programs_find_referee_or_say_how_to_install_it() {
         run.contains(&format!("'{}/0.1.0/bin/referee'", cache.display())),
         "{run}"
     );
+    // The source the package names: a git URL at a revision.
+    let pinned = dir.join("pinned").join("somegame");
+    referee()
+        .args(["package", "somegame", "--cases", "2", "--out"])
+        .arg(&pinned)
+        .args(["--referee-source", "https://example.org/referee.git#abc123"])
+        .assert()
+        .success();
+    std::fs::remove_file(&calls).unwrap();
+    let cache = dir.join("cache-pinned");
+    let built = build(
+        &pinned.join("answer_validators/referee"),
+        &[
+            ("PATH", path.as_str()),
+            ("REFEREE_CACHE", cache.to_str().unwrap()),
+        ],
+    );
+    assert!(built.status.success(), "{}", text(&built));
+    assert_eq!(
+        std::fs::read_to_string(&calls).unwrap(),
+        format!(
+            "install --quiet --locked --root {}/0.1.0 --git https://example.org/referee.git \
+             --rev abc123 referee\n",
+            cache.display()
+        )
+    );
     // Bundled with --referee: found first, beside the scripts.
     let bundled = dir.join("bundled").join("somegame");
     referee()

@@ -37,8 +37,8 @@ pub(super) struct PackageArgs {
     format_version: FormatVersion,
     /// Where the package's programs build referee from when it is not installed where they
     /// run: a git URL (URL#REV for a revision) or a directory holding referee's source.
-    #[arg(long, value_name = "SOURCE", default_value = "")]
-    referee_source: String,
+    #[arg(long, value_name = "SOURCE")]
+    referee_source: Option<String>,
     /// Put this referee binary beside each program of the package (for judge hosts that cannot
     /// install referee); by default the programs find referee where they run.
     #[arg(long, value_name = "BINARY")]
@@ -66,7 +66,7 @@ pub(super) fn package(args: PackageArgs) -> Result<ExitCode, RunError> {
         format: args.format_version,
         pin: Pin {
             version: env!("CARGO_PKG_VERSION").to_string(),
-            source: args.referee_source.clone(),
+            source: args.referee_source.clone().unwrap_or_default(),
             bundled: args.referee.clone(),
         },
         force: args.force,
