@@ -5,7 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::detect::file_suffix;
-use crate::error::RunError;
+use crate::error::{JudgeError, RunError};
 use crate::game::{in_form, render, Case, Constraints, Engine, Form, Game};
 use crate::knobs::Knobs;
 use crate::random::Rng;
@@ -134,17 +134,15 @@ pub fn named_case<G: Game>(name: &str, rules: G::Options) -> Result<Vec<u8>, Str
 }
 
 /// The engine's verdicts on `input`, as a `.ans` holds them.
-pub fn answer_of<G: Game>(input: &[u8], rules: G::Options) -> Result<String, String> {
-    G::judge(Engine::Fast, &mut &input[..], rules)
-        .map(|judgements| render::<G>(&judgements))
-        .map_err(|e| e.to_string())
+pub fn answer_of<G: Game>(input: &[u8], rules: G::Options) -> Result<String, JudgeError> {
+    G::judge(Engine::Fast, &mut &input[..], rules).map(|judgements| render::<G>(&judgements))
 }
 
 fn write_answer<G: Game>(path: &Path, input: &[u8], rules: G::Options) -> Result<(), RunError> {
-    let answer = G::judge(Engine::Fast, &mut &input[..], rules)
+    let answer = answer_of::<G>(input, rules)
         .map_err(|e| RunError::Usage(e.located(&path.display().to_string())))?;
     let ans = path.with_extension("ans");
-    fs::write(&ans, render::<G>(&answer)).map_err(|e| RunError::io(&ans, e))
+    fs::write(&ans, answer).map_err(|e| RunError::io(&ans, e))
 }
 
 /// Checks that every knob given is one of `G`'s.

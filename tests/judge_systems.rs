@@ -224,3 +224,42 @@ fn the_input_validator_exits_42_or_43_with_the_place() {
         .assert()
         .code(42);
 }
+
+/// The answer validator BAPCtools runs (`run INPUT < ANSWER`): the engine's verdicts byte for
+/// byte, or the first byte that differs; an input that is not one is named.
+#[test]
+fn an_answer_file_is_valid_only_as_the_engines_verdicts_byte_for_byte() {
+    let dir = setup("answer");
+    let answer = |text: &str| {
+        let out = referee()
+            .args(["validate", "pousse", "--answer-of"])
+            .arg(dir.join("in"))
+            .write_stdin(text)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    assert_eq!(answer("X WINS\n\nTIE GAME\n").0, 42);
+    for (text, said) in [
+        ("X WINS\n\nTIE GAME", "3:9: expected \"\\n\""),
+        ("X WINS \n\nTIE GAME\n", "1:7: expected \"\\n\""),
+        ("X WINS\n\ntie game\n", "3:1: expected \"T\""),
+        ("X WINS\n\nTIE GAME\n\n", "4:1: expected the end"),
+    ] {
+        let (code, err) = answer(text);
+        assert_eq!(code, 43, "{text:?}");
+        assert!(err.contains(said), "{text:?}: {err}");
+    }
+    std::fs::write(dir.join("bad.in"), "3\nL9\nQUIT\n").unwrap();
+    let out = referee()
+        .args(["validate", "pousse", "--answer-of"])
+        .arg(dir.join("bad.in"))
+        .write_stdin("X WINS\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(43));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the input is invalid"));
+}

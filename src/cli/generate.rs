@@ -197,7 +197,8 @@ fn generate_one(args: GenArgs) -> Result<ExitCode, RunError> {
                 }
             };
             let input = crate::game::in_form::<G>(args.form, &[single]);
-            let answer = crate::gen::answer_of::<G>(&input, rules)?;
+            let answer = crate::gen::answer_of::<G>(&input, rules)
+                .map_err(|e| RunError::Usage(e.located("the case")))?;
             Ok((input, answer))
         }
     }

@@ -10,7 +10,7 @@ use crate::answer::Verdict;
 use crate::error::RunError;
 use crate::game::{rules_from_flag, Game};
 use crate::games::{GameName, Visitor};
-use crate::judge_system::check::{check, Decision, Layout};
+use crate::judge_system::check::{check, check_answer, Decision, Layout};
 use crate::judge_system::validate::{validate, Constraints};
 
 /// Kattis' and DOMjudge's exit code for a valid input or an accepted output.
@@ -80,7 +80,9 @@ pub(super) fn validate_input(args: ValidateArgs) -> Result<ExitCode, RunError> {
         fn visit<G: Game>(self) -> Self::Output {
             let rules = rules_from_flag::<G>(self.args.rules.as_deref())?;
             if let Some(of) = &self.args.answer_of {
-                return Ok(match validate_answer::<G>(of, self.input, rules)? {
+                let checked =
+                    check_answer::<G>(of, self.input, rules).map_err(|e| RunError::io(of, e))?;
+                return Ok(match checked {
                     Ok(()) => {
                         eprintln!("{}: the engine's verdicts on {}", self.name, of.display());
                         ExitCode::from(KATTIS_ACCEPT)
@@ -113,48 +115,6 @@ pub(super) fn validate_input(args: ValidateArgs) -> Result<ExitCode, RunError> {
         name: &name,
         input,
     })
-}
-
-/// Whether `answer` is byte for byte the engine's verdicts on the input file `input`: `Err`
-/// says where it first differs (`LINE:COLUMN: ...`, 1-based), or that the input is not one.
-fn validate_answer<G: Game>(
-    input: &Path,
-    answer: impl Read,
-    rules: G::Options,
-) -> Result<Result<(), String>, RunError> {
-    let file = crate::guard::open_regular(input).map_err(|e| RunError::io(input, e))?;
-    let judged = G::judge(
-        crate::game::Engine::Fast,
-        &mut crate::text::Bounded::new(file, 16_000_000_000),
-        rules,
-    );
-    let judgements = match judged {
-        Ok(j) => j,
-        Err(e) => {
-            return Ok(Err(format!(
-                " the input is not valid: {}",
-                e.located(&input.display().to_string())
-            )))
-        }
-    };
-    let expected = crate::game::render::<G>(&judgements);
-    let limit = crate::answer::longest_output(&expected);
-    let Some(got) = crate::text::read_at_most(answer, limit).map_err(|e| RunError::io(input, e))?
-    else {
-        return Ok(Err(format!(
-            " the answer is far longer than the {} bytes of the engine's verdicts",
-            expected.len()
-        )));
-    };
-    Ok(
-        match crate::answer::first_byte_difference(expected.as_bytes(), &got, true) {
-            None => Ok(()),
-            Some(d) => Err(format!(
-                "{}:{}: expected {} (the engine's verdicts, byte for byte), found {}",
-                d.line, d.column, d.expected, d.found
-            )),
-        },
-    )
 }
 
 pub(super) fn check_output(args: CheckArgs) -> Result<ExitCode, RunError> {

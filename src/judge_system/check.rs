@@ -191,6 +191,58 @@ fn exact_difference(expected: &str, got: &[u8], case_sensitive: bool) -> String 
     }
 }
 
+/// The engine's judgements of the input file `input`, or why it has none (an invalid input).
+fn judge_input<G: Game>(
+    input: &Path,
+    options: G::Options,
+) -> io::Result<Result<Vec<G::Judgement>, String>> {
+    let name = input.display().to_string();
+    let file = crate::guard::open_regular(input)?;
+    Ok(
+        match G::judge(
+            Engine::Fast,
+            &mut Bounded::new(file, LARGEST_INPUT),
+            options,
+        ) {
+            Ok(j) => Ok(j),
+            Err(e @ JudgeError::Input(_)) => {
+                Err(format!("the input is invalid: {}", e.located(&name)))
+            }
+            Err(e) => Err(e.located(&name)),
+        },
+    )
+}
+
+/// Whether `answer` is byte for byte the engine's verdicts on the input file `input` (an answer
+/// validator's question): `Err` says where it first differs (`LINE:COLUMN: ...`, 1-based), or
+/// that the input has no verdicts.
+pub fn check_answer<G: Game>(
+    input: &Path,
+    answer: impl Read,
+    options: G::Options,
+) -> io::Result<Result<(), String>> {
+    let judgements = match judge_input::<G>(input, options)? {
+        Ok(j) => j,
+        Err(why) => return Ok(Err(format!(" {why}"))),
+    };
+    let expected = render::<G>(&judgements);
+    let Some(got) = read_at_most(answer, longest_output(&expected))? else {
+        return Ok(Err(format!(
+            " the answer is far longer than the {} bytes of the engine's verdicts",
+            expected.len()
+        )));
+    };
+    Ok(
+        match first_byte_difference(expected.as_bytes(), &got, true) {
+            None => Ok(()),
+            Some(d) => Err(format!(
+                "{}:{}: expected {} (the engine's verdicts, byte for byte), found {}",
+                d.line, d.column, d.expected, d.found
+            )),
+        },
+    )
+}
+
 /// Judges `input` (a file of the game's input format) under `options`, checks `answer` against
 /// the engine, and decides on the team's output read from `team`, laid out as `layout` asks.
 pub fn check<G: Game>(
@@ -200,21 +252,9 @@ pub fn check<G: Game>(
     options: G::Options,
     layout: Layout,
 ) -> io::Result<Decision> {
-    let name = input.display().to_string();
-    let file = crate::guard::open_regular(input)?;
-    let judgements = match G::judge(
-        Engine::Fast,
-        &mut Bounded::new(file, LARGEST_INPUT),
-        options,
-    ) {
+    let judgements = match judge_input::<G>(input, options)? {
         Ok(j) => j,
-        Err(e @ JudgeError::Input(_)) => {
-            return Ok(Decision::JudgeError(format!(
-                "the input is invalid: {}",
-                e.located(&name)
-            )))
-        }
-        Err(e) => return Ok(Decision::JudgeError(e.located(&name))),
+        Err(why) => return Ok(Decision::JudgeError(why)),
     };
     let expected = render::<G>(&judgements);
     let limit = longest_output(&expected);

@@ -94,12 +94,21 @@ pub fn plan<G: Game>(
     if count > 0 && content.generator_rules.is_empty() {
         return Err(format!("{} has no generator rules", G::NAME));
     }
+    let shapes = content
+        .generator_rules
+        .iter()
+        .map(|rule| {
+            let words: Vec<&str> = rule.knobs.split_whitespace().collect();
+            G::Case::shape(&Knobs::from_words(
+                &words,
+                <G::Case as crate::game::Case>::KNOBS,
+            )?)
+        })
+        .collect::<Result<Vec<_>, String>>()?;
     let mut item = 0u64;
     for i in 0..count {
         let rule = &content.generator_rules[i % content.generator_rules.len()];
-        let words: Vec<&str> = rule.knobs.split_whitespace().collect();
-        let knobs = Knobs::from_words(&words, <G::Case as crate::game::Case>::KNOBS)?;
-        let shape = G::Case::shape(&knobs)?;
+        let shape = &shapes[i % shapes.len()];
         // A case repeating an earlier one is replaced by the next item's.
         let (command, input) = loop {
             let mut command = format!("{GENERATOR} --seed {{seed}} --item {item}");
@@ -108,7 +117,7 @@ pub fn plan<G: Game>(
                 command.push_str(rule.knobs);
             }
             let seed = bapctools_seed(salt, &command);
-            let input = crate::gen::one_case::<G>(seed, item, &shape, rules, true)?;
+            let input = crate::gen::one_case::<G>(seed, item, shape, rules, true)?;
             item += 1;
             if seen.insert(input.clone()) {
                 break (command, input);
