@@ -25,7 +25,10 @@ pub enum Engine {
 /// How the cases of one input are laid out: one case per input, or the problem's multi-case
 /// form (`referee audit --form`). A game whose multi-case form of one case is its single-case
 /// form still has both: a program may read one case and stop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Form {
     /// One case per input.
     Single,
@@ -392,12 +395,18 @@ pub trait Case: Clone + Debug + Send + Sync + 'static {
 
 /// The contest output for a list of judgements, exactly as the problem expects it.
 pub fn render<G: Game>(judgements: &[G::Judgement]) -> String {
+    join_verdicts::<G>(judgements.iter().map(|j| j.verdict()))
+}
+
+/// The contest's output of the cases whose verdicts are `verdicts`: each on its line,
+/// [`Game::BETWEEN`] between two.
+pub fn join_verdicts<G: Game>(verdicts: impl IntoIterator<Item = impl AsRef<str>>) -> String {
     let mut out = String::new();
-    for (i, j) in judgements.iter().enumerate() {
+    for (i, verdict) in verdicts.into_iter().enumerate() {
         if i > 0 {
             out.push_str(G::BETWEEN);
         }
-        out.push_str(&j.verdict());
+        out.push_str(verdict.as_ref());
         out.push('\n');
     }
     out

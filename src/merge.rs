@@ -8,6 +8,7 @@
 //! findings are one per signature: the example from the lowest case, the counts summed, files
 //! copied; they equal the unsharded run's when each signature's first case shrinks alike on
 //! every machine (shrinking depends on the case alone) and no shard hit `--max-findings`.
+//! Merged `audit` reports combine each program's records ([`crate::audit::merge`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -326,141 +327,117 @@ fn merge_grade(
     })
 }
 
-/// How a findings report names its files: the columns holding a file of the directory, and
-/// the other extensions of each such file's stem.
-fn finding_files(command: &str) -> &'static [(&'static str, &'static [&'static str])] {
-    match command {
-        "audit" => &[("input", &["ans", "out", "err"])],
-        _ => &[("input", &[]), ("regression", &[])],
-    }
-}
-
-/// The order of a finding's case (`12`, `random 12`, `file NAME`, `example K`, `examples`):
-/// the statement's examples first, then input files by name, then random cases by index.
-fn case_key(case: &str) -> (u8, u64, String) {
-    if case == "examples" {
-        return (0, 0, String::new());
-    }
-    if let Some(k) = case.strip_prefix("example ") {
-        return (0, k.parse().unwrap_or(u64::MAX), String::new());
-    }
-    if let Some(name) = case.strip_prefix("file ") {
-        return (1, 0, name.to_string());
-    }
-    let index = case
-        .trim_start_matches("random ")
-        .parse()
-        .unwrap_or(u64::MAX);
-    (2, index, String::new())
-}
-
-fn merge_findings(
+/// The shards' `findings.csv` of a `stress` run, read as typed rows: one finding per signature,
+/// the example from the lowest case, the counts summed, its input and regression vector copied.
+fn merge_stress(
     dirs: &[PathBuf],
-    staging: Staging,
+    mut staging: Staging,
     mut manifest: Manifest,
 ) -> Result<Merged, RunError> {
-    let command = manifest.command.clone();
+    use crate::stress::{FindingRow, FINDINGS, FINDINGS_HEADER, MANIFEST};
     let out = staging.dir().to_path_buf();
-    let mut staging = staging;
-    let mut header: Option<csv::StringRecord> = None;
-    // signature -> (the row of its lowest case, its directory, the summed count)
-    let mut groups: BTreeMap<String, (Vec<String>, PathBuf, u64)> = BTreeMap::new();
+    let io = |e: std::io::Error| RunError::io(&out, e);
+    // signature -> (the row of its lowest case, its directory), the counts summed
+    let mut groups: BTreeMap<String, (FindingRow, PathBuf)> = BTreeMap::new();
     for dir in dirs {
-        let path = dir.join("findings.csv");
-        let (mut reader, here) = crate::report::open_csv(&path)?;
-        match &header {
-            None => header = Some(here.clone()),
-            Some(h) if *h != here => {
-                return Err(
-                    format!("{}: other columns than the first shard's", path.display()).into(),
-                )
-            }
-            Some(_) => {}
+        let path = dir.join(FINDINGS);
+        let (reader, header) = crate::report::open_csv(&path)?;
+        if header.iter().ne(FINDINGS_HEADER.iter().copied()) {
+            return Err(format!("{}: not the findings of a stress run", path.display()).into());
         }
-        let column = |name: &str| {
-            here.iter()
-                .position(|h| h == name)
-                .ok_or_else(|| format!("{}: no column {name}", path.display()))
-        };
-        let (signature, count, case) = (column("signature")?, column("count")?, column("case")?);
-        for record in reader.records() {
-            let record = record.map_err(|e| format!("{}: {e}", path.display()))?;
-            let row: Vec<String> = record.iter().map(str::to_string).collect();
-            let n: u64 = row[count]
-                .parse()
-                .map_err(|_| format!("{}: a malformed count {:?}", path.display(), row[count]))?;
-            let entry = groups
-                .entry(row[signature].clone())
-                .or_insert_with(|| (row.clone(), dir.clone(), 0));
-            entry.2 += n;
-            if case_key(&row[case]) < case_key(&entry.0[case]) {
-                (entry.0, entry.1) = (row, dir.clone());
+        for row in reader.into_deserialize::<FindingRow>() {
+            let row = row.map_err(|e| format!("{}: {e}", path.display()))?;
+            match groups.entry(row.signature.clone()) {
+                std::collections::btree_map::Entry::Vacant(slot) => {
+                    slot.insert((row, dir.clone()));
+                }
+                std::collections::btree_map::Entry::Occupied(mut slot) => {
+                    let (known, from) = slot.get_mut();
+                    let count = known.count + row.count;
+                    if row.case < known.case {
+                        (*known, *from) = (row, dir.clone());
+                    }
+                    known.count = count;
+                }
             }
         }
     }
-    let header = header.expect("at least one shard");
-    let names: Vec<&str> = header.iter().collect();
-    let at = |name: &str| names.iter().position(|h| *h == name).expect("checked");
-    let mut kept: Vec<(Vec<String>, PathBuf, u64)> = groups.into_values().collect();
-    kept.sort_by_key(|(row, _, _)| case_key(&row[at("case")]));
+    let mut kept: Vec<(FindingRow, PathBuf)> = groups.into_values().collect();
+    kept.sort_by_key(|(row, _)| row.case);
     let mut rows = Vec::new();
-    for (number, (mut row, dir, count)) in kept.into_iter().enumerate() {
-        row[at("finding")] = (number + 1).to_string();
-        row[at("count")] = count.to_string();
-        for (file_column, siblings) in finding_files(&command) {
-            let Some(i) = names.iter().position(|h| h == file_column) else {
-                continue;
-            };
-            let file = &row[i];
-            if file.is_empty() || file.contains('/') || file.starts_with('.') {
+    for (number, (mut row, dir)) in kept.into_iter().enumerate() {
+        row.finding = number + 1;
+        for name in [&row.input, &row.regression] {
+            if name.is_empty() || name.contains('/') || name.starts_with('.') {
                 continue;
             }
-            let mut files = vec![file.clone()];
-            if let Some((stem, _)) = file.rsplit_once('.') {
-                files.extend(siblings.iter().map(|ext| format!("{stem}.{ext}")));
-            }
-            for name in files {
-                let bytes = std::fs::read(dir.join(&name))
-                    .map_err(|e| RunError::io(&dir.join(&name), e))?;
-                staging
-                    .file(&name, &bytes)
-                    .map_err(|e| RunError::io(&out, e))?;
-                manifest
-                    .reports
-                    .insert(name.clone(), crate::report::write::Digest::of(&bytes, 1));
-            }
+            let bytes =
+                std::fs::read(dir.join(name)).map_err(|e| RunError::io(&dir.join(name), e))?;
+            staging.file(name, &bytes).map_err(io)?;
+            let digest = crate::report::write::Digest::of(&bytes, 1);
+            manifest.reports.insert(name.clone(), digest);
         }
         rows.push(row);
     }
     let digest = staging
-        .csv("findings.csv", &names, &rows)
-        .map_err(|e| RunError::io(&out, e))?;
-    manifest.reports.insert("findings.csv".into(), digest);
-    let manifest_name = COMMANDS
-        .iter()
-        .find(|(c, _)| *c == command)
-        .map(|c| c.1)
-        .expect("a known command");
+        .csv(
+            FINDINGS,
+            &FINDINGS_HEADER,
+            rows.iter().map(FindingRow::cells),
+        )
+        .map_err(io)?;
+    manifest.reports.insert(FINDINGS.into(), digest);
     staging
-        .json(manifest_name, &manifest)
+        .json(MANIFEST, &manifest)
         .and_then(|()| staging.commit())
-        .map_err(|e| RunError::io(&out, e))?;
+        .map_err(io)?;
     let game = manifest.options.get("game").cloned().unwrap_or_default();
     let properties: Vec<(String, String)> = manifest
         .options
         .iter()
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
-    let suites = findings_suites(&game, &properties, &names, &rows);
+    let shown: Vec<_> = rows.iter().map(|row| row.shown(&out)).collect();
     Ok(Merged {
-        command,
+        command: "stress".into(),
         shards: dirs.len(),
         rows: rows.len(),
         problems: rows.len(),
-        reports: vec!["findings.csv".into(), manifest_name.into()],
-        suites,
+        reports: vec![FINDINGS.into(), MANIFEST.into()],
+        suites: findings_suites(&game, &properties, &shown),
         verify: None,
     })
+}
+
+/// The shards of an `audit` run, their typed reports combined ([`crate::audit::merge`]) and
+/// written as one run's.
+#[cfg(target_os = "linux")]
+fn merge_audit(dirs: &[PathBuf], staging: Staging, manifest: Manifest) -> Result<Merged, RunError> {
+    use crate::audit::report;
+    let out = staging.dir().to_path_buf();
+    let reports = crate::audit::merge::read(dirs)?;
+    let (merged, files) = crate::audit::merge::combine(dirs, &reports)?;
+    let options = manifest.options.clone();
+    report::write_report(staging, &merged, manifest, &files).map_err(|e| RunError::io(&out, e))?;
+    let lines = report::lines(&merged);
+    let scores = crate::audit::strengthen::scores_of(&merged);
+    let problems = lines.iter().filter(|l| !l.verdict.is_empty()).count()
+        + report::package_verdict(&scores).len();
+    let suite = report::suite(&merged, &lines, &report::properties(&merged, &options));
+    Ok(Merged {
+        command: "audit".into(),
+        shards: dirs.len(),
+        rows: lines.len(),
+        problems,
+        reports: vec![report::PROGRAMS.into(), report::MANIFEST.into()],
+        suites: vec![suite],
+        verify: None,
+    })
+}
+
+#[cfg(not(target_os = "linux"))]
+fn merge_audit(_: &[PathBuf], _: Staging, _: Manifest) -> Result<Merged, RunError> {
+    Err(RunError::Usage("audit runs under Linux only".into()))
 }
 
 /// Combines the shard runs in `dirs` into the reports of one run in `out`.
@@ -480,6 +457,7 @@ pub fn merge_keeping(dirs: &[PathBuf], out: &Path, kept_rows: usize) -> Result<M
     match manifest.command.as_str() {
         "verify" => merge_verify(dirs, &manifests, staging, manifest, kept_rows),
         "grade" => merge_grade(dirs, &manifests, staging, manifest, kept_rows),
-        _ => merge_findings(dirs, staging, manifest),
+        "audit" => merge_audit(dirs, staging, manifest),
+        _ => merge_stress(dirs, staging, manifest),
     }
 }

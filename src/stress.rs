@@ -108,11 +108,43 @@ pub fn run<G: Game>(
         (None, None) => Some(10_000),
         (c, _) => c,
     };
-    let mut cases = 0;
+    let watchdog = hang_watchdog::<G>(&limits, rules, out);
+    let quiet = QuietPanics::install();
+    let mut hunt = Hunt::<G> {
+        limits,
+        rules,
+        out,
+        started,
+        watchdog: &watchdog,
+        cases: 0,
+        findings: Findings::new(limits.max_findings),
+        gists: BTreeMap::new(),
+        stats: Stats::new(G::FEATURES),
+    };
     let mut next = 0u64;
+    loop {
+        let index = limits.shard.map_or(next, |s| s.nth(next));
+        let done = max_cases.is_some_and(|m| index >= m)
+            || limits.time.is_some_and(|t| started.elapsed() >= t)
+            || (!limits.keep_going && !hunt.findings.is_empty());
+        if done {
+            break;
+        }
+        next += 1;
+        hunt.case(index)?;
+    }
+    drop(quiet);
+    let report = hunt.report();
+    write_reports::<G>(staging, &limits, rules, &report).map_err(|e| RunError::io(out, e))?;
+    Ok(report)
+}
+
+/// A watchdog that saves a case no implementation finishes within `--case-time` (as
+/// `...-hang.in` in `out`) and ends the process with exit 1.
+fn hang_watchdog<G: Game>(limits: &Limits, rules: Option<G::Options>, out: &Path) -> Watchdog {
     let hang_out = out.to_path_buf();
     let (seed, case_time) = (limits.seed, limits.case_time);
-    let watchdog = Watchdog::spawn(case_time, move |case, input| {
+    Watchdog::spawn(case_time, move |case, input| {
         let file = hang_out.join(format!("{}-hang.in", stem::<G>(seed, case, rules)));
         let saved = fs::create_dir_all(&hang_out).and_then(|()| fs::write(&file, input));
         let name = G::NAME;
@@ -131,10 +163,27 @@ pub fn run<G: Game>(
             ),
         }
         std::process::exit(1);
-    });
-    // Cross-examines a case under the watchdog; a panic is a divergence too.
-    let judged = |case: u64, input: &[u8], rules: G::Options| -> Result<(), Divergence> {
-        watchdog.judging(case, input);
+    })
+}
+
+/// A stress run in progress.
+struct Hunt<'a, G: Game> {
+    limits: Limits,
+    rules: Option<G::Options>,
+    out: &'a Path,
+    started: Instant,
+    watchdog: &'a Watchdog,
+    cases: u64,
+    findings: Findings<Finding>,
+    /// The signature each divergence's gist was kept under (only the first is shrunk).
+    gists: BTreeMap<String, String>,
+    stats: Stats,
+}
+
+impl<G: Game> Hunt<'_, G> {
+    /// Cross-examines case `case`'s `input` under the watchdog; a panic is a divergence too.
+    fn judged(&self, case: u64, input: &[u8], rules: G::Options) -> Result<(), Divergence> {
+        self.watchdog.judging(case, input);
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             cross_examine::<G>(input, rules)
         }))
@@ -150,129 +199,152 @@ pub fn run<G: Game>(
                 gist: "panic".to_string(),
             })
         });
-        watchdog.idle();
+        self.watchdog.idle();
         result
-    };
-    let quiet = QuietPanics::install();
-    let shape = <G::Case as Case>::Shape::default();
-    let mut findings: Findings<Finding> = Findings::new(limits.max_findings);
-    // The signature each divergence's gist was kept under (only the first is shrunk).
-    let mut gists: BTreeMap<String, String> = BTreeMap::new();
-    let mut stats = Stats::new(G::FEATURES);
-    loop {
-        let index = limits.shard.map_or(next, |s| s.nth(next));
-        let done = max_cases.is_some_and(|m| index >= m)
-            || limits.time.is_some_and(|t| started.elapsed() >= t)
-            || (!limits.keep_going && !findings.is_empty());
-        if done {
-            drop(quiet);
-            let report = Report {
-                cases,
-                elapsed: started.elapsed(),
-                findings: findings
-                    .iter()
-                    .map(|(_, f, count)| Finding {
-                        count: *count,
-                        ..f.clone()
-                    })
-                    .collect(),
-                dropped: findings.dropped,
-                stats,
-            };
-            write_reports::<G>(staging, &limits, rules, &report)
-                .map_err(|e| RunError::io(out, e))?;
-            return Ok(report);
-        }
-        next += 1;
-        let mut rng = Rng::for_item(limits.seed, index);
-        let case = G::Case::generate(&mut rng, rules, &shape);
+    }
+
+    /// Draws and cross-examines random case `index`; a divergence of a new signature is saved,
+    /// shrunk and kept.
+    fn case(&mut self, index: u64) -> Result<(), RunError> {
+        let mut rng = Rng::for_item(self.limits.seed, index);
+        let case = G::Case::generate(&mut rng, self.rules, &<G::Case as Case>::Shape::default());
         let malformed = rng.chance(MALFORMED);
         let input = if malformed {
             case.corrupt(&mut rng)
         } else {
             case.input()
         };
-        cases += 1;
-        if limits.stats {
-            stats.count::<G>(&input, case.options(), malformed);
+        self.cases += 1;
+        if self.limits.stats {
+            self.stats.count::<G>(&input, case.options(), malformed);
         }
-        let Err(first) = judged(index, &input, case.options()) else {
-            continue;
+        let Err(first) = self.judged(index, &input, case.options()) else {
+            return Ok(());
         };
-        if let Some(signature) = gists.get(&first.gist) {
-            findings.add(signature.clone(), || {
+        if let Some(signature) = self.gists.get(&first.gist) {
+            self.findings.add(signature.clone(), || {
                 unreachable!("known signatures are counted")
             });
-            continue;
+            return Ok(());
         }
-        if findings.len() >= limits.max_findings {
-            findings.dropped += 1;
-            continue;
+        if self.findings.len() >= self.limits.max_findings {
+            self.findings.dropped += 1;
+            return Ok(());
         }
+        self.diverged(index, &case, input, malformed, first)
+    }
+
+    /// Saves the divergence `first` of case `index` at once, shrinks it, saves the shrunk case
+    /// in its place, and keeps it.
+    fn diverged(
+        &mut self,
+        index: u64,
+        case: &G::Case,
+        input: Vec<u8>,
+        malformed: bool,
+        first: Divergence,
+    ) -> Result<(), RunError> {
         let options = case.options();
-        let stem = stem::<G>(limits.seed, index, Some(options));
-        let file = out.join(format!("{stem}.in"));
-        let regression = out.join(format!("{stem}.regression.txt"));
-        let rules_name = if options == G::Options::default() {
-            String::new()
-        } else {
-            options.name().to_string()
-        };
-        let save = |input: &[u8], signature: &str, divergence: &Divergence| {
-            let vector = Regression {
-                game: G::NAME.to_string(),
-                rules: rules_name.clone(),
-                expect: Expectation::Agree,
-                why: format!(
-                    "found by referee stress {} --seed {} (case {}), signature {signature}: {}",
-                    G::NAME,
-                    limits.seed,
-                    index,
-                    divergence.to_string().replace('\n', "; ")
-                ),
-                input: input.to_vec(),
-            };
-            fs::create_dir_all(out)
-                .and_then(|()| fs::write(&file, input))
-                .and_then(|()| fs::write(&regression, vector.to_bytes()))
-                .map_err(|e| RunError::io(&file, e))
+        let stem = stem::<G>(self.limits.seed, index, Some(options));
+        let saved = Saved::<G> {
+            file: self.out.join(format!("{stem}.in")),
+            regression: self.out.join(format!("{stem}.regression.txt")),
+            rules: if options == G::Options::default() {
+                String::new()
+            } else {
+                options.name().to_string()
+            },
+            seed: self.limits.seed,
+            index,
+            game: std::marker::PhantomData,
         };
         // Written at once, before shrinking: whatever happens next, the divergence is kept.
-        save(&input, &signature("divergence", &[&first.gist]), &first)?;
+        saved.save(&input, &signature("divergence", &[&first.gist]), &first)?;
         // Shrinking stops at the shrink time and at the end of --time.
         let until = [
-            Some(Instant::now() + limits.shrink_time),
-            limits.time.map(|t| started + t),
+            Some(Instant::now() + self.limits.shrink_time),
+            self.limits.time.map(|t| self.started + t),
         ]
         .into_iter()
         .flatten()
         .min();
         // A generated case shrinks by the game's shrinker, a malformed input byte by byte.
         let (small, label): (Vec<u8>, String) = if malformed {
-            let small = shrink_bytes(input, |bytes| judged(index, bytes, options).is_err(), until);
+            let small = shrink_bytes(input, |b| self.judged(index, b, options).is_err(), until);
             (small, "malformed".to_string())
         } else {
-            let small = shrink(
-                case.clone(),
-                |c| judged(index, &c.input(), c.options()).is_err(),
-                until,
-            );
+            let fails = |c: &G::Case| self.judged(index, &c.input(), c.options()).is_err();
+            let small = shrink(case.clone(), fails, until);
             (small.input(), small.shape_label())
         };
-        let divergence =
-            judged(index, &small, options).expect_err("the shrunk case still diverges");
+        let divergence = self
+            .judged(index, &small, options)
+            .expect_err("the shrunk case still diverges");
         let signature = signature("divergence", &[&divergence.gist, &label]);
-        gists.insert(first.gist, signature.clone());
-        save(&small, &signature, &divergence)?;
-        findings.add(signature.clone(), || Finding {
+        self.gists.insert(first.gist, signature.clone());
+        saved.save(&small, &signature, &divergence)?;
+        self.findings.add(signature.clone(), || Finding {
             case: index,
-            file,
-            regression,
+            file: saved.file.clone(),
+            regression: saved.regression.clone(),
             divergence,
-            rules: rules_name,
+            rules: saved.rules.clone(),
             signature,
             count: 1,
         });
+        Ok(())
+    }
+
+    /// What the run did.
+    fn report(self) -> Report {
+        Report {
+            cases: self.cases,
+            elapsed: self.started.elapsed(),
+            findings: self
+                .findings
+                .iter()
+                .map(|(_, f, count)| Finding {
+                    count: *count,
+                    ..f.clone()
+                })
+                .collect(),
+            dropped: self.findings.dropped,
+            stats: self.stats,
+        }
+    }
+}
+
+/// Where a divergence is saved: its input and its regression vector.
+struct Saved<G: Game> {
+    file: PathBuf,
+    regression: PathBuf,
+    rules: String,
+    seed: u64,
+    index: u64,
+    game: std::marker::PhantomData<G>,
+}
+
+impl<G: Game> Saved<G> {
+    /// Writes `input` and its regression vector (of `signature` and `divergence`).
+    fn save(&self, input: &[u8], signature: &str, divergence: &Divergence) -> Result<(), RunError> {
+        let vector = Regression {
+            game: G::NAME.to_string(),
+            rules: self.rules.clone(),
+            expect: Expectation::Agree,
+            why: format!(
+                "found by referee stress {} --seed {} (case {}), signature {signature}: {}",
+                G::NAME,
+                self.seed,
+                self.index,
+                divergence.to_string().replace('\n', "; ")
+            ),
+            input: input.to_vec(),
+        };
+        let dir = self.file.parent().unwrap_or(Path::new("."));
+        fs::create_dir_all(dir)
+            .and_then(|()| fs::write(&self.file, input))
+            .and_then(|()| fs::write(&self.regression, vector.to_bytes()))
+            .map_err(|e| RunError::io(&self.file, e))
     }
 }
 
@@ -280,7 +352,8 @@ pub fn run<G: Game>(
 pub const FINDINGS: &str = "findings.csv";
 /// The manifest of a stress report directory.
 pub const MANIFEST: &str = "stress.json";
-/// The columns of `findings.csv`: one row per signature kept, first found first.
+/// The columns of `findings.csv`: one row per signature kept, first found first (the fields
+/// of [`FindingRow`]).
 pub const FINDINGS_HEADER: [&str; 10] = [
     "finding",
     "game",
@@ -293,6 +366,73 @@ pub const FINDINGS_HEADER: [&str; 10] = [
     "engine",
     "reference",
 ];
+
+/// One row of `findings.csv`, as written and as `referee merge` reads it back.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FindingRow {
+    /// Its number, from 1.
+    pub finding: usize,
+    /// The game.
+    pub game: String,
+    /// The case's rule set (empty for the default).
+    pub rules: String,
+    /// The number of the case that diverged first.
+    pub case: u64,
+    /// Its signature.
+    pub signature: String,
+    /// How many divergent cases share it.
+    pub count: u64,
+    /// The shrunk input's file name.
+    pub input: String,
+    /// The regression vector's file name.
+    pub regression: String,
+    /// What the engine said.
+    pub engine: String,
+    /// What the reference said.
+    pub reference: String,
+}
+
+impl FindingRow {
+    /// Its cells, in the order of [`FINDINGS_HEADER`].
+    pub fn cells(&self) -> Vec<String> {
+        vec![
+            self.finding.to_string(),
+            self.game.clone(),
+            self.rules.clone(),
+            self.case.to_string(),
+            self.signature.clone(),
+            self.count.to_string(),
+            self.input.clone(),
+            self.regression.clone(),
+            self.engine.clone(),
+            self.reference.clone(),
+        ]
+    }
+
+    /// The finding as CI outputs and the HTML report show it, its files in `dir`.
+    pub fn shown(&self, dir: &Path) -> crate::report::ci::ShownFinding {
+        crate::report::ci::ShownFinding {
+            number: self.finding,
+            game: self.game.clone(),
+            rules: self.rules.clone(),
+            status: "divergence".into(),
+            signature: self.signature.clone(),
+            count: self.count,
+            input: dir.join(&self.input),
+            data_file: None,
+            sides: vec![
+                ("engine".into(), self.engine.clone()),
+                ("reference".into(), self.reference.clone()),
+            ],
+            facts: Vec::new(),
+            columns: FINDINGS_HEADER
+                .iter()
+                .map(|h| h.to_string())
+                .zip(self.cells())
+                .collect(),
+        }
+    }
+}
 
 /// The options of a run that change its findings, by flag name, for the manifest.
 fn options<G: Game>(limits: &Limits, rules: Option<G::Options>) -> BTreeMap<String, String> {
@@ -320,26 +460,23 @@ fn name_in_dir(path: &Path) -> String {
         .map_or(String::new(), |n| n.to_string_lossy().to_string())
 }
 
-/// The rows of `findings.csv` (columns [`FINDINGS_HEADER`]) for the findings of `report`, a
-/// run of `game`.
-pub fn finding_rows(game: &str, report: &Report) -> Vec<Vec<String>> {
+/// The rows of `findings.csv` for the findings of `report`, a run of `game`.
+pub fn finding_rows(game: &str, report: &Report) -> Vec<FindingRow> {
     report
         .findings
         .iter()
         .enumerate()
-        .map(|(i, f)| {
-            vec![
-                (i + 1).to_string(),
-                game.to_string(),
-                f.rules.clone(),
-                f.case.to_string(),
-                f.signature.clone(),
-                f.count.to_string(),
-                name_in_dir(&f.file),
-                name_in_dir(&f.regression),
-                f.divergence.engine.clone(),
-                f.divergence.reference.clone(),
-            ]
+        .map(|(i, f)| FindingRow {
+            finding: i + 1,
+            game: game.to_string(),
+            rules: f.rules.clone(),
+            case: f.case,
+            signature: f.signature.clone(),
+            count: f.count,
+            input: name_in_dir(&f.file),
+            regression: name_in_dir(&f.regression),
+            engine: f.divergence.engine.clone(),
+            reference: f.divergence.reference.clone(),
         })
         .collect()
 }
@@ -352,7 +489,11 @@ fn write_reports<G: Game>(
     report: &Report,
 ) -> std::io::Result<()> {
     let rows = finding_rows(G::NAME, report);
-    let digest = staging.csv(FINDINGS, &FINDINGS_HEADER, rows)?;
+    let digest = staging.csv(
+        FINDINGS,
+        &FINDINGS_HEADER,
+        rows.iter().map(FindingRow::cells),
+    )?;
     let mut manifest = Manifest::new(
         "stress",
         options::<G>(limits, rules),

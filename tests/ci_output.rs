@@ -232,11 +232,19 @@ fn build_judge(dir: &Path, source: &str, defines: &[&str]) -> String {
     exe.display().to_string()
 }
 
-fn findings(dir: &Path) -> Vec<Vec<String>> {
-    csv::Reader::from_path(dir.join("findings.csv"))
-        .unwrap()
+/// The findings of the program `judge` of the audit reports in `dir`, keyed by column.
+fn findings(dir: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut reader = csv::Reader::from_path(dir.join("programs/pousse/findings.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    reader
         .records()
-        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .map(|r| {
+            header
+                .iter()
+                .zip(r.unwrap().iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
         .collect()
 }
 
@@ -302,9 +310,9 @@ fn audit_shards_merge_by_signature_and_report_as_junit() {
     );
     assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
     let rows = findings(&merged);
-    let total = |rows: &[Vec<String>]| {
+    let total = |rows: &[std::collections::BTreeMap<String, String>]| {
         rows.iter()
-            .map(|r| r[10].parse::<u64>().unwrap())
+            .map(|r| r["count"].parse::<u64>().unwrap())
             .sum::<u64>()
     };
     // Every failing case of the whole run is counted once, in one slice or the other.
@@ -312,22 +320,33 @@ fn audit_shards_merge_by_signature_and_report_as_junit() {
     let shard_signatures: Vec<String> = shards
         .iter()
         .flat_map(|s| findings(s))
-        .map(|r| r[9].clone())
+        .map(|r| r["signature"].clone())
         .collect();
     for (i, row) in rows.iter().enumerate() {
-        assert_eq!(row[0], (i + 1).to_string());
-        assert!(shard_signatures.contains(&row[9]));
-        let stem = row[4].trim_end_matches(".in");
+        assert_eq!(row["finding"], (i + 1).to_string());
+        assert!(shard_signatures.contains(&row["signature"]));
+        let stem = row["input"].trim_end_matches(".in");
         for ext in ["in", "ans", "out", "err"] {
-            assert!(
-                merged.join(format!("{stem}.{ext}")).is_file(),
-                "{stem}.{ext}"
-            );
+            let file = merged.join(format!("programs/pousse/{stem}.{ext}"));
+            assert!(file.is_file(), "{}", file.display());
         }
     }
-    let signatures: std::collections::BTreeSet<&String> = rows.iter().map(|r| &r[9]).collect();
+    let signatures: std::collections::BTreeSet<&String> =
+        rows.iter().map(|r| &r["signature"]).collect();
     assert_eq!(signatures.len(), rows.len(), "one row per signature");
-    check_junit(&junit, rows.len(), 0);
+    // One test case per program: the judge is proved wrong, its findings in the detail.
+    let report = check_junit(&junit, 1, 0);
+    assert_eq!(report.tests, 1);
+    let xml = fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("proved wrong"), "{xml}");
+    // The merged program's line is the whole run's but for the counts of cases.
+    let line = |dir: &Path| {
+        let mut reader = csv::Reader::from_path(dir.join("programs.csv")).unwrap();
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), 1);
+        (rows[0][2].to_string(), rows[0][11].to_string())
+    };
+    assert_eq!(line(&merged), line(&whole));
     // A slice missing, or given twice, is refused by name.
     let run = output(
         referee(&["merge"])

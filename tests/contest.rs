@@ -166,9 +166,9 @@ fn the_example_contest_is_audited_and_its_data_strengthened() {
     // At most one case per bug the data misses, each failing a program proved wrong.
     let manifest: serde_json::Value =
         serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap()).unwrap();
-    let tests = manifest["strengthening"].as_array().unwrap();
+    let tests = manifest["report"]["tests"].as_array().unwrap();
     assert_eq!(tests.len(), 1, "{err}");
-    let scores = &manifest["scores"];
+    let scores = &manifest["summary"]["scores"];
     assert_eq!(
         scores["tpr_existing"],
         serde_json::json!({"hits": 6, "of": 7})
@@ -353,7 +353,7 @@ fn strengthening_cases_are_in_the_problems_form_and_never_reject_a_program_that_
     );
     let manifest: serde_json::Value =
         serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap()).unwrap();
-    let dropped = manifest["dropped"].to_string();
+    let dropped = manifest["report"]["dropped"].to_string();
     assert!(
         dropped.contains("buffer finding 1 (crash): it rejects buffer, which must be accepted"),
         "{dropped}"
@@ -393,7 +393,9 @@ fn strengthening_cases_are_in_the_problems_form_and_never_reject_a_program_that_
 fn cases_judged(out: &Path) -> u64 {
     let manifest: serde_json::Value =
         serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap()).unwrap();
-    manifest["cases_judged"].as_u64().unwrap()
+    manifest["report"]["effort"]["cases_judged"]
+        .as_u64()
+        .unwrap()
 }
 
 #[test]
@@ -498,7 +500,7 @@ fn a_table_of_programs_says_which_accepted_one_is_wrong() {
         err.contains("programs.csv:3:") && err.contains("'maybe'"),
         "{err}"
     );
-    // --add-to needs several programs, and a package.
+    // --add-to needs a package.
     let alone = referee()
         .args(["audit", "pousse", "--cmd", &good, "--add-to"])
         .arg(dir.path())

@@ -373,7 +373,7 @@ proptest! {
 fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
     use referee::audit::entrants::Entrant;
     use referee::audit::pipeline::audit;
-    use referee::audit::settings::{FormRule, Layout, Settings};
+    use referee::audit::settings::{FormRule, Settings};
     use referee::audit::{program, Kind};
     let dir = tempfile::tempdir().unwrap();
     let judge = "import sys\nfor line in sys.stdin:\n    n, k = map(int, line.split())\n    \
@@ -391,7 +391,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         cases: Some(200),
         time: None,
         limits: program::Limits {
-            timeout: Duration::from_secs(5),
+            cpu: Duration::from_secs(5),
             max_output: 1 << 20,
             stderr_tail: 1 << 10,
         },
@@ -401,6 +401,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         out: dir.path().join("audit"),
         keep_going: false,
         max_findings: 20,
+        strict: false,
         shrink_time: Duration::from_secs(20),
         reference_budget: 1_000_000,
         shard: None,
@@ -408,22 +409,26 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         constraints: referee::game::Constraints::Contest,
         save_runs: None,
         add_to: None,
-        layout: Layout::One,
     };
     let report = audit::<TakeAway<true>>(&settings, &entrants, Vec::new()).unwrap();
-    let findings = &report.programs[0].lines;
+    let program = &report.programs[0];
+    let findings = &program.findings;
     assert_eq!(findings.len(), 1, "{findings:?}");
     let finding = &findings[0];
     assert_eq!(finding.kind, Kind::EngineDisputed);
     assert!(
         finding
-            .confirmed
+            .evidence
+            .text()
             .contains("the reference gives the program's answer"),
-        "{}",
-        finding.confirmed
+        "{:?}",
+        finding.evidence
     );
     // Shrunk to a small pile the engine gets wrong: a multiple of K + 1 above 2 (K + 1).
-    let shrunk = std::fs::read_to_string(&finding.input).unwrap();
+    let input = settings
+        .out
+        .join(referee::audit::report::finding_path(program, finding));
+    let shrunk = std::fs::read_to_string(&input).unwrap();
     let [n, k]: [u64; 2] = shrunk
         .split_whitespace()
         .map(|v| v.parse().unwrap())
@@ -439,6 +444,6 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
     assert!(audit::<TakeAway<false>>(&clean, &entrants, Vec::new())
         .unwrap()
         .programs[0]
-        .lines
+        .findings
         .is_empty());
 }

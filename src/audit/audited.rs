@@ -1,153 +1,337 @@
-//! What an audit found: each program's audit ([`ProgramAudit`]), the whole run's
-//! ([`AuditReport`]) and, with several programs, the contest's lines and strengthening cases
-//! ([`ContestOutcome`]). The stages fill them; the reports and summaries read them.
+//! What an audit found, as typed values: each program's record ([`ProgramRecord`]), built once
+//! when its stages are done, and the whole run's ([`AuditReport`]). Every report and summary
+//! is printed from these ([`super::report`]); `audit.json` holds them, so that `referee merge`
+//! reads the shards of an audit back as the same values ([`super::merge`]).
+//!
+//! A program's states are an enum of the reachable ones ([`Outcome`]): it cannot be run, or
+//! the audit's time ran out before its examples ran, or it was examined: the form its output
+//! fits (or that it fits none), its result on the existing data, what it did with referee's
+//! cases, and its findings. What the audit says of it ([`super::verdict::Standing`]) and of
+//! the package are pure functions of these.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::data::{OnData, ProblemForm};
+use super::data::{DataOutcome, ProblemForm};
 use super::entrants::Class;
-use super::finding::Found;
-use super::report::{FindingLine, FormUsed};
+use super::finding::Evidence;
 use super::runner::TimeLimit;
-use super::strengthen::Strengthening;
-use super::verdict::Standing;
-use crate::walk::CaseFile;
+use super::strengthen::OnCase;
+use super::verdict::{standing, Standing};
+use super::{Kind, Source};
+use crate::game::Form;
 
-/// What the audit did with one program.
-#[derive(Debug)]
-pub struct ProgramAudit {
+/// Durations written as seconds (a float) in `audit.json`.
+pub mod seconds {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes `d` as seconds.
+    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(d.as_secs_f64())
+    }
+
+    /// Reads seconds.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        let secs = f64::deserialize(d)?;
+        Duration::try_from_secs_f64(secs).map_err(serde::de::Error::custom)
+    }
+}
+
+/// The form a program's runs used, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "fit", rename_all = "kebab-case")]
+pub enum FormUsed {
+    /// Its output has the shape of an answer in `form`.
+    Fits {
+        /// The form.
+        form: Form,
+        /// Why, in a sentence.
+        why: String,
+    },
+    /// Its output fits no form tried: its finding is its attempt in `form`.
+    NoForm {
+        /// The form of the attempt that is its finding.
+        form: Form,
+    },
+}
+
+impl FormUsed {
+    /// The form its runs used.
+    pub fn form(&self) -> Form {
+        match self {
+            FormUsed::Fits { form, .. } | FormUsed::NoForm { form } => *form,
+        }
+    }
+
+    /// Why, in a sentence.
+    pub fn why(&self) -> &str {
+        match self {
+            FormUsed::Fits { why, .. } => why,
+            FormUsed::NoForm { .. } => {
+                "its output fits no form; the attempt in this form is its finding"
+            }
+        }
+    }
+}
+
+/// Why a program took no more cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Finish {
+    /// A finding proved it wrong.
+    ProvedWrong,
+    /// It ran every unit of the plan.
+    Exhausted,
+    /// The cases' deadline, an interruption, or a program that cannot start.
+    Stopped,
+}
+
+/// What one program did with referee's cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Cases it ran to their end.
+    pub cases: u64,
+    /// The time spent examining its failures.
+    #[serde(with = "seconds")]
+    pub examining: Duration,
+    /// Why it stopped.
+    pub finish: Finish,
+}
+
+/// Whether a program took referee's cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "took", rename_all = "kebab-case")]
+pub enum CasesOutcome {
+    /// None: its output fits no form, which is its finding.
+    NoForm,
+    /// None: it times out on the existing data, which classifies it.
+    TimesOutOnData,
+    /// Cases, as tallied.
+    Cases(Tally),
+}
+
+/// A program examined by the stages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Examined {
+    /// The form its runs used.
+    pub form: FormUsed,
+    /// Its result on the existing data.
+    pub on_data: DataOutcome,
+    /// What it did with referee's cases.
+    pub cases: CasesOutcome,
+}
+
+/// How far the audit took a program.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "kebab-case")]
+pub enum Outcome {
+    /// It cannot be run (it did not build, or could not be started).
+    CannotRun {
+        /// Why.
+        why: String,
+    },
+    /// `--time` ran out, or an interruption came, before its examples ran.
+    NotProbed,
+    /// The stages examined it.
+    Examined(Examined),
+}
+
+/// One finding, as reported.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FindingRecord {
+    /// Its kind as reported.
+    pub kind: Kind,
+    /// The kind its failure was first seen as (differs for `flaky` and `engine-disputed`).
+    pub seen: Kind,
+    /// Its signature.
+    pub signature: String,
+    /// How many failing cases share it.
+    pub count: u64,
+    /// Where its case comes from.
+    pub source: Source,
+    /// Its input file, in the program's directory of the report (`programs/NAME/`).
+    pub file: String,
+    /// The form of that input.
+    pub form: Form,
+    /// The engine's output, escaped and cut.
+    pub expected: String,
+    /// The program's output, escaped and cut.
+    pub got: String,
+    /// The end of the program's standard error, escaped.
+    pub stderr: String,
+    /// Its exit code or signal (`3`, `signal 11`), when it ended so.
+    pub exit: String,
+    /// How a run that timed out was stopped.
+    pub stopped: String,
+    /// The run's CPU time.
+    #[serde(with = "seconds")]
+    pub cpu: Duration,
+    /// The run's wall-clock time.
+    #[serde(with = "seconds")]
+    pub wall: Duration,
+    /// What stands behind it.
+    pub evidence: Evidence,
+    /// Shrinking steps taken.
+    pub shrink_steps: usize,
+    /// Whether it fails only with the other cases of its run.
+    pub batch_only: bool,
+    /// Where its case lies outside the contest's limits: what they allow, what it has.
+    pub outside: Option<(String, String)>,
+    /// Its input's size in bytes.
+    pub bytes: usize,
+    /// The case's size as the game counts it (`12 moves`).
+    pub size: Option<String>,
+    /// More for the detail column.
+    pub notes: Vec<String>,
+}
+
+/// One program's record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProgramRecord {
     /// Its name.
     pub name: String,
     /// Its expected class.
     pub expected: Option<Class>,
     /// Its command, quoted for a shell (none when it did not build).
     pub command: Option<String>,
-    /// What the audit says of it.
-    pub standing: Standing,
-    /// The form its runs used.
-    pub form: FormUsed,
-    /// Its result on the existing data.
-    pub on_data: Option<OnData>,
-    /// Cases it ran to their end.
-    pub cases: u64,
-    /// The time its cases ran, its examinations aside.
-    pub case_time: Duration,
-    /// Its runs.
+    /// How far the audit took it.
+    pub outcome: Outcome,
+    /// Its runs, probe and examinations included.
     pub runs: u64,
-    /// Its findings.
-    pub found: Found,
-    /// Its findings as reported, and the rows of its `findings.csv`.
-    pub lines: Vec<FindingLine>,
-    /// The rows of its `findings.csv`.
-    pub rows: Vec<Vec<String>>,
+    /// Its findings, first found first.
+    pub findings: Vec<FindingRecord>,
+    /// Its failing cases per kind (every one, not only those kept).
+    pub failing: BTreeMap<Kind, u64>,
+    /// Failing runs not examined for lack of time.
+    pub unexamined: u64,
+    /// Findings of new signatures beyond `--max-findings`, counted only.
+    pub beyond_max: u64,
 }
 
-impl ProgramAudit {
-    /// Its first finding that proves it wrong, as reported.
-    pub fn first_proof(&self) -> Option<&FindingLine> {
-        self.lines.iter().find(|l| l.kind.proves_wrong())
+impl ProgramRecord {
+    /// What it was examined to be, when it was.
+    pub fn examined(&self) -> Option<&Examined> {
+        match &self.outcome {
+            Outcome::Examined(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Its first finding that proves it wrong: the one answer to that question.
+    pub fn first_proof(&self) -> Option<&FindingRecord> {
+        self.findings.iter().find(|f| f.kind.proves_wrong())
+    }
+
+    /// Its result on the existing data.
+    pub fn on_data(&self) -> Option<&DataOutcome> {
+        self.examined().map(|e| &e.on_data)
+    }
+
+    /// Whether the existing data rejects it.
+    pub fn rejected_by_data(&self) -> bool {
+        self.on_data().is_some_and(DataOutcome::rejects)
+    }
+
+    /// Whether the existing data judged it (its runs ended, or there is no data).
+    pub fn judged_by_data(&self) -> bool {
+        self.on_data().is_some_and(DataOutcome::judged)
+    }
+
+    /// Cases of referee's it ran to their end.
+    pub fn cases(&self) -> u64 {
+        match self.examined().map(|e| e.cases) {
+            Some(CasesOutcome::Cases(t)) => t.cases,
+            _ => 0,
+        }
+    }
+
+    /// What the audit says of it.
+    pub fn standing(&self) -> Standing {
+        standing(self)
     }
 }
 
-/// What an audit did.
-#[derive(Debug)]
-pub struct AuditReport {
-    /// Every program, in the order given.
-    pub programs: Vec<ProgramAudit>,
-    /// The problem's form.
-    pub problem: ProblemForm,
-    /// Every run's time limit after the existing data's.
-    pub time_limit: TimeLimit,
-    /// The contest's lines and strengthening cases (several programs).
-    pub contest: Option<ContestOutcome>,
-    /// What was left out, and other notes for the summary.
-    pub notes: Vec<String>,
-    /// Cases generated and judged by the engine (each once, for every program).
-    pub cases_judged: u64,
-    /// Random cases dropped for lying outside the contest's limits.
-    pub dropped: u64,
-    /// Cases per run.
-    pub batch: usize,
-    /// The cases stage's time.
-    pub case_time: Duration,
-    /// The whole run's time.
-    pub elapsed: Duration,
-    /// Whether a signal interrupted the audit.
-    pub interrupted: bool,
-    /// Every data file found (for the manifest).
-    pub inputs: Vec<CaseFile>,
-    /// How long each stage took, in order.
-    pub phases: Vec<(&'static str, Duration)>,
-}
-
 /// A strengthening case written.
-#[derive(Debug, Clone, Serialize)]
-pub struct TestLine {
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestRecord {
     /// Its file in the report (`tests/NNN.in`).
     pub file: String,
     /// Where it was added (`--add-to`), relative to the package's `data/secret`.
     pub added_as: Option<String>,
-    /// The programs it fails.
-    pub fails: Vec<String>,
     /// Whose finding it is, and its kind.
     pub from: String,
     /// Its size in bytes.
     pub bytes: usize,
     /// Its size as the game counts it (`12 moves`, `16 squares`).
     pub size: Option<String>,
+    /// How each program does on it, in the order of the programs.
+    pub on: Vec<OnCase>,
 }
 
-/// One program's line of the report.
-#[derive(Debug, Clone, Serialize)]
-pub struct ProgramLine {
-    /// Its name.
-    pub name: String,
-    /// Its expected class.
-    pub expected: Option<Class>,
-    /// What it does: the data's result when the data rejects it, else the class of its first
-    /// finding, else accepted.
-    pub does: Option<Class>,
-    /// Its result on the existing data, in words.
-    pub existing_data: Option<String>,
-    /// Its audit on referee's cases, in words.
-    pub referee_cases: String,
-    /// Cases of referee's it ran.
-    pub cases: u64,
-    /// Its findings by kind.
-    pub findings: BTreeMap<String, u64>,
-    /// Its first finding's input, relative to the report directory.
-    pub first_case: Option<String>,
-    /// That input's size: bytes, and the case's size as the game counts it.
-    pub first_case_size: Option<String>,
-    /// Whether the data with the strengthening cases rejects it.
-    pub rejected_after: Option<bool>,
-    /// The input form its runs used.
-    pub form: Option<String>,
-    /// Whether the audit proved it wrong.
-    pub proved_wrong: bool,
-    /// What the package's verdict says of it (empty: as expected).
-    pub verdict: Vec<String>,
+/// What the random cases and the stages cost.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Effort {
+    /// Cases generated and judged by the engine (each once, for every program).
+    pub cases_judged: u64,
+    /// Random cases dropped for lying outside the contest's limits.
+    pub random_dropped: u64,
+    /// Cases per run.
+    pub batch: usize,
+    /// The cases stage's wall-clock time.
+    #[serde(with = "seconds")]
+    pub cases_time: Duration,
+    /// Each stage and its wall-clock seconds, in order.
+    pub phases: Vec<(String, f64)>,
+    /// The whole run's wall-clock time.
+    #[serde(with = "seconds")]
+    pub elapsed: Duration,
 }
 
-/// What an audit of several programs adds to the report.
-#[derive(Debug, Clone)]
-pub struct ContestOutcome {
-    /// Each program's line.
-    pub lines: Vec<ProgramLine>,
-    /// The strengthening cases written.
-    pub tests: Vec<TestLine>,
-    /// The strengthening stage.
-    pub strengthening: Strengthening,
-    /// What the package's verdict says of the data itself.
-    pub package: Vec<String>,
+/// What an audit did: every program's record, the strengthening cases, the run's facts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditReport {
+    /// The game's name.
+    pub game: String,
+    /// The rule set's name.
+    pub rules: String,
+    /// Flaky findings fail the audit (`--strict`).
+    pub strict: bool,
+    /// The problem's form.
+    pub problem: ProblemForm,
+    /// Every run's time limit after the existing data's.
+    pub time_limit: TimeLimit,
+    /// Whether the run has existing data (in any slice).
+    pub has_data: bool,
+    /// Every program, in the order given.
+    pub programs: Vec<ProgramRecord>,
+    /// The strengthening cases chosen, in the order picked.
+    pub tests: Vec<TestRecord>,
+    /// Candidates dropped because a program that must be accepted fails them, and why.
+    pub dropped: Vec<String>,
+    /// Findings not taken as candidates, and why.
+    pub not_candidates: Vec<String>,
+    /// What was left out, and other notes for the summary.
+    pub notes: Vec<String>,
+    /// What it cost.
+    pub effort: Effort,
+    /// Whether a signal interrupted the audit.
+    pub interrupted: bool,
 }
 
-impl ContestOutcome {
-    /// Whether the package's verdict lists anything.
-    pub fn failing(&self) -> bool {
-        !self.package.is_empty() || self.lines.iter().any(|l| !l.verdict.is_empty())
+impl AuditReport {
+    /// Every program's runs.
+    pub fn runs(&self) -> u64 {
+        self.programs.iter().map(|p| p.runs).sum()
+    }
+
+    /// Whether the strengthened data rejects program `p`: the existing data does, or a
+    /// strengthening case does every time.
+    pub fn rejected_after(&self, p: usize) -> bool {
+        self.programs[p].rejected_by_data()
+            || self.tests.iter().any(|t| t.on[p] == OnCase::Rejected)
     }
 }

@@ -1,16 +1,18 @@
 //! The existing data: the input files of the problem (a package's `data/sample` and
 //! `data/secret`, or `--inputs`), read once for every stage: each file's bytes, its answer (its
 //! `.ans`, read inside its tree, else the engine's output), its cases and the form it is
-//! written in. From it come the problem's input form ([`problem_form`]), each program's result
-//! as a judge system gives it ([`run_on_data`]), and the time limit of the other runs
-//! ([`time_limit`]).
+//! written in. From it come the problem's input form ([`problem_form`], from every file, the
+//! other shards' too), each program's result as a judge system gives it ([`run_on_data`]), and
+//! the time limit of the other runs ([`time_limit`], from CPU times).
 
 use std::io::Read;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use serde::{Deserialize, Serialize};
+
 use super::entrants::Class;
-use super::runner::{Runner, TimeLimit};
+use super::runner::{FromData, NoAnswer, Runner, TimeLimit};
 use super::settings::FormRule;
 use super::Kind;
 use crate::answer::{compare, Verdict};
@@ -44,6 +46,8 @@ pub struct DataFile<C> {
 pub struct Data<C> {
     /// The files read, of this run's slice.
     pub files: Vec<DataFile<C>>,
+    /// The forms of the valid files of the other slices, when sharded.
+    pub other_forms: Vec<Option<Form>>,
     /// Every file found, before sharding (for the manifest).
     pub found: Vec<CaseFile>,
     /// Files not read, answers not used, and why.
@@ -75,9 +79,15 @@ pub fn read<G: Game>(
         find_cases(inputs)?
     };
     let mut files = Vec::new();
+    let mut other_forms = Vec::new();
     let mut notes = Vec::new();
     for (position, file) in found.iter().enumerate() {
         if shard.is_some_and(|s| !s.contains(&file.name)) {
+            // Another slice's: only its form counts here (each slice finds the same form).
+            let mut elsewhere = Vec::new();
+            if let Ok(data) = read_file::<G>(file, rules, &mut elsewhere) {
+                other_forms.push(data.form);
+            }
             continue;
         }
         match read_file::<G>(file, rules, &mut notes) {
@@ -90,6 +100,7 @@ pub fn read<G: Game>(
     }
     Ok(Data {
         files,
+        other_forms,
         found,
         notes,
     })
@@ -164,7 +175,7 @@ fn answer_of(file: &CaseFile, len: u64, engine: &str, notes: &mut Vec<String>) -
 }
 
 /// The problem's input form, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProblemForm {
     /// The form every program must read; `None`: each program's own, by its output's shape.
     pub form: Option<Form>,
@@ -172,11 +183,17 @@ pub struct ProblemForm {
     pub why: String,
 }
 
-/// The problem's form under `rule`: `--form`; else (a contest) the form of the data, the form
-/// most of its files are written in when they differ, else the form of the statement's
-/// examples; else (one program) none.
-pub fn problem_form<G: Game>(rule: FormRule, files: &[DataFile<G::Case>]) -> ProblemForm {
-    let count = |form: Form| files.iter().filter(|f| f.form == Some(form)).count();
+/// The problem's form under `rule`: `--form`; else (several programs) the form of the data, the
+/// form most of its files (of every slice) are written in when they differ, else the form of
+/// the statement's examples; else (one program) none.
+pub fn problem_form<G: Game>(rule: FormRule, data: &Data<G::Case>) -> ProblemForm {
+    let forms: Vec<Option<Form>> = data
+        .files
+        .iter()
+        .map(|f| f.form)
+        .chain(data.other_forms.iter().copied())
+        .collect();
+    let count = |form: Form| forms.iter().filter(|f| **f == Some(form)).count();
     let (multi, single) = (count(Form::Multi), count(Form::Single));
     match rule {
         FormRule::Asked(form) => ProblemForm {
@@ -189,7 +206,7 @@ pub fn problem_form<G: Game>(rule: FormRule, files: &[DataFile<G::Case>]) -> Pro
         },
         FormRule::Problem if multi + single == 0 => ProblemForm {
             form: Some(G::STATEMENT_FORM),
-            why: if files.is_empty() {
+            why: if forms.is_empty() {
                 "the statement's examples' form (no data)".into()
             } else {
                 "the statement's examples' form (the data reads alike in both forms)".into()
@@ -218,14 +235,26 @@ pub fn problem_form<G: Game>(rule: FormRule, files: &[DataFile<G::Case>]) -> Pro
     }
 }
 
+/// The data file a program fails first, and how.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailedFile {
+    /// Its name.
+    pub name: String,
+    /// Its place among every data file.
+    pub position: usize,
+    /// How the program fails it.
+    pub kind: Kind,
+}
+
 /// A program's result on the data, as a judge system gives it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OnData {
     /// `accepted`, or the class of the first file it fails.
     pub class: Class,
     /// The first file it fails, and how.
-    pub failed: Option<(String, Kind)>,
-    /// Its slowest run.
+    pub failed: Option<FailedFile>,
+    /// The most CPU time one file took.
+    #[serde(with = "super::audited::seconds")]
     pub slowest: Duration,
     /// The files it ran.
     pub files: usize,
@@ -236,23 +265,79 @@ impl OnData {
     pub fn text(&self) -> String {
         match &self.failed {
             None => format!("{} ({} files)", self.class, self.files),
-            Some((file, kind)) => format!("{} on {file} ({kind})", self.class),
+            Some(f) => format!("{} on {} ({})", self.class, f.name, f.kind),
         }
     }
 
     /// Whether it timed out on the data (such a program is done with).
     pub fn timed_out(&self) -> bool {
-        matches!(self.failed, Some((_, Kind::Timeout)))
+        self.failed
+            .as_ref()
+            .is_some_and(|f| f.kind == Kind::Timeout)
+    }
+
+    /// The result of two slices of the data: the first file failed, the files counted once.
+    pub fn and(&self, other: &OnData) -> OnData {
+        let failed = [&self.failed, &other.failed]
+            .into_iter()
+            .flatten()
+            .min_by_key(|f| f.position)
+            .cloned();
+        OnData {
+            class: failed
+                .as_ref()
+                .map_or(Class::Accepted, |f| Class::of_kind(f.kind)),
+            failed,
+            slowest: self.slowest.max(other.slowest),
+            files: self.files + other.files,
+        }
     }
 }
 
-/// Why a program has no result on the data.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NoResult {
-    /// It could not be started.
-    CannotRun(String),
-    /// The deadline or an interruption cut a run short.
+/// What a program's runs on the existing data gave.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "result", rename_all = "kebab-case")]
+pub enum DataOutcome {
+    /// There is no data in this run.
+    NoData,
+    /// The audit's deadline, or an interruption, cut its runs short.
     Cut,
+    /// Its result.
+    Ran(OnData),
+}
+
+impl DataOutcome {
+    /// Its result, when its runs ended.
+    pub fn result(&self) -> Option<&OnData> {
+        match self {
+            DataOutcome::Ran(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Whether the data rejects it.
+    pub fn rejects(&self) -> bool {
+        self.result().is_some_and(|r| r.class != Class::Accepted)
+    }
+
+    /// Whether the data judged it: its runs ended, or there is no data to judge it.
+    pub fn judged(&self) -> bool {
+        !matches!(self, DataOutcome::Cut)
+    }
+
+    /// The outcome of two slices of the data.
+    pub fn and(&self, other: &DataOutcome) -> DataOutcome {
+        match (self, other) {
+            (DataOutcome::Ran(a), DataOutcome::Ran(b)) => DataOutcome::Ran(a.and(b)),
+            (DataOutcome::NoData, o) | (o, DataOutcome::NoData) => o.clone(),
+            (DataOutcome::Ran(r), DataOutcome::Cut) | (DataOutcome::Cut, DataOutcome::Ran(r))
+                if r.failed.is_some() =>
+            {
+                DataOutcome::Ran(r.clone())
+            }
+            _ => DataOutcome::Cut,
+        }
+    }
 }
 
 /// Runs the program of `runner` on every data file as it is, against its answer, each within
@@ -262,21 +347,20 @@ pub fn run_on_data<G: Game>(
     runner: &Runner<G>,
     files: &[DataFile<G::Case>],
     cut: Option<Instant>,
-) -> Result<OnData, NoResult> {
+) -> Result<OnData, NoAnswer> {
     let mut slowest = Duration::ZERO;
     for (ran, file) in files.iter().enumerate() {
-        let timeout = runner.time_limit.for_bytes(file.input.len());
-        let tried = runner
-            .run_for(&file.input, &file.expected, timeout, cut)
-            .ok_or_else(|| NoResult::CannotRun(runner.fatal().unwrap_or_default()))?;
-        if tried.cut() {
-            return Err(NoResult::Cut);
-        }
-        slowest = slowest.max(tried.run.elapsed);
+        let limit = runner.time_limit.for_bytes(file.input.len());
+        let tried = runner.run_to_end(&file.input, &file.expected, limit, cut)?;
+        slowest = slowest.max(tried.run.cpu);
         if let Some(kind) = tried.kind {
             return Ok(OnData {
                 class: Class::of_kind(kind),
-                failed: Some((file.name.clone(), kind)),
+                failed: Some(FailedFile {
+                    name: file.name.clone(),
+                    position: file.position,
+                    kind,
+                }),
                 slowest,
                 files: ran + 1,
             });
@@ -302,7 +386,10 @@ pub fn time_limit(most: Duration, accepted: &[&OnData], biggest: u64) -> TimeLim
     match slowest {
         Some(slowest) if biggest > 0 => TimeLimit {
             most,
-            from_data: Some((slowest, biggest)),
+            from_data: Some(FromData {
+                slowest,
+                largest: biggest,
+            }),
         },
         _ => TimeLimit::fixed(most),
     }
@@ -324,9 +411,18 @@ mod tests {
         }
     }
 
+    fn data(files: &[DataFile<crate::pousse::PousseCase>]) -> Data<crate::pousse::PousseCase> {
+        Data {
+            files: files.to_vec(),
+            other_forms: Vec::new(),
+            found: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
     #[test]
     fn the_problems_form_is_the_datas_else_the_statements() {
-        let form = |rule, files: &[_]| problem_form::<Pousse>(rule, files).form;
+        let form = |rule, files: &[_]| problem_form::<Pousse>(rule, &data(files)).form;
         let multi = [file(Some(Form::Multi)), file(Some(Form::Multi))];
         assert_eq!(form(FormRule::Problem, &multi), Some(Form::Multi));
         let mostly_single = [
@@ -344,6 +440,13 @@ mod tests {
             Some(Form::Single)
         );
         assert_eq!(form(FormRule::ByShape, &multi), None);
+        // Sharded: the other slices' files count too.
+        let mut sliced = data(&[file(Some(Form::Single))]);
+        sliced.other_forms = vec![Some(Form::Multi), Some(Form::Multi)];
+        assert_eq!(
+            problem_form::<Pousse>(FormRule::Problem, &sliced).form,
+            Some(Form::Multi)
+        );
     }
 
     #[test]
@@ -359,7 +462,13 @@ mod tests {
         let slow = result(Class::Accepted, 30);
         let rejected = result(Class::WrongAnswer, 900);
         let limit = time_limit(most, &[&fast, &slow, &rejected], 100);
-        assert_eq!(limit.from_data, Some((Duration::from_millis(30), 100)));
+        assert_eq!(
+            limit.from_data,
+            Some(FromData {
+                slowest: Duration::from_millis(30),
+                largest: 100
+            })
+        );
         assert_eq!(time_limit(most, &[&rejected], 100), TimeLimit::fixed(most));
         assert_eq!(time_limit(most, &[&fast], 0), TimeLimit::fixed(most));
     }

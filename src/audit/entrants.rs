@@ -1,6 +1,6 @@
-//! The programs of a contest audit ([`super::contest`]): named commands (`--cmd NAME=COMMAND`),
-//! a table of them (`--programs FILE`), or a Kattis package's `submissions/<class>/`, each
-//! built by the command of its language ([`LANGUAGES`]).
+//! The programs of an audit: commands (`--cmd COMMAND`, named after the file they run, or
+//! `--cmd NAME=COMMAND`), a table of them (`--programs FILE`), or a Kattis package's
+//! `submissions/<class>/`, each built by the command of its language ([`LANGUAGES`]).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -76,6 +76,13 @@ impl serde::Serialize for Class {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for Class {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Class, D::Error> {
+        let text = String::deserialize(d)?;
+        Class::parse(&text).ok_or_else(|| serde::de::Error::custom(format!("not a class: {text}")))
+    }
+}
+
 impl fmt::Display for Class {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -127,15 +134,68 @@ pub fn named(spec: &str) -> Option<(String, String)> {
     (valid_name(name) && !name.contains('/')).then(|| (name.to_string(), command.to_string()))
 }
 
-/// The entrants of `--cmd` values: each `NAME=COMMAND`, or a bare command named `program-K`
-/// (K from 1, in order).
+/// The name of a bare command: the file name of what it runs, the last of its words that names
+/// a file (`python3 judge.py`: `judge.py`), else its first word (`./judge`: `judge`), as a
+/// valid name (other characters as `-`).
+pub fn name_of(program: &Program) -> String {
+    let argv = program.argv();
+    let word = argv
+        .iter()
+        .rev()
+        .find(|w| Path::new(w).is_file())
+        .unwrap_or(&argv[0]);
+    let file = Path::new(word)
+        .file_name()
+        .map_or(word.clone(), |n| n.to_string_lossy().to_string());
+    let name: String = file
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(90)
+        .collect();
+    let name = name.trim_start_matches('.');
+    if name.is_empty() {
+        "program".to_string()
+    } else {
+        name.to_string()
+    }
+}
+
+/// The entrants of `--cmd` values: each `NAME=COMMAND`, or a bare command named after what it
+/// runs ([`name_of`]; a name already taken gets `-2`, `-3`, ...).
 pub fn from_commands(specs: &[String]) -> Result<Vec<Entrant>, RunError> {
-    let mut entrants = Vec::new();
-    for (i, spec) in specs.iter().enumerate() {
-        let (name, command) =
-            named(spec).unwrap_or_else(|| (format!("program-{}", i + 1), spec.clone()));
+    let mut entrants: Vec<Entrant> = Vec::new();
+    let taken: Vec<String> = specs.iter().filter_map(|s| named(s)).map(|n| n.0).collect();
+    for spec in specs {
+        let (name, command) = match named(spec) {
+            Some(named) => named,
+            None => (String::new(), spec.clone()),
+        };
         let program =
             Program::parse(&command).map_err(|e| RunError::Usage(format!("--cmd {spec}: {e}")))?;
+        let name = if name.is_empty() {
+            let base = name_of(&program);
+            let free = |n: &String| {
+                !taken.contains(n) && !entrants.iter().any(|e| dir_name(&e.name) == *n)
+            };
+            (1..)
+                .map(|k| {
+                    if k == 1 {
+                        base.clone()
+                    } else {
+                        format!("{base}-{k}")
+                    }
+                })
+                .find(free)
+                .expect("a free name")
+        } else {
+            name
+        };
         entrants.push(Entrant {
             name,
             expected: None,
@@ -460,5 +520,26 @@ mod tests {
         assert!(Class::Rejected.allows(Class::WrongAnswer));
         assert!(!Class::Rejected.allows(Class::Accepted));
         assert!(!Class::WrongAnswer.allows(Class::TimeLimitExceeded));
+    }
+
+    #[test]
+    fn a_bare_command_is_named_after_what_it_runs() {
+        let name = |command: &str| name_of(&Program::parse(command).unwrap());
+        assert_eq!(name("./judge --fast"), "judge");
+        assert_eq!(name("/usr/bin/sleep 1002"), "sleep");
+        assert_eq!(name("sh -c 'exit 127'"), "sh");
+        let here = env!("CARGO_MANIFEST_DIR");
+        assert_eq!(
+            name(&format!(
+                "python3 {here}/examples/judges/pousse.py --plant x"
+            )),
+            "pousse.py"
+        );
+        let same = from_commands(&["./j".into()]).unwrap();
+        let named = from_commands(&["j=./j".into()]).unwrap();
+        assert_eq!((same[0].name.as_str(), named[0].name.as_str()), ("j", "j"));
+        let two = from_commands(&["./a/j".into(), "./b/j".into(), "j-2=./c".into()]).unwrap();
+        let names: Vec<&str> = two.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["j", "j-3", "j-2"]);
     }
 }

@@ -1,7 +1,9 @@
-//! A program's findings: each one a failure narrowed, reproduced, shrunk and confirmed
-//! ([`Kept`]), kept apart by signature ([`Found`]).
+//! A program's findings: each one a failure narrowed, run again, shrunk and confirmed
+//! ([`Kept`]), kept apart by signature ([`Found`]), with what stands behind it ([`Evidence`]).
 
 use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
 
 use super::outcome::{difference, Tried};
 use super::program::Ending;
@@ -9,7 +11,8 @@ use super::{Kind, Source};
 use crate::harness::findings::{signature, Findings};
 
 /// What the reference says of the expected output of a finding's input.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "reference", content = "why", rename_all = "kebab-case")]
 pub enum Confirmation {
     /// The reference gives the engine's output.
     ByReference,
@@ -22,11 +25,95 @@ pub enum Confirmation {
 }
 
 impl Confirmation {
-    /// The `confirmed` column.
+    /// In words: `confirmed-by-reference`, or why not.
     pub fn text(&self) -> String {
         match self {
             Confirmation::ByReference => "confirmed-by-reference".into(),
             Confirmation::Unconfirmed(why) | Confirmation::Disputed(why) => why.clone(),
+        }
+    }
+}
+
+/// How a failure came back when its input was run again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reproduction {
+    /// Runs that ended, the first observation included.
+    pub runs: usize,
+    /// How many of them failed.
+    pub failed: usize,
+    /// The audit's deadline cut a run again short.
+    pub cut: bool,
+    /// The other kinds the runs again failed with (a timeout that, with twice the time, ends
+    /// in a wrong answer).
+    pub other_kinds: Vec<Kind>,
+}
+
+/// What a reproduction says of a failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Came {
+    /// It failed every time it was run again.
+    Back,
+    /// It passed a run again: flaky.
+    NotBack,
+    /// The audit's deadline left no time to run it again: it was seen once, and nothing
+    /// contradicts it.
+    Unchecked,
+}
+
+impl Reproduction {
+    /// A failure seen `seen` times, not run again yet.
+    pub fn seen(seen: usize) -> Reproduction {
+        Reproduction {
+            runs: seen,
+            failed: seen,
+            cut: false,
+            other_kinds: Vec::new(),
+        }
+    }
+
+    /// What the runs say.
+    pub fn came(&self) -> Came {
+        match (self.failed == self.runs, self.runs) {
+            (false, _) => Came::NotBack,
+            (true, 1) => Came::Unchecked,
+            (true, _) => Came::Back,
+        }
+    }
+
+    /// In words: `reproduced 3/3`, `reproduced 1/3`, or `seen once; --time ran out before it
+    /// was run again`.
+    pub fn text(&self) -> String {
+        if self.came() == Came::Unchecked {
+            return "seen once; --time ran out before it was run again".into();
+        }
+        let mut text = format!("reproduced {}/{}", self.failed, self.runs);
+        if !self.other_kinds.is_empty() {
+            let kinds: Vec<&str> = self.other_kinds.iter().map(|k| k.as_str()).collect();
+            text.push_str(&format!(" (again as {})", kinds.join(", ")));
+        }
+        if self.cut {
+            text.push_str(", then --time ran out");
+        }
+        text
+    }
+}
+
+/// What stands behind a finding: how it came back when run again, and for an answer, what
+/// the reference says of the expected output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evidence {
+    /// The runs again.
+    pub reruns: Reproduction,
+    /// The reference's word on the expected output (wrong answers and presentation errors).
+    pub reference: Option<Confirmation>,
+}
+
+impl Evidence {
+    /// The `confirmed` column: the reference's word for an answer, else the reproduction.
+    pub fn text(&self) -> String {
+        match &self.reference {
+            Some(confirmation) => confirmation.text(),
+            None => self.reruns.text(),
         }
     }
 }
@@ -48,13 +135,13 @@ pub struct Kept {
     pub input: Vec<u8>,
     /// The run on it.
     pub tried: Tried,
-    /// What the reference says (answers), or how it was reproduced (the other kinds).
-    pub confirmed: String,
+    /// What stands behind it.
+    pub evidence: Evidence,
     /// Shrinking steps taken.
     pub shrink_steps: usize,
     /// Whether it fails only with the other cases of its run.
     pub batch_only: bool,
-    /// Where its case lies outside the contest's limits.
+    /// Where its case lies outside the contest's limits: what they allow, what it has.
     pub outside: Option<(String, String)>,
     /// The case's size as the game counts it (`12 moves`, `16 squares`), when known.
     pub size: Option<String>,
@@ -138,27 +225,28 @@ impl Found {
             });
             return true;
         }
-        if self.findings.len() >= self.findings_room() {
+        if self.findings.len() >= self.findings.max() {
             self.findings.dropped += 1;
             return true;
         }
         false
     }
 
-    fn findings_room(&self) -> usize {
-        self.findings.max()
-    }
-
-    /// Keeps `kept`, found under pre-shrink `key`; findings whose shrunk cases coincide are
-    /// one finding.
-    pub fn keep(&mut self, key: String, kept: Kept) {
+    /// Keeps `kept`, found under pre-shrink `key` (none for a failure that was not counted
+    /// by [`counted`](Self::counted)); findings whose shrunk cases coincide are one finding.
+    pub fn keep(&mut self, key: Option<String>, kept: Kept) {
+        if key.is_none() {
+            *self.per_kind.entry(kept.seen).or_default() += 1;
+        }
         let same = self
             .findings
             .iter()
             .find(|(_, other, _)| other.kind == kept.kind && other.input == kept.input)
             .map(|(s, _, _)| s.clone());
         let signature = same.unwrap_or_else(|| kept.signature());
-        self.keys.insert(key, signature.clone());
+        if let Some(key) = key {
+            self.keys.insert(key, signature.clone());
+        }
         self.findings.add(signature, || kept);
     }
 
@@ -168,5 +256,36 @@ impl Found {
             .iter()
             .map(|(_, kept, _)| kept)
             .find(|kept| kept.kind.proves_wrong())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reproduction_says_whether_the_failure_came_back() {
+        let mut again = Reproduction::seen(1);
+        assert_eq!(again.came(), Came::Unchecked);
+        assert_eq!(
+            again.text(),
+            "seen once; --time ran out before it was run again"
+        );
+        again.runs += 2;
+        again.failed += 2;
+        assert_eq!(
+            (again.came(), again.text()),
+            (Came::Back, "reproduced 3/3".into())
+        );
+        again.runs += 1;
+        assert_eq!(
+            (again.came(), again.text()),
+            (Came::NotBack, "reproduced 3/4".into())
+        );
+        let evidence = Evidence {
+            reruns: Reproduction::seen(3),
+            reference: Some(Confirmation::ByReference),
+        };
+        assert_eq!(evidence.text(), "confirmed-by-reference");
     }
 }

@@ -1,12 +1,14 @@
 //! `referee audit`: cross-examine other people's judge programs, one or a whole contest's.
 //!
 //! One pipeline ([`pipeline::audit`]) audits any number of programs; auditing one program is
-//! a contest of one. Its stages, each in its own module:
+//! a contest of one, in its stages and in its reports. Each program's audit is one value,
+//! advanced stage by stage ([`audited`]), and every report is printed from the typed values
+//! the stages give ([`report`]):
 //!
 //! 1. **Data** ([`data`]): the input files (a package's `data/`, or `--inputs`) read once:
 //!    their bytes, their answers (`.ans`, else the engine's), their cases and their form. The
-//!    problem's input form is the form of that data, else of the statement's examples, else
-//!    `--form`; with one program and nothing said, the form its output fits.
+//!    problem's input form is `--form`; else, with several programs, the form of that data,
+//!    else of the statement's examples; with one program, the form its output fits.
 //! 2. **Probe** ([`probe`]): each program runs on the statement's own examples in the problem's
 //!    form (with one program and no known form, in each form). The form kept is the one whose
 //!    output has the *shape* of an answer (one verdict line per case, each in the game's output
@@ -14,24 +16,27 @@
 //!    contest uses: that attempt is its finding.
 //! 3. **Existing data** ([`data`]): each program runs every data file as a judge system runs
 //!    it, the file as it is against its answer; the programs expected accepted first, and their
-//!    times set the other runs' time limit ([`data::TimeLimit`]).
+//!    CPU times set the other runs' time limit ([`runner::TimeLimit`]).
 //! 4. **Cases** ([`schedule`]): units of cases ([`plan`]: the statement's examples, the data's
 //!    cases, then seeded random cases inside the contest's limits, the game's extremes among
 //!    them) prepared once and run by every program that still takes cases, `--jobs` runs at
 //!    once; the programs the data accepts first. A failing run is examined on the spot
-//!    ([`settle`]): narrowed to a case that fails alone, run again, shrunk ([`shrink`]),
-//!    confirmed by the reference ([`confirm`]); a program proved wrong stops taking cases
-//!    unless `--keep-going`.
-//! 5. **Strengthening** ([`strengthen`], several programs): each program's shrunk findings in
-//!    the problem's form are candidate data cases, kept only when the contest's validator takes
-//!    them and no program that must be accepted fails them; the fewest that reject every wrong
-//!    program the data accepts; the data's scores before and after.
-//! 6. **Reports** ([`report`], [`contest_report`]): each program's findings, and for a contest
-//!    `programs.csv` and the strengthening cases.
+//!    ([`settle`]): narrowed to a case that fails alone ([`narrow`]), run again, shrunk
+//!    ([`shrink`]), confirmed by the reference ([`confirm`]); a program proved wrong stops
+//!    taking cases unless `--keep-going`.
+//! 5. **Strengthening** ([`strengthen`]): each program's shrunk findings in the problem's form
+//!    are candidate data cases, kept only when the contest's validator takes them and no
+//!    program that must be accepted fails them; the fewest that reject every wrong program the
+//!    data accepts; the data's scores before and after.
+//! 6. **Reports** ([`report`], [`page`]): `programs.csv`, each program's findings, the
+//!    strengthening cases and `audit.json`, printed from the typed report; [`merge`] combines
+//!    the reports of the shards of one audit into those of one run.
 //!
-//! Every run of a program goes through its [`runner::Runner`] (counted, limited, cut at the
-//! deadline or on interruption); an interrupted audit ends every process it started, writes
-//! its reports and exits 128 + the signal.
+//! Every run of a program goes through its [`runner::Runner`] (counted, held to the time
+//! limit, cut at the deadline or on interruption): the time limit counts CPU time, as judge
+//! systems do, and wall-clock time only caps a program that sleeps or blocks ([`clock`]), so
+//! a busy machine gives the same verdicts as an idle one. An interrupted audit ends every
+//! process it started, writes its reports and exits 128 + the signal.
 //!
 //! The same seed gives the same cases and the same findings whatever `--jobs`: cases are drawn
 //! from their own random streams ([`crate::random::Rng::for_item`]) and each program's failures
@@ -40,15 +45,19 @@
 #[cfg(target_os = "linux")]
 pub mod audited;
 #[cfg(target_os = "linux")]
-pub mod confirm;
+pub mod clock;
 #[cfg(target_os = "linux")]
-pub mod contest_report;
+pub mod confirm;
 #[cfg(target_os = "linux")]
 pub mod data;
 #[cfg(target_os = "linux")]
 pub mod entrants;
 #[cfg(target_os = "linux")]
 pub mod finding;
+#[cfg(target_os = "linux")]
+pub mod merge;
+#[cfg(target_os = "linux")]
+mod narrow;
 #[cfg(target_os = "linux")]
 pub mod outcome;
 #[cfg(target_os = "linux")]
@@ -80,9 +89,12 @@ pub mod verdict;
 use std::fmt;
 
 /// What went wrong in one run of the program, if anything.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Kind {
-    /// Ran past the timeout.
+    /// Ran past its CPU time limit, or past the wall-clock cap (it sleeps or blocks).
     Timeout,
     /// Exited with a code other than 0, or was ended by a signal.
     Crash,
@@ -146,8 +158,12 @@ impl fmt::Display for Kind {
     }
 }
 
-/// Where a case comes from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Where a case comes from. Ordered as reports list findings: the statement's examples, then
+/// the input files in their sorted order, then random cases by index.
+#[derive(
+    Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(tag = "from", rename_all = "kebab-case")]
 pub enum Source {
     /// One of the problem statement's own examples ([`crate::game::Game::PROBES`]): case
     /// `case` (1-based) of the `of` examples.
@@ -162,10 +178,10 @@ pub enum Source {
     /// Case `case` (1-based) of the `of` cases of an input file, the file at `position` in the
     /// sorted list of every input file.
     File {
-        /// The file's name.
-        name: String,
         /// Its place among every input file.
         position: usize,
+        /// The file's name.
+        name: String,
         /// The case within it, from 1.
         case: usize,
         /// The cases it holds.

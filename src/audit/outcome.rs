@@ -39,7 +39,7 @@ impl Tried {
 pub fn classify(run: &Run, expected: &str) -> Option<Kind> {
     match run.ending {
         Ending::Cut => None,
-        Ending::TimedOut => Some(Kind::Timeout),
+        Ending::TimedOut | Ending::WallCap => Some(Kind::Timeout),
         Ending::OutputLimit => Some(Kind::OutputLimit),
         Ending::Signalled(_) | Ending::Exited(1..) | Ending::Exited(..0) => Some(Kind::Crash),
         Ending::Exited(0) if run.stdout.is_empty() && !expected.is_empty() => Some(Kind::NoOutput),
@@ -56,7 +56,7 @@ pub fn exit_text(ending: Ending) -> String {
     match ending {
         Ending::Exited(code) => code.to_string(),
         Ending::Signalled(signal) => format!("signal {signal}"),
-        Ending::TimedOut | Ending::OutputLimit | Ending::Cut => String::new(),
+        Ending::TimedOut | Ending::WallCap | Ending::OutputLimit | Ending::Cut => String::new(),
     }
 }
 
@@ -160,6 +160,7 @@ mod tests {
             stdout: stdout.to_vec(),
             stderr_tail: Vec::new(),
             elapsed: Duration::ZERO,
+            cpu: Duration::ZERO,
         }
     }
 

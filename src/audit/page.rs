@@ -1,22 +1,23 @@
-//! The HTML report of an audit of several programs (`--html`): the data's scores before and
-//! after strengthening, which case rejects which program (the existing data, then each
-//! strengthening case), every program's line, and each finding drawn as in the other reports.
+//! The HTML report of an audit (`--html`), printed from the typed report: the data's scores
+//! before and after strengthening, which case rejects which program (the existing data, then
+//! each strengthening case), every program's line, and each finding drawn as in the other
+//! reports.
 
 use std::path::Path;
 
-use super::audited::{AuditReport, ContestOutcome};
-use super::contest_report::{row, PROGRAMS_HEADER, SCORES_EXPLAINED};
-use super::entrants::{dir_name, Class};
-use super::report::FINDINGS_HEADER;
-use super::strengthen::OnCase;
+use super::audited::AuditReport;
+use super::report::{
+    program_row, shown, LineStatus, ProgramLine, PROGRAMS_HEADER, SCORES_EXPLAINED,
+};
+use super::strengthen::{scores_of, OnCase};
 use crate::report::html::{Cell, Page, PageRow, Table};
 
-/// The page of `report`, whose reports are in `out`.
-pub fn contest_page(
+/// The page of `report`, whose reports are in `out`, its programs' lines `lines`.
+pub fn audit_page(
     title: &str,
     out: &Path,
     report: &AuditReport,
-    outcome: &ContestOutcome,
+    lines: &[ProgramLine],
     properties: &[(String, String)],
 ) -> Page {
     let mut page = Page::new(title);
@@ -29,44 +30,32 @@ pub fn contest_page(
                 report.problem.form.map_or("none", |f| f.as_str()),
                 report.problem.why
             ),
-            format!("time limit: {}", report.time_limit.describe()),
             format!("reports in {}", out.display()),
         ])
         .collect();
-    page.tables.push(scores(outcome));
+    page.tables.push(scores(report));
     let mut anchors: Vec<Option<String>> = Vec::new();
     for program in &report.programs {
-        let dir = out.join("programs").join(dir_name(&program.name));
         let mut first = None;
-        for row in &program.rows {
-            let anchor = page.add_finding(
-                &format!("{}: ", program.name),
-                &dir,
-                &FINDINGS_HEADER,
-                row,
-                &[
-                    ("the program's output", "got"),
-                    ("the engine's verdict", "expected"),
-                ],
-            );
+        for (i, finding) in program.findings.iter().enumerate() {
+            let shown = shown(report, program, i + 1, finding, out);
+            let anchor = page.add_finding(&format!("{}: ", program.name), &shown);
             first.get_or_insert(anchor);
         }
         anchors.push(first);
     }
-    page.tables.push(matrix(report, outcome, &anchors));
+    page.tables.push(matrix(report, lines, &anchors));
     page.columns = PROGRAMS_HEADER.iter().map(|h| h.to_string()).collect();
-    for (line, anchor) in outcome.lines.iter().zip(anchors) {
-        let status = if line.does.is_none() {
-            "not-run"
-        } else if line.verdict.is_empty() {
-            "as-expected"
-        } else {
-            "verdict"
+    for (line, anchor) in lines.iter().zip(anchors) {
+        let status = match line.status {
+            LineStatus::NotRun => "not-run",
+            LineStatus::AsExpected => "as-expected",
+            LineStatus::Verdict => "verdict",
         };
         page.add_row(PageRow {
             status: status.into(),
             game: String::new(),
-            cells: row(line),
+            cells: program_row(line),
             problem: anchor,
         });
     }
@@ -74,8 +63,8 @@ pub fn contest_page(
 }
 
 /// The scores table: each rate before and after strengthening.
-fn scores(outcome: &ContestOutcome) -> Table {
-    let s = &outcome.strengthening.scores;
+fn scores(report: &AuditReport) -> Table {
+    let s = scores_of(report);
     Table {
         id: "scores".into(),
         title: "The data's scores".into(),
@@ -83,7 +72,7 @@ fn scores(outcome: &ContestOutcome) -> Table {
         columns: vec![
             "".into(),
             "existing data".into(),
-            format!("with the {} strengthening cases", outcome.tests.len()),
+            format!("with the {} strengthening cases", report.tests.len()),
         ],
         rows: vec![
             vec![
@@ -102,22 +91,23 @@ fn scores(outcome: &ContestOutcome) -> Table {
 
 /// Which case rejects which program: a row per program (expected and actual class), a column
 /// for the existing data and one per strengthening case.
-fn matrix(report: &AuditReport, outcome: &ContestOutcome, anchors: &[Option<String>]) -> Table {
-    let s = &outcome.strengthening;
+fn matrix(report: &AuditReport, lines: &[ProgramLine], anchors: &[Option<String>]) -> Table {
     let mut columns = vec![
         "program".to_string(),
         "expected".into(),
         "does".into(),
         "existing data".into(),
     ];
-    columns.extend(outcome.tests.iter().map(|t| t.file.clone()));
+    columns.extend(report.tests.iter().map(|t| t.file.clone()));
     let mut rows = Vec::new();
-    for (p, (program, line)) in report.programs.iter().zip(&outcome.lines).enumerate() {
-        let text = |c: Option<Class>| c.map_or(String::new(), |c| c.to_string());
-        let data = match &program.on_data {
-            Some(r) if r.class == Class::Accepted => cell("accepts", "passes"),
+    for (p, (program, line)) in report.programs.iter().zip(lines).enumerate() {
+        let text = |c: Option<super::entrants::Class>| c.map_or(String::new(), |c| c.to_string());
+        let data = match program.on_data().and_then(|d| d.result()) {
+            Some(r) if !program.rejected_by_data() => {
+                cell(&format!("accepts ({})", r.files), "passes")
+            }
             Some(r) => cell(&r.text(), "rejects"),
-            None if report.inputs.is_empty() => cell("no data", "passes"),
+            None if !report.has_data => cell("no data", "passes"),
             None => cell("no result", "unknown"),
         };
         let mut cells = vec![
@@ -130,8 +120,8 @@ fn matrix(report: &AuditReport, outcome: &ContestOutcome, anchors: &[Option<Stri
             Cell::text(text(line.does)),
             data,
         ];
-        for &c in &s.chosen {
-            let on = s.fails[c][p];
+        for test in &report.tests {
+            let on = test.on[p];
             cells.push(cell(
                 on.as_str(),
                 match on {

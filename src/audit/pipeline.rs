@@ -1,29 +1,36 @@
 //! The audit of any number of programs, stage by stage (see the [module](super) documentation):
-//! data, probe, the existing data, the cases, strengthening, reports. Auditing one program is
-//! a contest of one, through the same stages.
+//! data, probe, the existing data, the cases, the programs that fit no form, strengthening,
+//! reports. Auditing one program is a contest of one, through the same stages.
+//!
+//! Each program is one [`Subject`]: its entrant, its runner, and its [`Stage`], which every
+//! stage advances (each state holds everything the stages before gave, nothing to be filled
+//! later). When the stages are done, each program's record is built once
+//! ([`super::audited::ProgramRecord`]), the strengthening cases chosen, and the typed report
+//! handed to the printers.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::audited::{AuditReport, ProgramAudit};
-use super::contest_report;
-use super::data::{self, Data, NoResult, OnData, ProblemForm};
-use super::entrants::{dir_name, Class, Entrant};
-use super::finding::Found;
-use super::plan::{FileCases, Plan, PlanSpec};
-use super::probe::{self, Fit, Unprobed};
-use super::program::{interrupted, Reaper};
-use super::report::{self, FormUsed, ProgramSummary};
-use super::runner::{Runner, TimeLimit};
-use super::schedule::{run_cases, Finish, Lane, Tally};
-use super::settings::{Deadlines, Layout, Settings, CASES_SHARE};
-use super::settle::no_form;
-use super::strengthen::{
-    candidates, cover, screen, Candidate, OnCase, Strengthening, CONFIRMING_RUNS,
+use super::audited::{
+    AuditReport, CasesOutcome, Effort, Examined, FindingRecord, FormUsed, Outcome, ProgramRecord,
+    TestRecord,
 };
-use super::verdict::{scores, Scored, Standing};
+use super::data::{self, Data, DataOutcome, ProblemForm};
+use super::entrants::{dir_name, Class, Entrant};
+use super::finding::{Found, Kept};
+use super::outcome::exit_text;
+use super::plan::{FileCases, Plan, PlanSpec};
+use super::probe::{self, Fit};
+use super::program::{interrupted, Reaper};
+use super::report::{self, ReportFile};
+use super::runner::{NoAnswer, Runner, TimeLimit};
+use super::schedule::{run_cases, Lane};
+use super::settings::{Deadlines, Settings};
+use super::settle::no_form;
+use super::strengthen::CONFIRMING_RUNS;
+use super::strengthen::{candidates, cover, keepers, screen, targets, Candidate, OnCase};
+use crate::answer::escape;
 use crate::error::RunError;
-use crate::game::{Form, Game};
+use crate::game::{Form, Game, RuleSet};
 use crate::pool::each_of;
 use crate::report::write::Staging;
 
@@ -34,7 +41,7 @@ pub const FIRST_CASES: u64 = 2000;
 /// How long each stage took, in order.
 struct Phases {
     since: Instant,
-    done: Vec<(&'static str, Duration)>,
+    done: Vec<(String, f64)>,
 }
 
 impl Phases {
@@ -46,14 +53,96 @@ impl Phases {
     }
 
     /// Stage `name` ends now.
-    fn end(&mut self, name: &'static str) {
-        self.done.push((name, self.since.elapsed()));
+    fn end(&mut self, name: &str) {
+        self.done
+            .push((name.to_string(), self.since.elapsed().as_secs_f64()));
         self.since = Instant::now();
     }
 }
 
-/// The probe's answer for one program: none when it did not build.
-type Probed = Option<Result<Fit, Unprobed>>;
+/// How far a program got. Each state holds what the stages before it gave.
+enum Stage {
+    /// Not probed yet.
+    Entered,
+    /// It cannot be run: why.
+    CannotRun(String),
+    /// The deadline, or an interruption, came before its examples ran.
+    NotProbed,
+    /// The form its output fits, or the attempts that fit none.
+    Probed(Fit),
+    /// And its result on the existing data.
+    Tried(Fit, DataOutcome),
+    /// Every stage that examines it done.
+    Examined {
+        form: FormUsed,
+        on_data: DataOutcome,
+        cases: CasesOutcome,
+        found: Found,
+    },
+}
+
+/// One program through the stages.
+struct Subject<'e, G: Game> {
+    entrant: &'e Entrant,
+    /// Its runner; none when it did not build.
+    runner: Option<Runner<'e, G>>,
+    stage: Stage,
+}
+
+impl<'e, G: Game> Subject<'e, G> {
+    fn new(
+        entrant: &'e Entrant,
+        settings: &Settings<G::Options>,
+        form: Form,
+        deadlines: &Deadlines,
+    ) -> Subject<'e, G> {
+        let (runner, stage) = match &entrant.program {
+            Ok(program) => (
+                Some(Runner::new(
+                    program,
+                    settings.limits,
+                    form,
+                    settings.rules,
+                    deadlines.findings,
+                )),
+                Stage::Entered,
+            ),
+            Err(why) => (None, Stage::CannotRun(why.clone())),
+        };
+        Subject {
+            entrant,
+            runner,
+            stage,
+        }
+    }
+
+    /// Moves to the stage `next` makes of the current one.
+    fn advance(&mut self, next: impl FnOnce(Stage) -> Stage) {
+        let stage = std::mem::replace(&mut self.stage, Stage::Entered);
+        self.stage = next(stage);
+    }
+
+    /// Its runner, when it can run.
+    fn runnable(&self) -> Option<&Runner<'e, G>> {
+        self.runner.as_ref().filter(|r| r.fatal().is_none())
+    }
+
+    /// Its findings, once examined.
+    fn found(&self) -> Option<&Found> {
+        match &self.stage {
+            Stage::Examined { found, .. } => Some(found),
+            _ => None,
+        }
+    }
+}
+
+/// The state of a program that got no answer to a run.
+fn stopped(no_answer: NoAnswer, cut: Stage) -> Stage {
+    match no_answer {
+        NoAnswer::CannotRun(why) => Stage::CannotRun(why),
+        NoAnswer::Cut => cut,
+    }
+}
 
 /// Audits `entrants` as judges of `G`: the stages, then the reports. An error when the run
 /// cannot start (paths, the report directory); a program that cannot be run is a standing.
@@ -63,182 +152,229 @@ pub fn audit<G: Game>(
     mut notes: Vec<String>,
 ) -> Result<AuditReport, RunError> {
     let _reaper = Reaper::adopt();
-    let deadlines = Deadlines::new(settings.time, settings.layout);
+    let deadlines = Deadlines::new(settings.time);
     let staging = Staging::new(&settings.out).map_err(|e| RunError::io(&settings.out, e))?;
     if let Some(dir) = &settings.save_runs {
         std::fs::create_dir_all(dir).map_err(|e| RunError::io(dir, e))?;
     }
     let data = data::read::<G>(&settings.inputs, settings.shard, settings.rules)?;
     notes.extend(data.notes.iter().cloned());
-    let problem = data::problem_form::<G>(settings.form, &data.files);
-    let mut runners: Vec<Option<Runner<G>>> = entrants
+    let problem = data::problem_form::<G>(settings.form, &data);
+    let form = problem.form.unwrap_or(Form::Multi);
+    let mut subjects: Vec<Subject<G>> = entrants
         .iter()
-        .map(|e| {
-            let form = problem.form.unwrap_or(Form::Multi);
-            e.program
-                .as_ref()
-                .ok()
-                .map(|p| Runner::new(p, settings.limits, form, settings.rules, deadlines.findings))
-        })
+        .map(|e| Subject::new(e, settings, form, &deadlines))
         .collect();
     let mut phases = Phases::new();
-    let probed: Vec<Probed> = each_of(runners.len(), settings.jobs, |i| {
-        runners[i]
-            .as_ref()
-            .map(|r| probe::probe::<G>(r, problem.form))
-    });
+    probe_stage(&mut subjects, &problem, settings);
     phases.end("probe");
-    let (on_data, time_limit) = data_stage(&mut runners, entrants, &data, settings, &deadlines);
+    let time_limit = data_stage(&mut subjects, &data, settings, &deadlines);
     phases.end("existing data");
-    for (runner, probed) in runners.iter_mut().zip(&probed) {
-        if let (Some(runner), Some(Ok(Fit::Fits { form, .. }))) = (runner, probed) {
-            runner.form = *form;
-        }
-    }
-    let mut cases = cases_stage(
-        &runners, &probed, &on_data, &data, &problem, settings, &deadlines,
-    );
+    let cases = cases_stage(&mut subjects, &data, &problem, settings, &deadlines);
     phases.end("cases");
-    let mut found = std::mem::take(&mut cases.found);
-    no_form_findings(&runners, &probed, settings, &mut found);
+    no_form_stage(&mut subjects, settings);
     phases.end("programs that fit no form");
-    let mut programs = assemble(entrants, &runners, &probed, on_data, &cases.tallies, found);
-    let left = cases.not_audited_note(&programs, deadlines.started);
-    for p in &mut programs {
-        if let Standing::NotAudited(why) = &mut p.standing {
-            why.push_str(&left);
-        }
-        p.case_time = cases.elapsed.saturating_sub(p.case_time);
-    }
-    let mut report = AuditReport {
-        programs,
+    let (programs, mut files) = records::<G>(&subjects, settings.rules);
+    let strengthened =
+        strengthening_stage(&subjects, &programs, &data, &problem, settings, &deadlines)?;
+    phases.end("strengthening");
+    drop(subjects);
+    files.extend(strengthened.files);
+    let report = AuditReport {
+        game: G::NAME.to_string(),
+        rules: settings.rules.name().to_string(),
+        strict: settings.strict,
         problem,
         time_limit,
-        contest: None,
+        has_data: !data.found.is_empty(),
+        programs,
+        tests: strengthened.tests,
+        dropped: strengthened.dropped,
+        not_candidates: strengthened.not_candidates,
         notes,
-        cases_judged: cases.judged,
-        dropped: cases.dropped,
-        batch: cases.batch,
-        case_time: cases.elapsed,
-        elapsed: Duration::ZERO,
-        interrupted: false,
-        inputs: data.found.clone(),
-        phases: phases.done,
+        effort: Effort {
+            cases_judged: cases.judged,
+            random_dropped: cases.dropped,
+            batch: cases.batch,
+            cases_time: cases.elapsed,
+            phases: phases.done,
+            elapsed: deadlines.started.elapsed(),
+        },
+        interrupted: interrupted(),
     };
-    write_reports(settings, staging, &runners, &data, &deadlines, &mut report)?;
-    report.elapsed = deadlines.started.elapsed();
-    report.interrupted = interrupted();
+    report::write(settings, staging, &report, &data.found, &files)?;
     Ok(report)
 }
 
+/// The probe: each program that can run, on the statement's examples.
+fn probe_stage<G: Game>(
+    subjects: &mut [Subject<G>],
+    problem: &ProblemForm,
+    settings: &Settings<G::Options>,
+) {
+    let probed = each_of(subjects.len(), settings.jobs, |i| {
+        let subject = &subjects[i];
+        let runner = subject.runner.as_ref()?;
+        matches!(subject.stage, Stage::Entered).then(|| probe::probe::<G>(runner, problem.form))
+    });
+    for (subject, probed) in subjects.iter_mut().zip(probed) {
+        if let Some(probed) = probed {
+            subject.advance(|_| match probed {
+                Ok(fit) => Stage::Probed(fit),
+                Err(no_answer) => stopped(no_answer, Stage::NotProbed),
+            });
+        }
+    }
+}
+
 /// The existing data's stage: the programs expected accepted run every file first (with
-/// `--timeout`; all programs when none is expected accepted), their times set the time limit
-/// ([`data::time_limit`]), then the others run it within that limit. Each program's result,
-/// and the limit, which every runner then holds.
+/// `--timeout`; all programs when none is expected accepted), their CPU times set the time
+/// limit ([`data::time_limit`]), then the others run it within that limit. Each probed
+/// program has its result; the limit is every runner's from then on.
 fn data_stage<G: Game>(
-    runners: &mut [Option<Runner<G>>],
-    entrants: &[Entrant],
+    subjects: &mut [Subject<G>],
     data: &Data<G::Case>,
     settings: &Settings<G::Options>,
     deadlines: &Deadlines,
-) -> (Vec<Option<Result<OnData, NoResult>>>, TimeLimit) {
-    let fixed = TimeLimit::fixed(settings.limits.timeout);
-    let mut results: Vec<Option<Result<OnData, NoResult>>> = runners.iter().map(|_| None).collect();
-    if data.files.is_empty() {
-        return (results, fixed);
-    }
-    let any_expected = entrants.iter().any(|e| e.expected == Some(Class::Accepted));
-    let reference = |i: usize| !any_expected || entrants[i].expected == Some(Class::Accepted);
-    let run = |runners: &[Option<Runner<G>>], pick: &(dyn Fn(usize) -> bool + Sync)| {
-        each_of(runners.len(), settings.jobs, |i| {
-            let runner = runners[i].as_ref().filter(|_| pick(i))?;
-            Some(data::run_on_data::<G>(runner, &data.files, deadlines.data))
-        })
-    };
-    for (i, result) in run(runners, &reference).into_iter().enumerate() {
-        if result.is_some() {
-            results[i] = result;
-        }
-    }
-    let accepted: Vec<&OnData> = results
+) -> TimeLimit {
+    let any_expected = subjects
         .iter()
-        .enumerate()
-        .filter(|(i, _)| reference(*i))
-        .filter_map(|(_, r)| r.as_ref()?.as_ref().ok())
+        .any(|s| s.entrant.expected == Some(Class::Accepted));
+    let goes_first = |s: &Subject<G>| !any_expected || s.entrant.expected == Some(Class::Accepted);
+    let run = |subjects: &mut [Subject<G>], first: bool| {
+        let results = each_of(subjects.len(), settings.jobs, |i| {
+            let subject = &subjects[i];
+            let runner = subject.runner.as_ref()?;
+            let probed = matches!(subject.stage, Stage::Probed(_));
+            (probed && goes_first(subject) == first).then(|| {
+                if data.files.is_empty() {
+                    Ok(DataOutcome::NoData)
+                } else {
+                    data::run_on_data::<G>(runner, &data.files, deadlines.data)
+                        .map(DataOutcome::Ran)
+                }
+            })
+        });
+        for (subject, result) in subjects.iter_mut().zip(results) {
+            let Some(result) = result else { continue };
+            subject.advance(|stage| match (stage, result) {
+                (Stage::Probed(fit), Ok(on_data)) => Stage::Tried(fit, on_data),
+                (Stage::Probed(fit), Err(no_answer)) => {
+                    stopped(no_answer, Stage::Tried(fit, DataOutcome::Cut))
+                }
+                (stage, _) => stage,
+            });
+        }
+    };
+    run(subjects, true);
+    let accepted: Vec<&data::OnData> = subjects
+        .iter()
+        .filter(|s| goes_first(s))
+        .filter_map(|s| match &s.stage {
+            Stage::Tried(_, DataOutcome::Ran(r)) => Some(r),
+            _ => None,
+        })
         .collect();
-    let limit = data::time_limit(settings.limits.timeout, &accepted, data.biggest());
-    for runner in runners.iter_mut().flatten() {
+    let limit = data::time_limit(settings.limits.cpu, &accepted, data.biggest());
+    for runner in subjects.iter_mut().filter_map(|s| s.runner.as_mut()) {
         runner.time_limit = limit;
     }
-    for (i, result) in run(runners, &|i| !reference(i)).into_iter().enumerate() {
-        if result.is_some() {
-            results[i] = result;
-        }
-    }
-    (results, limit)
+    run(subjects, false);
+    limit
 }
 
 /// What the cases stage did.
-struct CasesStage {
-    /// Each program's tally (none: it took no cases).
-    tallies: Vec<Option<Tally>>,
-    /// Each program's findings.
-    found: Vec<Found>,
+struct CasesFacts {
     judged: u64,
     dropped: u64,
     batch: usize,
     elapsed: Duration,
 }
 
-impl CasesStage {
-    /// What the programs not audited would have needed, from the pace of those audited.
-    fn not_audited_note(&self, programs: &[ProgramAudit], started: Instant) -> String {
-        let audited = programs.iter().filter(|p| p.cases > 0).count();
-        let left = programs
-            .iter()
-            .filter(|p| matches!(p.standing, Standing::NotAudited(_)))
-            .count();
-        if audited == 0 || left == 0 {
-            return String::new();
+/// Whether a subject takes cases: its output fits a form, it does not time out on the data,
+/// and it can run.
+fn takes_cases<G: Game>(subject: &Subject<G>) -> bool {
+    match &subject.stage {
+        Stage::Tried(Fit::Fits { .. }, on_data) => {
+            !on_data.result().is_some_and(data::OnData::timed_out) && subject.runnable().is_some()
         }
-        let each = self.elapsed.as_secs_f64() / audited as f64;
-        format!(
-            " (the {audited} programs audited took {each:.1} s each of the cases' time; about \
-             {:.0} s more --time would audit the {left} left; the run took {:.0} s)",
-            each * left as f64 / CASES_SHARE,
-            started.elapsed().as_secs_f64()
-        )
+        _ => false,
     }
 }
 
-/// The cases stage: every program whose output fits the problem's form, and that does not
-/// time out on the existing data, runs the plan's units.
+/// The cases stage: every program whose output fits a form, and that does not time out on
+/// the existing data, runs the plan's units; each is then examined but for those whose output
+/// fits no form (next stage).
 fn cases_stage<G: Game>(
-    runners: &[Option<Runner<G>>],
-    probed: &[Probed],
-    on_data: &[Option<Result<OnData, NoResult>>],
+    subjects: &mut [Subject<G>],
     data: &Data<G::Case>,
     problem: &ProblemForm,
     settings: &Settings<G::Options>,
     deadlines: &Deadlines,
-) -> CasesStage {
-    let mut found: Vec<Found> = runners
-        .iter()
-        .map(|_| Found::new(settings.max_findings))
+) -> CasesFacts {
+    for subject in subjects.iter_mut() {
+        if let (Some(runner), Stage::Tried(Fit::Fits { form, .. }, _)) =
+            (subject.runner.as_mut(), &subject.stage)
+        {
+            runner.form = *form;
+        }
+    }
+    let takers: Vec<usize> = (0..subjects.len())
+        .filter(|&i| takes_cases(&subjects[i]))
         .collect();
-    let takes: Vec<usize> = (0..runners.len())
-        .filter(|&i| {
-            let fits = matches!(probed[i], Some(Ok(Fit::Fits { .. })));
-            let hangs = matches!(&on_data[i], Some(Ok(r)) if r.timed_out());
-            fits && !hangs && runners[i].as_ref().is_some_and(|r| r.fatal().is_none())
-        })
-        .collect();
-    let form = match (problem.form, takes.first()) {
+    let form = match (problem.form, takers.first()) {
         (Some(form), _) => form,
-        (None, Some(&i)) => runners[i].as_ref().expect("takes cases").form,
+        (None, Some(&i)) => subjects[i].runner.as_ref().expect("takes cases").form,
         (None, None) => Form::Multi,
     };
-    let plan = Plan::<G>::new(PlanSpec {
+    let plan = Plan::<G>::new(plan_spec(data, form, settings));
+    let lanes: Vec<Lane<G>> = takers
+        .iter()
+        .map(|&i| Lane {
+            runner: subjects[i].runner.as_ref().expect("takes cases"),
+            first: !matches!(&subjects[i].stage, Stage::Tried(_, on_data) if on_data.rejects()),
+            found: std::sync::Mutex::new(Found::new(settings.max_findings)),
+        })
+        .collect();
+    let target = settings.cases.unwrap_or(FIRST_CASES);
+    let total = settings.cases.unwrap_or(0) * lanes.len() as u64;
+    let bar = crate::pool::progress(total as usize, "auditing", "cases");
+    let started = Instant::now();
+    let (tallies, dropped) = if lanes.is_empty() {
+        (Vec::new(), 0)
+    } else {
+        run_cases(&plan, &lanes, settings, deadlines.cases, target, &bar)
+    };
+    bar.finish_and_clear();
+    let elapsed = started.elapsed();
+    let mut taken: Vec<Option<(Found, super::audited::Tally)>> =
+        subjects.iter().map(|_| None).collect();
+    for ((&i, lane), tally) in takers.iter().zip(lanes).zip(tallies) {
+        taken[i] = Some((
+            lane.found.into_inner().unwrap_or_else(|e| e.into_inner()),
+            tally,
+        ));
+    }
+    for (subject, taken) in subjects.iter_mut().zip(taken) {
+        let fatal = subject.runner.as_ref().and_then(Runner::fatal);
+        let max = settings.max_findings;
+        subject.advance(|stage| examined(stage, taken, fatal, max));
+    }
+    CasesFacts {
+        judged: plan.judged(),
+        dropped,
+        batch: plan.batch as usize,
+        elapsed,
+    }
+}
+
+/// The plan of the data's cases and the random cases, in `form`.
+fn plan_spec<G: Game>(
+    data: &Data<G::Case>,
+    form: Form,
+    settings: &Settings<G::Options>,
+) -> PlanSpec<G> {
+    PlanSpec {
         files: data
             .files
             .iter()
@@ -255,254 +391,209 @@ fn cases_stage<G: Game>(
         constraints: settings.constraints,
         cases: settings.cases,
         shard: settings.shard,
-    });
-    let lanes: Vec<Lane<G>> = takes
-        .iter()
-        .map(|&i| Lane {
-            runner: runners[i].as_ref().expect("takes cases"),
-            first: !matches!(&on_data[i], Some(Ok(r)) if r.class != Class::Accepted),
-            found: std::sync::Mutex::new(Found::new(settings.max_findings)),
-        })
-        .collect();
-    let bar = match settings.layout {
-        Layout::One => {
-            crate::pool::progress(settings.cases.unwrap_or(0) as usize, "auditing", "cases")
-        }
-        Layout::Contest => indicatif::ProgressBar::hidden(),
-    };
-    let started = Instant::now();
-    let target = settings.cases.unwrap_or(FIRST_CASES);
-    let (tallies, dropped) = if lanes.is_empty() {
-        (Vec::new(), 0)
-    } else {
-        run_cases(&plan, &lanes, settings, deadlines.cases, target, &bar)
-    };
-    bar.finish_and_clear();
-    let mut all: Vec<Option<Tally>> = runners.iter().map(|_| None).collect();
-    for ((&i, lane), tally) in takes.iter().zip(lanes).zip(tallies) {
-        found[i] = lane.found.into_inner().unwrap_or_else(|e| e.into_inner());
-        all[i] = Some(tally);
-    }
-    CasesStage {
-        tallies: all,
-        found,
-        judged: plan.judged(),
-        dropped,
-        batch: plan.batch as usize,
-        elapsed: started.elapsed(),
     }
 }
 
-/// The finding of each program whose output fits no form: its attempt, run again.
-fn no_form_findings<G: Game>(
-    runners: &[Option<Runner<G>>],
-    probed: &[Probed],
-    settings: &Settings<G::Options>,
-    found: &mut [Found],
-) {
-    let kept = each_of(runners.len(), settings.jobs, |i| {
-        let runner = runners[i].as_ref()?;
-        match &probed[i] {
-            Some(Ok(Fit::NoForm { attempts, reads })) => {
+/// The stage of a program after the cases stage: what it took (`taken`, its findings and
+/// tally), or why it took none.
+fn examined(
+    stage: Stage,
+    taken: Option<(Found, super::audited::Tally)>,
+    fatal: Option<String>,
+    max_findings: usize,
+) -> Stage {
+    match (stage, taken, fatal) {
+        (Stage::Tried(..), _, Some(why)) => Stage::CannotRun(why),
+        (Stage::Tried(Fit::Fits { form, why }, on_data), Some((found, tally)), None) => {
+            Stage::Examined {
+                form: FormUsed::Fits { form, why },
+                on_data,
+                cases: CasesOutcome::Cases(tally),
+                found,
+            }
+        }
+        (Stage::Tried(Fit::Fits { form, why }, on_data), None, None) => Stage::Examined {
+            form: FormUsed::Fits { form, why },
+            on_data,
+            cases: CasesOutcome::TimesOutOnData,
+            found: Found::new(max_findings),
+        },
+        (stage, _, _) => stage,
+    }
+}
+
+/// The finding of each program whose output fits no form: its attempt, run again and shrunk.
+fn no_form_stage<G: Game>(subjects: &mut [Subject<G>], settings: &Settings<G::Options>) {
+    let kept: Vec<Option<Kept>> = each_of(subjects.len(), settings.jobs, |i| {
+        let subject = &subjects[i];
+        match (&subject.stage, subject.runnable()) {
+            (Stage::Tried(Fit::NoForm { attempts, reads }, _), Some(runner)) => {
                 Some(no_form::<G>(runner, settings, attempts, *reads))
             }
             _ => None,
         }
     });
-    for (found, kept) in found.iter_mut().zip(kept) {
-        if let Some(kept) = kept {
-            found.keep(String::new(), kept);
-        }
-    }
-}
-
-/// Each program's audit from the stages' results.
-fn assemble<G: Game>(
-    entrants: &[Entrant],
-    runners: &[Option<Runner<G>>],
-    probed: &[Probed],
-    on_data: Vec<Option<Result<OnData, NoResult>>>,
-    tallies: &[Option<Tally>],
-    found: Vec<Found>,
-) -> Vec<ProgramAudit> {
-    let mut programs = Vec::with_capacity(entrants.len());
-    for (i, (found, on_data)) in found.into_iter().zip(on_data).enumerate() {
-        let runner = runners[i].as_ref();
-        let cases = tallies[i].map_or(0, |t| t.cases);
-        let case_time = tallies[i].map_or(Duration::ZERO, |t| t.examining);
-        let on_data_ok = on_data.as_ref().and_then(|r| r.as_ref().ok()).cloned();
-        let standing = standing(
-            &entrants[i],
-            runner.and_then(Runner::fatal),
-            &probed[i],
-            on_data.as_ref(),
-            tallies[i],
-            &found,
-        );
-        let form = match &probed[i] {
-            Some(Ok(Fit::Fits { form, why })) => FormUsed {
-                form: Some(*form),
-                why: why.clone(),
-            },
-            Some(Ok(Fit::NoForm { attempts, .. })) => FormUsed {
-                form: Some(attempts[0].form),
-                why: "its output fits no form; the attempt in this form is its finding".into(),
-            },
-            _ => FormUsed {
-                form: None,
-                why: "not probed".into(),
-            },
-        };
-        programs.push(ProgramAudit {
-            name: entrants[i].name.clone(),
-            expected: entrants[i].expected,
-            command: entrants[i].program.as_ref().ok().map(|p| p.display()),
-            standing,
-            form,
-            on_data: on_data_ok,
-            cases,
-            case_time,
-            runs: runner.map_or(0, Runner::runs),
-            found,
-            lines: Vec::new(),
-            rows: Vec::new(),
+    for (subject, kept) in subjects.iter_mut().zip(kept) {
+        let fatal = subject.runner.as_ref().and_then(Runner::fatal);
+        subject.advance(|stage| match (stage, kept, fatal) {
+            (Stage::Tried(..), _, Some(why)) => Stage::CannotRun(why),
+            (Stage::Tried(Fit::NoForm { attempts, .. }, on_data), Some(kept), None) => {
+                let mut found = Found::new(settings.max_findings);
+                found.keep(None, kept);
+                Stage::Examined {
+                    form: FormUsed::NoForm {
+                        form: attempts[0].form,
+                    },
+                    on_data,
+                    cases: CasesOutcome::NoForm,
+                    found,
+                }
+            }
+            (stage, _, _) => stage,
         });
     }
-    programs
 }
 
-/// What the audit says of one program.
-fn standing(
-    entrant: &Entrant,
-    fatal: Option<String>,
-    probed: &Probed,
-    on_data: Option<&Result<OnData, NoResult>>,
-    tally: Option<Tally>,
-    found: &Found,
-) -> Standing {
-    if let Err(why) = &entrant.program {
-        return Standing::CannotRun(why.clone());
-    }
-    if let Some(why) = fatal {
-        return Standing::CannotRun(why);
-    }
-    match probed {
-        Some(Err(Unprobed::CannotRun(why))) => return Standing::CannotRun(why.clone()),
-        Some(Err(Unprobed::Cut)) => {
-            return Standing::NotAudited(
-                "--time ran out, or an interruption came, before its examples ran".into(),
-            )
-        }
-        _ => {}
-    }
-    if found.first_proof().is_some() {
-        return Standing::ProvedWrong;
-    }
-    if matches!(on_data, Some(Ok(r)) if r.timed_out()) {
-        return Standing::TimesOutOnData;
-    }
-    match tally {
-        Some(t) if t.cases > 0 || t.finish == Finish::Exhausted => Standing::NoFinding,
-        Some(_) if found.findings.is_empty() => {
-            Standing::NotAudited("--time ran out before its first case".into())
-        }
-        Some(_) => Standing::NoFinding,
-        None => Standing::NoFinding,
-    }
+/// Each program's record, and the files of its findings (`programs/NAME/STEM.in`, `.ans`,
+/// `.out`, `.err`).
+fn records<G: Game>(
+    subjects: &[Subject<G>],
+    rules: G::Options,
+) -> (Vec<ProgramRecord>, Vec<ReportFile>) {
+    let mut files = Vec::new();
+    let programs = subjects
+        .iter()
+        .map(|subject| {
+            let (record, written) = record::<G>(subject, rules);
+            files.extend(written);
+            record
+        })
+        .collect();
+    (programs, files)
 }
 
-/// Writes every report: one program's in the report directory, or each program's under
-/// `programs/NAME/` and the contest's (the strengthening stage's cases among them).
-fn write_reports<G: Game>(
-    settings: &Settings<G::Options>,
-    staging: Staging,
-    runners: &[Option<Runner<G>>],
-    data: &Data<G::Case>,
-    deadlines: &Deadlines,
-    report: &mut AuditReport,
-) -> Result<(), RunError> {
-    let out = &settings.out;
-    let io = |e: std::io::Error| RunError::io(out, e);
-    match settings.layout {
-        Layout::One => {
-            let program = &mut report.programs[0];
-            let summary = summary_of(program, &report.time_limit, interrupted());
-            let (lines, rows) = report::write_program_in::<G>(
-                staging,
-                settings,
-                program.command.as_deref().unwrap_or(""),
-                &program.form,
-                &program.found,
-                &summary,
-                &report.inputs,
-            )
-            .map_err(io)?;
-            program.lines = lines;
-            program.rows = rows;
-            Ok(())
-        }
-        Layout::Contest => {
-            let programs_dir = staging.staged().join("programs");
-            std::fs::create_dir_all(&programs_dir).map_err(io)?;
-            for program in &mut report.programs {
-                let summary = summary_of(program, &report.time_limit, interrupted());
-                let dir: PathBuf = programs_dir.join(dir_name(&program.name));
-                let program_staging = Staging::new(&dir).map_err(io)?;
-                let (lines, rows) = report::write_program_in::<G>(
-                    program_staging,
-                    settings,
-                    program.command.as_deref().unwrap_or(""),
-                    &program.form,
-                    &program.found,
-                    &summary,
-                    &[],
-                )
-                .map_err(io)?;
-                program.lines = lines;
-                program.rows = rows;
+/// The record of one program, and the files of its findings.
+fn record<G: Game>(subject: &Subject<G>, rules: G::Options) -> (ProgramRecord, Vec<ReportFile>) {
+    let entrant = subject.entrant;
+    let mut files = Vec::new();
+    let mut findings = Vec::new();
+    let (outcome, found) = match &subject.stage {
+        Stage::CannotRun(why) => (Outcome::CannotRun { why: why.clone() }, None),
+        Stage::Examined {
+            form,
+            on_data,
+            cases,
+            found,
+        } => {
+            let dir = format!("programs/{}", dir_name(&entrant.name));
+            for (signature, kept, count) in found.findings.iter() {
+                let (finding, written) =
+                    finding_record::<G>(kept, signature, *count, form.form(), rules, &dir);
+                findings.push(finding);
+                files.extend(written);
             }
-            let started = Instant::now();
-            let strengthening =
-                strengthening_stage::<G>(settings, runners, data, deadlines, report);
-            report.phases.push(("strengthening", started.elapsed()));
-            report.interrupted = interrupted();
-            let outcome = contest_report::write::<G>(settings, staging, report, strengthening)?;
-            report.contest = Some(outcome);
-            Ok(())
+            let examined = Examined {
+                form: form.clone(),
+                on_data: on_data.clone(),
+                cases: *cases,
+            };
+            (Outcome::Examined(examined), Some(found))
         }
-    }
+        // Every stage advances every program it can: what is left was not probed.
+        Stage::Entered | Stage::NotProbed | Stage::Probed(_) | Stage::Tried(..) => {
+            (Outcome::NotProbed, None)
+        }
+    };
+    let record = ProgramRecord {
+        name: entrant.name.clone(),
+        expected: entrant.expected,
+        command: entrant.program.as_ref().ok().map(|p| p.display()),
+        outcome,
+        runs: subject.runner.as_ref().map_or(0, Runner::runs),
+        findings,
+        failing: found.map(|f| f.per_kind.clone()).unwrap_or_default(),
+        unexamined: found.map_or(0, |f| f.unexamined),
+        beyond_max: found.map_or(0, |f| f.findings.dropped),
+    };
+    (record, files)
 }
 
-/// What a program's manifest says of it.
-fn summary_of(program: &ProgramAudit, limit: &TimeLimit, interrupted: bool) -> ProgramSummary {
-    ProgramSummary {
-        program: program.command.clone().unwrap_or_default(),
-        verdict: contest_report::standing_text(program),
-        cases: program.cases,
-        runs: program.runs,
-        time_limit: limit.describe(),
-        existing_data: program.on_data.as_ref().map(OnData::text),
-        interrupted,
-    }
+/// The record of finding `kept` (kept under `signature`, standing for `count` failing cases)
+/// of a program whose runs used `form`, and its files in `dir`.
+fn finding_record<G: Game>(
+    kept: &Kept,
+    signature: &str,
+    count: u64,
+    form: Form,
+    rules: G::Options,
+    dir: &str,
+) -> (FindingRecord, Vec<ReportFile>) {
+    let stem = kept
+        .source
+        .stem(G::NAME, &crate::detect::file_suffix(rules));
+    let run = &kept.tried.run;
+    let files = [
+        ("in", kept.input.clone()),
+        ("ans", kept.tried.expected.as_bytes().to_vec()),
+        ("out", run.stdout.clone()),
+        ("err", run.stderr_tail.clone()),
+    ]
+    .into_iter()
+    .map(|(ext, bytes)| ReportFile {
+        path: format!("{dir}/{stem}.{ext}"),
+        bytes,
+    })
+    .collect();
+    let record = FindingRecord {
+        kind: kept.kind,
+        seen: kept.seen,
+        signature: signature.to_string(),
+        count,
+        source: kept.source.clone(),
+        file: format!("{stem}.in"),
+        form,
+        expected: escape(kept.tried.expected.as_bytes(), 200),
+        got: escape(&run.stdout, 200),
+        stderr: escape(&run.stderr_tail, 1000),
+        exit: exit_text(run.ending),
+        stopped: run.stopped(),
+        cpu: run.cpu,
+        wall: run.elapsed,
+        evidence: kept.evidence.clone(),
+        shrink_steps: kept.shrink_steps,
+        batch_only: kept.batch_only,
+        outside: kept.outside.clone(),
+        bytes: kept.input.len(),
+        size: kept.size.clone(),
+        notes: kept.notes.clone(),
+    };
+    (record, files)
+}
+
+/// What the strengthening stage chose.
+struct Strengthened {
+    tests: Vec<TestRecord>,
+    files: Vec<ReportFile>,
+    dropped: Vec<String>,
+    not_candidates: Vec<String>,
 }
 
 /// The strengthening stage: the candidates from every program's findings, each run by every
 /// program as a judge system runs a data file (until the end of `--time`); those that a
-/// program which must be accepted (expected accepted, or audited with no finding) fails, or
-/// was not checked on, are dropped; the cover of the programs proved wrong that the existing
-/// data accepts; the scores.
+/// program which must be accepted fails, or was not checked on, are dropped; the cover of the
+/// programs proved wrong that the existing data accepts, added to `--add-to`'s package.
 fn strengthening_stage<G: Game>(
-    settings: &Settings<G::Options>,
-    runners: &[Option<Runner<G>>],
+    subjects: &[Subject<G>],
+    programs: &[ProgramRecord],
     data: &Data<G::Case>,
+    problem: &ProblemForm,
+    settings: &Settings<G::Options>,
     deadlines: &Deadlines,
-    report: &AuditReport,
-) -> Strengthening {
-    let programs = &report.programs;
-    let form = report.problem.form.unwrap_or(G::STATEMENT_FORM);
-    let named: Vec<(&str, &Found)> = programs
+) -> Result<Strengthened, RunError> {
+    let form = problem.form.unwrap_or(G::STATEMENT_FORM);
+    let named: Vec<(&str, &Found)> = subjects
         .iter()
-        .map(|p| (p.name.as_str(), &p.found))
+        .filter_map(|s| Some((s.entrant.name.as_str(), s.found()?)))
         .collect();
     let known: Vec<&[u8]> = data.files.iter().map(|f| &f.input[..]).collect();
     let (candidates, not_candidates) = candidates::<G>(
@@ -512,14 +603,16 @@ fn strengthening_stage<G: Game>(
         settings.rules,
         settings.reference_budget,
     );
-    let runnable = |p: usize| runners[p].as_ref().filter(|r| r.fatal().is_none());
-    let n = programs.len();
+    let n = subjects.len();
     let pairs: Vec<(usize, usize)> = (0..candidates.len())
         .flat_map(|c| (0..n).map(move |p| (c, p)))
         .collect();
     let outcomes = each_of(pairs.len(), settings.jobs, |k| {
         let (c, p) = pairs[k];
-        runnable(p).map_or(OnCase::NotRun, |runner| {
+        let runnable = subjects[p]
+            .runnable()
+            .filter(|_| !matches!(programs[p].outcome, Outcome::CannotRun { .. }));
+        runnable.map_or(OnCase::NotRun, |runner| {
             on_case(runner, &candidates[c], deadlines.end)
         })
     });
@@ -527,76 +620,74 @@ fn strengthening_stage<G: Game>(
     for (&(c, p), outcome) in pairs.iter().zip(outcomes) {
         fails[c][p] = outcome;
     }
-    let keepers: Vec<bool> = (0..n)
-        .map(|p| {
-            let program = &programs[p];
-            runnable(p).is_some()
-                && (program.expected == Some(Class::Accepted)
-                    || program.standing == Standing::NoFinding)
-        })
-        .collect();
-    let (usable, dropped) = screen(&fails, &keepers, |p| programs[p].name.clone());
-    // With no data at all, the empty data accepts every program.
-    let no_data = data.files.is_empty();
-    let rejected_before: Vec<bool> = programs
-        .iter()
-        .map(|p| {
-            p.on_data
-                .as_ref()
-                .is_some_and(|r| r.class != Class::Accepted)
-        })
-        .collect();
-    let judged_by_data = |p: usize| no_data || programs[p].on_data.is_some();
-    let targets: Vec<usize> = (0..n)
-        .filter(|&p| {
-            programs[p].standing.proved_wrong() && judged_by_data(p) && !rejected_before[p]
-        })
-        .collect();
+    let (usable, dropped) = screen(&fails, &keepers(programs), |p| programs[p].name.clone());
     let sizes: Vec<usize> = candidates.iter().map(|c| c.input.len()).collect();
-    let (chosen, uncovered) = cover(&fails, &usable, &targets, &sizes);
-    let rejected_after: Vec<bool> = (0..n)
-        .map(|p| rejected_before[p] || chosen.iter().any(|&c| fails[c][p] == OnCase::Rejected))
-        .collect();
-    let scored: Vec<Scored> = (0..n)
-        .map(|p| Scored {
-            wrong: programs[p]
-                .standing
-                .counted_wrong()
-                .filter(|_| judged_by_data(p)),
-            rejected_before: rejected_before[p],
-            rejected_after: rejected_after[p],
+    let (chosen, _) = cover(&fails, &usable, &targets(programs), &sizes);
+    let added = match &settings.add_to {
+        Some(package) => {
+            let inputs: Vec<&[u8]> = chosen.iter().map(|&c| &candidates[c].input[..]).collect();
+            let answers: Vec<&str> = chosen
+                .iter()
+                .map(|&c| candidates[c].expected.as_str())
+                .collect();
+            crate::judge_system::package::add::add_to_package(package, &inputs, &answers)?
+                .into_iter()
+                .map(Some)
+                .collect()
+        }
+        None => vec![None; chosen.len()],
+    };
+    let mut files = Vec::new();
+    let tests = chosen
+        .iter()
+        .zip(added)
+        .enumerate()
+        .map(|(k, (&c, added_as))| {
+            let candidate = &candidates[c];
+            let stem = format!("tests/{:03}", k + 1);
+            files.push(ReportFile {
+                path: format!("{stem}.in"),
+                bytes: candidate.input.clone(),
+            });
+            files.push(ReportFile {
+                path: format!("{stem}.ans"),
+                bytes: candidate.expected.as_bytes().to_vec(),
+            });
+            TestRecord {
+                file: format!("{stem}.in"),
+                added_as,
+                from: candidate.from.clone(),
+                bytes: candidate.input.len(),
+                size: candidate.size.clone(),
+                on: fails[c].clone(),
+            }
         })
         .collect();
-    Strengthening {
-        candidates,
-        fails,
+    let dropped = dropped
+        .into_iter()
+        .map(|(c, why)| format!("{}: {why}", candidates[c].from))
+        .collect();
+    Ok(Strengthened {
+        tests,
+        files,
         dropped,
-        chosen,
-        uncovered,
         not_candidates,
-        rejected_after,
-        scores: scores(&scored),
-    }
+    })
 }
 
 /// How the program of `runner` does on `candidate`, run as a judge system runs a data file
 /// (cut at `end`): a failure is run again, and rejects it only when every run fails.
 fn on_case<G: Game>(runner: &Runner<G>, candidate: &Candidate, end: Option<Instant>) -> OnCase {
     let limit = runner.time_limit.for_bytes(candidate.input.len());
-    let mut failed = 0;
     for run in 0..CONFIRMING_RUNS {
-        let Some(tried) = runner
-            .run_for(&candidate.input, &candidate.expected, limit, end)
-            .filter(|t| !t.cut())
-        else {
+        let Ok(tried) = runner.run_to_end(&candidate.input, &candidate.expected, limit, end) else {
             return OnCase::NotRun;
         };
         match (tried.kind, run) {
             (None, 0) => return OnCase::Passes,
             (None, _) => return OnCase::Sometimes,
-            (Some(_), _) => failed += 1,
+            (Some(_), _) => {}
         }
     }
-    debug_assert_eq!(failed, CONFIRMING_RUNS);
     OnCase::Rejected
 }

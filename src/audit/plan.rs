@@ -14,7 +14,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::Source;
-use crate::game::{in_form, render, Case, Constraints, Engine, Form, Game, Judged};
+use crate::game::{in_form, join_verdicts, render, Case, Constraints, Engine, Form, Game, Judged};
 use crate::random::Rng;
 use crate::shard::Shard;
 
@@ -149,8 +149,8 @@ impl<G: Game> Plan<G> {
             let keys: Vec<(Source, CaseKey)> = (0..file.cases.len())
                 .map(|c| {
                     let source = Source::File {
-                        name: file.name.clone(),
                         position: file.position,
+                        name: file.name.clone(),
                         case: c + 1,
                         of: file.cases.len(),
                     };
@@ -290,25 +290,12 @@ impl<G: Game> Plan<G> {
         Some(Prepared {
             index,
             cases: kept,
-            expected: expected_of(&verdicts, G::BETWEEN),
+            expected: join_verdicts::<G>(&verdicts),
             input,
             verdicts,
             dropped,
         })
     }
-}
-
-/// The contest's output of `verdicts`, with `between` between two of them.
-fn expected_of(verdicts: &[String], between: &str) -> String {
-    let mut out = String::new();
-    for (i, v) in verdicts.iter().enumerate() {
-        if i > 0 {
-            out.push_str(between);
-        }
-        out.push_str(v);
-        out.push('\n');
-    }
-    out
 }
 
 /// The engine's output for `input` of game `G` under `rules`, and each case's verdict; `None`

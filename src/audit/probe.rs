@@ -11,11 +11,14 @@
 //! the form whose output fits is kept, the multi-case form when both fit (a run then holds
 //! many cases). A program whose output fits no form tried is wrong whichever form the contest
 //! uses: the pipeline reports the attempt in the problem's form (else the first tried) as its
-//! finding.
+//! finding. A timeout is the program's like any other failure: the time limit counts CPU time,
+//! which a busy machine does not change. When the audit's deadline cuts an attempt after
+//! another one ended without fitting, the program fits no form tried: a program that never
+//! answers within `--time` is wrong, not unaudited.
 
 use super::outcome::{answers_in_shape, exit_text, Tried};
 use super::program::Ending;
-use super::runner::Runner;
+use super::runner::{NoAnswer, Runner};
 use super::Kind;
 use crate::answer::escape;
 use crate::game::{in_form, render, Engine, Form, Game};
@@ -40,15 +43,6 @@ pub enum Fit {
     },
 }
 
-/// Why the probe gave no answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Unprobed {
-    /// The program could not be started: why.
-    CannotRun(String),
-    /// The audit's deadline or an interruption cut a run short.
-    Cut,
-}
-
 /// One run of the examples in one form.
 #[derive(Debug, Clone)]
 pub struct Attempt {
@@ -62,8 +56,6 @@ pub struct Attempt {
     pub cases: usize,
     /// Whether the output has the shape of an answer.
     pub fits: bool,
-    /// Whether it timed out, then timed out again with twice the time (a reproduction).
-    pub timed_out_twice: bool,
 }
 
 impl Attempt {
@@ -77,10 +69,9 @@ impl Attempt {
         match (self.tried.kind, self.tried.run.ending) {
             (_, Ending::Cut) => "cut short".into(),
             _ if self.fits => answered.into(),
-            (_, Ending::TimedOut) => format!(
-                "timed out after {:.1} s",
-                self.tried.run.elapsed.as_secs_f64()
-            ),
+            (_, Ending::TimedOut | Ending::WallCap) => {
+                format!("timed out ({})", self.tried.run.stopped())
+            }
             (_, Ending::Exited(0)) if self.tried.run.stdout.is_empty() => "no output".into(),
             (_, Ending::Exited(0)) => format!(
                 "an output that is not {} answer{} of the game",
@@ -133,76 +124,59 @@ pub fn examples_in<G: Game>(form: Form, rules: G::Options) -> (Vec<u8>, String, 
 }
 
 /// Runs the program on the examples in `form`.
-fn attempt<G: Game>(runner: &Runner<G>, form: Form) -> Result<Attempt, Unprobed> {
+fn attempt<G: Game>(runner: &Runner<G>, form: Form) -> Result<Attempt, NoAnswer> {
     let (input, expected, cases) = examples_in::<G>(form, runner.rules);
-    let tried = run::<G>(runner, &input, &expected, 1)?;
+    let limit = runner.time_limit.for_bytes(input.len());
+    let tried = runner.run_to_end(&input, &expected, limit, runner.deadline)?;
     Ok(Attempt {
         fits: answers_in_shape::<G>(&tried.run, cases),
         form,
         input,
         tried,
         cases,
-        timed_out_twice: false,
     })
 }
 
-/// One run of the probe, `factor` times the time limit.
-fn run<G: Game>(
-    runner: &Runner<G>,
-    input: &[u8],
-    expected: &str,
-    factor: u32,
-) -> Result<Tried, Unprobed> {
-    let tried = runner
-        .run_slower(input, expected, factor)
-        .ok_or_else(|| Unprobed::CannotRun(runner.fatal().unwrap_or_default()))?;
-    if tried.cut() {
-        return Err(Unprobed::Cut);
-    }
-    Ok(tried)
-}
-
-/// `attempt` again with twice the time when it timed out (a loaded machine is not a wrong
-/// form).
-fn again_if_timed_out<G: Game>(runner: &Runner<G>, attempt: &mut Attempt) -> Result<(), Unprobed> {
-    if attempt.tried.kind != Some(Kind::Timeout) {
-        return Ok(());
-    }
-    let tried = run::<G>(runner, &attempt.input, &attempt.tried.expected, 2)?;
-    attempt.fits = answers_in_shape::<G>(&tried.run, attempt.cases);
-    attempt.timed_out_twice = tried.kind == Some(Kind::Timeout);
-    attempt.tried = tried;
-    Ok(())
-}
-
 /// Probes the program of `runner`: in `problem`'s form when it is known, else in each form.
-/// An attempt that timed out runs again with twice the time when the choice depends on it.
-pub fn probe<G: Game>(runner: &Runner<G>, problem: Option<Form>) -> Result<Fit, Unprobed> {
+pub fn probe<G: Game>(runner: &Runner<G>, problem: Option<Form>) -> Result<Fit, NoAnswer> {
     let first = problem.unwrap_or(Form::Multi);
     let other = match first {
         Form::Multi => Form::Single,
         Form::Single => Form::Multi,
     };
-    let mut first_try = attempt::<G>(runner, first)?;
-    if problem.is_some() {
-        again_if_timed_out(runner, &mut first_try)?;
-        if first_try.fits {
+    let first_try = attempt::<G>(runner, first)?;
+    if problem.is_some() && first_try.fits {
+        return Ok(Fit::Fits {
+            form: first,
+            why: format!(
+                "the problem's form; the program's output has the shape of an answer in it ({})",
+                first_try.outcome()
+            ),
+        });
+    }
+    let other_try = match attempt::<G>(runner, other) {
+        Ok(other_try) => other_try,
+        // Cut after the first attempt ended: it is all there is to say.
+        Err(NoAnswer::Cut) if !first_try.fits => {
+            return Ok(Fit::NoForm {
+                attempts: vec![first_try],
+                reads: None,
+            })
+        }
+        Err(NoAnswer::Cut) => {
             return Ok(Fit::Fits {
                 form: first,
                 why: format!(
-                    "the problem's form; the program's output has the shape of an answer in it \
-                     ({})",
+                    "the program's output fits the {} form ({}; --time ran out before the other \
+                     form was tried)",
+                    first.as_str(),
                     first_try.outcome()
                 ),
-            });
+            })
         }
-    }
-    let mut other_try = attempt::<G>(runner, other)?;
+        Err(e) => return Err(e),
+    };
     if problem.is_none() {
-        if !first_try.fits && !other_try.fits {
-            again_if_timed_out(runner, &mut first_try)?;
-            again_if_timed_out(runner, &mut other_try)?;
-        }
         if let Some(why) = by_shape(&first_try, &other_try) {
             let form = if first_try.fits { first } else { other };
             return Ok(Fit::Fits { form, why });

@@ -5,19 +5,23 @@
 //! on its standard input. One thread watches it with `poll` on its three pipes and a pidfd: it
 //! feeds standard input as the program reads it (a program that closes it early, or reads
 //! nothing, just stops the feeding), keeps standard output up to a cap (beyond it the run ends:
-//! `output-limit`), keeps the last bytes of standard error, and ends the run at the wall-clock
-//! timeout. However the run ends, the whole process group is killed, so a forked child that
-//! sleeps on, or keeps the pipes open, goes with it; a descendant that left the group is reaped
-//! by [`sweep`], the audit being their subreaper.
+//! `output-limit`), keeps the last bytes of standard error, and holds the run to its limits as
+//! judge systems do ([`super::clock`]): the **CPU time** of the process group (past it, the run
+//! ends as [`Ending::TimedOut`]), and a **wall-clock cap** of [`super::clock::WALL_FACTOR`] times
+//! that, not counting the time the program waited for a CPU, for a program that sleeps or
+//! blocks ([`Ending::WallCap`]). A run that ended on its own is held to its CPU time too, read
+//! from its process once it has exited. However the run ends, the whole process group is killed, so a forked
+//! child that sleeps on, or keeps the pipes open, goes with it; a descendant that left the
+//! group is reaped by [`sweep`], the audit being their subreaper.
 //!
 //! Every process group alive is registered, so that an interrupted audit ends them all
 //! ([`interrupt`]): the runs in progress then end as [`Ending::Cut`], and no run starts after.
 
 use std::collections::BTreeSet;
 use std::io::{self, Read, Write};
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -25,11 +29,14 @@ use std::time::{Duration, Instant};
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::process::{Pid, Signal};
 
+use super::clock::{group_usage, process_usage, sample_every, wall_cap, Usage};
+
 /// How a run is bounded.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// Wall-clock time before the run is ended.
-    pub timeout: Duration,
+    /// The CPU time the run may take (its process group's user and system time): the time
+    /// limit. Its wall-clock time is capped at [`super::clock::wall_cap`] of it.
+    pub cpu: Duration,
     /// The most bytes of standard output kept; more ends the run.
     pub max_output: usize,
     /// How many of the last bytes of standard error are kept.
@@ -43,8 +50,11 @@ pub enum Ending {
     Exited(i32),
     /// A signal ended it.
     Signalled(i32),
-    /// It ran past the timeout.
+    /// Its CPU time passed the limit.
     TimedOut,
+    /// Its wall-clock time passed the cap, not counting its waits for a CPU, before its CPU
+    /// time reached the limit: it sleeps or blocks.
+    WallCap,
     /// It wrote more than the output cap.
     OutputLimit,
     /// The audit cut it short (its deadline passed, or it was interrupted): the run says
@@ -61,6 +71,11 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// Whether the audit was interrupted ([`interrupt`]).
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Whether the audit takes no more runs: it was interrupted, or `deadline` has passed.
+pub fn past(deadline: Option<Instant>) -> bool {
+    interrupted() || deadline.is_some_and(|d| Instant::now() >= d)
 }
 
 /// Ends every run in progress (their whole process groups) and refuses new ones; what escaped
@@ -86,6 +101,37 @@ pub struct Run {
     pub stderr_tail: Vec<u8>,
     /// Wall-clock time, start to end.
     pub elapsed: Duration,
+    /// CPU time: user and system time of its processes and of the children they waited for.
+    pub cpu: Duration,
+}
+
+impl Run {
+    /// A run the audit cut before it started.
+    fn cut() -> Run {
+        Run {
+            ending: Ending::Cut,
+            stdout: Vec::new(),
+            stderr_tail: Vec::new(),
+            elapsed: Duration::ZERO,
+            cpu: Duration::ZERO,
+        }
+    }
+
+    /// How a run that timed out was stopped, in words: `killed after 2.00 s of CPU time`, or
+    /// `stopped by the wall-clock cap after 6.0 s, having used 0.01 s of CPU time`; empty for
+    /// other runs.
+    pub fn stopped(&self) -> String {
+        match self.ending {
+            Ending::TimedOut => format!("killed after {:.2} s of CPU time", self.cpu.as_secs_f64()),
+            Ending::WallCap => format!(
+                "stopped by the wall-clock cap after {:.1} s, having used {:.2} s of CPU time \
+                 (it sleeps or blocks)",
+                self.elapsed.as_secs_f64(),
+                self.cpu.as_secs_f64()
+            ),
+            _ => String::new(),
+        }
+    }
 }
 
 /// A program to run: its command line, split into words as a shell would, run directly.
@@ -118,6 +164,11 @@ impl Program {
             .unwrap_or_else(|_| self.argv.join(" "))
     }
 
+    /// Its words.
+    pub fn argv(&self) -> &[String] {
+        &self.argv
+    }
+
     fn spawn(&self) -> io::Result<Child> {
         Command::new(&self.argv[0])
             .args(&self.argv[1..])
@@ -133,48 +184,56 @@ impl Program {
     /// started (not found, not executable).
     pub fn run(&self, input: &[u8], limits: &Limits, deadline: Option<Instant>) -> io::Result<Run> {
         let started = Instant::now();
-        let cut = || Run {
-            ending: Ending::Cut,
-            stdout: Vec::new(),
-            stderr_tail: Vec::new(),
-            elapsed: Duration::ZERO,
-        };
-        if interrupted() || deadline.is_some_and(|d| started >= d) {
-            return Ok(cut());
+        if past(deadline) {
+            return Ok(Run::cut());
         }
         let mut child = self.spawn()?;
         let pid = Pid::from_child(&child);
+        let group = pid.as_raw_nonzero().get();
         GROUPS
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(pid.as_raw_nonzero().get());
+            .insert(group);
         // An interruption that came before the group was registered did not see it: the run
         // ends its own group (the watch below then cuts it).
         if interrupted() {
             let _ = rustix::process::kill_process_group(pid, Signal::KILL);
         }
-        let watched = watch(&mut child, pid, input, limits, started, deadline);
+        let watched =
+            Watch::new(&mut child, pid, input, limits, started, deadline).and_then(Watch::run);
         // However the run went, nothing of the program's process group survives it.
         let _ = rustix::process::kill_process_group(pid, Signal::KILL);
+        // Its CPU time is read once it has exited, before it is reaped.
+        let exited = rustix::process::waitid(
+            rustix::process::WaitId::Pid(pid),
+            rustix::process::WaitIdOptions::EXITED | rustix::process::WaitIdOptions::NOWAIT,
+        );
+        let own = process_usage(group);
         let status = child.wait();
         GROUPS
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .remove(&pid.as_raw_nonzero().get());
+            .remove(&group);
+        exited?;
         let status = status?;
-        let (mut ending, stdout, stderr_tail) = watched?;
-        if ending.is_none() {
-            ending = Some(match (status.code(), status.signal()) {
+        let watched = watched?;
+        let cpu = own.cpu.max(watched.usage.cpu);
+        let ending = match watched.ending {
+            Some(Ending::Cut) => Ending::Cut,
+            _ if cpu > limits.cpu => Ending::TimedOut,
+            Some(ending) => ending,
+            None => match (status.code(), status.signal()) {
                 (Some(code), _) => Ending::Exited(code),
                 (None, Some(signal)) => Ending::Signalled(signal),
                 (None, None) => Ending::Exited(-1),
-            });
-        }
+            },
+        };
         Ok(Run {
-            ending: ending.expect("set above"),
-            stdout,
-            stderr_tail,
+            ending,
+            stdout: watched.stdout,
+            stderr_tail: watched.stderr_tail,
             elapsed: started.elapsed(),
+            cpu,
         })
     }
 }
@@ -216,151 +275,264 @@ fn drain(pipe: &mut impl Read, buf: &mut [u8], mut take: impl FnMut(&[u8])) -> i
     }
 }
 
-type Watched = (Option<Ending>, Vec<u8>, Vec<u8>);
+/// What the watch polls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    /// Standard input, while there is input left to feed.
+    Stdin,
+    /// Standard output, until its end.
+    Stdout,
+    /// Standard error, until its end.
+    Stderr,
+    /// The pidfd, until the program exits.
+    Exit,
+}
 
-/// Feeds the input, collects the outputs and waits for the program, until it exits and its
-/// pipes close, the timeout passes, or the output cap is passed. `Some(ending)` when the run
-/// was ended by the watch.
-fn watch(
-    child: &mut Child,
-    pid: Pid,
-    input: &[u8],
-    limits: &Limits,
+/// What the watch saw: `ending` when the watch ended the run, the outputs, and the group's
+/// last usage read.
+struct Watched {
+    ending: Option<Ending>,
+    stdout: Vec<u8>,
+    stderr_tail: Vec<u8>,
+    usage: Usage,
+}
+
+/// Watching one run: feeding its input, collecting its outputs, holding it to its limits.
+struct Watch<'a> {
+    group: i32,
+    pidfd: OwnedFd,
+    input: &'a [u8],
+    fed: usize,
+    stdin: Option<ChildStdin>,
+    stdout: Option<ChildStdout>,
+    stderr: Option<ChildStderr>,
+    out: Vec<u8>,
+    tail: Tail,
+    buf: Vec<u8>,
+    limits: &'a Limits,
     started: Instant,
+    /// The audit's deadline.
     cut_at: Option<Instant>,
-) -> io::Result<Watched> {
-    let pidfd = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty())?;
-    let mut stdin = child.stdin.take();
-    let mut stdout = child.stdout.take();
-    let mut stderr = child.stderr.take();
-    for fd in [
-        stdin.as_ref().map(|p| p.as_fd()),
-        stdout.as_ref().map(|p| p.as_fd()),
-        stderr.as_ref().map(|p| p.as_fd()),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        rustix::io::ioctl_fionbio(fd, true)?;
+    exited_at: Option<Instant>,
+    usage: Usage,
+    next_sample: Instant,
+}
+
+/// Once the program has exited, what still holds its pipes open (a forked child) gets this
+/// long, then the group is killed; after ten times as long, the pipes are no longer listened to.
+const GRACE: Duration = Duration::from_millis(20);
+
+/// The longest the watch sleeps, so that it notices an interruption.
+const WAKE: Duration = Duration::from_millis(50);
+
+impl<'a> Watch<'a> {
+    fn new(
+        child: &mut Child,
+        pid: Pid,
+        input: &'a [u8],
+        limits: &'a Limits,
+        started: Instant,
+        cut_at: Option<Instant>,
+    ) -> io::Result<Watch<'a>> {
+        let pidfd = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty())?;
+        let stdin = child.stdin.take().filter(|_| !input.is_empty());
+        let stdout = child.stdout.take();
+        let stderr = child.stderr.take();
+        let fds = [
+            stdin.as_ref().map(|p| p.as_fd()),
+            stdout.as_ref().map(|p| p.as_fd()),
+            stderr.as_ref().map(|p| p.as_fd()),
+        ];
+        for fd in fds.into_iter().flatten() {
+            rustix::io::ioctl_fionbio(fd, true)?;
+        }
+        Ok(Watch {
+            group: pid.as_raw_nonzero().get(),
+            pidfd,
+            input,
+            fed: 0,
+            stdin,
+            stdout,
+            stderr,
+            out: Vec::new(),
+            tail: Tail {
+                bytes: Vec::new(),
+                cap: limits.stderr_tail,
+            },
+            buf: vec![0u8; 64 << 10],
+            limits,
+            started,
+            cut_at,
+            exited_at: None,
+            usage: Usage::default(),
+            next_sample: started + sample_every(limits.cpu),
+        })
     }
-    let mut fed = 0;
-    if input.is_empty() {
-        stdin = None;
-    }
-    let mut out = Vec::new();
-    let mut tail = Tail {
-        bytes: Vec::new(),
-        cap: limits.stderr_tail,
-    };
-    let mut buf = vec![0u8; 64 << 10];
-    let mut exited_at: Option<Instant> = None;
-    let timeout_at = started + limits.timeout;
-    let deadline = cut_at.map_or(timeout_at, |c| c.min(timeout_at));
-    loop {
-        if stdout.is_none() && stderr.is_none() && exited_at.is_some() {
-            return Ok((None, out, tail.finish()));
-        }
-        let now = Instant::now();
-        if interrupted() || (now >= deadline && deadline < timeout_at) {
-            return Ok((Some(Ending::Cut), out, tail.finish()));
-        }
-        if now >= deadline {
-            return Ok((Some(Ending::TimedOut), out, tail.finish()));
-        }
-        // Once the program has exited, what still holds its pipes open (a forked child) gets a
-        // moment, then the group is killed; the pipes then close.
-        // Woken at least every 50 ms to notice an interruption.
-        let mut wait = (deadline - now).min(Duration::from_millis(50));
-        if let Some(at) = exited_at {
-            let grace = Duration::from_millis(20);
-            if now >= at + grace {
-                let _ = rustix::process::kill_process_group(pid, Signal::KILL);
-                if now >= at + 10 * grace {
+
+    /// Watches until the program exits and its pipes close, or the watch ends the run.
+    fn run(mut self) -> io::Result<Watched> {
+        loop {
+            if self.stdout.is_none() && self.stderr.is_none() && self.exited_at.is_some() {
+                return Ok(self.done(None));
+            }
+            let now = Instant::now();
+            if let Some(ending) = self.limit_reached(now) {
+                return Ok(self.done(Some(ending)));
+            }
+            if let Some(at) = self.exited_at {
+                if now >= at + GRACE {
+                    let _ = rustix::process::kill_process_group(
+                        Pid::from_raw(self.group).expect("a process group"),
+                        Signal::KILL,
+                    );
+                }
+                if now >= at + 10 * GRACE {
                     // Something outside the group holds them: stop listening.
-                    return Ok((None, out, tail.finish()));
+                    return Ok(self.done(None));
                 }
             }
-            wait = wait.min(grace);
-        }
-        let mut fds: Vec<PollFd> = Vec::with_capacity(4);
-        let slots = [
-            stdin.as_ref().map(|p| (p.as_fd(), PollFlags::OUT)),
-            stdout.as_ref().map(|p| (p.as_fd(), PollFlags::IN)),
-            stderr.as_ref().map(|p| (p.as_fd(), PollFlags::IN)),
-            exited_at.is_none().then(|| (pidfd.as_fd(), PollFlags::IN)),
-        ];
-        let mut which = Vec::with_capacity(4);
-        for (i, slot) in slots.iter().enumerate() {
-            if let Some((fd, flags)) = slot {
-                fds.push(PollFd::from_borrowed_fd(*fd, *flags));
-                which.push(i);
+            for (slot, revents) in self.ready(self.wait(now))? {
+                if let Some(ending) = self.serve(slot, revents)? {
+                    return Ok(self.done(Some(ending)));
+                }
             }
         }
+    }
+
+    fn done(self, ending: Option<Ending>) -> Watched {
+        Watched {
+            ending,
+            stdout: self.out,
+            stderr_tail: self.tail.finish(),
+            usage: self.usage,
+        }
+    }
+
+    /// The ending the limits give the run now, if any: cut by the audit, over its CPU time,
+    /// or over its wall-clock cap (the group's usage read when due).
+    fn limit_reached(&mut self, now: Instant) -> Option<Ending> {
+        if past(self.cut_at) {
+            return Some(Ending::Cut);
+        }
+        if now < self.next_sample {
+            return None;
+        }
+        self.usage = group_usage(self.group);
+        self.next_sample = now + sample_every(self.limits.cpu);
+        if self.usage.cpu > self.limits.cpu {
+            return Some(Ending::TimedOut);
+        }
+        let counted = now
+            .saturating_duration_since(self.started)
+            .saturating_sub(self.usage.waited);
+        (counted >= wall_cap(self.limits.cpu)).then_some(Ending::WallCap)
+    }
+
+    /// How long to wait for the pipes now.
+    fn wait(&self, now: Instant) -> Duration {
+        let mut wait = WAKE.min(self.next_sample.saturating_duration_since(now));
+        if let Some(cut) = self.cut_at {
+            wait = wait.min(cut.saturating_duration_since(now));
+        }
+        if self.exited_at.is_some() {
+            wait = wait.min(GRACE);
+        }
+        wait
+    }
+
+    /// The slots ready within `wait`, and what each is ready for.
+    fn ready(&self, wait: Duration) -> io::Result<Vec<(Slot, PollFlags)>> {
+        let slots = [
+            self.stdin
+                .as_ref()
+                .map(|p| (Slot::Stdin, p.as_fd(), PollFlags::OUT)),
+            self.stdout
+                .as_ref()
+                .map(|p| (Slot::Stdout, p.as_fd(), PollFlags::IN)),
+            self.stderr
+                .as_ref()
+                .map(|p| (Slot::Stderr, p.as_fd(), PollFlags::IN)),
+            self.exited_at
+                .is_none()
+                .then(|| (Slot::Exit, self.pidfd.as_fd(), PollFlags::IN)),
+        ];
+        let polled: Vec<_> = slots.into_iter().flatten().collect();
+        let mut fds: Vec<PollFd> = polled
+            .iter()
+            .map(|(_, fd, flags)| PollFd::from_borrowed_fd(*fd, *flags))
+            .collect();
         let timeout = Timespec::try_from(wait).unwrap_or(Timespec {
             tv_sec: 1,
             tv_nsec: 0,
         });
         match poll(&mut fds, Some(&timeout)) {
             Ok(_) => {}
-            Err(rustix::io::Errno::INTR) => continue,
+            Err(rustix::io::Errno::INTR) => return Ok(Vec::new()),
             Err(e) => return Err(e.into()),
         }
-        let ready: Vec<(usize, PollFlags)> = which
+        Ok(polled
             .iter()
             .zip(&fds)
-            .map(|(&i, fd)| (i, fd.revents()))
+            .map(|((slot, _, _), fd)| (*slot, fd.revents()))
             .filter(|(_, r)| !r.is_empty())
-            .collect();
-        drop(fds);
-        for (i, revents) in ready {
-            match i {
-                0 => {
-                    let pipe = stdin.as_mut().expect("polled");
-                    let done = if revents.intersects(PollFlags::ERR | PollFlags::HUP) {
-                        true
-                    } else {
-                        match pipe.write(&input[fed..]) {
-                            Ok(n) => {
-                                fed += n;
-                                fed == input.len()
-                            }
-                            Err(e) if e.kind() == io::ErrorKind::WouldBlock => false,
-                            Err(e) if e.kind() == io::ErrorKind::Interrupted => false,
-                            // The program closed its standard input: it reads no more.
-                            Err(_) => true,
-                        }
-                    };
-                    if done {
-                        stdin = None;
-                    }
+            .collect())
+    }
+
+    /// Serves one ready slot: `Some(ending)` when that ends the run.
+    fn serve(&mut self, slot: Slot, revents: PollFlags) -> io::Result<Option<Ending>> {
+        match slot {
+            Slot::Stdin => self.feed(revents),
+            Slot::Stdout => {
+                let pipe = self.stdout.as_mut().expect("polled");
+                let (out, cap) = (&mut self.out, self.limits.max_output);
+                let mut over = false;
+                let ended = drain(pipe, &mut self.buf, |chunk| {
+                    let room = cap.saturating_sub(out.len());
+                    out.extend_from_slice(&chunk[..chunk.len().min(room)]);
+                    over |= chunk.len() > room;
+                })?;
+                if over {
+                    return Ok(Some(Ending::OutputLimit));
                 }
-                1 => {
-                    let pipe = stdout.as_mut().expect("polled");
-                    let mut over = false;
-                    let ended = drain(pipe, &mut buf, |chunk| {
-                        let room = limits.max_output.saturating_sub(out.len());
-                        out.extend_from_slice(&chunk[..chunk.len().min(room)]);
-                        over |= chunk.len() > room;
-                    })?;
-                    if over {
-                        return Ok((Some(Ending::OutputLimit), out, tail.finish()));
-                    }
-                    if ended {
-                        stdout = None;
-                    }
-                }
-                2 => {
-                    let pipe = stderr.as_mut().expect("polled");
-                    if drain(pipe, &mut buf, |chunk| tail.push(chunk))? {
-                        stderr = None;
-                    }
-                }
-                _ => {
-                    exited_at = Some(Instant::now());
-                    // It no longer reads its input.
-                    stdin = None;
+                if ended {
+                    self.stdout = None;
                 }
             }
+            Slot::Stderr => {
+                let pipe = self.stderr.as_mut().expect("polled");
+                let tail = &mut self.tail;
+                if drain(pipe, &mut self.buf, |chunk| tail.push(chunk))? {
+                    self.stderr = None;
+                }
+            }
+            Slot::Exit => {
+                self.exited_at = Some(Instant::now());
+                // It no longer reads its input.
+                self.stdin = None;
+            }
+        }
+        Ok(None)
+    }
+
+    /// Writes what the program's standard input takes; closes it when all is fed, or when the
+    /// program closed its end (it reads no more).
+    fn feed(&mut self, revents: PollFlags) {
+        let pipe = self.stdin.as_mut().expect("polled");
+        let done = if revents.intersects(PollFlags::ERR | PollFlags::HUP) {
+            true
+        } else {
+            match pipe.write(&self.input[self.fed..]) {
+                Ok(n) => {
+                    self.fed += n;
+                    self.fed == self.input.len()
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => false,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => false,
+                Err(_) => true,
+            }
+        };
+        if done {
+            self.stdin = None;
         }
     }
 }
@@ -463,9 +635,9 @@ pub fn interrupt_on_signals() -> io::Result<signal_hook::iterator::Handle> {
 mod tests {
     use super::*;
 
-    fn limits(timeout_ms: u64) -> Limits {
+    fn limits(cpu_ms: u64) -> Limits {
         Limits {
-            timeout: Duration::from_millis(timeout_ms),
+            cpu: Duration::from_millis(cpu_ms),
             max_output: 1 << 16,
             stderr_tail: 64,
         }
@@ -493,10 +665,6 @@ mod tests {
         let run = sh("yes").run(b"", &limits(5000), None).unwrap();
         assert_eq!(run.ending, Ending::OutputLimit);
         assert_eq!(run.stdout.len(), 1 << 16);
-        // Endless sleep: ended at the timeout.
-        let run = sh("sleep 30").run(b"", &limits(200), None).unwrap();
-        assert_eq!(run.ending, Ending::TimedOut);
-        assert!(run.elapsed < Duration::from_secs(5));
         // A child left sleeping with the pipes open: the run still ends with the program.
         let run = sh("sleep 30 & echo ok")
             .run(b"", &limits(5000), None)
@@ -505,7 +673,6 @@ mod tests {
             (run.ending, run.stdout.as_slice()),
             (Ending::Exited(0), &b"ok\n"[..])
         );
-        assert!(run.elapsed < Duration::from_secs(2), "{:?}", run.elapsed);
         // Standard input closed at once, a large input unread.
         let run = sh("exec 0<&-; echo closed")
             .run(&vec![b'x'; 1 << 22], &limits(5000), None)
@@ -522,6 +689,40 @@ mod tests {
     }
 
     #[test]
+    fn cpu_time_is_the_limit_and_wall_time_only_caps() {
+        // Burning CPU, in the program or in a child it has not waited for yet: past the limit
+        // of CPU time, whatever else runs on the machine.
+        for burner in [
+            "while :; do :; done",
+            "sh -c 'while :; do :; done'; echo never",
+        ] {
+            let run = sh(burner).run(b"", &limits(300), None).unwrap();
+            assert_eq!(run.ending, Ending::TimedOut, "{burner}");
+            assert!(run.cpu > Duration::from_millis(300), "{burner}: {run:?}");
+            assert!(
+                run.stopped().starts_with("killed after"),
+                "{}",
+                run.stopped()
+            );
+        }
+        // Sleeping: no CPU time used; stopped by the wall-clock cap (three times the limit).
+        let run = sh("sleep 30").run(b"", &limits(200), None).unwrap();
+        assert_eq!(run.ending, Ending::WallCap);
+        assert!(run.elapsed >= Duration::from_millis(600), "{run:?}");
+        assert!(run.cpu < Duration::from_millis(200), "{run:?}");
+        assert!(
+            run.stopped().contains("wall-clock cap"),
+            "{}",
+            run.stopped()
+        );
+        // A program that finishes over its CPU time is over the limit all the same.
+        let run = sh("i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; echo late")
+            .run(b"", &limits(1), None)
+            .unwrap();
+        assert_eq!(run.ending, Ending::TimedOut, "{run:?}");
+    }
+
+    #[test]
     fn a_deadline_cuts_a_run_without_blaming_the_program() {
         let at = Instant::now() + Duration::from_millis(200);
         let run = sh("sleep 30").run(b"", &limits(20_000), Some(at)).unwrap();
@@ -529,10 +730,10 @@ mod tests {
         // A deadline already passed: the program is not started.
         let run = sh("echo late").run(b"", &limits(5000), Some(at)).unwrap();
         assert_eq!((run.ending, run.stdout.len()), (Ending::Cut, 0));
-        // A timeout before the deadline is still the program's timeout.
+        // A cap before the deadline is still the program's.
         let far = Instant::now() + Duration::from_secs(60);
         let run = sh("sleep 30").run(b"", &limits(200), Some(far)).unwrap();
-        assert_eq!(run.ending, Ending::TimedOut);
+        assert_eq!(run.ending, Ending::WallCap);
     }
 
     #[test]

@@ -1,28 +1,54 @@
-//! One program's reports: each finding's `.in` (in the form the program was run in), `.ans`,
-//! `.out` and `.err`, `findings.csv` and the manifest `audit.json`, replaced together.
+//! The reports of an audit, one program or many, printed from the typed report
+//! ([`AuditReport`]) and nothing else: `programs.csv` (one line per program: what it is expected
+//! to do, what it does, its result on the existing data and on referee's cases, its first
+//! failing case, whether the strengthened data rejects it, the package's verdict), each
+//! program's `programs/NAME/findings.csv` with its findings' `.in`, `.ans`, `.out` and `.err`,
+//! the strengthening cases `tests/NNN.in` and `.ans`, and `audit.json` (the manifest, the
+//! typed report that `referee merge` reads back, and the lines), replaced together.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::fs;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::finding::{Found, Kept};
-use super::outcome::exit_text;
-use super::settings::Settings;
-use super::{Kind, Source};
-use crate::answer::escape;
-use crate::game::{Game, RuleSet};
+use super::audited::{AuditReport, FindingRecord, Outcome, ProgramRecord};
+use super::data::DataOutcome;
+use super::entrants::{dir_name, Class};
+use super::settings::{FormRule, Settings};
+use super::strengthen::{scores_of, uncovered};
+use super::verdict::{does, verdict, Facts, Scores, Standing};
+use super::Kind;
+use crate::error::RunError;
+use crate::game::RuleSet;
 use crate::report::manifest::Manifest;
 use crate::report::write::{Digest, Staging};
 use crate::walk::CaseFile;
 
-/// The findings report's file name.
+/// The programs table's file name.
+pub const PROGRAMS: &str = "programs.csv";
+/// Each program's findings' file name, in `programs/NAME/`.
 pub const FINDINGS: &str = "findings.csv";
 /// The manifest of an audit's report directory.
 pub const MANIFEST: &str = "audit.json";
 
+/// The columns of `programs.csv`, one row per program in the order given.
+pub const PROGRAMS_HEADER: [&str; 12] = [
+    "program",
+    "expected",
+    "does",
+    "existing-data",
+    "referee-cases",
+    "cases",
+    "findings",
+    "first-case",
+    "first-case-size",
+    "after-strengthening",
+    "form",
+    "verdict",
+];
+
 /// The columns of `findings.csv`: one row per signature kept, first found first.
-pub const FINDINGS_HEADER: [&str; 18] = [
+pub const FINDINGS_HEADER: [&str; 19] = [
     "finding",
     "kind",
     "game",
@@ -31,7 +57,8 @@ pub const FINDINGS_HEADER: [&str; 18] = [
     "expected",
     "got",
     "exit",
-    "millis",
+    "cpu-millis",
+    "wall-millis",
     "signature",
     "count",
     "confirmed",
@@ -43,210 +70,317 @@ pub const FINDINGS_HEADER: [&str; 18] = [
     "stderr",
 ];
 
-/// One finding, as reported.
+/// A file of the report: its path in the report directory, and its bytes.
 #[derive(Debug, Clone)]
-pub struct FindingLine {
-    /// Its number, from 1.
-    pub number: usize,
-    /// Its kind.
-    pub kind: Kind,
-    /// Its signature.
-    pub signature: String,
-    /// How many failing cases share it.
-    pub count: u64,
-    /// The input file written for it.
-    pub input: PathBuf,
-    /// Whether the reference confirmed the expected output, or how it was reproduced.
-    pub confirmed: String,
-    /// Where its case lies outside the contest's limits, in words.
-    pub outside: Option<String>,
-    /// Where its case comes from.
-    pub source: Source,
-    /// Its input's size in bytes.
-    pub bytes: usize,
-    /// The case's size as the game counts it.
-    pub size: Option<String>,
+pub struct ReportFile {
+    /// `/`-separated, relative to the report directory.
+    pub path: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
 }
 
-/// What the manifest says of the program beside its findings.
+/// How a program's line ends for CI systems.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LineStatus {
+    /// It does what it should: the package's verdict says nothing of it.
+    AsExpected,
+    /// The package's verdict says something of it.
+    Verdict,
+    /// It was not run, or not classified.
+    NotRun,
+}
+
+/// One program's line of the report: what the audit and the package's verdict say of it.
 #[derive(Debug, Clone, Serialize)]
-pub struct ProgramSummary {
-    /// The command run.
-    pub program: String,
-    /// What the audit says of it.
-    pub verdict: String,
-    /// Cases it ran to their end.
-    pub cases: u64,
-    /// Its runs, probe and examinations included.
-    pub runs: u64,
-    /// Its time limit.
-    pub time_limit: String,
-    /// Its result on the existing data.
+pub struct ProgramLine {
+    /// Its name.
+    pub name: String,
+    /// Its expected class.
+    pub expected: Option<Class>,
+    /// What it does: the data's result when the data rejects it, else the class of its first
+    /// finding, else accepted.
+    pub does: Option<Class>,
+    /// Its result on the existing data, in words.
     pub existing_data: Option<String>,
-    /// Whether the audit was interrupted.
-    pub interrupted: bool,
+    /// Its audit on referee's cases, in words.
+    pub referee_cases: String,
+    /// Cases of referee's it ran.
+    pub cases: u64,
+    /// Its findings by kind.
+    pub findings: BTreeMap<Kind, u64>,
+    /// Its first finding's input, relative to the report directory.
+    pub first_case: Option<String>,
+    /// That input's size: bytes, and the case's size as the game counts it.
+    pub first_case_size: Option<String>,
+    /// Whether the data with the strengthening cases rejects it (none: the data did not judge
+    /// it).
+    pub rejected_after: Option<bool>,
+    /// The input form its runs used.
+    pub form: Option<String>,
+    /// Whether the audit proved it wrong.
+    pub proved_wrong: bool,
+    /// What the package's verdict says of it (empty: as expected).
+    pub verdict: Vec<String>,
+    /// How it ends for CI systems.
+    pub status: LineStatus,
 }
 
-/// The form a program's runs used, and why.
-#[derive(Debug, Clone)]
-pub struct FormUsed {
-    /// The form (`None`: its output fits none).
-    pub form: Option<crate::game::Form>,
-    /// Why.
-    pub why: String,
-}
-
-/// The detail column of a finding.
-fn detail(kept: &Kept, timeout: f64) -> String {
-    let mut detail = kept.source.describe();
-    if kept.shrink_steps > 0 {
-        detail.push_str(&format!(", shrunk in {} steps", kept.shrink_steps));
+/// `38 bytes, 5 moves`.
+fn size_text(bytes: usize, size: Option<&str>) -> String {
+    match size {
+        Some(size) => format!("{bytes} bytes, {size}"),
+        None => format!("{bytes} bytes"),
     }
-    if kept.batch_only {
+}
+
+/// The input of `finding`, a finding of `program`, relative to the report directory.
+pub fn finding_path(program: &ProgramRecord, finding: &FindingRecord) -> String {
+    format!("programs/{}/{}", dir_name(&program.name), finding.file)
+}
+
+/// What the audit says of a program on referee's cases, in words: its first finding and its
+/// case's size, how many cases it passed, or why it was not audited (with `pace`, what more
+/// `--time` would audit it).
+pub fn standing_text(program: &ProgramRecord, pace: &str) -> String {
+    match program.standing() {
+        Standing::CannotRun(why) => format!("not run: {why}"),
+        Standing::NotAudited(why) => format!("not audited: {}{pace}", why.text()),
+        Standing::TimesOutOnData => {
+            "not run on referee's cases: it times out on the existing data".into()
+        }
+        Standing::ProvedWrong => match program.first_proof() {
+            Some(f) => format!(
+                "{} on {} ({})",
+                f.kind,
+                f.source.describe(),
+                size_text(f.bytes, f.size.as_deref())
+            ),
+            None => "proved wrong".into(),
+        },
+        Standing::NoFinding if program.findings.is_empty() => {
+            format!("no finding in {} cases", program.cases())
+        }
+        Standing::NoFinding => format!(
+            "no reproduced finding in {} cases (only flaky or engine-disputed ones)",
+            program.cases()
+        ),
+    }
+}
+
+/// What the programs not audited would have needed, from the pace of those audited: empty when
+/// every program was audited.
+pub fn pace(report: &AuditReport) -> String {
+    let audited = report.programs.iter().filter(|p| p.cases() > 0).count();
+    let left = report
+        .programs
+        .iter()
+        .filter(|p| matches!(p.standing(), Standing::NotAudited(_)))
+        .count();
+    if audited == 0 || left == 0 {
+        return String::new();
+    }
+    let each = report.effort.cases_time.as_secs_f64() / audited as f64;
+    format!(
+        " (the {audited} programs audited took {each:.1} s each of the cases' time; about {:.0} \
+         s more --time would audit the {left} left; the run took {:.0} s)",
+        each * left as f64 / super::settings::CASES_SHARE,
+        report.effort.elapsed.as_secs_f64()
+    )
+}
+
+/// Each program's line.
+pub fn lines(report: &AuditReport) -> Vec<ProgramLine> {
+    let pace = pace(report);
+    report
+        .programs
+        .iter()
+        .enumerate()
+        .map(|(p, program)| line(report, p, program, &pace))
+        .collect()
+}
+
+/// The line of `program`, the `p`-th of `report`.
+fn line(report: &AuditReport, p: usize, program: &ProgramRecord, pace: &str) -> ProgramLine {
+    let standing = program.standing();
+    let first = program.first_proof();
+    let first_case = first.map(|f| finding_path(program, f));
+    let on_data = program.on_data().and_then(|d| d.result());
+    let does = does(on_data.map(|r| r.class), &standing, first.map(|f| f.kind));
+    let flaky = program
+        .findings
+        .iter()
+        .filter(|f| f.kind == Kind::Flaky)
+        .count();
+    let facts = Facts {
+        expected: program.expected,
+        does,
+        standing: &standing,
+        rejected_existing: program.rejected_by_data(),
+        data_result: program.judged_by_data(),
+        first_case: first_case.as_deref(),
+        flaky: if report.strict { flaky } else { 0 },
+    };
+    let verdict = verdict(&facts);
+    let mut findings = BTreeMap::new();
+    for f in &program.findings {
+        *findings.entry(f.kind).or_default() += f.count;
+    }
+    let status = if does.is_none() {
+        LineStatus::NotRun
+    } else if verdict.is_empty() {
+        LineStatus::AsExpected
+    } else {
+        LineStatus::Verdict
+    };
+    ProgramLine {
+        name: program.name.clone(),
+        expected: program.expected,
+        does,
+        existing_data: match program.on_data() {
+            Some(DataOutcome::NoData) => Some("no data".to_string()),
+            _ => on_data.map(|r| r.text()),
+        },
+        referee_cases: standing_text(program, pace),
+        cases: program.cases(),
+        findings,
+        first_case_size: first.map(|f| size_text(f.bytes, f.size.as_deref())),
+        first_case,
+        rejected_after: program.judged_by_data().then(|| report.rejected_after(p)),
+        form: program
+            .examined()
+            .map(|e| e.form.form().as_str().to_string()),
+        proved_wrong: standing.proved_wrong(),
+        verdict,
+        status: if matches!(standing, Standing::CannotRun(_)) {
+            LineStatus::NotRun
+        } else {
+            status
+        },
+    }
+}
+
+/// What the package's verdict says of the data itself.
+pub fn package_verdict(scores: &Scores) -> Vec<String> {
+    let mut said = Vec::new();
+    let (before, after) = (scores.tnr_existing, scores.tnr_strengthened);
+    if after.hits * before.of.max(1) < before.hits * after.of.max(1) {
+        said.push(format!(
+            "the strengthened data accepts fewer programs with no finding ({}) than the existing \
+             data ({})",
+            after.text(),
+            before.text()
+        ));
+    }
+    said
+}
+
+/// The row of `programs.csv` (columns [`PROGRAMS_HEADER`]) of a program's line.
+pub fn program_row(line: &ProgramLine) -> Vec<String> {
+    let findings: Vec<String> = line
+        .findings
+        .iter()
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect();
+    let text = |c: Option<Class>| c.map_or(String::new(), |c| c.to_string());
+    vec![
+        line.name.clone(),
+        text(line.expected),
+        text(line.does),
+        line.existing_data.clone().unwrap_or_default(),
+        line.referee_cases.clone(),
+        line.cases.to_string(),
+        findings.join(", "),
+        line.first_case.clone().unwrap_or_default(),
+        line.first_case_size.clone().unwrap_or_default(),
+        match line.rejected_after {
+            Some(true) => "rejected".into(),
+            Some(false) => "accepted".into(),
+            None => String::new(),
+        },
+        line.form.clone().unwrap_or_default(),
+        if line.verdict.is_empty() {
+            "as expected".into()
+        } else {
+            line.verdict.join("; ")
+        },
+    ]
+}
+
+/// The detail column of a finding: where its case came from, how far it shrank, how it was
+/// run again, its notes, the limits it lies outside (standard error has its own column).
+pub fn detail(f: &FindingRecord) -> String {
+    let mut detail = f.source.describe();
+    if f.shrink_steps > 0 {
+        detail.push_str(&format!(", shrunk in {} steps", f.shrink_steps));
+    }
+    if f.batch_only {
         detail.push_str(", fails only with the other cases of its run");
     }
-    if kept.seen == Kind::Timeout {
-        detail.push_str(&format!(", killed after {timeout:.2} s"));
+    if f.seen == Kind::Timeout && !f.stopped.is_empty() {
+        detail.push_str(&format!(", {}", f.stopped));
     }
-    if kept.kind == Kind::Flaky {
-        detail.push_str(&format!(", first seen as {}", kept.seen));
+    if f.kind == Kind::Flaky {
+        detail.push_str(&format!(", first seen as {}", f.seen));
     }
-    for note in &kept.notes {
+    if f.evidence.reference.is_some() {
+        detail.push_str(&format!(", {}", f.evidence.reruns.text()));
+    }
+    for note in &f.notes {
         detail.push_str(&format!(", {note}"));
     }
-    if let Some((allowed, has)) = &kept.outside {
+    if let Some((allowed, has)) = &f.outside {
         detail.push_str(&format!(
             "; outside the contest's limits: they allow {allowed}, the case has {has}"
         ));
     }
-    let tail = escape(&kept.tried.run.stderr_tail, 200);
-    if !tail.is_empty() {
-        detail.push_str(&format!("; standard error ends: {tail}"));
-    }
     detail
 }
 
-/// The stem of a finding's files, for `source` under `rules`.
-fn stem<G: Game>(source: &Source, rules: G::Options) -> String {
-    source.stem(G::NAME, &crate::detect::file_suffix(rules))
-}
-
-/// Writes the files of every finding of `found`, `findings.csv` and the manifest through
-/// `staging` (its directory replaced as a whole): the finding lines and the rows of
-/// `findings.csv`.
-pub fn write_program_in<G: Game>(
-    mut staging: Staging,
-    settings: &Settings<G::Options>,
-    program: &str,
-    form: &FormUsed,
-    found: &Found,
-    summary: &ProgramSummary,
-    inputs: &[CaseFile],
-) -> std::io::Result<(Vec<FindingLine>, Vec<Vec<String>>)> {
-    let at = staging.dir().to_path_buf();
-    let rules = settings.rules;
-    let form_text = form.form.map_or("none", |f| f.as_str());
-    let mut rows = Vec::new();
-    let mut lines = Vec::new();
-    let mut written = BTreeMap::new();
-    for (i, (sig, kept, count)) in found.findings.iter().enumerate() {
-        let number = i + 1;
-        let stem = stem::<G>(&kept.source, rules);
-        for (ext, bytes) in [
-            ("in", &kept.input[..]),
-            ("ans", kept.tried.expected.as_bytes()),
-            ("out", &kept.tried.run.stdout[..]),
-            ("err", &kept.tried.run.stderr_tail[..]),
-        ] {
-            let name = format!("{stem}.{ext}");
-            staging.file(&name, bytes)?;
-            written.insert(name, Digest::of(bytes, 1));
+/// The row of `findings.csv` (columns [`FINDINGS_HEADER`]) of finding `number` (from 1) of
+/// `program`, in a run of `game` under `rules`.
+pub fn finding_row(
+    game: &str,
+    rules: &str,
+    program: &ProgramRecord,
+    number: usize,
+    f: &FindingRecord,
+) -> Vec<String> {
+    vec![
+        number.to_string(),
+        f.kind.to_string(),
+        game.to_string(),
+        rules.to_string(),
+        f.file.clone(),
+        f.expected.clone(),
+        f.got.clone(),
+        f.exit.clone(),
+        f.cpu.as_millis().to_string(),
+        f.wall.as_millis().to_string(),
+        f.signature.clone(),
+        f.count.to_string(),
+        f.evidence.text(),
+        detail(f),
+        f.source.column(),
+        f.form.as_str().to_string(),
+        if f.outside.is_some() {
+            "outside-contest"
+        } else {
+            "contest"
         }
-        let input = format!("{stem}.in");
-        rows.push(vec![
-            number.to_string(),
-            kept.kind.as_str().to_string(),
-            G::NAME.to_string(),
-            rules.name().to_string(),
-            input.clone(),
-            escape(kept.tried.expected.as_bytes(), 200),
-            escape(&kept.tried.run.stdout, 200),
-            exit_text(kept.tried.run.ending),
-            kept.tried.run.elapsed.as_millis().to_string(),
-            sig.clone(),
-            count.to_string(),
-            kept.confirmed.clone(),
-            detail(kept, settings.limits.timeout.as_secs_f64()),
-            kept.source.column(),
-            form_text.to_string(),
-            if kept.outside.is_some() {
-                "outside-contest"
-            } else {
-                "contest"
-            }
-            .to_string(),
-            format!("{program} < {input}"),
-            escape(&kept.tried.run.stderr_tail, 1000),
-        ]);
-        lines.push(FindingLine {
-            number,
-            kind: kept.kind,
-            signature: sig.clone(),
-            count: *count,
-            input: at.join(&input),
-            confirmed: kept.confirmed.clone(),
-            outside: kept
-                .outside
-                .as_ref()
-                .map(|(allowed, has)| format!("they allow {allowed}, the case has {has}")),
-            source: kept.source.clone(),
-            bytes: kept.input.len(),
-            size: kept.size.clone(),
-        });
-    }
-    let digest = staging.csv(FINDINGS, &FINDINGS_HEADER, &rows)?;
-    let mut options = options(settings);
-    options.insert("cmd".to_string(), program.to_string());
-    options.insert("form-used".to_string(), form_text.to_string());
-    options.insert("form-why".to_string(), form.why.clone());
-    let judged: Vec<CaseFile> = inputs
-        .iter()
-        .filter(|f| settings.shard.is_none_or(|s| s.contains(&f.name)))
-        .cloned()
-        .collect();
-    let mut manifest = Manifest::new(
-        "audit",
-        options,
-        inputs,
-        settings.shard.map(|s| (s, &judged[..])),
-    );
-    manifest.reports.insert(FINDINGS.into(), digest);
-    manifest.reports.extend(written);
-    staging.json(
-        MANIFEST,
-        &ProgramManifest {
-            manifest,
-            audit: summary,
-        },
-    )?;
-    staging.commit()?;
-    Ok((lines, rows))
-}
-
-/// `audit.json` of one program.
-#[derive(Serialize)]
-struct ProgramManifest<'a> {
-    #[serde(flatten)]
-    manifest: Manifest,
-    audit: &'a ProgramSummary,
+        .to_string(),
+        format!("{} < {}", program.command.as_deref().unwrap_or(""), f.file),
+        f.stderr.clone(),
+    ]
 }
 
 /// The options that change an audit's reports, by flag name.
-pub fn options<O: RuleSet>(settings: &Settings<O>) -> BTreeMap<String, String> {
+pub fn options<O: RuleSet>(game: &str, settings: &Settings<O>) -> BTreeMap<String, String> {
     let mut options = BTreeMap::new();
     let mut put = |k: &str, v: String| {
         options.insert(k.to_string(), v);
     };
+    put("game", game.to_string());
     put("rules", settings.rules.name().to_string());
     put("seed", settings.seed.to_string());
     put("batch", settings.batch.to_string());
@@ -260,17 +394,299 @@ pub fn options<O: RuleSet>(settings: &Settings<O>) -> BTreeMap<String, String> {
             .time
             .map_or(String::new(), |t| t.as_secs_f64().to_string()),
     );
-    put("timeout", settings.limits.timeout.as_secs_f64().to_string());
+    put("timeout", settings.limits.cpu.as_secs_f64().to_string());
+    put("timeout-clock", "cpu".to_string());
     put("keep-going", settings.keep_going.to_string());
     put("max-findings", settings.max_findings.to_string());
+    put("strict", settings.strict.to_string());
     put(
         "form",
         match settings.form {
-            super::settings::FormRule::Asked(f) => f.as_str(),
+            FormRule::Asked(f) => f.as_str(),
             _ => "auto",
         }
         .to_string(),
     );
     put("constraints", settings.constraints.as_str().to_string());
     options
+}
+
+/// `audit.json`: the manifest, the typed report, and what is derived from it for readers.
+#[derive(Serialize)]
+struct Written<'a> {
+    #[serde(flatten)]
+    manifest: Manifest,
+    report: &'a AuditReport,
+    summary: Summary,
+}
+
+/// `audit.json` read back: the manifest and the typed report.
+#[derive(Deserialize)]
+pub struct ReadBack {
+    /// The typed report.
+    pub report: AuditReport,
+}
+
+/// What `audit.json` derives from the report, for its readers.
+#[derive(Serialize)]
+struct Summary {
+    programs: Vec<ProgramLine>,
+    scores: Scores,
+    scores_explained: &'static str,
+    uncovered: Vec<String>,
+    package: Vec<String>,
+    time_limit: String,
+    /// The clock the time limit counts.
+    timeout_clock: &'static str,
+    /// The wall-clock cap, as a multiple of the time limit.
+    wall_cap_factor: u32,
+    runs: u64,
+}
+
+/// How the scores are counted, for readers of `audit.json`.
+pub const SCORES_EXPLAINED: &str = "TPR: of the programs proved wrong (a reproduced finding the \
+    reference does not dispute, or a timeout on a file of the existing data), those the data \
+    rejects. TNR: of the programs audited with no such finding, those the data accepts. Both \
+    count the same programs before and after strengthening: those with a result on the existing \
+    data.";
+
+/// Writes the reports of `report` (with `files`, its findings' and tests' files) through
+/// `staging`, replacing the report directory as a whole, with `manifest` (the run's options,
+/// cases and shard) listing every file.
+pub fn write_report(
+    mut staging: Staging,
+    report: &AuditReport,
+    mut manifest: Manifest,
+    files: &[ReportFile],
+) -> std::io::Result<()> {
+    let mut reports: BTreeMap<String, Digest> = BTreeMap::new();
+    let staged = staging.staged().to_path_buf();
+    for dir in ["programs", "tests"] {
+        fs::create_dir_all(staged.join(dir))?;
+    }
+    for program in &report.programs {
+        fs::create_dir_all(staged.join("programs").join(dir_name(&program.name)))?;
+    }
+    for file in files {
+        let path = staged.join(&file.path);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        fs::write(&path, &file.bytes)?;
+        reports.insert(file.path.clone(), Digest::of(&file.bytes, 1));
+    }
+    for program in &report.programs {
+        let rows: Vec<Vec<String>> = program
+            .findings
+            .iter()
+            .enumerate()
+            .map(|(i, f)| finding_row(&report.game, &report.rules, program, i + 1, f))
+            .collect();
+        let name = format!("programs/{}/{FINDINGS}", dir_name(&program.name));
+        let digest = staging.csv(&name, &FINDINGS_HEADER, &rows)?;
+        reports.insert(name, digest);
+    }
+    let lines = lines(report);
+    let rows: Vec<Vec<String>> = lines.iter().map(program_row).collect();
+    reports.insert(
+        PROGRAMS.to_string(),
+        staging.csv(PROGRAMS, &PROGRAMS_HEADER, &rows)?,
+    );
+    manifest.reports = reports;
+    let scores = scores_of(report);
+    let summary = Summary {
+        uncovered: uncovered(report)
+            .into_iter()
+            .map(|p| report.programs[p].name.clone())
+            .collect(),
+        package: package_verdict(&scores),
+        programs: lines,
+        scores,
+        scores_explained: SCORES_EXPLAINED,
+        time_limit: report.time_limit.describe(),
+        timeout_clock: "cpu",
+        wall_cap_factor: super::clock::WALL_FACTOR,
+        runs: report.runs(),
+    };
+    staging.json(
+        MANIFEST,
+        &Written {
+            manifest,
+            report,
+            summary,
+        },
+    )?;
+    staging.commit()
+}
+
+/// Writes the reports of an audit run with `settings` (every data file `found`).
+pub fn write<O: RuleSet>(
+    settings: &Settings<O>,
+    staging: Staging,
+    report: &AuditReport,
+    found: &[CaseFile],
+    files: &[ReportFile],
+) -> Result<(), RunError> {
+    let judged: Vec<CaseFile> = found
+        .iter()
+        .filter(|f| settings.shard.is_none_or(|s| s.contains(&f.name)))
+        .cloned()
+        .collect();
+    let manifest = Manifest::new(
+        "audit",
+        options(&report.game, settings),
+        found,
+        settings.shard.map(|s| (s, &judged[..])),
+    );
+    write_report(staging, report, manifest, files).map_err(|e| RunError::io(&settings.out, e))
+}
+
+/// Whether a program of `report` makes the audit fail: the package's verdict lists something
+/// of it.
+pub fn failing(lines: &[ProgramLine], scores: &Scores) -> bool {
+    !package_verdict(scores).is_empty() || lines.iter().any(|l| !l.verdict.is_empty())
+}
+
+/// Whether no program of `report` could be run at all: each cannot run. Why, when so.
+pub fn none_ran(report: &AuditReport) -> Option<String> {
+    let whys: Vec<String> = report
+        .programs
+        .iter()
+        .map(|p| match &p.outcome {
+            Outcome::CannotRun { why } => Some(why.clone()),
+            _ => None,
+        })
+        .collect::<Option<Vec<String>>>()?;
+    Some(whys.join("; "))
+}
+
+/// The properties of an audit run for CI outputs and the HTML report: the game, the programs,
+/// the seed (from `options`, the run's), the scores, the strengthening cases.
+pub fn properties(
+    report: &AuditReport,
+    options: &BTreeMap<String, String>,
+) -> Vec<(String, String)> {
+    let s = scores_of(report);
+    let mut properties = vec![
+        ("game".to_string(), report.game.clone()),
+        ("programs".to_string(), report.programs.len().to_string()),
+        (
+            "seed".to_string(),
+            options.get("seed").cloned().unwrap_or_default(),
+        ),
+        ("time-limit".to_string(), report.time_limit.describe()),
+        ("tpr-existing".to_string(), s.tpr_existing.text()),
+        ("tnr-existing".to_string(), s.tnr_existing.text()),
+        ("tpr-strengthened".to_string(), s.tpr_strengthened.text()),
+        ("tnr-strengthened".to_string(), s.tnr_strengthened.text()),
+        (
+            "strengthening-cases".to_string(),
+            report.tests.len().to_string(),
+        ),
+    ];
+    if !report.rules.is_empty() && options.get("rules").is_some_and(|r| !r.is_empty()) {
+        properties.push(("rules".to_string(), report.rules.clone()));
+    }
+    properties
+}
+
+/// The run as CI results: one suite, one test case per program, failed when the package's
+/// verdict says something of it, skipped when it was not run; its findings in the detail.
+pub fn suite(
+    report: &AuditReport,
+    lines: &[ProgramLine],
+    properties: &[(String, String)],
+) -> crate::report::ci::Suite {
+    use crate::report::ci::{Case, Outcome as Ended, Suite};
+    let cases = report
+        .programs
+        .iter()
+        .zip(lines)
+        .map(|(program, line)| {
+            let (outcome, status) = match line.status {
+                LineStatus::AsExpected => (Ended::Passed, "as-expected"),
+                LineStatus::Verdict => (Ended::Failed, "verdict"),
+                LineStatus::NotRun => (Ended::Skipped, "not-run"),
+            };
+            let mut detail: Vec<String> = PROGRAMS_HEADER
+                .iter()
+                .zip(program_row(line))
+                .filter(|(h, v)| !v.is_empty() && **h != "program")
+                .map(|(h, v)| format!("{h}: {v}"))
+                .collect();
+            for (i, f) in program.findings.iter().enumerate() {
+                detail.push(format!(
+                    "finding {}: {} ({} cases): {}",
+                    i + 1,
+                    f.signature,
+                    f.count,
+                    finding_path(program, f)
+                ));
+            }
+            Case {
+                name: program.name.clone(),
+                status: status.to_string(),
+                outcome,
+                message: if outcome == Ended::Passed {
+                    String::new()
+                } else {
+                    line.verdict.join("; ")
+                },
+                detail: detail.join("\n"),
+                location: None,
+                time: None,
+            }
+        })
+        .collect();
+    Suite {
+        name: report.game.clone(),
+        properties: properties.to_vec(),
+        cases,
+    }
+}
+
+/// Finding `number` (from 1) of `program` as the HTML report shows it, the report in `out`.
+pub fn shown(
+    report: &AuditReport,
+    program: &ProgramRecord,
+    number: usize,
+    f: &FindingRecord,
+    out: &std::path::Path,
+) -> crate::report::ci::ShownFinding {
+    let row = finding_row(&report.game, &report.rules, program, number, f);
+    let column = |name: &str| {
+        FINDINGS_HEADER
+            .iter()
+            .position(|h| *h == name)
+            .map_or(String::new(), |i| row[i].clone())
+    };
+    crate::report::ci::ShownFinding {
+        number,
+        game: report.game.clone(),
+        rules: report.rules.clone(),
+        status: f.kind.to_string(),
+        signature: f.signature.clone(),
+        count: f.count,
+        input: out.join(finding_path(program, f)),
+        data_file: match &f.source {
+            super::Source::File { name, .. } => Some(name.clone()),
+            _ => None,
+        },
+        sides: vec![
+            ("the program's output".into(), f.got.clone()),
+            ("the engine's verdict".into(), f.expected.clone()),
+        ],
+        facts: vec![
+            ("reproduce".into(), column("reproduce")),
+            ("input form".into(), column("form")),
+            ("limits".into(), column("limits")),
+            ("how it was confirmed".into(), column("confirmed")),
+            ("the program's standard error".into(), column("stderr")),
+        ],
+        columns: FINDINGS_HEADER
+            .iter()
+            .map(|h| h.to_string())
+            .zip(row.clone())
+            .collect(),
+    }
 }

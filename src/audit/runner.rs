@@ -1,6 +1,7 @@
 //! Running one program: every run of an audit goes through its [`Runner`], so each is counted,
-//! held to the time limit, written in the form the program reads, and cut at the audit's
-//! deadline or on interruption.
+//! held to the time limit (CPU time, as judge systems count it; wall-clock time only caps, see
+//! [`super::clock`]), written in the form the program reads, and cut at the audit's deadline or
+//! on interruption.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -11,23 +12,35 @@ use super::plan::judged;
 use super::program::{Limits, Program};
 use crate::game::{in_form, Form, Game};
 
-/// How much a run that is as long as the data's longest file may take, as a multiple of the
-/// slowest time a program expected accepted took on the data.
+/// How much CPU time a run that is as long as the data's longest file may take, as a multiple
+/// of the most CPU time a program expected accepted took on one data file.
 pub const LIMIT_FACTOR: u32 = 5;
 
-/// The least time limit a derived limit gives (a process start on a loaded machine).
+/// The least time limit a derived limit gives (the CPU time of starting an interpreter).
 pub const LEAST_LIMIT: Duration = Duration::from_millis(250);
 
-/// The time a run may take, as judge systems set it: from the times of the programs expected
-/// accepted on the existing data, [`LIMIT_FACTOR`] times the slowest, scaled by the run's input
-/// against the data's largest file, at least [`LEAST_LIMIT`], at most `--timeout`; `--timeout`
-/// itself when no such time is known.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The CPU time a run may take, as judge systems set it: from the CPU times of the programs
+/// expected accepted on the existing data, [`LIMIT_FACTOR`] times the slowest, scaled by the
+/// run's input against the data's largest file, at least [`LEAST_LIMIT`], at most `--timeout`;
+/// `--timeout` itself when no such time is known. A run's wall-clock time is capped at
+/// [`super::clock::WALL_FACTOR`] times its limit, its waits for a CPU not counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TimeLimit {
-    /// `--timeout`: no run takes longer.
+    /// `--timeout`: no run takes more CPU time.
+    #[serde(with = "super::audited::seconds")]
     pub most: Duration,
-    /// The slowest accepted time on the data and the data's largest file in bytes.
-    pub from_data: Option<(Duration, u64)>,
+    /// The slowest accepted CPU time on one data file, and the data's largest file in bytes.
+    pub from_data: Option<FromData>,
+}
+
+/// What a time limit derived from the data comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FromData {
+    /// The most CPU time a program expected accepted took on one data file.
+    #[serde(with = "super::audited::seconds")]
+    pub slowest: Duration,
+    /// The data's largest file, in bytes.
+    pub largest: u64,
 }
 
 impl TimeLimit {
@@ -39,12 +52,12 @@ impl TimeLimit {
         }
     }
 
-    /// The limit of a run on an input of `bytes` bytes.
+    /// The CPU time limit of a run on an input of `bytes` bytes.
     pub fn for_bytes(&self, bytes: usize) -> Duration {
         match self.from_data {
             None => self.most,
-            Some((slowest, biggest)) => {
-                let scale = (bytes as f64 / biggest.max(1) as f64).max(1.0);
+            Some(FromData { slowest, largest }) => {
+                let scale = (bytes as f64 / largest.max(1) as f64).max(1.0);
                 (slowest * LIMIT_FACTOR)
                     .mul_f64(scale)
                     .clamp(LEAST_LIMIT.min(self.most), self.most)
@@ -54,18 +67,34 @@ impl TimeLimit {
 
     /// In words, for summaries and manifests.
     pub fn describe(&self) -> String {
+        let cap = format!(
+            "; wall-clock cap {} x the limit, waits for a CPU not counted",
+            super::clock::WALL_FACTOR
+        );
         match self.from_data {
-            None => format!("{:.2} s per run (--timeout)", self.most.as_secs_f64()),
-            Some((slowest, biggest)) => format!(
-                "{LIMIT_FACTOR} x the slowest accepted time on the data ({:.3} s), scaled by the \
-                 input's size against the data's largest file ({biggest} bytes), between {:.2} \
-                 and {:.2} s",
+            None => format!(
+                "{:.2} s of CPU time per run (--timeout){cap}",
+                self.most.as_secs_f64()
+            ),
+            Some(FromData { slowest, largest }) => format!(
+                "CPU time: {LIMIT_FACTOR} x the slowest accepted CPU time on a data file ({:.3} \
+                 s), scaled by the input's size against the data's largest file ({largest} \
+                 bytes), between {:.2} and {:.2} s{cap}",
                 slowest.as_secs_f64(),
                 LEAST_LIMIT.min(self.most).as_secs_f64(),
                 self.most.as_secs_f64()
             ),
         }
     }
+}
+
+/// Why a program gave no answer to a run that was to end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoAnswer {
+    /// It could not be started: why.
+    CannotRun(String),
+    /// The audit's deadline, or an interruption, cut the run short.
+    Cut,
 }
 
 /// One program, its limits and form, and the audit's deadline.
@@ -99,7 +128,7 @@ impl<'a, G: Game> Runner<'a, G> {
         Runner {
             program,
             limits,
-            time_limit: TimeLimit::fixed(limits.timeout),
+            time_limit: TimeLimit::fixed(limits.cpu),
             form,
             rules,
             deadline,
@@ -123,21 +152,18 @@ impl<'a, G: Game> Runner<'a, G> {
         }
     }
 
-    /// Runs the program on `input` as it is, given `timeout`, cut at `cut`, and classifies
-    /// the run against `expected`; `None` when the program could not start (said by
-    /// [`fatal`](Self::fatal)).
+    /// Runs the program on `input` as it is, given `cpu` of CPU time, cut at `cut`, and
+    /// classifies the run against `expected`; `None` when the program could not start (said
+    /// by [`fatal`](Self::fatal)).
     pub fn run_for(
         &self,
         input: &[u8],
         expected: &str,
-        timeout: Duration,
+        cpu: Duration,
         cut: Option<Instant>,
     ) -> Option<Tried> {
         self.runs.fetch_add(1, Ordering::Relaxed);
-        let limits = Limits {
-            timeout,
-            ..self.limits
-        };
+        let limits = Limits { cpu, ..self.limits };
         match self.program.run(input, &limits, cut) {
             Ok(run) => Some(Tried::new(run, expected.to_string())),
             Err(e) => {
@@ -148,6 +174,23 @@ impl<'a, G: Game> Runner<'a, G> {
                 None
             }
         }
+    }
+
+    /// [`run_for`](Self::run_for) that must end: why it did not otherwise.
+    pub fn run_to_end(
+        &self,
+        input: &[u8],
+        expected: &str,
+        cpu: Duration,
+        cut: Option<Instant>,
+    ) -> Result<Tried, NoAnswer> {
+        let tried = self
+            .run_for(input, expected, cpu, cut)
+            .ok_or_else(|| NoAnswer::CannotRun(self.fatal().unwrap_or_default()))?;
+        if tried.cut() {
+            return Err(NoAnswer::Cut);
+        }
+        Ok(tried)
     }
 
     /// Runs the program on `input` as it is, within the time limit of its size, cut at the
@@ -202,7 +245,10 @@ mod tests {
         assert_eq!(TimeLimit::fixed(most).for_bytes(1 << 30), most);
         let limit = TimeLimit {
             most,
-            from_data: Some((Duration::from_millis(20), 1000)),
+            from_data: Some(FromData {
+                slowest: Duration::from_millis(20),
+                largest: 1000,
+            }),
         };
         // As long as the data's largest file: five times the slowest, but at least the floor.
         assert_eq!(limit.for_bytes(10), LEAST_LIMIT);
@@ -214,7 +260,10 @@ mod tests {
         // A --timeout below the floor is the limit.
         let tight = TimeLimit {
             most: Duration::from_millis(100),
-            from_data: Some((Duration::from_millis(1), 10)),
+            from_data: Some(FromData {
+                slowest: Duration::from_millis(1),
+                largest: 10,
+            }),
         };
         assert_eq!(tight.for_bytes(1), Duration::from_millis(100));
     }

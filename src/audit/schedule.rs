@@ -23,9 +23,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::Instant;
 
+use super::audited::{Finish, Tally};
 use super::finding::Found;
 use super::plan::{Plan, Prepared};
-use super::program::interrupted;
+use super::program::past;
 use super::runner::Runner;
 use super::settings::Settings;
 use super::settle::{examine, Failed};
@@ -42,28 +43,6 @@ pub struct Lane<'r, 'a, G: Game> {
     pub first: bool,
     /// Its findings.
     pub found: Mutex<Found>,
-}
-
-/// Why a program took no more cases.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Finish {
-    /// A finding proved it wrong.
-    ProvedWrong,
-    /// It ran every unit of the plan.
-    Exhausted,
-    /// The cases' deadline, an interruption, or a program that cannot start.
-    Stopped,
-}
-
-/// What one program did in the stage.
-#[derive(Debug, Clone, Copy)]
-pub struct Tally {
-    /// Cases it ran to their end.
-    pub cases: u64,
-    /// The time spent examining its failures.
-    pub examining: std::time::Duration,
-    /// Why it stopped.
-    pub finish: Finish,
 }
 
 /// A program's progress through the units.
@@ -209,7 +188,7 @@ impl<G: Game> Stage<'_, '_, '_, G> {
 
     /// No unit is taken any more.
     fn over(&self) -> bool {
-        interrupted() || self.until.is_some_and(|t| Instant::now() >= t)
+        past(self.until)
     }
 
     /// A worker: takes jobs until none is left.
@@ -337,8 +316,8 @@ impl<G: Game> Stage<'_, '_, '_, G> {
                 if let Some(dir) = &self.settings.save_runs {
                     save_run(dir, p);
                 }
-                let timeout = runner.time_limit.for_bytes(p.input.len());
-                runner.run_for(&p.input, &p.expected, timeout, self.until)
+                let limit = runner.time_limit.for_bytes(p.input.len());
+                runner.run_for(&p.input, &p.expected, limit, self.until)
             });
         let mut state = self.lock();
         let p = &mut state.lanes[lane];

@@ -12,22 +12,11 @@ use crate::shard::Shard;
 pub enum FormRule {
     /// Said with `--form`: every program must read it.
     Asked(Form),
-    /// A contest's: the form of its existing data, else of the statement's examples.
+    /// Several programs': the form of their existing data, else of the statement's examples.
     Problem,
     /// One program's, with nothing said: the form its output fits (the multi-case form when
     /// both fit, which lets a run hold many cases).
     ByShape,
-}
-
-/// Where the reports go.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
-    /// One program: `findings.csv`, `audit.json` and the findings' files in the report
-    /// directory.
-    One,
-    /// Several programs: `programs.csv`, `audit.json`, `tests/` and each program's findings
-    /// under `programs/NAME/`.
-    Contest,
 }
 
 /// How to audit.
@@ -41,8 +30,9 @@ pub struct Settings<O> {
     pub cases: Option<u64>,
     /// The whole run's wall-clock budget.
     pub time: Option<Duration>,
-    /// Each run's limits; `timeout` bounds every run, and is the time limit itself unless the
-    /// programs expected accepted set a lower one from their times on the data.
+    /// Each run's limits; `cpu` (`--timeout`) bounds every run's CPU time, and is the time
+    /// limit itself unless the programs expected accepted set a lower one from their CPU times
+    /// on the data.
     pub limits: Limits,
     /// Cases per run, in the multi-case form.
     pub batch: usize,
@@ -56,6 +46,8 @@ pub struct Settings<O> {
     pub keep_going: bool,
     /// The most findings kept per program.
     pub max_findings: usize,
+    /// Flaky findings fail the audit too.
+    pub strict: bool,
     /// The most time spent shrinking one finding.
     pub shrink_time: Duration,
     /// The reference's budget for confirming a finding (estimated steps).
@@ -70,15 +62,13 @@ pub struct Settings<O> {
     pub save_runs: Option<PathBuf>,
     /// The package whose `data/secret/` the strengthening cases are added to.
     pub add_to: Option<PathBuf>,
-    /// Where the reports go.
-    pub layout: Layout,
 }
 
 /// The shares of `--time` at which each stage ends: the existing data's runs, the cases, the
-/// examination of what they found, then (several programs) the strengthening cases.
+/// examination of what they found; the strengthening cases take the rest.
 const DATA_SHARE: f64 = 0.1;
 pub const CASES_SHARE: f64 = 0.75;
-const FINDINGS_SHARE_OF_A_CONTEST: f64 = 0.9;
+const FINDINGS_SHARE: f64 = 0.9;
 
 /// When each stage must end (`None`: no `--time`).
 #[derive(Debug, Clone, Copy)]
@@ -96,25 +86,16 @@ pub struct Deadlines {
 }
 
 impl Deadlines {
-    /// The deadlines of a run of `time` started now, laid out for `layout`: a contest keeps
-    /// the last tenth for its strengthening cases.
-    pub fn new(time: Option<Duration>, layout: Layout) -> Deadlines {
+    /// The deadlines of a run of `time` started now.
+    pub fn new(time: Option<Duration>) -> Deadlines {
         let started = Instant::now();
         let at = |share: f64| time.map(|t| started + t.mul_f64(share));
         Deadlines {
             started,
             data: at(DATA_SHARE),
             cases: at(CASES_SHARE),
-            findings: at(match layout {
-                Layout::One => 1.0,
-                Layout::Contest => FINDINGS_SHARE_OF_A_CONTEST,
-            }),
+            findings: at(FINDINGS_SHARE),
             end: at(1.0),
         }
-    }
-
-    /// Whether `deadline` has passed.
-    pub fn passed(deadline: Option<Instant>) -> bool {
-        deadline.is_some_and(|d| Instant::now() >= d)
     }
 }

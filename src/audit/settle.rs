@@ -1,18 +1,19 @@
-//! Examining a failing run until it is a finding: narrowed to one case that fails alone (the
-//! case whose verdict line is wrong, else by halves), run again before anything is reported (a
-//! timeout with twice the time; a failure that does not come back is `flaky`), shrunk to a
-//! minimal case that fails the same way ([`super::shrink`]), and for an answer, confirmed by
-//! the reference ([`super::confirm`]).
+//! Examining a failing run until it is a finding: narrowed to one case that fails alone
+//! ([`super::narrow`]), run again before anything is reported (a timeout with twice the time;
+//! a failure that does not come back is `flaky`), shrunk to a minimal case that fails the same
+//! way ([`super::shrink`]), and for an answer, confirmed by the reference
+//! ([`super::confirm`]).
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::confirm::confirm;
-use super::finding::{key, Confirmation, Found, Kept};
-use super::outcome::{first_unanswered, wrong_cases, Tried};
-use super::plan::{judged, Prepared, UnitCase};
+use super::finding::{key, Came, Confirmation, Evidence, Found, Kept, Reproduction};
+use super::narrow::{alone, first_failing};
+use super::outcome::Tried;
+use super::plan::{Prepared, UnitCase};
 use super::probe::Attempt;
-use super::program::interrupted;
+use super::program::past;
 use super::runner::Runner;
 use super::settings::Settings;
 use super::shrink::{search_smaller, shrink, Step, SEARCH};
@@ -26,7 +27,7 @@ pub const RERUNS: usize = 2;
 /// whose layout changes from run to run) must crash every time to be reported as it is.
 pub const CRASH_RERUNS: usize = 4;
 
-/// The most cases of a failing run tried alone, one by one, when halving finds none.
+/// The most cases of a failing run tried alone, one by one, when the narrowing finds none.
 const MOST_TRIED_ALONE: usize = 64;
 
 /// A failing run of a unit of cases.
@@ -56,7 +57,7 @@ pub fn examine<G: Game>(
     failed: Failed<G::Case>,
     found: &mut Found,
 ) -> bool {
-    if interrupted() || runner.deadline.is_some_and(|d| Instant::now() >= d) {
+    if past(runner.deadline) {
         found.unexamined += 1;
         return found.first_proof().is_some();
     }
@@ -66,22 +67,26 @@ pub fn examine<G: Game>(
     if found.counted(kind, &key) {
         return found.first_proof().is_some();
     }
-    let again = reproduce(runner, &failure.input, &failure.tried.expected, kind);
-    let kept = if again.all() {
-        settle(runner, settings, failure, kind, again)
-    } else {
-        flaky(failure, kind, &again)
-    };
-    found.keep(key, kept);
+    let kept = settle(runner, settings, failure, kind, Reproduction::seen(1));
+    found.keep(Some(key), kept);
     found.first_proof().is_some()
 }
 
-/// Narrows a failing unit to one case that fails alone: the cases whose verdict line is wrong
-/// (or from the first verdict missing) first, then halves, then each case; the whole unit when
-/// none fails alone.
+/// Narrows a failing unit to one case that fails alone ([`first_failing`], the unit's run
+/// standing for the cases together), else tries its first cases alone one by one; the whole
+/// unit when none fails alone.
 fn isolate<G: Game>(runner: &Runner<G>, failed: Failed<G::Case>) -> Failure<G::Case> {
     let Failed { prepared, tried } = failed;
     let mut cases = prepared.cases.clone();
+    let found = |cases: &mut Vec<UnitCase<G::Case>>, (i, tried): (usize, Tried)| {
+        let case = cases.swap_remove(i);
+        Failure {
+            input: runner.input_of(std::slice::from_ref(&case.input)),
+            case,
+            tried,
+            batch_only: false,
+        }
+    };
     if cases.len() == 1 {
         return Failure {
             case: cases.pop().expect("one case"),
@@ -90,35 +95,15 @@ fn isolate<G: Game>(runner: &Runner<G>, failed: Failed<G::Case>) -> Failure<G::C
             batch_only: false,
         };
     }
-    let alone = |case: &UnitCase<G::Case>| -> Option<Tried> {
-        let input = runner.input_of(std::slice::from_ref(&case.input));
-        let (expected, _) = judged::<G>(&input, runner.rules)?;
-        runner.run(&input, &expected).filter(|t| t.kind.is_some())
-    };
-    let found = |case: UnitCase<G::Case>, tried: Tried| Failure {
-        input: runner.input_of(std::slice::from_ref(&case.input)),
-        case,
-        tried,
-        batch_only: false,
-    };
-    let suspects: Vec<usize> = match wrong_cases(&tried, &prepared.verdicts) {
-        Some(wrong) if !wrong.is_empty() => wrong,
-        _ => vec![first_unanswered(&tried, &prepared.verdicts)],
-    };
-    for &i in suspects.iter().take(8) {
-        if let Some(t) = alone(&cases[i]) {
-            return found(cases.swap_remove(i), t);
-        }
+    let inputs: Vec<&[u8]> = cases.iter().map(|c| &c.input[..]).collect();
+    let seen = Some((tried.clone(), prepared.verdicts.clone()));
+    if let Some(hit) = first_failing(runner, &inputs, None, seen).found {
+        return found(&mut cases, hit);
     }
-    if let Some(i) = halve(runner, &cases) {
-        if let Some(t) = alone(&cases[i]) {
-            return found(cases.swap_remove(i), t);
-        }
-    }
-    for i in 0..cases.len().min(MOST_TRIED_ALONE) {
-        if let Some(t) = alone(&cases[i]) {
-            return found(cases.swap_remove(i), t);
-        }
+    let one_by_one = (0..cases.len().min(MOST_TRIED_ALONE))
+        .find_map(|i| alone(runner, &cases[i].input, None).map(|t| (i, t)));
+    if let Some(hit) = one_by_one {
+        return found(&mut cases, hit);
     }
     Failure {
         case: cases.swap_remove(0),
@@ -128,106 +113,29 @@ fn isolate<G: Game>(runner: &Runner<G>, failed: Failed<G::Case>) -> Failure<G::C
     }
 }
 
-/// Halves `cases` while one half fails on its own: the case it comes down to, if any.
-fn halve<G: Game>(runner: &Runner<G>, cases: &[UnitCase<G::Case>]) -> Option<usize> {
-    let fails = |range: &std::ops::Range<usize>| -> bool {
-        let inputs: Vec<Vec<u8>> = cases[range.clone()]
-            .iter()
-            .map(|c| c.input.clone())
-            .collect();
-        runner
-            .run_cases(&inputs)
-            .is_some_and(|(t, _)| t.kind.is_some() && !t.cut())
-    };
-    let mut part = 0..cases.len();
-    while part.len() > 1 {
-        let middle = part.start + part.len() / 2;
-        let (front, back) = (part.start..middle, middle..part.end);
-        if fails(&front) {
-            part = front;
-        } else if fails(&back) {
-            part = back;
-        } else {
-            return None;
-        }
-    }
-    Some(part.start)
-}
-
-/// How a failure came back when run again alone.
-struct Reproduction {
-    /// Runs, the first observation included, and how many failed.
-    runs: usize,
-    failed: usize,
-    /// The audit's deadline cut a run short.
-    cut: bool,
-    /// The longest of the runs again.
-    slowest: Duration,
-    /// The other kinds the runs again failed with (a timeout that, with twice the time,
-    /// ends in a wrong answer).
-    other_kinds: Vec<Kind>,
-}
-
-impl Reproduction {
-    /// Whether the failure came back every time it was run to its end, once at least.
-    fn all(&self) -> bool {
-        self.runs >= 2 && self.failed == self.runs
-    }
-
-    fn text(&self) -> String {
-        let mut text = format!("reproduced {}/{}", self.failed, self.runs);
-        if !self.other_kinds.is_empty() {
-            let kinds: Vec<&str> = self.other_kinds.iter().map(|k| k.as_str()).collect();
-            text.push_str(&format!(" (again as {})", kinds.join(", ")));
-        }
-        if self.cut {
-            text.push_str(", then --time ran out");
-        }
-        text
-    }
-}
-
-/// Runs `input` again [`RERUNS`] times, a timeout with twice the time: every run that ends
-/// fails (the same way, or another).
+/// Runs `input` again until [`RERUNS`] + 1 runs in all have ended ([`CRASH_RERUNS`] + 1 for a
+/// crash), counting the `again.runs` already seen; a timeout with twice the time. Every run
+/// that ends must fail (the same way, or another) for the failure to come back.
 fn reproduce<G: Game>(
     runner: &Runner<G>,
     input: &[u8],
     expected: &str,
     kind: Kind,
-) -> Reproduction {
-    reproduce_after(runner, input, expected, kind, 1)
-}
-
-/// [`reproduce`], the failure already seen `seen` times: [`RERUNS`] + 1 runs in all
-/// ([`CRASH_RERUNS`] + 1 for a crash).
-fn reproduce_after<G: Game>(
-    runner: &Runner<G>,
-    input: &[u8],
-    expected: &str,
-    kind: Kind,
-    seen: usize,
+    mut again: Reproduction,
 ) -> Reproduction {
     let factor = if kind == Kind::Timeout { 2 } else { 1 };
-    let mut again = Reproduction {
-        runs: seen,
-        failed: seen,
-        cut: false,
-        slowest: Duration::ZERO,
-        other_kinds: Vec::new(),
-    };
     let reruns = if kind == Kind::Crash {
         CRASH_RERUNS
     } else {
         RERUNS
     };
-    for _ in seen..=reruns {
+    while again.runs <= reruns {
         let tried = runner.run_slower(input, expected, factor);
         let Some(tried) = tried.filter(|t| !t.cut()) else {
             again.cut = true;
             break;
         };
         again.runs += 1;
-        again.slowest = again.slowest.max(tried.run.elapsed);
         if let Some(seen) = tried.kind {
             again.failed += 1;
             if seen != kind && !again.other_kinds.contains(&seen) {
@@ -270,68 +178,75 @@ fn shrunk<G: Game>(
     (steps, searched_from)
 }
 
-/// A reproduced failure, shrunk, reproduced again, confirmed.
+/// The smallest of the shrunk `steps` that reproduces every time, with its reproduction.
+fn smallest_reproduced<G: Game>(
+    runner: &Runner<G>,
+    mut steps: Vec<Step<G::Case>>,
+    kind: Kind,
+) -> Option<(Step<G::Case>, Reproduction, usize)> {
+    while let Some((case, tried)) = steps.pop() {
+        let input = runner.input_of(std::slice::from_ref(&case.input()));
+        let again = reproduce(runner, &input, &tried.expected, kind, Reproduction::seen(1));
+        if again.came() != Came::NotBack {
+            return Some(((case, tried), again, steps.len() + 1));
+        }
+    }
+    None
+}
+
+/// A failure seen `seen` times: run again; when it comes back (or the deadline left no time
+/// to run it again), shrunk, run again, confirmed; else `flaky`.
 fn settle<G: Game>(
     runner: &Runner<G>,
     settings: &Settings<G::Options>,
     failure: Failure<G::Case>,
     kind: Kind,
-    again: Reproduction,
+    seen: Reproduction,
 ) -> Kept {
-    let (mut steps, searched_from) = if failure.batch_only {
+    let again = reproduce(runner, &failure.input, &failure.tried.expected, kind, seen);
+    if again.came() == Came::NotBack {
+        return flaky(failure, kind, again);
+    }
+    let (steps, searched_from) = if failure.batch_only || again.came() == Came::Unchecked {
         (Vec::new(), None)
     } else {
         shrunk(runner, settings, &failure, kind)
     };
-    // The smallest shrunk case that reproduces; else the case as found.
-    let mut reproduction = again;
-    let mut chosen: Option<Step<G::Case>> = None;
-    while let Some((case, tried)) = steps.pop() {
-        let input = runner.input_of(std::slice::from_ref(&case.input()));
-        let again = reproduce(runner, &input, &tried.expected, kind);
-        if again.all() {
-            reproduction = again;
-            chosen = Some((case, tried));
-            break;
-        }
-    }
-    let shrink_steps = steps.len() + usize::from(chosen.is_some());
-    let (case, input, tried) = match chosen {
-        Some((case, tried)) => {
-            let input = runner.input_of(std::slice::from_ref(&case.input()));
-            (case, input, tried)
-        }
-        None => (
-            failure.case.case.clone(),
-            failure.input.clone(),
-            failure.tried.clone(),
-        ),
-    };
-    let single = case.input();
-    let judged = G::judge(Engine::Fast, &mut &single[..], settings.rules).ok();
     let mut notes = Vec::new();
-    let (confirmed, reported) = if kind.about_the_answer() {
-        let confirmation = confirm::<G>(
-            &input,
-            &tried.run.stdout,
-            settings.rules,
-            settings.reference_budget,
-        );
-        notes.push(reproduction.text());
-        let reported = match confirmation {
-            Confirmation::Disputed(_) => Kind::EngineDisputed,
-            _ => kind,
-        };
-        (confirmation.text(), reported)
-    } else {
-        (reproduction.text(), kind)
-    };
-    if searched_from.is_some_and(|from| shrink_steps > from) {
+    if searched_from.is_some_and(|from| steps.len() > from) {
         notes.push(format!(
             "stuck at a larger case, shrinking went on from a smaller one failing the same way \
              (among {SEARCH} small random cases)"
         ));
     }
+    let (case, input, tried, reruns, shrink_steps) = match smallest_reproduced(runner, steps, kind)
+    {
+        Some(((case, tried), reruns, steps)) => {
+            let input = runner.input_of(std::slice::from_ref(&case.input()));
+            (case, input, tried, reruns, steps)
+        }
+        None => (
+            failure.case.case.clone(),
+            failure.input.clone(),
+            failure.tried.clone(),
+            again,
+            0,
+        ),
+    };
+    let single = case.input();
+    let judged = G::judge(Engine::Fast, &mut &single[..], settings.rules).ok();
+    let reference = kind.about_the_answer().then(|| {
+        confirm::<G>(
+            &input,
+            &tried.run.stdout,
+            settings.rules,
+            settings.reference_budget,
+        )
+    });
+    let reported = match reference {
+        Some(Confirmation::Disputed(_)) => Kind::EngineDisputed,
+        _ => kind,
+    };
     Kept {
         kind: reported,
         seen: kind,
@@ -348,7 +263,7 @@ fn settle<G: Game>(
         case: single,
         input,
         tried,
-        confirmed,
+        evidence: Evidence { reruns, reference },
         shrink_steps,
         batch_only: failure.batch_only,
         notes,
@@ -365,14 +280,7 @@ fn size_of<G: Game>(judged: &[G::Judgement]) -> String {
 }
 
 /// A failure that did not come back: reported as it was seen, not shrunk.
-fn flaky<C: Case>(failure: Failure<C>, kind: Kind, again: &Reproduction) -> Kept {
-    let mut notes = Vec::new();
-    if kind == Kind::Timeout && again.runs > 1 {
-        notes.push(format!(
-            "again with twice the time it took {:.2} s",
-            again.slowest.as_secs_f64()
-        ));
-    }
+fn flaky<C: Case>(failure: Failure<C>, kind: Kind, again: Reproduction) -> Kept {
     Kept {
         kind: Kind::Flaky,
         seen: kind,
@@ -381,19 +289,22 @@ fn flaky<C: Case>(failure: Failure<C>, kind: Kind, again: &Reproduction) -> Kept
         case: failure.case.input.clone(),
         input: failure.input,
         tried: failure.tried,
-        confirmed: again.text(),
+        evidence: Evidence {
+            reruns: again,
+            reference: None,
+        },
         shrink_steps: 0,
         batch_only: failure.batch_only,
         outside: failure.case.outside,
         size: None,
-        notes,
+        notes: Vec::new(),
     }
 }
 
 /// The finding of a program whose output fits no form: its attempt in the problem's form (or
-/// the first tried), run again (a timed-out attempt already ran twice), then shrunk in that
-/// form from the second example like any other finding; the other attempts said. `reads`:
-/// the form it fits instead of the problem's.
+/// the first tried), run again, then shrunk in that form from the second example like any
+/// other finding; the other attempts said. `reads`: the form it fits instead of the
+/// problem's.
 pub fn no_form<G: Game>(
     runner: &Runner<G>,
     settings: &Settings<G::Options>,
@@ -403,8 +314,6 @@ pub fn no_form<G: Game>(
     let attempt = &attempts[0];
     let kind = attempt.tried.kind.unwrap_or(Kind::WrongAnswer);
     let runner = runner.reformed(attempt.form);
-    let seen = if attempt.timed_out_twice { 2 } else { 1 };
-    let again = reproduce_after(&runner, &attempt.input, &attempt.tried.expected, kind, seen);
     let example = G::PROBES[1].as_bytes();
     let case = G::Case::from_input(example, settings.rules)
         .ok()
@@ -421,11 +330,7 @@ pub fn no_form<G: Game>(
         tried: attempt.tried.clone(),
         batch_only: false,
     };
-    let mut kept = if again.all() {
-        settle(&runner, settings, failure, kind, again)
-    } else {
-        flaky(failure, kind, &again)
-    };
+    let mut kept = settle(&runner, settings, failure, kind, Reproduction::seen(1));
     kept.notes.insert(
         0,
         match reads {

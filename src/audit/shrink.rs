@@ -17,8 +17,9 @@
 
 use std::time::Instant;
 
-use super::outcome::{difference, first_unanswered, wrong_cases, Tried};
-use super::program::interrupted;
+use super::narrow::{alone, first_failing};
+use super::outcome::{difference, Tried};
+use super::program::past;
 use super::runner::Runner;
 use super::Kind;
 use crate::game::{Case, Engine, Form, Game};
@@ -36,11 +37,10 @@ pub const BATCH: usize = 32;
 /// The most input bytes in one run of variants.
 pub const BATCH_BYTES: usize = 8 << 20;
 
-/// One variant, judged by the engine.
+/// One variant the engine judges.
 struct Variant<C> {
     case: C,
     input: Vec<u8>,
-    expected: String,
 }
 
 /// A variant of `case` ready to run, or `None` when the engine rejects it or, with
@@ -55,12 +55,7 @@ fn variant<G: Game>(
     if keep_inside && judged.iter().any(|j| G::outside_contest(j).is_some()) {
         return None;
     }
-    let expected = crate::game::render::<G>(&judged);
-    Some(Variant {
-        case,
-        input,
-        expected,
-    })
+    Some(Variant { case, input })
 }
 
 /// A shrinking step: the case and its run.
@@ -87,7 +82,7 @@ pub fn shrink<G: Game>(
             let mut variants = best.shrink();
             let mut found = None;
             while found.is_none() {
-                if Instant::now() >= until || interrupted() {
+                if past(Some(until)) {
                     break;
                 }
                 let mut batch = Vec::new();
@@ -102,9 +97,9 @@ pub fn shrink<G: Game>(
                 if batch.is_empty() {
                     break;
                 }
-                found = first_failing(runner, &batch, kind, &mut together)
+                found = first_failing_variant(runner, &batch, kind, &mut together)
                     .map(|(i, tried)| (batch.swap_remove(i).case, tried));
-                if found.is_none() && runner.deadline.is_some_and(|d| Instant::now() >= d) {
+                if found.is_none() && past(runner.deadline) {
                     break;
                 }
             }
@@ -121,75 +116,26 @@ pub fn shrink<G: Game>(
 }
 
 /// The first variant of `batch` on which the program fails with `kind` when run alone, with
-/// that run. With `together`, the variants share runs first (see [`first_failing_among`]);
-/// `together` is cleared when a shared run fails and no variant fails alone.
-fn first_failing<G: Game>(
+/// that run. With `together`, the variants share runs first ([`first_failing`]); `together`
+/// is cleared when a shared run fails and no variant fails alone.
+fn first_failing_variant<G: Game>(
     runner: &Runner<G>,
     batch: &[Variant<G::Case>],
     kind: Kind,
     together: &mut bool,
 ) -> Option<(usize, Tried)> {
-    let all: Vec<usize> = (0..batch.len()).collect();
     if !*together {
-        return all
-            .into_iter()
-            .find_map(|i| alone(runner, &batch[i], kind).map(|t| (i, t)));
+        return batch
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| alone(runner, &v.input, Some(kind)).map(|t| (i, t)));
     }
-    let mut misled = false;
-    let found = first_failing_among(runner, batch, &all, kind, &mut misled);
-    if found.is_none() && misled {
+    let inputs: Vec<&[u8]> = batch.iter().map(|v| &v.input[..]).collect();
+    let narrowed = first_failing(runner, &inputs, Some(kind), None);
+    if narrowed.found.is_none() && narrowed.misled {
         *together = false;
     }
-    found
-}
-
-/// The run of `variant` alone, when it fails with `kind`.
-fn alone<G: Game>(runner: &Runner<G>, variant: &Variant<G::Case>, kind: Kind) -> Option<Tried> {
-    let input = runner.input_of(std::slice::from_ref(&variant.input));
-    runner
-        .run(&input, &variant.expected)
-        .filter(|t| !t.cut() && t.kind == Some(kind))
-}
-
-/// The first of the variants `among` (indices into `batch`, in order) that fails with `kind`
-/// alone: one run of them together; when it passes, none does; when its output names the
-/// wrong cases, those are run alone; when it does not (a crash or a timeout before the
-/// output was flushed), each half is searched the same way.
-fn first_failing_among<G: Game>(
-    runner: &Runner<G>,
-    batch: &[Variant<G::Case>],
-    among: &[usize],
-    kind: Kind,
-    misled: &mut bool,
-) -> Option<(usize, Tried)> {
-    if let [only] = among {
-        return alone(runner, &batch[*only], kind).map(|t| (*only, t));
-    }
-    let inputs: Vec<Vec<u8>> = among.iter().map(|&i| batch[i].input.clone()).collect();
-    let input = runner.input_of(&inputs);
-    let (expected, verdicts) = super::plan::judged::<G>(&input, runner.rules)?;
-    let tried = runner.run(&input, &expected)?;
-    if tried.cut() || tried.kind.is_none() {
-        return None;
-    }
-    *misled = true;
-    match wrong_cases(&tried, &verdicts) {
-        Some(wrong) if kind == Kind::WrongAnswer => wrong
-            .into_iter()
-            .find_map(|w| alone(runner, &batch[among[w]], kind).map(|t| (among[w], t))),
-        Some(_) => None,
-        None => {
-            let first = first_unanswered(&tried, &verdicts).min(among.len() - 1);
-            // The cases answered before the first unanswered one passed.
-            let rest = &among[first..];
-            let (front, back) = rest.split_at(rest.len().div_ceil(2));
-            first_failing_among(runner, batch, front, kind, misled).or_else(|| {
-                (!back.is_empty())
-                    .then(|| first_failing_among(runner, batch, back, kind, misled))
-                    .flatten()
-            })
-        }
-    }
+    narrowed.found
 }
 
 /// Searches small random cases (of `case`'s [`Case::small_shape`], seeded by `seed`) for one
@@ -217,7 +163,7 @@ pub fn search_smaller<G: Game>(
         .filter(|c| c.input().len() < size);
     let mut together = runner.form == Form::Multi && kind == Kind::WrongAnswer;
     loop {
-        if Instant::now() >= until || interrupted() {
+        if past(Some(until)) {
             return Vec::new();
         }
         let mut batch: Vec<Variant<G::Case>> = drawn
@@ -229,7 +175,7 @@ pub fn search_smaller<G: Game>(
             return Vec::new();
         }
         // The first variant failing the same way: after one that fails otherwise, the rest.
-        while let Some((i, found)) = first_failing(runner, &batch, kind, &mut together) {
+        while let Some((i, found)) = first_failing_variant(runner, &batch, kind, &mut together) {
             if difference(&found.expected, &found.run.stdout) == wanted {
                 let start = batch.swap_remove(i).case;
                 let mut steps = vec![(start.clone(), found)];

@@ -1,7 +1,8 @@
 //! Strengthening the data: the programs' shrunk findings, written in the problem's input form,
 //! are candidate data cases ([`candidates`]); a candidate is kept only when no program that
-//! must be accepted fails it ([`rejects_a_keeper`]); then greedy set cover picks the fewest
-//! that reject every wrong program the data accepts ([`cover`]).
+//! must be accepted fails it ([`screen`], [`keepers`]); then greedy set cover picks the fewest
+//! that reject every wrong program the data accepts ([`cover`], [`targets`]); the data's scores
+//! before and after ([`scores_of`]).
 //!
 //! Greedy set cover takes, each time, the candidate that fails the most programs still
 //! uncovered (the smaller case on a tie): within a factor ln(n) + 1 of the smallest cover,
@@ -9,37 +10,19 @@
 
 use std::collections::HashSet;
 
+use serde::{Deserialize, Serialize};
+
+use super::audited::{AuditReport, Outcome, ProgramRecord};
 use super::confirm::confirm;
+use super::entrants::Class;
 use super::finding::{Confirmation, Found};
-use super::verdict::Scores;
+use super::verdict::{scores, Scored, Scores, Standing};
 use crate::game::{in_form, render, Constraints, Engine, Form, Game};
 use crate::judge_system::validate::validate;
 
-/// What the strengthening stage found.
-#[derive(Debug, Clone)]
-pub struct Strengthening {
-    /// The candidates.
-    pub candidates: Vec<Candidate>,
-    /// How each program does on each candidate, run as a judge system runs a data file
-    /// (`[candidate][program]`).
-    pub fails: Vec<Vec<OnCase>>,
-    /// The candidates dropped because a program that must be accepted fails them (or was not
-    /// checked on them), and why.
-    pub dropped: Vec<(usize, String)>,
-    /// The candidates chosen, in the order picked.
-    pub chosen: Vec<usize>,
-    /// The programs proved wrong that the existing data accepts and no usable candidate fails.
-    pub uncovered: Vec<usize>,
-    /// Findings not taken as candidates, and why.
-    pub not_candidates: Vec<String>,
-    /// Whether the data with the chosen cases rejects each program.
-    pub rejected_after: Vec<bool>,
-    /// The data's scores before and after.
-    pub scores: Scores,
-}
-
 /// How a program does on a candidate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum OnCase {
     /// It passes.
     Passes,
@@ -204,6 +187,57 @@ pub fn cover(
         chosen.push(c);
     }
     (chosen, uncovered)
+}
+
+/// The programs that must be accepted, which no strengthening case may reject: those that can
+/// run and are expected accepted, or were audited with no finding.
+pub fn keepers(programs: &[ProgramRecord]) -> Vec<bool> {
+    programs
+        .iter()
+        .map(|p| {
+            !matches!(p.outcome, Outcome::CannotRun { .. })
+                && (p.expected == Some(Class::Accepted) || p.standing() == Standing::NoFinding)
+        })
+        .collect()
+}
+
+/// The programs a strengthening set must reject: proved wrong, judged by the existing data,
+/// and accepted by it.
+pub fn targets(programs: &[ProgramRecord]) -> Vec<usize> {
+    (0..programs.len())
+        .filter(|&p| {
+            let program = &programs[p];
+            program.standing().proved_wrong()
+                && program.judged_by_data()
+                && !program.rejected_by_data()
+        })
+        .collect()
+}
+
+/// The targets of `report` that none of its strengthening cases rejects.
+pub fn uncovered(report: &AuditReport) -> Vec<usize> {
+    targets(&report.programs)
+        .into_iter()
+        .filter(|&p| !report.rejected_after(p))
+        .collect()
+}
+
+/// The data's scores in `report`, before and after its strengthening cases.
+pub fn scores_of(report: &AuditReport) -> Scores {
+    let scored: Vec<Scored> = report
+        .programs
+        .iter()
+        .enumerate()
+        .map(|(p, program)| Scored {
+            wrong: program
+                .standing()
+                .counted_wrong()
+                .filter(|_| program.judged_by_data()),
+            rejected_before: program.rejected_by_data(),
+            rejected_after: report.rejected_after(p),
+        })
+        .collect();
+    scores(&scored)
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! (what a judge system would make of it), the data's scores and the package's verdict. Pure
 //! functions of the facts the stages gathered.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::entrants::Class;
 use super::Kind;
@@ -12,14 +12,58 @@ use super::Kind;
 pub enum Standing {
     /// A finding proves it wrong (reproduced, and not the engine's fault).
     ProvedWrong,
-    /// It ran `cases` cases and nothing proves it wrong.
+    /// It ran its cases and nothing proves it wrong.
     NoFinding,
     /// It times out on the existing data: classified by it, and not run on more cases.
     TimesOutOnData,
-    /// It ran no case to its end: why, and what it would need.
-    NotAudited(String),
+    /// It ran no case to its end.
+    NotAudited(Unaudited),
     /// It cannot be run: why (it does not build, or cannot be started).
     CannotRun(String),
+}
+
+/// Why a program ran no case to its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unaudited {
+    /// `--time` ran out, or an interruption came, before its examples ran.
+    BeforeExamples,
+    /// `--time` ran out before its first case.
+    BeforeFirstCase,
+}
+
+impl Unaudited {
+    /// In words.
+    pub fn text(self) -> &'static str {
+        match self {
+            Unaudited::BeforeExamples => {
+                "--time ran out, or an interruption came, before its examples ran"
+            }
+            Unaudited::BeforeFirstCase => "--time ran out before its first case",
+        }
+    }
+}
+
+/// What the audit says of the program of `record`.
+#[cfg(target_os = "linux")]
+pub fn standing(record: &super::audited::ProgramRecord) -> Standing {
+    use super::audited::{CasesOutcome, Finish, Outcome};
+    let examined = match &record.outcome {
+        Outcome::CannotRun { why } => return Standing::CannotRun(why.clone()),
+        Outcome::NotProbed => return Standing::NotAudited(Unaudited::BeforeExamples),
+        Outcome::Examined(examined) => examined,
+    };
+    if record.first_proof().is_some() {
+        return Standing::ProvedWrong;
+    }
+    match examined.cases {
+        CasesOutcome::TimesOutOnData => Standing::TimesOutOnData,
+        CasesOutcome::Cases(t)
+            if t.cases == 0 && t.finish != Finish::Exhausted && record.findings.is_empty() =>
+        {
+            Standing::NotAudited(Unaudited::BeforeFirstCase)
+        }
+        _ => Standing::NoFinding,
+    }
 }
 
 impl Standing {
@@ -40,7 +84,7 @@ impl Standing {
 }
 
 /// A share of programs: `hits` out of `of`.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Rate {
     /// Programs counted.
     pub hits: usize,
@@ -67,7 +111,7 @@ impl Rate {
 /// The data's scores, before and after the strengthening cases, on the same programs: those
 /// with a result on the existing data that the audit classified (proved wrong by a finding or
 /// by timing out on the data, or audited with no finding).
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Scores {
     /// Of the programs proved wrong, those the existing data rejects (true positive rate).
     pub tpr_existing: Rate,
@@ -140,6 +184,8 @@ pub struct Facts<'a> {
     pub data_result: bool,
     /// Its first failing case, as reports name it.
     pub first_case: Option<&'a str>,
+    /// Its flaky findings, when they fail the audit (`--strict`); else 0.
+    pub flaky: usize,
 }
 
 /// What the package's verdict says of a program: nothing when it does what it should.
@@ -147,8 +193,15 @@ pub fn verdict(facts: &Facts) -> Vec<String> {
     let mut said = Vec::new();
     match facts.standing {
         Standing::CannotRun(why) => return vec![format!("not run: {why}")],
-        Standing::NotAudited(why) => said.push(format!("not audited: {why}")),
+        Standing::NotAudited(why) => said.push(format!("not audited: {}", why.text())),
         _ => {}
+    }
+    if facts.flaky > 0 {
+        said.push(format!(
+            "{} flaky finding{} (failures that did not come back every time; --strict)",
+            facts.flaky,
+            if facts.flaky == 1 { "" } else { "s" }
+        ));
     }
     if !facts.data_result {
         said.push("no result on the existing data: --time ran out before its runs ended".into());
@@ -170,6 +223,9 @@ pub fn verdict(facts: &Facts) -> Vec<String> {
             }
         }
         None if proved => said.push(format!("proved wrong ({case})")),
+        None if *facts.standing == Standing::TimesOutOnData => {
+            said.push("times out on the existing data".into())
+        }
         _ => {}
     }
     if let (Some(expected), Some(does)) = (facts.expected, facts.does) {
@@ -223,7 +279,14 @@ mod tests {
         assert_eq!(does(Some(Accepted), &wrong, None), Some(WrongAnswer));
         assert_eq!(does(Some(Accepted), &clean, None), Some(Accepted));
         assert_eq!(does(None, &clean, None), Some(Accepted));
-        assert_eq!(does(None, &Standing::NotAudited("x".into()), None), None);
+        assert_eq!(
+            does(
+                None,
+                &Standing::NotAudited(Unaudited::BeforeFirstCase),
+                None
+            ),
+            None
+        );
     }
 
     #[test]
@@ -235,6 +298,7 @@ mod tests {
             rejected_existing: rejected,
             data_result: true,
             first_case: Some("programs/a/x.in"),
+            flaky: 0,
         };
         static WRONG: Standing = Standing::ProvedWrong;
         static CLEAN: Standing = Standing::NoFinding;

@@ -1,6 +1,5 @@
-//! `referee audit`: the flags, the programs (one command, named commands, a table, a package's
-//! submissions) and the settings of [`crate::audit::pipeline::audit`]; the summary is
-//! [`super::audit_summary`]'s.
+//! `referee audit`: the flags, the programs (commands, a table, a package's submissions) and the
+//! settings of [`crate::audit::pipeline::audit`]; the summary is [`super::audit_summary`]'s.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -16,8 +15,8 @@ pub(super) struct AuditArgs {
     pub(super) game: GameName,
     /// The program and its arguments, split into words as a shell would (quotes honoured) and
     /// run directly, not through a shell. It reads one input on standard input and writes the
-    /// contest's output on standard output. Repeated, or as NAME=COMMAND, several programs are
-    /// audited at once on the same cases (programs.csv, a strengthening set).
+    /// contest's output on standard output. NAME=COMMAND names it (else it is named after the
+    /// file it runs); repeated, several programs are audited at once on the same cases.
     #[arg(long, required_unless_present_any = ["programs", "package"])]
     pub(super) cmd: Vec<String>,
     /// A CSV table of programs to audit at once: columns `name`, `command`, and optionally
@@ -30,7 +29,8 @@ pub(super) struct AuditArgs {
     #[arg(long, value_name = "DIR")]
     pub(super) package: Option<PathBuf>,
     /// Add the strengthening cases to this package's `data/secret/`, named to sort after the
-    /// cases there (never over one). Several programs only.
+    /// cases there (never over one). Not with --shard (merge the shards; their cases are in
+    /// the merged tests/).
     #[arg(long, value_name = "DIR")]
     pub(super) add_to: Option<PathBuf>,
     /// The problem's input form, which every run uses: the game's single-case form, its
@@ -45,7 +45,8 @@ pub(super) struct AuditArgs {
     /// the engine judges (findings outside the contest's limits say so).
     #[arg(long, value_enum, default_value_t = Constraints::Contest)]
     pub(super) constraints: Constraints,
-    /// Exit 1 on flaky findings too (failures that did not come back when run again).
+    /// Flaky findings (failures that did not come back when run again) are a line of the
+    /// package's verdict too, and exit 1.
     #[arg(long)]
     pub(super) strict: bool,
     /// Also write the input of every run of the cases into this directory
@@ -63,13 +64,15 @@ pub(super) struct AuditArgs {
     pub(super) cases: Option<u64>,
     /// The whole run's wall-clock budget, in seconds: the existing data's runs take at most its
     /// first tenth, the cases run until three quarters, narrowing, reproducing and shrinking
-    /// what they found take the rest (with several programs, the last tenth is the
-    /// strengthening cases').
+    /// what they found until nine tenths, the strengthening cases the last tenth.
     #[arg(long)]
     pub(super) time: Option<f64>,
-    /// The longest a run may take, in seconds; the program's whole process group is then
-    /// killed (finding kind `timeout`). With programs expected accepted, the time limit is
-    /// set lower from their times on the existing data, as judge systems set it.
+    /// The CPU time a run may take, in seconds: the user and system time of the program's
+    /// process group (and the children it waited for), as judge systems count it; past it the
+    /// whole group is killed (finding kind `timeout`). Its wall-clock time is capped at three
+    /// times that, not counting its waits for a CPU (a program that sleeps or blocks). With
+    /// programs expected accepted, the limit is set lower from their CPU times on the existing
+    /// data, as judge systems set it.
     #[arg(long, default_value_t = 2.0)]
     pub(super) timeout: f64,
     /// The most bytes of standard output read from one run; more is `output-limit`.
@@ -86,9 +89,9 @@ pub(super) struct AuditArgs {
     /// runs them, then read as cases.
     #[arg(long)]
     pub(super) inputs: Vec<PathBuf>,
-    /// Directory for the reports: with one program findings.csv, audit.json and each
-    /// finding's .in, .ans, .out and .err; with several programs.csv, audit.json, tests/ and
-    /// programs/NAME/.
+    /// Directory for the reports: programs.csv, audit.json, tests/ (the strengthening cases)
+    /// and programs/NAME/ (each program's findings.csv, and each finding's .in, .ans, .out and
+    /// .err); replaced as a whole. Not inside --package, --add-to or an --inputs directory.
     #[arg(long, default_value = "audit-findings")]
     pub(super) out: PathBuf,
     /// Keep running a program after it is proved wrong, keeping one shrunk finding per
@@ -122,33 +125,14 @@ pub(super) enum FormChoice {
 }
 
 impl AuditArgs {
-    /// Whether the run audits several programs (the contest's reports), even when the table
-    /// or package holds one.
-    fn several(&self) -> bool {
-        self.programs.is_some()
-            || self.package.is_some()
-            || self.cmd.len() > 1
-            || self
-                .cmd
-                .iter()
-                .any(|c| crate::audit::entrants::named(c).is_some())
-    }
-
     /// Checks the flags that do not depend on the game, before any work.
     fn check(&self) -> Result<(), RunError> {
         self.ci.check(&self.out)?;
         self.html.check(&self.out)?;
-        if self.several() {
-            if self.save_runs.is_some() || self.sharding.slice()?.is_some() {
-                return Err(RunError::Usage(
-                    "--save-runs and --shard audit one program; with several, every program \
-                     runs the same cases in one run"
-                        .into(),
-                ));
-            }
-        } else if self.add_to.is_some() {
+        if self.add_to.is_some() && self.sharding.slice()?.is_some() {
             return Err(RunError::Usage(
-                "--add-to needs several programs (--package, --programs, or --cmd NAME=COMMAND)"
+                "--add-to adds the strengthening cases of a whole run; with --shard, merge the \
+                 shards (the merged tests/ holds their cases)"
                     .into(),
             ));
         }
@@ -168,22 +152,21 @@ impl AuditArgs {
                 )));
             }
         }
-        Ok(())
-    }
-
-    /// The runs at once: `--jobs`, capped at four per core, else every core.
-    fn jobs(&self) -> usize {
-        match self.jobs {
-            Some(j) if j as usize > crate::pool::most_jobs() => {
-                eprintln!(
-                    "note: --jobs {j} capped at {} (four per core)",
-                    crate::pool::most_jobs()
-                );
-                crate::pool::most_jobs()
+        let trees = [("--package", &self.package), ("--add-to", &self.add_to)]
+            .into_iter()
+            .filter_map(|(flag, dir)| dir.as_ref().map(|d| (flag, d)))
+            .chain(self.inputs.iter().map(|d| ("--inputs", d)));
+        for (flag, tree) in trees {
+            if crate::report::write::inside(&self.out, tree) {
+                return Err(RunError::Usage(format!(
+                    "--out {} is inside {flag} {}: the reports replace their directory as a \
+                     whole, so give them one outside the trees audit reads and writes",
+                    self.out.display(),
+                    tree.display()
+                )));
             }
-            Some(j) => j as usize,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
+        Ok(())
     }
 
     /// The data's paths: `--inputs`, else a package's `data/sample` and `data/secret`.
@@ -198,12 +181,14 @@ impl AuditArgs {
         }
     }
 
-    /// The settings of an audit of judges of `G`.
+    /// The settings of an audit of `programs` programs judging `G`.
     #[cfg(target_os = "linux")]
-    fn settings<G: Game>(&self) -> Result<crate::audit::settings::Settings<G::Options>, RunError> {
-        use crate::audit::settings::{FormRule, Layout, Settings};
+    fn settings<G: Game>(
+        &self,
+        programs: usize,
+    ) -> Result<crate::audit::settings::Settings<G::Options>, RunError> {
+        use crate::audit::settings::{FormRule, Settings};
         let time = self.time.map(|t| seconds("--time", t)).transpose()?;
-        let several = self.several();
         Ok(Settings {
             rules: rules_from_flag::<G>(self.rules.as_deref())?,
             seed: self.seed,
@@ -213,33 +198,29 @@ impl AuditArgs {
             },
             time,
             limits: crate::audit::program::Limits {
-                timeout: seconds("--timeout", self.timeout)?,
+                cpu: seconds("--timeout", self.timeout)?,
                 max_output: self.max_output.min(usize::MAX as u64) as usize,
                 stderr_tail: 4 << 10,
             },
             batch: self.batch as usize,
-            jobs: self.jobs(),
+            jobs: crate::pool::threads(self.jobs.map(|j| j as usize)),
             inputs: self.inputs(),
             out: self.out.clone(),
             keep_going: self.keep_going,
             max_findings: self.max_findings,
+            strict: self.strict,
             shrink_time: seconds("--shrink-time", self.shrink_time)?,
             reference_budget: crate::verify::DEFAULT_REFERENCE_BUDGET,
             shard: self.sharding.slice()?,
-            form: match (self.form, several) {
+            form: match (self.form, programs) {
                 (FormChoice::Single, _) => FormRule::Asked(Form::Single),
                 (FormChoice::Multi, _) => FormRule::Asked(Form::Multi),
-                (FormChoice::Auto, true) => FormRule::Problem,
-                (FormChoice::Auto, false) => FormRule::ByShape,
+                (FormChoice::Auto, 1) => FormRule::ByShape,
+                (FormChoice::Auto, _) => FormRule::Problem,
             },
             constraints: self.constraints,
             save_runs: self.save_runs.clone(),
             add_to: self.add_to.clone(),
-            layout: if several {
-                Layout::Contest
-            } else {
-                Layout::One
-            },
         })
     }
 
@@ -282,38 +263,30 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
         notes: Vec<String>,
     }
     impl Visitor for Audit<'_> {
-        type Output = Result<AuditReport, RunError>;
+        type Output = Result<(AuditReport, std::collections::BTreeMap<String, String>), RunError>;
         fn visit<G: Game>(self) -> Self::Output {
-            let settings = self.args.settings::<G>()?;
-            crate::audit::pipeline::audit::<G>(&settings, self.entrants, self.notes)
+            let settings = self.args.settings::<G>(self.entrants.len())?;
+            let report = crate::audit::pipeline::audit::<G>(&settings, self.entrants, self.notes)?;
+            let options = crate::audit::report::options(G::NAME, &settings);
+            Ok((report, options))
         }
     }
     let listening = program::interrupt_on_signals()
         .map_err(|e| RunError::Usage(format!("cannot listen for interruptions: {e}")))?;
-    let report = args.game.visit(Audit {
+    let ran = args.game.visit(Audit {
         args: &args,
         entrants: &entrants,
         notes,
     });
     listening.close();
-    let report = report?;
+    let (report, options) = ran?;
     let shown = super::audit_summary::Shown {
-        game: args.game.as_str(),
         out: &args.out,
-        seed: args.seed,
-        rules: args.rules.as_deref(),
-        strict: args.strict,
-        batch: args.batch as usize,
-        constraints: args.constraints,
-        shard: args.sharding.slice()?,
+        options: &options,
         ci: &args.ci,
         html: &args.html,
     };
-    let code = if args.several() {
-        super::audit_summary::contest(&shown, &report)?
-    } else {
-        super::audit_summary::one(&shown, &report)?
-    };
+    let code = super::audit_summary::summary(&shown, &report)?;
     Ok(super::audit_summary::exit_code(&args.out, code))
 }
 

@@ -88,75 +88,95 @@ pub(super) fn stress(args: StressArgs) -> Result<ExitCode, RunError> {
         rules: args.rules.as_deref(),
         out: &args.out,
     })?;
-    let secs = report.elapsed.as_secs_f64();
     let game = args.game.as_str();
     if args.stats {
-        let stats = &report.stats;
-        let share = |n: u64| 100.0 * n as f64 / stats.cases.max(1) as f64;
-        let mut table = String::from("| feature | cases | share |\n|---|---|---|\n");
-        for (feature, n) in &stats.features {
-            table.push_str(&format!("| {feature} | {n} | {:.1}% |\n", share(*n)));
-        }
-        table.push_str(&format!(
-            "| malformed input | {} | {:.1}% |\n",
-            stats.malformed,
-            share(stats.malformed)
-        ));
-        super::print_out("the statistics", &table)?;
-        let missing = stats.missing();
-        if !missing.is_empty() {
-            eprintln!("not reached: {}", missing.join("; "));
-        }
+        print_stats(&report.stats)?;
     }
     eprintln!(
-        "stress {game}: {} cases in {secs:.1} s ({}), seed {}",
+        "stress {game}: {} cases in {:.1} s ({}), seed {}",
         report.cases,
+        report.elapsed.as_secs_f64(),
         super::rate(report.cases, report.elapsed),
         args.seed
     );
-    let ci = args.ci.output(&args.out, false);
-    {
-        let mut properties = vec![
-            ("game".to_string(), game.to_string()),
-            ("seed".to_string(), args.seed.to_string()),
-            ("cases".to_string(), report.cases.to_string()),
-        ];
-        if let Some(rules) = &args.rules {
-            properties.push(("rules".to_string(), rules.clone()));
-        }
-        if let Some(shard) = limits.shard {
-            properties.push(("shard".to_string(), shard.to_string()));
-        }
-        let rows = crate::stress::finding_rows(game, &report);
-        let suites = crate::report::ci::findings_suites(
-            game,
-            &properties,
-            &crate::stress::FINDINGS_HEADER,
-            &rows,
-        );
-        super::publish(&format!("referee stress {game}"), &suites, &ci)?;
-        let about = properties
-            .iter()
-            .map(|(k, v)| format!("{k}: {v}"))
-            .chain([format!("findings in {}", args.out.display())])
-            .collect();
-        args.html.write(
-            || {
-                crate::report::html::findings_page(
-                    &format!("referee stress {game}"),
-                    about,
-                    &args.out,
-                    &crate::stress::FINDINGS_HEADER,
-                    &rows,
-                    &[("engine", "engine"), ("reference", "reference")],
-                )
-            },
-            &suites,
-        )?;
-    }
+    publish_findings(&args, &limits, &report)?;
     if report.findings.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
+    divergences_said(&args, &limits, &report);
+    Ok(ExitCode::from(1))
+}
+
+/// The table of `--stats` on standard output, and what no case showed on standard error.
+fn print_stats(stats: &crate::stress::Stats) -> Result<(), RunError> {
+    let share = |n: u64| 100.0 * n as f64 / stats.cases.max(1) as f64;
+    let mut table = String::from("| feature | cases | share |\n|---|---|---|\n");
+    for (feature, n) in &stats.features {
+        table.push_str(&format!("| {feature} | {n} | {:.1}% |\n", share(*n)));
+    }
+    table.push_str(&format!(
+        "| malformed input | {} | {:.1}% |\n",
+        stats.malformed,
+        share(stats.malformed)
+    ));
+    super::print_out("the statistics", &table)?;
+    let missing = stats.missing();
+    if !missing.is_empty() {
+        eprintln!("not reached: {}", missing.join("; "));
+    }
+    Ok(())
+}
+
+/// The run's CI outputs and HTML report.
+fn publish_findings(
+    args: &StressArgs,
+    limits: &crate::stress::Limits,
+    report: &crate::stress::Report,
+) -> Result<(), RunError> {
+    let game = args.game.as_str();
+    let mut properties = vec![
+        ("game".to_string(), game.to_string()),
+        ("seed".to_string(), args.seed.to_string()),
+        ("cases".to_string(), report.cases.to_string()),
+    ];
+    if let Some(rules) = &args.rules {
+        properties.push(("rules".to_string(), rules.clone()));
+    }
+    if let Some(shard) = limits.shard {
+        properties.push(("shard".to_string(), shard.to_string()));
+    }
+    let shown: Vec<_> = crate::stress::finding_rows(game, report)
+        .iter()
+        .map(|row| row.shown(&args.out))
+        .collect();
+    let suites = crate::report::ci::findings_suites(game, &properties, &shown);
+    let title = format!("referee stress {game}");
+    super::publish(&title, &suites, &args.ci.output(&args.out, false))?;
+    let about = properties
+        .iter()
+        .map(|(k, v)| format!("{k}: {v}"))
+        .chain([format!("findings in {}", args.out.display())])
+        .collect();
+    args.html.write(
+        || {
+            crate::report::html::findings_page(
+                &title,
+                about,
+                &crate::stress::FINDINGS_HEADER,
+                &shown,
+            )
+        },
+        &suites,
+    )
+}
+
+/// Each divergence on standard error, with the commands that reproduce it.
+fn divergences_said(
+    args: &StressArgs,
+    limits: &crate::stress::Limits,
+    report: &crate::stress::Report,
+) {
+    let game = args.game.as_str();
     let rules_flag = args
         .rules
         .as_ref()
@@ -197,5 +217,4 @@ pub(super) fn stress(args: StressArgs) -> Result<ExitCode, RunError> {
             report.dropped
         );
     }
-    Ok(ExitCode::from(1))
 }

@@ -97,110 +97,90 @@ pub struct Suite {
     pub cases: Vec<Case>,
 }
 
-/// The value of column `name` (of `header`) in `row`; empty when there is no such column.
-pub fn column_of(header: &[&str], row: &[String], name: &str) -> String {
-    header
-        .iter()
-        .position(|h| *h == name)
-        .and_then(|i| row.get(i).cloned())
-        .unwrap_or_default()
+/// A finding of a `stress` or `audit` run as CI outputs and the HTML report show it: built by
+/// each command from its typed findings.
+#[derive(Debug, Clone)]
+pub struct ShownFinding {
+    /// Its number, from 1.
+    pub number: usize,
+    /// Its game.
+    pub game: String,
+    /// Its rule set's name (empty for the default).
+    pub rules: String,
+    /// Its status word: its kind, or `divergence`.
+    pub status: String,
+    /// Its signature.
+    pub signature: String,
+    /// How many failing cases share it.
+    pub count: u64,
+    /// Its input file.
+    pub input: std::path::PathBuf,
+    /// The data file its case came from, when it came from one (for annotations).
+    pub data_file: Option<String>,
+    /// Side-by-side accounts, each a heading and a text.
+    pub sides: Vec<(String, String)>,
+    /// Facts listed under its message, each a label and a text.
+    pub facts: Vec<(String, String)>,
+    /// Its report row, each column's name and value (the CI detail shows all but its number,
+    /// signature and game).
+    pub columns: Vec<(String, String)>,
 }
 
-/// The suite of a contest audit: one case per program (columns [`header`] of
-/// `programs.csv`), failed when the package's verdict says something of it, skipped when it
-/// was not run.
-pub fn programs_suite(
-    game: &str,
-    properties: &[(String, String)],
-    header: &[&str],
-    rows: &[Vec<String>],
-) -> Suite {
-    let column = |row: &[String], name: &str| column_of(header, row, name);
-    let cases = rows
-        .iter()
-        .map(|row| {
-            let verdict = column(row, "verdict");
-            let (outcome, status) = if column(row, "does").is_empty() {
-                (Outcome::Skipped, "not-run".to_string())
-            } else if verdict == "as expected" {
-                (Outcome::Passed, "as-expected".to_string())
-            } else {
-                (Outcome::Failed, "verdict".to_string())
-            };
-            let detail: Vec<String> = header
-                .iter()
-                .zip(row)
-                .filter(|(h, v)| !v.is_empty() && **h != "program")
-                .map(|(h, v)| format!("{h}: {v}"))
-                .collect();
-            Case {
-                name: column(row, "program"),
-                status,
-                outcome,
-                message: if outcome == Outcome::Passed {
-                    String::new()
-                } else {
-                    verdict
-                },
-                detail: detail.join("\n"),
-                location: None,
-                time: None,
-            }
-        })
-        .collect();
-    Suite {
-        name: game.to_string(),
-        properties: properties.to_vec(),
-        cases,
+impl ShownFinding {
+    /// Its name: `finding N: SIGNATURE`.
+    pub fn name(&self) -> String {
+        format!("finding {}: {}", self.number, self.signature)
+    }
+
+    /// Its one-line message: `SIGNATURE (N cases)`.
+    pub fn message(&self) -> String {
+        format!("{} ({} cases)", self.signature, self.count)
     }
 }
 
-/// The findings of a `stress` or `audit` run, the rows of its `findings.csv` under `header`, as
-/// CI results: one suite per game (with `properties`), one failed case per finding, named by
-/// its number and signature, its other columns as detail; a finding on an input file is placed
-/// on that file. A run without findings is one suite for `game` with one passed case.
+/// The findings of a `stress` or `audit` run as CI results: one suite per game (with
+/// `properties`), one failed case per finding, named by its number and signature, its other
+/// columns as detail; a finding on an input file is placed on that file. A run without
+/// findings is one suite for `game` with one passed case.
 pub fn findings_suites(
     game: &str,
     properties: &[(String, String)],
-    header: &[&str],
-    rows: &[Vec<String>],
+    findings: &[ShownFinding],
 ) -> Vec<Suite> {
-    let column = |row: &[String], name: &str| column_of(header, row, name);
     let suite = |game: &str| Suite {
         name: game.to_string(),
         properties: properties.to_vec(),
         cases: Vec::new(),
     };
     let mut suites: Vec<Suite> = Vec::new();
-    for row in rows {
-        let game = column(row, "game");
-        if !suites.iter().any(|s| s.name == game) {
-            suites.push(suite(&game));
+    for f in findings {
+        if !suites.iter().any(|s| s.name == f.game) {
+            suites.push(suite(&f.game));
         }
-        let signature = column(row, "signature");
-        let kind = column(row, "kind");
-        let detail: Vec<String> = header
+        let detail: Vec<String> = f
+            .columns
             .iter()
-            .zip(row)
-            .filter(|(h, v)| !v.is_empty() && !["finding", "signature", "game"].contains(h))
+            .filter(|(h, v)| {
+                !v.is_empty() && !["finding", "signature", "game"].contains(&h.as_str())
+            })
             .map(|(h, v)| format!("{h}: {v}"))
             .collect();
         let case = Case {
-            name: format!("finding {}: {signature}", column(row, "finding")),
-            status: if kind.is_empty() {
-                "divergence".to_string()
-            } else {
-                kind
-            },
+            name: f.name(),
+            status: f.status.clone(),
             outcome: Outcome::Failed,
-            message: format!("{signature} ({} cases)", column(row, "count")),
+            message: f.message(),
             detail: detail.join("\n"),
-            location: column(row, "case")
-                .strip_prefix("file ")
+            location: f
+                .data_file
+                .as_ref()
                 .map(|file| Location::in_detail(file, "")),
             time: None,
         };
-        let at = suites.iter().position(|s| s.name == game).expect("pushed");
+        let at = suites
+            .iter()
+            .position(|s| s.name == f.game)
+            .expect("pushed");
         suites[at].cases.push(case);
     }
     if suites.is_empty() {

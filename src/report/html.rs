@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use askama::Template;
 
-use super::ci::{column_of, status_counts, Suite, SuiteCounts};
+use super::ci::{status_counts, ShownFinding, Suite, SuiteCounts};
 use super::write::replace_file;
 use crate::games::ALL;
 use crate::view::BoardView;
@@ -357,86 +357,50 @@ pub fn excerpt(path: &Path, line: u64, column: u64) -> Option<String> {
     Some(out)
 }
 
-/// The columns of a findings report shown as facts of each finding, with their labels.
-const FACTS: [(&str, &str); 5] = [
-    ("reproduce", "reproduce"),
-    ("input form", "form"),
-    ("limits", "limits"),
-    ("how it was confirmed", "confirmed"),
-    ("the program's standard error", "stderr"),
-];
-
-/// A page of the findings of a `stress` or `audit` run, the rows of its `findings.csv` under
-/// `header`, each drawn from its input file (column `input`, in `dir`) with the side-by-side
-/// accounts of `sides` (pairs of a heading and a column name).
+/// A page of the findings of a `stress` or `audit` run, each drawn from its input file, its
+/// row (its report row, under `header`) in the rows table.
 pub fn findings_page(
     title: &str,
     about: Vec<String>,
-    dir: &Path,
     header: &[&str],
-    rows: &[Vec<String>],
-    sides: &[(&str, &str)],
+    findings: &[ShownFinding],
 ) -> Page {
     let mut page = Page::new(title);
     page.about = about;
     page.columns = header.iter().map(|h| h.to_string()).collect();
-    for row in rows {
-        let anchor = page.add_finding("", dir, header, row, sides);
-        let column = |name: &str| column_of(header, row, name);
+    for finding in findings {
+        let anchor = page.add_finding("", finding);
         page.add_row(PageRow {
-            status: finding_status(&column("kind")),
-            game: column("game"),
-            cells: row.clone(),
+            status: finding.status.clone(),
+            game: finding.game.clone(),
+            cells: finding.columns.iter().map(|(_, v)| v.clone()).collect(),
             problem: Some(anchor),
         });
     }
     page
 }
 
-/// The status word of a finding of kind `kind` (a `stress` divergence has none).
-fn finding_status(kind: &str) -> String {
-    if kind.is_empty() {
-        "divergence".to_string()
-    } else {
-        kind.to_string()
-    }
-}
-
 impl Page {
-    /// Adds the finding of `row` (a row of a findings report under `header`, its input in
-    /// `dir`) as a problem named with `prefix`, drawn from its input; its anchor.
-    pub fn add_finding(
-        &mut self,
-        prefix: &str,
-        dir: &Path,
-        header: &[&str],
-        row: &[String],
-        sides: &[(&str, &str)],
-    ) -> String {
-        let column = |name: &str| column_of(header, row, name);
-        let game = column("game");
-        let signature = column("signature");
+    /// Adds `finding` as a problem named with `prefix`, drawn from its input; its anchor.
+    pub fn add_finding(&mut self, prefix: &str, finding: &ShownFinding) -> String {
         let problem = Problem {
-            name: format!("{prefix}finding {}: {signature}", column("finding")),
-            game: game.clone(),
-            status: finding_status(&column("kind")),
-            message: format!("{signature} ({} cases)", column("count")),
-            sides: sides
+            name: format!("{prefix}{}", finding.name()),
+            game: finding.game.clone(),
+            status: finding.status.clone(),
+            message: finding.message(),
+            sides: finding.sides.clone(),
+            facts: finding
+                .facts
                 .iter()
-                .map(|(heading, name)| (heading.to_string(), column(name)))
-                .collect(),
-            facts: FACTS
-                .iter()
-                .filter(|(_, name)| header.contains(name))
-                .map(|(label, name)| (label.to_string(), column(name)))
                 .filter(|(_, text)| !text.is_empty())
+                .cloned()
                 .collect(),
             ..Problem::default()
         };
         let source = ViewSource {
-            game,
-            rules: column("rules"),
-            path: dir.join(column("input")),
+            game: finding.game.clone(),
+            rules: finding.rules.clone(),
+            path: finding.input.clone(),
             case: 1,
             verdict: String::new(),
         };

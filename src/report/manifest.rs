@@ -149,10 +149,21 @@ impl Manifest {
     /// Reads the manifest `name` of directory `dir` and checks that every report it names is
     /// there, unchanged: the directory holds one run.
     pub fn read(dir: &Path, name: &str) -> Result<Manifest, String> {
+        Manifest::read_with::<Manifest>(dir, name).map(|(manifest, _)| manifest)
+    }
+
+    /// [`read`](Self::read), and the whole file read as a `T` too (a command's manifest that
+    /// holds more than the common fields).
+    pub fn read_with<T: serde::de::DeserializeOwned>(
+        dir: &Path,
+        name: &str,
+    ) -> Result<(Manifest, T), String> {
         let path = dir.join(name);
         let text = read_bounded(&path, MANIFEST_MAX_BYTES)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let manifest: Manifest = serde_json::from_slice(&text)
+            .map_err(|e| format!("{}: not a referee manifest: {e}", path.display()))?;
+        let whole: T = serde_json::from_slice(&text)
             .map_err(|e| format!("{}: not a referee manifest: {e}", path.display()))?;
         for (report, digest) in &manifest.reports {
             let file = dir.join(report);
@@ -169,12 +180,13 @@ impl Manifest {
                 ));
             }
         }
-        Ok(manifest)
+        Ok((manifest, whole))
     }
 }
 
-/// The largest manifest read: a manifest names its options and reports, a few kilobytes.
-const MANIFEST_MAX_BYTES: u64 = 1 << 20;
+/// The largest manifest read: a manifest names its options and reports, a few kilobytes; an
+/// audit's holds every program's record and findings, a few kilobytes per finding.
+const MANIFEST_MAX_BYTES: u64 = 64 << 20;
 
 /// The file at `path`, refused when longer than `max` bytes.
 fn read_bounded(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {

@@ -61,6 +61,43 @@ impl Digest {
     }
 }
 
+/// The real path of `path`, which need not exist yet: its longest existing ancestor resolved
+/// (links followed), the rest appended, `.` and `..` taken away.
+pub fn real_path(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut existing = absolute.as_path();
+    let mut rest = Vec::new();
+    let resolved = loop {
+        match fs::canonicalize(existing) {
+            Ok(real) => break real,
+            Err(_) => match (existing.parent(), existing.file_name()) {
+                (Some(parent), Some(name)) => {
+                    rest.push(name.to_os_string());
+                    existing = parent;
+                }
+                _ => break existing.to_path_buf(),
+            },
+        }
+    };
+    let mut real = resolved;
+    for part in rest.iter().rev() {
+        match part.to_str() {
+            Some("..") => {
+                real.pop();
+            }
+            Some(".") => {}
+            _ => real.push(part),
+        }
+    }
+    real
+}
+
+/// Whether the report directory `out` is `dir` or lies inside it: reports that replace their
+/// directory as a whole would replace, or be written into, that tree.
+pub fn inside(out: &Path, dir: &Path) -> bool {
+    real_path(out).starts_with(real_path(dir))
+}
+
 /// Replaces the file `path` with `bytes` in one step: they are written and synced beside it
 /// under a temporary name, then renamed over it, so a reader sees the old file or the new one,
 /// never a part.

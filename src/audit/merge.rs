@@ -1,0 +1,286 @@
+//! The reports of the shards of one audit (`--shard K/N`) combined into those of one run: each
+//! shard's `audit.json` read back as its typed report ([`AuditReport`]), the reports combined
+//! program by program, and printed by the same writer as a run's ([`super::report`]).
+//!
+//! A program's records combine as its runs would have: its findings one per signature (the
+//! example from the lowest case, the counts summed), its result on the existing data the first
+//! file it fails in any slice, its cases and runs summed. The strengthening cases of every
+//! shard are screened again against the programs that must be accepted overall, and covered
+//! again against the programs proved wrong that the whole data accepts: the merged `tests/`
+//! is the fewest of the shards' cases that does it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::audited::{
+    AuditReport, CasesOutcome, Effort, Examined, FindingRecord, Finish, Outcome, ProgramRecord,
+    Tally, TestRecord,
+};
+use super::entrants::dir_name;
+use super::report::{ReadBack, ReportFile, MANIFEST};
+use super::runner::{FromData, TimeLimit};
+use super::strengthen::{cover, keepers, screen, targets};
+use crate::error::RunError;
+use crate::report::manifest::Manifest;
+
+/// The typed reports of the shard directories `dirs`.
+pub fn read(dirs: &[PathBuf]) -> Result<Vec<AuditReport>, RunError> {
+    dirs.iter()
+        .map(|dir| {
+            let (_, read): (Manifest, ReadBack) = Manifest::read_with(dir, MANIFEST)?;
+            Ok(read.report)
+        })
+        .collect()
+}
+
+/// One report of the shards `reports` (read from `dirs`), and the files it needs from them.
+pub fn combine(
+    dirs: &[PathBuf],
+    reports: &[AuditReport],
+) -> Result<(AuditReport, Vec<ReportFile>), RunError> {
+    let first = &reports[0];
+    for (dir, report) in dirs.iter().zip(reports) {
+        let names = |r: &AuditReport| {
+            r.programs
+                .iter()
+                .map(|p| p.name.clone())
+                .collect::<Vec<_>>()
+        };
+        if names(report) != names(first) {
+            return Err(RunError::Usage(format!(
+                "{}: audits other programs than {}: not shards of one run",
+                dir.display(),
+                dirs[0].display()
+            )));
+        }
+    }
+    let mut files = Vec::new();
+    let mut programs = Vec::new();
+    for p in 0..first.programs.len() {
+        let records: Vec<(&Path, &ProgramRecord)> = dirs
+            .iter()
+            .zip(reports)
+            .map(|(dir, r)| (dir.as_path(), &r.programs[p]))
+            .collect();
+        programs.push(program(&records, &mut files)?);
+    }
+    let (tests, dropped) = tests(dirs, reports, &programs, &mut files)?;
+    let report = AuditReport {
+        game: first.game.clone(),
+        rules: first.rules.clone(),
+        strict: first.strict,
+        problem: first.problem.clone(),
+        time_limit: time_limit(reports),
+        has_data: reports.iter().any(|r| r.has_data),
+        programs,
+        tests,
+        dropped,
+        not_candidates: union(reports.iter().map(|r| &r.not_candidates)),
+        notes: union(reports.iter().map(|r| &r.notes)),
+        effort: effort(reports),
+        interrupted: reports.iter().any(|r| r.interrupted),
+    };
+    Ok((report, files))
+}
+
+/// Every string of `lists`, once each, in order.
+fn union<'a>(lists: impl Iterator<Item = &'a Vec<String>>) -> Vec<String> {
+    let mut all: Vec<String> = Vec::new();
+    for text in lists.flatten() {
+        if !all.contains(text) {
+            all.push(text.clone());
+        }
+    }
+    all
+}
+
+/// The shards' time limit: `--timeout`, from the slowest accepted time of any slice's data.
+fn time_limit(reports: &[AuditReport]) -> TimeLimit {
+    let from = reports.iter().filter_map(|r| r.time_limit.from_data);
+    let slowest = from.clone().map(|f| f.slowest).max();
+    let largest = from.map(|f| f.largest).max();
+    TimeLimit {
+        most: reports[0].time_limit.most,
+        from_data: slowest
+            .zip(largest)
+            .map(|(slowest, largest)| FromData { slowest, largest }),
+    }
+}
+
+/// What the shards cost: cases summed, times the longest shard's (shards run at once).
+fn effort(reports: &[AuditReport]) -> Effort {
+    let mut phases: Vec<(String, f64)> = Vec::new();
+    for (name, secs) in reports.iter().flat_map(|r| &r.effort.phases) {
+        match phases.iter_mut().find(|(n, _)| n == name) {
+            Some(phase) => phase.1 = phase.1.max(*secs),
+            None => phases.push((name.clone(), *secs)),
+        }
+    }
+    Effort {
+        cases_judged: reports.iter().map(|r| r.effort.cases_judged).sum(),
+        random_dropped: reports.iter().map(|r| r.effort.random_dropped).sum(),
+        batch: reports[0].effort.batch,
+        cases_time: reports
+            .iter()
+            .map(|r| r.effort.cases_time)
+            .max()
+            .unwrap_or_default(),
+        phases,
+        elapsed: reports
+            .iter()
+            .map(|r| r.effort.elapsed)
+            .max()
+            .unwrap_or_default(),
+    }
+}
+
+/// One program's records of every shard (with their directories) as one, its findings' files
+/// added to `files`.
+fn program(
+    records: &[(&Path, &ProgramRecord)],
+    files: &mut Vec<ReportFile>,
+) -> Result<ProgramRecord, RunError> {
+    let first = records[0].1;
+    let outcome = records
+        .iter()
+        .map(|(_, r)| r.outcome.clone())
+        .reduce(|a, b| outcome(&a, &b))
+        .expect("at least one shard");
+    let dir = format!("programs/{}", dir_name(&first.name));
+    // The lowest case of each signature (a file name names one case), its count summed.
+    let mut kept: BTreeMap<String, (FindingRecord, &Path)> = BTreeMap::new();
+    for (shard, record) in records {
+        for finding in &record.findings {
+            let same = kept
+                .iter()
+                .find(|(sig, (f, _))| **sig == finding.signature || f.file == finding.file)
+                .map(|(sig, _)| sig.clone());
+            match same.and_then(|sig| kept.get_mut(&sig)) {
+                Some((known, from)) => {
+                    let count = known.count + finding.count;
+                    if finding.source < known.source {
+                        (*known, *from) = (finding.clone(), shard);
+                    }
+                    known.count = count;
+                }
+                None => {
+                    kept.insert(finding.signature.clone(), (finding.clone(), shard));
+                }
+            }
+        }
+    }
+    let mut findings: Vec<(FindingRecord, &Path)> = kept.into_values().collect();
+    findings.sort_by(|a, b| a.0.source.cmp(&b.0.source));
+    for (finding, shard) in &findings {
+        let stem = finding.file.trim_end_matches(".in");
+        for ext in ["in", "ans", "out", "err"] {
+            let path = format!("{dir}/{stem}.{ext}");
+            let source = shard.join(&path);
+            let bytes = std::fs::read(&source).map_err(|e| RunError::io(&source, e))?;
+            files.push(ReportFile { path, bytes });
+        }
+    }
+    let mut failing = BTreeMap::new();
+    for (_, record) in records {
+        for (kind, n) in &record.failing {
+            *failing.entry(*kind).or_default() += n;
+        }
+    }
+    Ok(ProgramRecord {
+        name: first.name.clone(),
+        expected: first.expected,
+        command: first.command.clone(),
+        outcome,
+        runs: records.iter().map(|(_, r)| r.runs).sum(),
+        findings: findings.into_iter().map(|(f, _)| f).collect(),
+        failing,
+        unexamined: records.iter().map(|(_, r)| r.unexamined).sum(),
+        beyond_max: records.iter().map(|(_, r)| r.beyond_max).sum(),
+    })
+}
+
+/// The outcome of two shards' runs of one program.
+fn outcome(a: &Outcome, b: &Outcome) -> Outcome {
+    match (a, b) {
+        (Outcome::CannotRun { .. }, _) => a.clone(),
+        (_, Outcome::CannotRun { .. }) => b.clone(),
+        (Outcome::NotProbed, other) | (other, Outcome::NotProbed) => other.clone(),
+        (Outcome::Examined(x), Outcome::Examined(y)) => {
+            let on_data = x.on_data.and(&y.on_data);
+            let cases = match (x.cases, y.cases) {
+                (CasesOutcome::NoForm, _) | (_, CasesOutcome::NoForm) => CasesOutcome::NoForm,
+                _ if on_data.result().is_some_and(|r| r.timed_out()) => {
+                    CasesOutcome::TimesOutOnData
+                }
+                (CasesOutcome::Cases(s), CasesOutcome::Cases(t)) => CasesOutcome::Cases(Tally {
+                    cases: s.cases + t.cases,
+                    examining: s.examining + t.examining,
+                    finish: finish(s.finish, t.finish),
+                }),
+                (CasesOutcome::Cases(t), _) | (_, CasesOutcome::Cases(t)) => CasesOutcome::Cases(t),
+                _ => CasesOutcome::TimesOutOnData,
+            };
+            Outcome::Examined(Examined {
+                form: x.form.clone(),
+                on_data,
+                cases,
+            })
+        }
+    }
+}
+
+/// Why a program stopped in two slices: proved wrong in either, else every unit run in both,
+/// else stopped.
+fn finish(a: Finish, b: Finish) -> Finish {
+    match (a, b) {
+        (Finish::ProvedWrong, _) | (_, Finish::ProvedWrong) => Finish::ProvedWrong,
+        (Finish::Exhausted, Finish::Exhausted) => Finish::Exhausted,
+        _ => Finish::Stopped,
+    }
+}
+
+/// The strengthening cases of every shard, screened against the merged programs that must be
+/// accepted and covered again against the merged targets; their files added to `files`. The
+/// tests, and the shards' cases dropped here, with why.
+fn tests(
+    dirs: &[PathBuf],
+    reports: &[AuditReport],
+    programs: &[ProgramRecord],
+    files: &mut Vec<ReportFile>,
+) -> Result<(Vec<TestRecord>, Vec<String>), RunError> {
+    let all: Vec<(&Path, &TestRecord)> = dirs
+        .iter()
+        .zip(reports)
+        .flat_map(|(dir, r)| r.tests.iter().map(move |t| (dir.as_path(), t)))
+        .collect();
+    let fails: Vec<Vec<super::strengthen::OnCase>> =
+        all.iter().map(|(_, t)| t.on.clone()).collect();
+    let (usable, dropped) = screen(&fails, &keepers(programs), |p| programs[p].name.clone());
+    let sizes: Vec<usize> = all.iter().map(|(_, t)| t.bytes).collect();
+    let (chosen, _) = cover(&fails, &usable, &targets(programs), &sizes);
+    let mut tests = Vec::new();
+    for (k, &c) in chosen.iter().enumerate() {
+        let (dir, test) = all[c];
+        let stem = format!("tests/{:03}", k + 1);
+        for ext in ["in", "ans"] {
+            let source = dir.join(test.file.replace(".in", &format!(".{ext}")));
+            let bytes = std::fs::read(&source).map_err(|e| RunError::io(&source, e))?;
+            files.push(ReportFile {
+                path: format!("{stem}.{ext}"),
+                bytes,
+            });
+        }
+        tests.push(TestRecord {
+            file: format!("{stem}.in"),
+            added_as: None,
+            ..test.clone()
+        });
+    }
+    let mut said = union(reports.iter().map(|r| &r.dropped));
+    said.extend(
+        dropped
+            .into_iter()
+            .map(|(c, why)| format!("{}: {why}", all[c].1.from)),
+    );
+    Ok((tests, said))
+}
