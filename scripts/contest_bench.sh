@@ -46,7 +46,7 @@ one_by_one() {
 
 t_together=$(best together)
 t_alone=$(best one_by_one)
-judged=$(sed -n 's/.*"cases_judged": \([0-9]*\).*/\1/p' "$W/together/audit.json")
+judged=$(sed -n 's/.*"cases_judged": \([0-9]*\).*/\1/p' "$W/together/audit.json" | head -n 1)
 echo "| programs | cases each | --batch | --jobs | together (s) | one by one (s) | one by one / together | cases judged together | one by one |"
 echo "|---|---|---|---|---|---|---|---|---|"
 echo "| $PROGRAMS | $CASES | $BATCH | $JOBS | $t_together | $t_alone | $(awk -v a="$t_alone" -v b="$t_together" 'BEGIN { printf "%.2f", a / b }') | $judged | $((PROGRAMS * CASES)) |"

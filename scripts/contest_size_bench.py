@@ -115,7 +115,8 @@ def main():
     seconds = time.time() - started
     with open(os.path.join(out, "audit.json")) as f:
         manifest = json.load(f)
-    lines = {p["name"]: p for p in manifest["programs"]}
+    summary, report = manifest["summary"], manifest["report"]
+    lines = {p["name"]: p for p in summary["programs"]}
     # The programs the data accepts and no finding proves wrong: each must run the most cases.
     accepted_by_data = [p for p in lines.values()
                         if (p["existing_data"] or "").startswith("accepted")
@@ -126,22 +127,23 @@ def main():
     found = [n for n in wrong if wrong[n] and caught(n)]
     missed = [n for n in wrong if wrong[n] and not caught(n)]
     false = [n for n in wrong if not wrong[n] and caught(n)]
-    scores = manifest["scores"]
+    scores = summary["scores"]
+    phases = report["effort"]["phases"]
     rate = lambda r: f"{r['hits']}/{r['of']}"
     print(f"| programs | wrong (ground truth) | found (by the data or a finding) | missed | "
           f"correct ones found wrong | "
-          f"move buffer found | wall time (s) | {' | '.join(n for n, _ in manifest['phases'])} "
+          f"move buffer found | wall time (s) | {' | '.join(n for n, _ in phases)} "
           f"| runs/s | cases per program the data accepts with no finding (least, median) | TPR before, after "
           f"| TNR before, after | strengthening cases |")
-    print("|" + "---|" * (12 + len(manifest["phases"])))
+    print("|" + "---|" * (12 + len(phases)))
     print(f"| {len(subs)} | {sum(wrong.values())} | {len(found)} | {len(missed)} | "
           f"{len(false)} | {lines['move-buffer']['proved_wrong']} | {seconds:.0f} | "
-          f"{' | '.join(f'{s:.1f}' for _, s in manifest['phases'])} | "
-          f"{manifest['runs'] / seconds:.0f} | {cases[0] if cases else '-'}, "
+          f"{' | '.join(f'{s:.1f}' for _, s in phases)} | "
+          f"{summary['runs'] / seconds:.0f} | {cases[0] if cases else '-'}, "
           f"{statistics.median(cases) if cases else '-'} | "
           f"{rate(scores['tpr_existing'])}, {rate(scores['tpr_strengthened'])} | "
           f"{rate(scores['tnr_existing'])}, {rate(scores['tnr_strengthened'])} | "
-          f"{len(manifest['strengthening'])} |")
+          f"{len(report['tests'])} |")
     for n in missed:
         print(f"- missed: {n} ({lines[n]['referee_cases']})")
     for n in false:

@@ -10,9 +10,13 @@ the original's, gets a ground truth: it runs on a brute-force suite (`referee ge
 --like-audit`: thousands of cases inside the contest's limits, the game's extremes among them,
 in the judge's form, with the engine's answers); a mutant that fails a case (an output referee
 would not call AC: a wrong answer, a presentation error, a crash, a timeout) is *killable*.
-Then every mutant is audited bare, with the defaults (`referee audit GAME --cmd MUTANT --time
-20`), and each finding's saved case is run again on the mutant as saved: a finding the mutant
-passes is an *artifact*.
+Then every mutant is audited bare, with the defaults (`referee audit GAME --cmd MUTANT`: 1,000
+cases; `--shrink-time 5` to keep hanging mutants quick), and each finding's saved case is run
+again on the mutant as saved: a finding the mutant passes is an *artifact*.
+
+Every limit is CPU time, as judge systems count it (the suite's runs are held to it by
+RLIMIT_CPU, the audit's by referee), and the audit's budget is a number of cases: killable,
+found and artifacts are the same on a busy machine as on an idle one (docs/testing.md has both).
 
 Reports, per game: mutants, built, same binary as the original, killable, found (killable
 mutants the audit proves wrong), missed (each with its change and the suite case it fails),
@@ -21,9 +25,9 @@ real failing case), and the time to a finding. Markdown on standard output, ever
 OUT/mutation.json.
 
 Usage:
-  scripts/mutation.py [--games pousse,littlesquares,somegame] [--time 20] [--suite 5000]
+  scripts/mutation.py [--games pousse,littlesquares,somegame] [--cases 1000] [--suite 5000]
                       [--sample N] [--killable-only] [--judge GAME=FILE[:FORM]] [--out DIR]
-                      [--target 0.98]
+                      [--target 0.98] [--shrink-time 5]
   --judge   audit mutants of another judge (a public solution kept outside the repository);
             FORM is single or multi (the form it reads).
   --sample  audit only N killable mutants per game, chosen by --seed (what CI runs).
@@ -37,7 +41,9 @@ import json
 import os
 import random
 import re
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -186,13 +192,24 @@ def lines(text):
     return [line.rstrip(b" \t\r") for line in text.split(b"\n")]
 
 
-def fails_on(binary, path, timeout):
-    """How the program fails on input file `path` against its `.ans`, or None."""
+def cpu_limit(seconds):
+    """Holds the child to `seconds` of CPU time (SIGXCPU, then SIGKILL a second later)."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
+    return limit
+
+
+def fails_on(binary, path, seconds):
+    """How the program fails on input file `path` against its `.ans`, or None: held to
+    `seconds` of CPU time, and to ten times that of wall-clock time (a program that sleeps)."""
     with open(path, "rb") as f:
         try:
-            run = subprocess.run([binary], stdin=f, capture_output=True, timeout=timeout)
+            run = subprocess.run([binary], stdin=f, capture_output=True,
+                                 timeout=10 * seconds, preexec_fn=cpu_limit(seconds))
         except subprocess.TimeoutExpired:
             return "timeout"
+    if run.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return "timeout"
     if run.returncode != 0:
         return f"exit {run.returncode}"
     with open(path[:-3] + ".ans", "rb") as f:
@@ -220,20 +237,26 @@ def make_suite(game, form, count, seed, out):
     return sorted(os.path.join(out, f) for f in os.listdir(out) if f.endswith(".in"))
 
 
-def audit(game, binary, out, seconds):
+def audit(game, binary, out, args):
     started = time.time()
-    run = subprocess.run([REFEREE, "audit", game, "--cmd", binary, "--time", str(seconds),
-                          "--out", out], capture_output=True, text=True)
+    run = subprocess.run([REFEREE, "audit", game, "--cmd", binary, "--cases", str(args.cases),
+                          "--shrink-time", str(args.shrink_time), "--out", out],
+                         capture_output=True, text=True)
     elapsed = time.time() - started
     rows = []
-    path = os.path.join(out, "findings.csv")
+    # The one program's findings: programs/NAME/findings.csv, its files beside it.
+    programs = os.path.join(out, "programs")
+    dirs = [os.path.join(programs, d) for d in os.listdir(programs)] if os.path.isdir(
+        programs) else []
+    program = dirs[0] if dirs else out
+    path = os.path.join(program, "findings.csv")
     if os.path.exists(path):
         with open(path, newline="") as f:
             rows = list(csv.DictReader(f))
     findings = []
     for row in rows:
         real = row["kind"] not in ("flaky", "engine-disputed")
-        passes = real and fails_on(binary, os.path.join(out, row["input"]), 20) is None
+        passes = real and fails_on(binary, os.path.join(program, row["input"]), 20) is None
         findings.append({"kind": row["kind"], "case": row["case"], "input": row["input"],
                          "detail": row["detail"], "artifact": passes})
     proved = run.returncode == 1 and any(
@@ -310,8 +333,7 @@ def game_run(game, source_path, form, args, work):
                 r["suite_failure"] = truth
         chosen = [r for r in built if r["killable"]] if args.killable_only else built
     for i, r in enumerate(chosen, 1):
-        r["audit"] = audit(game, r["binary"], os.path.join(gdir, "audits", r["name"]),
-                           args.time)
+        r["audit"] = audit(game, r["binary"], os.path.join(gdir, "audits", r["name"]), args)
         print(f"  {game} {i}/{len(chosen)} {r['name']} ({r['change']} line {r['line']}): "
               f"killable {r['killable']}, proved {r['audit']['proved']} "
               f"in {r['audit']['seconds']} s", file=sys.stderr)
@@ -367,7 +389,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", default="pousse,littlesquares,somegame")
     parser.add_argument("--judge", action="append", default=[])
-    parser.add_argument("--time", type=float, default=20)
+    parser.add_argument("--cases", type=int, default=1000)
+    parser.add_argument("--shrink-time", type=float, default=5)
     parser.add_argument("--suite", type=int, default=5000)
     parser.add_argument("--suite-seed", type=int, default=1000)
     parser.add_argument("--sample", type=int, default=0)

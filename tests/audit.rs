@@ -933,3 +933,149 @@ fn the_html_report_shows_how_to_reproduce_each_finding() {
         assert!(page.contains(needle), "{needle}");
     }
 }
+
+/// One busy loop per core while it lives: the machine as busy as it gets.
+struct BusyMachine(Vec<std::process::Child>);
+
+impl BusyMachine {
+    fn start() -> BusyMachine {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        BusyMachine(
+            (0..cores)
+                .map(|_| {
+                    std::process::Command::new("sh")
+                        .args(["-c", "while :; do :; done"])
+                        .spawn()
+                        .unwrap()
+                })
+                .collect(),
+        )
+    }
+}
+
+impl Drop for BusyMachine {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+#[test]
+fn a_timeout_is_the_programs_whatever_else_runs_on_the_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let judge = build(dir.path(), "pousse.c", &[], "pousse");
+    let _busy = BusyMachine::start();
+    // Burning CPU after the probe: past the CPU time limit, however busy the machine.
+    let burns = after_the_probe(dir.path(), "burns", 2, &judge, "while :; do :; done");
+    // Sleeping after the probe: stopped by the wall-clock cap, using no CPU time.
+    let sleeps = after_the_probe(dir.path(), "sleeps", 2, &judge, "sleep 3171");
+    for (cmd, stopped) in [(&burns, "of CPU time"), (&sleeps, "wall-clock cap")] {
+        let out = dir.path().join(cmd.replace('/', "_"));
+        let flags = ["--cases", "100", "--timeout", "0.5", "--shrink-time", "2"];
+        let run = audit("pousse", cmd, &out, &flags);
+        assert_eq!(run.status.code(), Some(1), "{cmd}: {}", stderr(&run));
+        let rows = findings(&out);
+        assert_eq!(rows[0]["kind"], "timeout", "{cmd}: {rows:?}");
+        assert!(rows[0]["detail"].contains(stopped), "{cmd}: {rows:?}");
+    }
+    // A correct judge on the same busy machine: no finding.
+    let out = dir.path().join("correct");
+    let run = audit(
+        "pousse",
+        &judge,
+        &out,
+        &["--cases", "500", "--timeout", "0.5"],
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert!(alive_with("sleep 3171").is_empty());
+}
+
+#[test]
+fn a_program_that_never_answers_within_time_is_a_finding() {
+    // The hang guard: ten times --time.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let started = std::time::Instant::now();
+    let run = referee()
+        .args([
+            "audit",
+            "pousse",
+            "--cmd",
+            "sleep 1002",
+            "--time",
+            "10",
+            "--out",
+        ])
+        .arg(&out)
+        .timeout(Duration::from_secs(100))
+        .output()
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(100), "hang guard");
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let rows = findings(&out);
+    assert_eq!(rows[0]["kind"], "timeout", "{rows:?}");
+    assert!(rows[0]["detail"].contains("wall-clock cap"), "{rows:?}");
+    assert!(
+        stderr(&run).contains("sleep: proved wrong"),
+        "{}",
+        stderr(&run)
+    );
+    assert!(alive_with("sleep 1002").is_empty());
+}
+
+#[test]
+fn a_program_named_or_not_gives_the_same_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), "pousse.c", &["-DPLANT_MOVER_ONLY"], "j");
+    let run = |cmd: &str, out: &str| {
+        let run = referee()
+            .current_dir(dir.path())
+            .args([
+                "audit", "pousse", "--cmd", cmd, "--cases", "200", "--out", out,
+            ])
+            .timeout(Duration::from_secs(600))
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(1), "{cmd}: {}", stderr(&run));
+        dir.path().join(out)
+    };
+    let bare = run("./j", "bare");
+    let named = run("j=./j", "named");
+    let files = |out: &Path| -> std::collections::BTreeMap<String, Vec<u8>> {
+        walkdir::WalkDir::new(out)
+            .into_iter()
+            .map(Result::unwrap)
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                let name = e.path().strip_prefix(out).unwrap().display().to_string();
+                (name, fs::read(e.path()).unwrap())
+            })
+            .collect()
+    };
+    let (a, b) = (files(&bare), files(&named));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    assert!(a.contains_key("programs/j/findings.csv"), "{:?}", a.keys());
+    for (name, bytes) in &a {
+        // The findings' CPU and wall-clock times, and the manifest's, differ from run to run.
+        if name.ends_with("findings.csv") {
+            let rows = |bytes: &[u8]| -> Vec<Vec<String>> {
+                csv::Reader::from_reader(bytes)
+                    .records()
+                    .map(|r| {
+                        let r = r.unwrap();
+                        r.iter()
+                            .enumerate()
+                            .filter(|(i, _)| ![8, 9].contains(i))
+                            .map(|(_, v)| v.to_string())
+                            .collect()
+                    })
+                    .collect()
+            };
+            assert_eq!(rows(bytes), rows(&b[name]), "{name}");
+        } else if name != "audit.json" {
+            assert_eq!(bytes, &b[name], "{name}");
+        }
+    }
+}

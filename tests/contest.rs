@@ -679,3 +679,118 @@ fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started(
         );
     }
 }
+
+#[test]
+fn reports_are_never_written_inside_the_trees_audit_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("pousse");
+    copy_tree(&root().join("examples/contest/pousse"), &package);
+    let before = files_of(&package);
+    let inputs = dir.path().join("inputs");
+    fs::create_dir_all(&inputs).unwrap();
+    for (flags, out) in [
+        (vec!["--package"], package.join("data")),
+        (vec!["--package"], package.clone()),
+        (
+            vec!["--cmd", "cat", "--add-to"],
+            package.join("data/secret/x"),
+        ),
+        (vec!["--cmd", "cat", "--inputs"], inputs.join("reports")),
+    ] {
+        let tree = if flags[0] == "--cmd" && flags[2] == "--inputs" {
+            &inputs
+        } else {
+            &package
+        };
+        let run = referee()
+            .args(["audit", "pousse"])
+            .args(&flags)
+            .arg(tree)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(2), "{flags:?} {}", stderr(&run));
+        assert!(stderr(&run).contains("is inside"), "{}", stderr(&run));
+        assert!(!out.exists() || out == package || out == package.join("data"));
+    }
+    // Nothing was built, written or added.
+    assert_eq!(files_of(&package), before);
+    assert_eq!(fs::read_dir(&inputs).unwrap().count(), 0);
+}
+
+#[test]
+fn the_shards_of_a_contest_audit_merge_into_its_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = judge(dir.path(), &[], "good");
+    let mover = judge(dir.path(), &["-DPLANT_MOVER_ONLY"], "mover");
+    let audit = |out: &Path, shard: Option<&str>| {
+        let mut cmd = referee();
+        cmd.args(["audit", "pousse", "--cases", "300", "--seed", "2"])
+            .args([
+                "--cmd",
+                &format!("good={good}"),
+                "--cmd",
+                &format!("mover={mover}"),
+            ])
+            .arg("--out")
+            .arg(out);
+        if let Some(shard) = shard {
+            cmd.args(["--shard", shard]);
+        }
+        let run = cmd.output().unwrap();
+        assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    };
+    let whole = dir.path().join("whole");
+    audit(&whole, None);
+    let shards: Vec<PathBuf> = (1..=2).map(|k| dir.path().join(format!("s{k}"))).collect();
+    audit(&shards[0], Some("1/2"));
+    audit(&shards[1], Some("2/2"));
+    let merged = dir.path().join("merged");
+    let run = referee()
+        .arg("merge")
+        .args(&shards)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    // Each program does the same and gets the same verdict as in the whole run.
+    let verdicts = |out: &Path| -> Vec<(String, String, String, String)> {
+        rows(&out.join("programs.csv"))
+            .into_iter()
+            .map(|p| {
+                (
+                    p["program"].clone(),
+                    p["does"].clone(),
+                    p["after-strengthening"].clone(),
+                    p["verdict"].clone(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(verdicts(&merged), verdicts(&whole));
+    // The wrong program's findings, each with its files; one strengthening case rejects it.
+    let findings = rows(&merged.join("programs/mover/findings.csv"));
+    assert!(!findings.is_empty());
+    for f in &findings {
+        assert!(
+            merged.join("programs/mover").join(&f["input"]).is_file(),
+            "{f:?}"
+        );
+    }
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&fs::read(merged.join("audit.json")).unwrap()).unwrap();
+    let tests = manifest["report"]["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 1, "{manifest}");
+    assert!(merged.join("tests/001.in").is_file());
+    // A missing slice is refused.
+    let run = referee()
+        .arg("merge")
+        .arg(&shards[0])
+        .arg("--out")
+        .arg(dir.path().join("partial"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+}

@@ -603,23 +603,13 @@ fn strengthening_stage<G: Game>(
         settings.rules,
         settings.reference_budget,
     );
-    let n = subjects.len();
-    let pairs: Vec<(usize, usize)> = (0..candidates.len())
-        .flat_map(|c| (0..n).map(move |p| (c, p)))
-        .collect();
-    let outcomes = each_of(pairs.len(), settings.jobs, |k| {
-        let (c, p) = pairs[k];
-        let runnable = subjects[p]
-            .runnable()
-            .filter(|_| !matches!(programs[p].outcome, Outcome::CannotRun { .. }));
-        runnable.map_or(OnCase::NotRun, |runner| {
-            on_case(runner, &candidates[c], deadlines.end)
-        })
-    });
-    let mut fails = vec![vec![OnCase::NotRun; n]; candidates.len()];
-    for (&(c, p), outcome) in pairs.iter().zip(outcomes) {
-        fails[c][p] = outcome;
-    }
+    let fails = on_every_case(
+        subjects,
+        programs,
+        &candidates,
+        settings.jobs,
+        deadlines.end,
+    );
     let (usable, dropped) = screen(&fails, &keepers(programs), |p| programs[p].name.clone());
     let sizes: Vec<usize> = candidates.iter().map(|c| c.input.len()).collect();
     let (chosen, _) = cover(&fails, &usable, &targets(programs), &sizes);
@@ -673,6 +663,35 @@ fn strengthening_stage<G: Game>(
         dropped,
         not_candidates,
     })
+}
+
+/// How each program does on each candidate (`[candidate][program]`), `jobs` runs at once, cut
+/// at `end`; a program that cannot run does not run them.
+fn on_every_case<G: Game>(
+    subjects: &[Subject<G>],
+    programs: &[ProgramRecord],
+    candidates: &[Candidate],
+    jobs: usize,
+    end: Option<Instant>,
+) -> Vec<Vec<OnCase>> {
+    let n = subjects.len();
+    let pairs: Vec<(usize, usize)> = (0..candidates.len())
+        .flat_map(|c| (0..n).map(move |p| (c, p)))
+        .collect();
+    let outcomes = each_of(pairs.len(), jobs, |k| {
+        let (c, p) = pairs[k];
+        let runnable = subjects[p]
+            .runnable()
+            .filter(|_| !matches!(programs[p].outcome, Outcome::CannotRun { .. }));
+        runnable.map_or(OnCase::NotRun, |runner| {
+            on_case(runner, &candidates[c], end)
+        })
+    });
+    let mut fails = vec![vec![OnCase::NotRun; n]; candidates.len()];
+    for (&(c, p), outcome) in pairs.iter().zip(outcomes) {
+        fails[c][p] = outcome;
+    }
+    fails
 }
 
 /// How the program of `runner` does on `candidate`, run as a judge system runs a data file

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
 
-use super::{publish, rate, CiArgs, HtmlArgs};
+use super::{publish_all, rate, CiArgs, HtmlArgs};
 use crate::audit::audited::{AuditReport, CasesOutcome, ProgramRecord};
 use crate::audit::report::{
     detail, failing, finding_path, lines, none_ran, package_verdict, properties, suite,
@@ -74,10 +74,12 @@ pub(super) fn summary(shown: &Shown, report: &AuditReport) -> Result<u8, RunErro
     let properties = properties(report, shown.options);
     let suites = [suite(report, &lines, &properties)];
     let title = format!("referee audit {}", report.game);
-    publish(&title, &suites, &shown.ci.output(shown.out, false))?;
-    shown.html.write(
-        || crate::audit::page::audit_page(&title, shown.out, report, &lines, &properties),
+    publish_all(
+        &title,
         &suites,
+        &shown.ci.output(shown.out, false),
+        shown.html,
+        || crate::audit::page::audit_page(&title, shown.out, report, &lines, &properties),
     )?;
     Ok(u8::from(failing(&lines, &scores_of(report))))
 }

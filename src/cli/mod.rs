@@ -398,6 +398,19 @@ impl ShardArgs {
     }
 }
 
+/// A run's CI outputs (`--junit`, annotations, the step summary) and its HTML report
+/// (`--html`, the page `page()` over the same suites), each when asked.
+fn publish_all(
+    title: &str,
+    suites: &[crate::report::ci::Suite],
+    output: &crate::report::publish::CiOutput,
+    html: &HtmlArgs,
+    page: impl FnOnce() -> crate::report::html::Page,
+) -> Result<(), RunError> {
+    publish(title, suites, output)?;
+    html.write(page, suites)
+}
+
 /// Publishes a run's CI outputs (`--junit`, annotations, the step summary), if any is wanted.
 fn publish(
     title: &str,

@@ -151,22 +151,18 @@ fn publish_findings(
         .collect();
     let suites = crate::report::ci::findings_suites(game, &properties, &shown);
     let title = format!("referee stress {game}");
-    super::publish(&title, &suites, &args.ci.output(&args.out, false))?;
     let about = properties
         .iter()
         .map(|(k, v)| format!("{k}: {v}"))
         .chain([format!("findings in {}", args.out.display())])
         .collect();
-    args.html.write(
-        || {
-            crate::report::html::findings_page(
-                &title,
-                about,
-                &crate::stress::FINDINGS_HEADER,
-                &shown,
-            )
-        },
+    let header = &crate::stress::FINDINGS_HEADER;
+    super::publish_all(
+        &title,
         &suites,
+        &args.ci.output(&args.out, false),
+        &args.html,
+        || crate::report::html::findings_page(&title, about, header, &shown),
     )
 }
 

@@ -115,12 +115,11 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
         super::print_out("the summary", &format!("{summary}\n"))?;
     }
     let suites = crate::verify::run::suites(&outcome, batch.timings);
-    super::publish(
+    super::publish_all(
         "referee verify",
         &suites,
         &args.ci.output(&batch.out, args.json),
-    )?;
-    args.html.write(
+        &args.html,
         || {
             let about = vec![
                 format!(
@@ -133,7 +132,6 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
             ];
             crate::verify::run::html_page(&outcome, about)
         },
-        &suites,
     )?;
     Ok(done(outcome.has_problems()))
 }
