@@ -363,15 +363,24 @@ pub fn finding_row(
         detail(f),
         f.source.column(),
         f.form.as_str().to_string(),
-        if f.outside.is_some() {
-            "outside-contest"
-        } else {
-            "contest"
-        }
-        .to_string(),
-        format!("{} < {}", program.command.as_deref().unwrap_or(""), f.file),
+        limits(f).to_string(),
+        reproduce(program, f),
         f.stderr.clone(),
     ]
+}
+
+/// The limits a finding's case keeps to: `contest`, or `outside-contest`.
+fn limits(f: &FindingRecord) -> &'static str {
+    if f.outside.is_some() {
+        "outside-contest"
+    } else {
+        "contest"
+    }
+}
+
+/// The command that reproduces a finding, in the program's directory of the report.
+fn reproduce(program: &ProgramRecord, f: &FindingRecord) -> String {
+    format!("{} < {}", program.command.as_deref().unwrap_or(""), f.file)
 }
 
 /// The options that change an audit's reports, by flag name.
@@ -654,12 +663,6 @@ pub fn shown(
     out: &std::path::Path,
 ) -> crate::report::ci::ShownFinding {
     let row = finding_row(&report.game, &report.rules, program, number, f);
-    let column = |name: &str| {
-        FINDINGS_HEADER
-            .iter()
-            .position(|h| *h == name)
-            .map_or(String::new(), |i| row[i].clone())
-    };
     crate::report::ci::ShownFinding {
         number,
         game: report.game.clone(),
@@ -677,16 +680,16 @@ pub fn shown(
             ("the engine's verdict".into(), f.expected.clone()),
         ],
         facts: vec![
-            ("reproduce".into(), column("reproduce")),
-            ("input form".into(), column("form")),
-            ("limits".into(), column("limits")),
-            ("how it was confirmed".into(), column("confirmed")),
-            ("the program's standard error".into(), column("stderr")),
+            ("reproduce".into(), reproduce(program, f)),
+            ("input form".into(), f.form.as_str().to_string()),
+            ("limits".into(), limits(f).to_string()),
+            ("how it was confirmed".into(), f.evidence.text()),
+            ("the program's standard error".into(), f.stderr.clone()),
         ],
         columns: FINDINGS_HEADER
             .iter()
             .map(|h| h.to_string())
-            .zip(row.clone())
+            .zip(row)
             .collect(),
     }
 }
