@@ -10,9 +10,10 @@ the original's, gets a ground truth: it runs on a brute-force suite (`referee ge
 --like-audit`: thousands of cases inside the contest's limits, the game's extremes among them,
 in the judge's form, with the engine's answers); a mutant that fails a case (an output referee
 would not call AC: a wrong answer, a presentation error, a crash, a timeout) is *killable*.
-Then every mutant is audited bare, with the defaults (`referee audit GAME --cmd MUTANT`: 1,000
-cases; `--shrink-time 5` to keep hanging mutants quick), and each finding's saved case is run
-again on the mutant as saved: a finding the mutant passes is an *artifact*.
+Then every mutant is audited bare (`referee audit GAME --cmd MUTANT --cases 20000
+--shrink-time 5`: a budget of cases, which a busy machine does not shrink, and short shrinking to
+keep hanging mutants quick), and each finding's saved case is run again on the mutant as saved:
+a finding the mutant passes is an *artifact*.
 
 Every limit is CPU time, as judge systems count it (the suite's runs are held to it by
 RLIMIT_CPU, the audit's by referee), and the audit's budget is a number of cases: killable,
@@ -25,7 +26,7 @@ real failing case), and the time to a finding. Markdown on standard output, ever
 OUT/mutation.json.
 
 Usage:
-  scripts/mutation.py [--games pousse,littlesquares,somegame] [--cases 1000] [--suite 5000]
+  scripts/mutation.py [--games pousse,littlesquares,somegame] [--cases 20000] [--suite 5000]
                       [--sample N] [--killable-only] [--judge GAME=FILE[:FORM]] [--out DIR]
                       [--target 0.98] [--shrink-time 5]
   --judge   audit mutants of another judge (a public solution kept outside the repository);
@@ -389,7 +390,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", default="pousse,littlesquares,somegame")
     parser.add_argument("--judge", action="append", default=[])
-    parser.add_argument("--cases", type=int, default=1000)
+    parser.add_argument("--cases", type=int, default=20000)
     parser.add_argument("--shrink-time", type=float, default=5)
     parser.add_argument("--suite", type=int, default=5000)
     parser.add_argument("--suite-seed", type=int, default=1000)

@@ -18,26 +18,34 @@ use super::data::{DataOutcome, ProblemForm};
 use super::entrants::Class;
 use super::finding::Evidence;
 use super::runner::TimeLimit;
-use super::strengthen::OnCase;
-use super::verdict::{standing, Standing};
+use super::verdict::{Standing, Unaudited};
 use super::{Kind, Source};
 use crate::game::Form;
 
-/// Durations written as seconds (a float) in `audit.json`.
-pub mod seconds {
-    use std::time::Duration;
+/// How a program does on a strengthening case, run as a judge system runs a data file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnCase {
+    /// It passes.
+    Passes,
+    /// It fails, every time it is run ([`super::strengthen::CONFIRMING_RUNS`] times): the
+    /// case rejects it.
+    Rejected,
+    /// It fails some runs and passes others (a crash that depends on the stack's layout).
+    Sometimes,
+    /// It was not run to an end (`--time` ran out, or it cannot be run).
+    NotRun,
+}
 
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    /// Writes `d` as seconds.
-    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_f64(d.as_secs_f64())
-    }
-
-    /// Reads seconds.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
-        let secs = f64::deserialize(d)?;
-        Duration::try_from_secs_f64(secs).map_err(serde::de::Error::custom)
+impl OnCase {
+    /// In a word, for reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OnCase::Passes => "passes",
+            OnCase::Rejected => "rejects",
+            OnCase::Sometimes => "sometimes",
+            OnCase::NotRun => "not run",
+        }
     }
 }
 
@@ -96,7 +104,7 @@ pub struct Tally {
     /// Cases it ran to their end.
     pub cases: u64,
     /// The time spent examining its failures.
-    #[serde(with = "seconds")]
+    #[serde(with = "super::seconds")]
     pub examining: Duration,
     /// Why it stopped.
     pub finish: Finish,
@@ -168,10 +176,10 @@ pub struct FindingRecord {
     /// How a run that timed out was stopped.
     pub stopped: String,
     /// The run's CPU time.
-    #[serde(with = "seconds")]
+    #[serde(with = "super::seconds")]
     pub cpu: Duration,
     /// The run's wall-clock time.
-    #[serde(with = "seconds")]
+    #[serde(with = "super::seconds")]
     pub wall: Duration,
     /// What stands behind it.
     pub evidence: Evidence,
@@ -251,7 +259,23 @@ impl ProgramRecord {
 
     /// What the audit says of it.
     pub fn standing(&self) -> Standing {
-        standing(self)
+        let examined = match &self.outcome {
+            Outcome::CannotRun { why } => return Standing::CannotRun(why.clone()),
+            Outcome::NotProbed => return Standing::NotAudited(Unaudited::BeforeExamples),
+            Outcome::Examined(examined) => examined,
+        };
+        if self.first_proof().is_some() {
+            return Standing::ProvedWrong;
+        }
+        match examined.cases {
+            CasesOutcome::TimesOutOnData => Standing::TimesOutOnData,
+            CasesOutcome::Cases(t)
+                if t.cases == 0 && t.finish != Finish::Exhausted && self.findings.is_empty() =>
+            {
+                Standing::NotAudited(Unaudited::BeforeFirstCase)
+            }
+            _ => Standing::NoFinding,
+        }
     }
 }
 
@@ -282,12 +306,12 @@ pub struct Effort {
     /// Cases per run.
     pub batch: usize,
     /// The cases stage's wall-clock time.
-    #[serde(with = "seconds")]
+    #[serde(with = "super::seconds")]
     pub cases_time: Duration,
     /// Each stage and its wall-clock seconds, in order.
     pub phases: Vec<(String, f64)>,
     /// The whole run's wall-clock time.
-    #[serde(with = "seconds")]
+    #[serde(with = "super::seconds")]
     pub elapsed: Duration,
 }
 

@@ -254,7 +254,7 @@ pub struct OnData {
     /// The first file it fails, and how.
     pub failed: Option<FailedFile>,
     /// The most CPU time one file took.
-    #[serde(with = "super::audited::seconds")]
+    #[serde(with = "super::seconds")]
     pub slowest: Duration,
     /// The files it ran.
     pub files: usize,

@@ -253,8 +253,7 @@ fn tests(
         .zip(reports)
         .flat_map(|(dir, r)| r.tests.iter().map(move |t| (dir.as_path(), t)))
         .collect();
-    let fails: Vec<Vec<super::strengthen::OnCase>> =
-        all.iter().map(|(_, t)| t.on.clone()).collect();
+    let fails: Vec<Vec<super::audited::OnCase>> = all.iter().map(|(_, t)| t.on.clone()).collect();
     let (usable, dropped) = screen(&fails, &keepers(programs), |p| programs[p].name.clone());
     let sizes: Vec<usize> = all.iter().map(|(_, t)| t.bytes).collect();
     let (chosen, _) = cover(&fails, &usable, &targets(programs), &sizes);

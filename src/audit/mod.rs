@@ -77,6 +77,8 @@ pub mod runner;
 #[cfg(target_os = "linux")]
 mod schedule;
 #[cfg(target_os = "linux")]
+pub mod seconds;
+#[cfg(target_os = "linux")]
 pub mod settings;
 #[cfg(target_os = "linux")]
 mod settle;

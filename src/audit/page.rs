@@ -6,10 +6,11 @@
 use std::path::Path;
 
 use super::audited::AuditReport;
+use super::audited::OnCase;
 use super::report::{
     program_row, shown, LineStatus, ProgramLine, PROGRAMS_HEADER, SCORES_EXPLAINED,
 };
-use super::strengthen::{scores_of, OnCase};
+use super::strengthen::scores_of;
 use crate::report::html::{Cell, Page, PageRow, Table};
 
 /// The page of `report`, whose reports are in `out`, its programs' lines `lines`.

@@ -10,6 +10,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::audited::OnCase;
 use super::audited::{
     AuditReport, CasesOutcome, Effort, Examined, FindingRecord, FormUsed, Outcome, ProgramRecord,
     TestRecord,
@@ -27,7 +28,7 @@ use super::schedule::{run_cases, Lane};
 use super::settings::{Deadlines, Settings};
 use super::settle::no_form;
 use super::strengthen::CONFIRMING_RUNS;
-use super::strengthen::{candidates, cover, keepers, screen, targets, Candidate, OnCase};
+use super::strengthen::{candidates, cover, keepers, screen, targets, Candidate};
 use crate::answer::escape;
 use crate::error::RunError;
 use crate::game::{Form, Game, RuleSet};

@@ -27,7 +27,7 @@ pub const LEAST_LIMIT: Duration = Duration::from_millis(250);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TimeLimit {
     /// `--timeout`: no run takes more CPU time.
-    #[serde(with = "super::audited::seconds")]
+    #[serde(with = "super::seconds")]
     pub most: Duration,
     /// The slowest accepted CPU time on one data file, and the data's largest file in bytes.
     pub from_data: Option<FromData>,
@@ -37,7 +37,7 @@ pub struct TimeLimit {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FromData {
     /// The most CPU time a program expected accepted took on one data file.
-    #[serde(with = "super::audited::seconds")]
+    #[serde(with = "super::seconds")]
     pub slowest: Duration,
     /// The data's largest file, in bytes.
     pub largest: u64,

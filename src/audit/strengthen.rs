@@ -10,41 +10,13 @@
 
 use std::collections::HashSet;
 
-use serde::{Deserialize, Serialize};
-
-use super::audited::{AuditReport, Outcome, ProgramRecord};
+use super::audited::{AuditReport, OnCase, Outcome, ProgramRecord};
 use super::confirm::confirm;
 use super::entrants::Class;
 use super::finding::{Confirmation, Found};
 use super::verdict::{scores, Scored, Scores, Standing};
 use crate::game::{in_form, render, Constraints, Engine, Form, Game};
 use crate::judge_system::validate::validate;
-
-/// How a program does on a candidate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum OnCase {
-    /// It passes.
-    Passes,
-    /// It fails, every time it is run ([`CONFIRMING_RUNS`] times): the case rejects it.
-    Rejected,
-    /// It fails some runs and passes others (a crash that depends on the stack's layout).
-    Sometimes,
-    /// It was not run to an end (`--time` ran out, or it cannot be run).
-    NotRun,
-}
-
-impl OnCase {
-    /// In a word, for reports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            OnCase::Passes => "passes",
-            OnCase::Rejected => "rejects",
-            OnCase::Sometimes => "sometimes",
-            OnCase::NotRun => "not run",
-        }
-    }
-}
 
 /// How many runs a failing program gets on a candidate: a case that rejects it only some of
 /// the time is no data case for it.

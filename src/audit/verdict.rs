@@ -43,29 +43,6 @@ impl Unaudited {
     }
 }
 
-/// What the audit says of the program of `record`.
-#[cfg(target_os = "linux")]
-pub fn standing(record: &super::audited::ProgramRecord) -> Standing {
-    use super::audited::{CasesOutcome, Finish, Outcome};
-    let examined = match &record.outcome {
-        Outcome::CannotRun { why } => return Standing::CannotRun(why.clone()),
-        Outcome::NotProbed => return Standing::NotAudited(Unaudited::BeforeExamples),
-        Outcome::Examined(examined) => examined,
-    };
-    if record.first_proof().is_some() {
-        return Standing::ProvedWrong;
-    }
-    match examined.cases {
-        CasesOutcome::TimesOutOnData => Standing::TimesOutOnData,
-        CasesOutcome::Cases(t)
-            if t.cases == 0 && t.finish != Finish::Exhausted && record.findings.is_empty() =>
-        {
-            Standing::NotAudited(Unaudited::BeforeFirstCase)
-        }
-        _ => Standing::NoFinding,
-    }
-}
-
 impl Standing {
     /// Whether the audit proved it wrong.
     pub fn proved_wrong(&self) -> bool {
@@ -339,5 +316,29 @@ mod tests {
             ..facts(Some(Accepted), None, &CLEAN, false)
         };
         assert_eq!(verdict(&f), ["not run: does not build"]);
+        // A program with no expected class that times out on the data, or is not audited.
+        static SLOW: Standing = Standing::TimesOutOnData;
+        assert_eq!(
+            verdict(&facts(None, Some(TimeLimitExceeded), &SLOW, true)),
+            ["times out on the existing data"]
+        );
+        let late = Standing::NotAudited(Unaudited::BeforeExamples);
+        let f = Facts {
+            standing: &late,
+            ..facts(None, None, &CLEAN, false)
+        };
+        assert_eq!(
+            verdict(&f),
+            ["not audited: --time ran out, or an interruption came, before its examples ran"]
+        );
+        // Flaky findings are said with --strict only (the caller counts them then).
+        let f = Facts {
+            flaky: 2,
+            ..facts(None, Some(Accepted), &CLEAN, false)
+        };
+        assert_eq!(
+            verdict(&f),
+            ["2 flaky findings (failures that did not come back every time; --strict)"]
+        );
     }
 }

@@ -229,7 +229,7 @@ fn strengthening_said(shown: &Shown, report: &AuditReport, lines: &[ProgramLine]
         );
         for t in &report.tests {
             let fails: Vec<&str> = (0..report.programs.len())
-                .filter(|&p| t.on[p] == crate::audit::strengthen::OnCase::Rejected)
+                .filter(|&p| t.on[p] == crate::audit::audited::OnCase::Rejected)
                 .map(|p| report.programs[p].name.as_str())
                 .collect();
             eprintln!(
