@@ -373,6 +373,21 @@ pub trait Case: Clone + Debug + Send + Sync + 'static {
     /// apart beside their verdicts.
     fn shape_label(&self) -> String;
 
+    /// Corner `k` of the game's limits (`None` past the last, and for shapes other than
+    /// [`Case::for_programs`]'): a case drawn from `entropy` inside one of the extremes that a
+    /// judge breaks on and that random cases seldom reach (for Pousse, a straight made by the
+    /// pushes of one side into the last row of the largest board). [`case_for_programs`] puts
+    /// every corner in each [`CORNER_PERIOD`] of `audit`'s random cases. None by default.
+    fn corner(
+        entropy: &mut dyn Entropy,
+        options: Option<<Self::Game as Game>::Options>,
+        shape: &Self::Shape,
+        k: usize,
+    ) -> Option<Self> {
+        let _ = (entropy, options, shape, k);
+        None
+    }
+
     /// The shape of the smallest interesting cases of the game, when this case is larger than
     /// they are: where shrinking gets stuck on a failure, `audit` searches such cases for a
     /// smaller one that fails the same way. `None` by default.
@@ -391,6 +406,31 @@ pub trait Case: Clone + Debug + Send + Sync + 'static {
         text.push_str(&String::from_utf8_lossy(&self.input()));
         text
     }
+}
+
+/// How many consecutive random cases of `audit` (and of `gen --like-audit`) hold each of the
+/// game's corners ([`Case::corner`]) once.
+pub const CORNER_PERIOD: u64 = 1000;
+
+/// The corner at `offset` (below [`CORNER_PERIOD`]) of every period: corner `k` sits at
+/// offset `(61 k + 7) mod 1000`, so that the corners spread over the period (61 is prime to
+/// 1000: the offsets of 1000 corners differ).
+pub fn corner_at(offset: u64) -> u64 {
+    // 541 is the inverse of 61 modulo 1000.
+    ((offset % CORNER_PERIOD + CORNER_PERIOD - 7) * 541) % CORNER_PERIOD
+}
+
+/// Random case `index` of a run, as `audit` draws it for programs with `shape`: the game's
+/// corner at its place in the period, else a case from the generator, both drawn from
+/// `entropy` (the case's own random stream).
+pub fn case_for_programs<C: Case>(
+    entropy: &mut dyn Entropy,
+    index: u64,
+    options: Option<<C::Game as Game>::Options>,
+    shape: &C::Shape,
+) -> C {
+    let k = corner_at(index % CORNER_PERIOD) as usize;
+    C::corner(entropy, options, shape, k).unwrap_or_else(|| C::generate(entropy, options, shape))
 }
 
 /// The contest output for a list of judgements, exactly as the problem expects it.

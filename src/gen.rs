@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::detect::file_suffix;
 use crate::error::{JudgeError, RunError};
-use crate::game::{in_form, render, Case, Constraints, Engine, Form, Game};
+use crate::game::{case_for_programs, in_form, render, Case, Constraints, Engine, Form, Game};
 use crate::knobs::Knobs;
 use crate::random::Rng;
 
@@ -62,7 +62,11 @@ pub fn generate<G: Game>(request: &Request, rules: G::Options) -> Result<Vec<Pat
             .map(|j| {
                 let index = (i * per_file + j) as u64;
                 let mut rng = Rng::for_item(request.seed, index);
-                G::Case::generate(&mut rng, Some(rules), &shape).input()
+                if request.like_audit {
+                    case_for_programs::<G::Case>(&mut rng, index, Some(rules), &shape).input()
+                } else {
+                    G::Case::generate(&mut rng, Some(rules), &shape).input()
+                }
             })
             .collect();
         let input = in_form::<G>(request.form, &cases);

@@ -14,7 +14,10 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::Source;
-use crate::game::{in_form, join_verdicts, render, Case, Constraints, Engine, Form, Game, Judged};
+use crate::game::{
+    case_for_programs, in_form, join_verdicts, render, Case, Constraints, Engine, Form, Game,
+    Judged,
+};
 use crate::random::Rng;
 use crate::shard::Shard;
 
@@ -205,7 +208,8 @@ impl<G: Game> Plan<G> {
         }
     }
 
-    /// Random case `index` (a global index: after sharding); small ones only when `small`.
+    /// Random case `index` (a global index: after sharding): the game's corner at its place
+    /// ([`case_for_programs`]); small ones only when `small` (no corner then).
     fn random_case(&self, index: u64, small: bool) -> G::Case {
         let draw = |seed: u64| {
             G::Case::generate(
@@ -214,6 +218,10 @@ impl<G: Game> Plan<G> {
                 &self.shape,
             )
         };
+        if !small {
+            let mut rng = Rng::for_item(self.seed, index);
+            return case_for_programs::<G::Case>(&mut rng, index, Some(self.rules), &self.shape);
+        }
         let mut case = draw(self.seed);
         let mut attempt = 1;
         while small && case.input().len() > SMALL_INPUT && attempt < 8 {

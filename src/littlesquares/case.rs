@@ -255,6 +255,49 @@ impl GridCase {
         }
     }
 
+    /// Corner `k` of grids of at most `most` rows and columns (none past the last): the largest
+    /// grid empty, full, with one empty square, as a checkerboard (single squares only), drawn
+    /// until the first player wins and until the second does; the thinnest bands of the
+    /// largest length, fully empty, across and down. A judge's arrays sized one short, or a
+    /// band loop that stops a row early, break only there.
+    fn corner_of(e: &mut dyn Entropy, most: (usize, usize), k: usize) -> Option<GridCase> {
+        let (rows, cols) = most;
+        let grid = |rows: usize, cols: usize, f: &mut dyn FnMut(usize, usize) -> bool| GridCase {
+            rows: (0..rows)
+                .map(|r| (0..cols).map(|c| f(r, c)).collect())
+                .collect(),
+        };
+        let drawn_until = |e: &mut dyn Entropy, verdict: &str| {
+            let mut drawn = grid(rows, cols, &mut |_, _| true);
+            for _ in 0..20 {
+                let filled = e.below(90) as f64 / 100.0;
+                drawn = grid(rows, cols, &mut |_, _| !e.chance(filled));
+                let judged = super::judge(&drawn.input()[..]).ok()?;
+                if judged
+                    .first()
+                    .is_some_and(|j| crate::game::Judged::verdict(j) == verdict)
+                {
+                    return Some(drawn);
+                }
+            }
+            Some(drawn)
+        };
+        match k {
+            0 => Some(grid(rows, cols, &mut |_, _| true)),
+            1 => Some(grid(rows, cols, &mut |_, _| false)),
+            2 => {
+                let at = (e.below(rows as u64) as usize, e.below(cols as u64) as usize);
+                Some(grid(rows, cols, &mut |r, c| (r, c) == at))
+            }
+            3 => Some(grid(rows, cols, &mut |r, c| (r + c) % 2 == 0)),
+            4 => drawn_until(e, "first"),
+            5 => drawn_until(e, "second"),
+            6 => Some(grid(2, cols, &mut |_, _| true)),
+            7 => Some(grid(rows, 2, &mut |_, _| true)),
+            _ => None,
+        }
+    }
+
     /// The grid made to fit the contest's limits: rows and columns cut to at most 10, and
     /// filled rows or columns added up to an even count of at least 2.
     fn fitted(mut self) -> GridCase {
@@ -345,6 +388,19 @@ impl Case for GridCase {
         } else {
             grid
         }
+    }
+
+    /// The corners of [`GridCase::corner_of`], for programs' shapes.
+    fn corner(e: &mut dyn Entropy, _: Option<()>, shape: &GridShape, k: usize) -> Option<GridCase> {
+        if !shape.programs {
+            return None;
+        }
+        let most = if shape.contest {
+            (CONTEST_SIDE, CONTEST_SIDE)
+        } else {
+            ENGINE_EXTREME
+        };
+        GridCase::corner_of(e, most, k)
     }
 
     fn options(&self) {}
@@ -471,5 +527,40 @@ impl Case for GridCase {
                 .chain(single_cols)
                 .chain(filled),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Judged;
+    use crate::random::Rng;
+
+    #[test]
+    fn every_corner_is_the_largest_grid_it_says() {
+        let verdict =
+            |grid: &GridCase| super::super::judge(&grid.input()[..]).unwrap()[0].verdict();
+        let shape = GridCase::for_programs(Constraints::Contest);
+        let corners: Vec<GridCase> = (0..)
+            .map_while(|k| {
+                <GridCase as Case>::corner(&mut Rng::for_item(3, k), None, &shape, k as usize)
+            })
+            .collect();
+        assert_eq!(corners.len(), 8);
+        for (k, grid) in corners.iter().enumerate() {
+            let (rows, cols) = (grid.rows.len(), grid.rows[0].len());
+            assert!(
+                within_contest_limits(rows, cols),
+                "corner {k}: {rows} x {cols}"
+            );
+            assert!(rows == CONTEST_SIDE || cols == CONTEST_SIDE, "corner {k}");
+        }
+        assert_eq!(verdict(&corners[4]), "first");
+        assert_eq!(verdict(&corners[5]), "second");
+        assert!(corners[0].rows.iter().flatten().all(|&e| e));
+        assert!(corners[1].rows.iter().flatten().all(|&e| !e));
+        // Not for other shapes.
+        let mut rng = Rng::new(1);
+        assert!(<GridCase as Case>::corner(&mut rng, None, &GridShape::default(), 0).is_none());
     }
 }

@@ -137,7 +137,7 @@ pub const ENGINE_EXTREME_N: usize = 1000;
 /// (a real judge's bug) to 10^5.
 pub const LONG_GAME_MOVES: (usize, usize) = (32_768, 100_000);
 
-fn random_move(e: &mut dyn Entropy, n: usize) -> Move {
+pub(super) fn random_move(e: &mut dyn Entropy, n: usize) -> Move {
     Move::new(*pick(e, &Edge::ALL), e.below(n as u64) as u32 + 1)
 }
 
@@ -219,30 +219,30 @@ fn undecided_moves<B: BoardRepr>(
 /// it does: keeping the game undecided (no straight majority, no repeated configuration under
 /// the ICFP rule sets), or ending it in a chosen way. Configurations are told apart by their
 /// hash, so a rare collision only changes which move is chosen.
-struct Steered<B> {
+pub(super) struct Steered<B> {
     n: usize,
     rules: Rules,
-    board: B,
+    pub(super) board: B,
     scratch: B,
     /// The configurations seen, under the ICFP rule sets (empty under waterloo).
     seen: MixedKeys,
-    moves: Vec<Move>,
+    pub(super) moves: Vec<Move>,
 }
 
 /// What a move does, seen before it is played.
-struct Effect {
-    mv: Move,
-    mover: Colour,
+pub(super) struct Effect {
+    pub(super) mv: Move,
+    pub(super) mover: Colour,
     /// Straights of X and O after it.
-    straights: (u32, u32),
+    pub(super) straights: (u32, u32),
     /// Whether it repeats a configuration (under the ICFP rule sets).
-    repeats: bool,
+    pub(super) repeats: bool,
     /// Whether the pushed line was full before the move (a marker fell off).
     full_line: bool,
 }
 
 impl Effect {
-    fn decisive(&self) -> bool {
+    pub(super) fn decisive(&self) -> bool {
         self.straights.0 != self.straights.1 || self.repeats
     }
 
@@ -257,7 +257,7 @@ impl Effect {
 }
 
 impl<B: BoardRepr> Steered<B> {
-    fn new(n: usize, rules: Rules) -> Steered<B> {
+    pub(super) fn new(n: usize, rules: Rules) -> Steered<B> {
         let board = B::empty(n, true);
         Steered {
             n,
@@ -280,14 +280,22 @@ impl<B: BoardRepr> Steered<B> {
 
     /// Tries up to `8 max(N, 4)` drawn moves and plays the first for which `accept` holds;
     /// `false` when none does.
-    fn choose(
+    pub(super) fn choose(
         &mut self,
         e: &mut dyn Entropy,
         draw: &dyn Fn(&mut dyn Entropy) -> Move,
         accept: impl Fn(&Effect) -> bool,
     ) -> bool {
-        let mover = Colour::of_move(self.moves.len() as u64 + 1);
-        let before = self.board.markers();
+        self.choose_on(e, draw, |effect, _| accept(effect))
+    }
+
+    /// [`choose`](Self::choose), `accept` seeing the board after the move too.
+    pub(super) fn choose_on(
+        &mut self,
+        e: &mut dyn Entropy,
+        draw: &dyn Fn(&mut dyn Entropy) -> Move,
+        accept: impl Fn(&Effect, &B) -> bool,
+    ) -> bool {
         // The moves already tried and refused in this call (boards up to 32: 4 N moves fit a
         // u128): drawing one again changes nothing, so it is not played again.
         let mut refused: u128 = 0;
@@ -301,27 +309,7 @@ impl<B: BoardRepr> Steered<B> {
             if refused & bit != 0 {
                 continue;
             }
-            self.scratch.clone_from(&self.board);
-            self.scratch.play_unchecked(mv, mover);
-            let repetition = self.rules.forbids_repetition();
-            let key = if repetition {
-                self.key(&self.scratch, self.moves.len() + 1)
-            } else {
-                0
-            };
-            let effect = Effect {
-                mv,
-                mover,
-                straights: self.scratch.straights(),
-                repeats: repetition && self.seen.contains(&key),
-                full_line: self.scratch.markers() == before,
-            };
-            if accept(&effect) {
-                if repetition {
-                    self.seen.insert(key);
-                }
-                std::mem::swap(&mut self.board, &mut self.scratch);
-                self.moves.push(mv);
+            if self.try_play(mv, &accept) {
                 return true;
             }
             refused |= bit;
@@ -329,9 +317,39 @@ impl<B: BoardRepr> Steered<B> {
         false
     }
 
+    /// Plays `mv` when `accept` holds of what it does (and of the board after it).
+    pub(super) fn try_play(&mut self, mv: Move, accept: impl Fn(&Effect, &B) -> bool) -> bool {
+        let mover = Colour::of_move(self.moves.len() as u64 + 1);
+        let before = self.board.markers();
+        self.scratch.clone_from(&self.board);
+        self.scratch.play_unchecked(mv, mover);
+        let repetition = self.rules.forbids_repetition();
+        let key = if repetition {
+            self.key(&self.scratch, self.moves.len() + 1)
+        } else {
+            0
+        };
+        let effect = Effect {
+            mv,
+            mover,
+            straights: self.scratch.straights(),
+            repeats: repetition && self.seen.contains(&key),
+            full_line: self.scratch.markers() == before,
+        };
+        if !accept(&effect, &self.scratch) {
+            return false;
+        }
+        if repetition {
+            self.seen.insert(key);
+        }
+        std::mem::swap(&mut self.board, &mut self.scratch);
+        self.moves.push(mv);
+        true
+    }
+
     /// Plays a move that leaves the game undecided and satisfies `prefer`; `false` when none
     /// turns up.
-    fn undecided(
+    pub(super) fn undecided(
         &mut self,
         e: &mut dyn Entropy,
         draw: &dyn Fn(&mut dyn Entropy) -> Move,
@@ -733,6 +751,21 @@ impl Case for PousseCase {
             }
         };
         PousseCase { n, moves, rules }
+    }
+
+    /// The corners of [`super::corners`], for programs' shapes.
+    fn corner(
+        e: &mut dyn Entropy,
+        rules: Option<Rules>,
+        shape: &PousseShape,
+        k: usize,
+    ) -> Option<PousseCase> {
+        if !shape.programs || k >= super::corners::count() {
+            return None;
+        }
+        let rules = rules.unwrap_or_else(|| *pick(e, &Rules::ALL));
+        let (n, moves) = super::corners::corner(e, rules, shape.largest(), k)?;
+        Some(PousseCase { n, moves, rules })
     }
 
     fn options(&self) -> Rules {

@@ -5,6 +5,7 @@
 
 pub mod board;
 pub mod case;
+mod corners;
 pub mod features;
 mod game;
 pub mod history;

@@ -71,6 +71,29 @@ const TINY: [(usize, usize); 12] = [
     (3, 3),
 ];
 
+/// Gives each of `players` `each` of the free squares of `cells`, drawn at random (one
+/// shuffle of the free squares: linear in the board).
+fn fill_others(
+    e: &mut dyn Entropy,
+    cells: &mut [u64],
+    players: impl Iterator<Item = u64>,
+    each: usize,
+) {
+    let mut free: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] == 0).collect();
+    let mut next = 0;
+    for player in players {
+        for _ in 0..each {
+            if next == free.len() {
+                return;
+            }
+            let pick = next + e.below((free.len() - next) as u64) as usize;
+            free.swap(next, pick);
+            cells[free[next]] = player;
+            next += 1;
+        }
+    }
+}
+
 impl BoardCase {
     /// A line of the last mover (player P, every player owning as many squares) along a random
     /// step: K squares from a start near the bottom right corner, so that it wraps across the
@@ -168,6 +191,104 @@ impl BoardCase {
                 (players, cells(e, players, n, fill, 0))
             }
         };
+        BoardCase {
+            players,
+            rows,
+            cols,
+            k,
+            cells,
+        }
+    }
+
+    /// Corner `k` of boards of at most `most` squares (none past the last): on the largest
+    /// square board, a win along each step, its line wrapping across the glued edges; a win on
+    /// the longest single row and single column (player 1's one stone near the far end); the
+    /// largest board full with no line; and two
+    /// impossible boards there: a line of a player who did not move last, and a win with one
+    /// stone too many. A judge whose arrays or loops stop one square short of 10,000 breaks
+    /// only there.
+    fn corner_of(e: &mut dyn Entropy, most: usize, k: usize) -> Option<BoardCase> {
+        let side = (most as f64).sqrt() as usize;
+        let steps = STEPS.len();
+        let players = 2 + e.below(3);
+        let board = match k {
+            k if k < steps => BoardCase::won(e, side, side, STEPS[k], players, players),
+            // On a single row or column each square is a cycle of its own: the first stone
+            // wins, so the only win is player 1's single stone, here near the far end.
+            k if k == steps || k == steps + 1 => {
+                let (rows, cols) = if k == steps { (1, most) } else { (most, 1) };
+                let mut cells = vec![0u64; most];
+                cells[most - 1 - e.below(2) as usize] = 1;
+                BoardCase {
+                    players,
+                    rows,
+                    cols,
+                    k: 1 + e.below(most as u64),
+                    cells,
+                }
+            }
+            k if k == steps + 2 => {
+                let n = side * side;
+                let mut cells = vec![0u64; n];
+                let owned = n as u64 / players;
+                fill_others(e, &mut cells, 1..players + 1, owned as usize);
+                BoardCase {
+                    players,
+                    rows: side,
+                    cols: side,
+                    k: side as u64 + 1,
+                    cells,
+                }
+            }
+            k if k == steps + 3 => {
+                let step = *pick(e, &STEPS);
+                BoardCase::won(e, side, side, step, 1, players)
+            }
+            k if k == steps + 4 => {
+                let step = *pick(e, &STEPS);
+                let mut board = BoardCase::won(e, side, side, step, players, players);
+                let free: Vec<usize> = (0..board.cells.len())
+                    .filter(|&i| board.cells[i] == 0)
+                    .collect();
+                if let Some(&at) = free.get(e.below(free.len().max(1) as u64) as usize) {
+                    board.cells[at] = 1 + e.below(players);
+                }
+                board
+            }
+            _ => return None,
+        };
+        Some(board)
+    }
+
+    /// A `rows` x `cols` board where `owner` has a line along `step` (K from 5 to the board's
+    /// longer side, from a square near the bottom right corner, so that it wraps across the
+    /// glued edges) and every one of the `players` owns as many squares, placed at random.
+    fn won(
+        e: &mut dyn Entropy,
+        rows: usize,
+        cols: usize,
+        step: (i64, i64),
+        owner: u64,
+        players: u64,
+    ) -> BoardCase {
+        let step = Step::new(step, rows, cols);
+        let longest = step.cycle.min(rows.max(cols) as u64).max(5);
+        let k = 5 + e.below(longest - 4);
+        let mut cells = vec![0u64; rows * cols];
+        let mut at = (
+            rows - 1 - e.below(rows.min(2) as u64) as usize,
+            cols - 1 - e.below(cols.min(2) as u64) as usize,
+        );
+        let mut placed = 0;
+        for _ in 0..k.min(step.cycle) {
+            if cells[at.0 * cols + at.1] == 0 {
+                cells[at.0 * cols + at.1] = owner;
+                placed += 1;
+            }
+            at = step.next(at);
+        }
+        let others = (1..players + 1).filter(|&p| p != owner);
+        fill_others(e, &mut cells, others, placed);
         BoardCase {
             players,
             rows,
@@ -289,6 +410,24 @@ impl Case for BoardCase {
     /// wrap across the glued edges, with the others' stones in turn order; a whole cycle shorter
     /// than K owned by one player; a legal board with one stone too many or too few; a large
     /// board (20 to 120 squares a side) where the scan and the walk of whole cycles must agree.
+    /// The corners of [`BoardCase::corner_of`], for programs' shapes.
+    fn corner(
+        e: &mut dyn Entropy,
+        _: Option<()>,
+        shape: &BoardShape,
+        k: usize,
+    ) -> Option<BoardCase> {
+        if !shape.programs {
+            return None;
+        }
+        let most = if shape.contest {
+            CONTEST_MAX_SQUARES as usize
+        } else {
+            ENGINE_EXTREME_SQUARES
+        };
+        BoardCase::corner_of(e, most, k)
+    }
+
     fn generate(e: &mut dyn Entropy, _: Option<()>, shape: &BoardShape) -> BoardCase {
         if shape.tiny {
             return BoardCase::tiny(e);
@@ -498,5 +637,43 @@ impl Case for BoardCase {
                 .chain(taken)
                 .chain(lowered),
         )
+    }
+}
+
+#[cfg(test)]
+mod corner_tests {
+    use super::*;
+    use crate::game::Judged;
+    use crate::random::Rng;
+
+    #[test]
+    fn every_corner_is_the_largest_board_with_the_verdict_it_says() {
+        let shape = BoardCase::for_programs(Constraints::Contest);
+        let corners: Vec<BoardCase> = (0..)
+            .map_while(|k| {
+                <BoardCase as Case>::corner(&mut Rng::for_item(5, k), None, &shape, k as usize)
+            })
+            .collect();
+        assert_eq!(corners.len(), STEPS.len() + 5);
+        for (k, board) in corners.iter().enumerate() {
+            assert_eq!(
+                board.cells.len(),
+                CONTEST_MAX_SQUARES as usize,
+                "corner {k}"
+            );
+            let verdict = super::super::judge(&board.input()[..]).unwrap()[0].verdict();
+            let steps = STEPS.len();
+            let wanted = match k {
+                k if k < steps => format!("PLAYER {}", board.players),
+                k if k < steps + 2 => "PLAYER 1".to_string(),
+                k if k == steps + 2 => "NO WINNERS".to_string(),
+                _ => "ERROR".to_string(),
+            };
+            assert_eq!(
+                verdict, wanted,
+                "corner {k}: {} x {}",
+                board.rows, board.cols
+            );
+        }
     }
 }
