@@ -251,6 +251,22 @@ pub trait Game: Sized + Send + Sync + 'static {
         judgements: &[Self::Judgement],
     ) -> Vec<&'static str>;
 
+    /// What `audit`'s random cases must reach within every [`CORNER_PERIOD`] cases, inside the
+    /// contest's limits (the rows of `referee gen GAME --like-audit --coverage`): board size
+    /// bands crossed with how a case ends, and the game's own corners. None by default.
+    const COVERAGE: &'static [&'static str] = &[];
+
+    /// The features of [`Game::COVERAGE`] that `input`, judged `judgements` by the engine,
+    /// shows.
+    fn coverage(
+        input: &[u8],
+        options: Self::Options,
+        judgements: &[Self::Judgement],
+    ) -> Vec<&'static str> {
+        let _ = (input, options, judgements);
+        Vec::new()
+    }
+
     /// Whether `line`, the first line of an input that is not blank (without its line end),
     /// starts an input of this game. The games' first lines are told apart by their shape
     /// alone, so at most one game recognises any line.

@@ -85,6 +85,72 @@ pub fn generate<G: Game>(request: &Request, rules: G::Options) -> Result<Vec<Pat
     Ok(written)
 }
 
+/// How often each feature of a game's [`Game::COVERAGE`] occurs among random cases as `audit`
+/// draws them.
+#[derive(Debug, Clone)]
+pub struct Coverage {
+    /// Each feature: the cases that show it, and the first of them (its index).
+    pub rows: Vec<(&'static str, u64, Option<u64>)>,
+    /// Cases counted.
+    pub cases: u64,
+    /// Cases dropped for lying outside the contest's limits (as `audit` drops them).
+    pub dropped: u64,
+}
+
+impl Coverage {
+    /// The features no case shows.
+    pub fn missing(&self) -> Vec<&'static str> {
+        self.rows
+            .iter()
+            .filter(|(_, n, _)| *n == 0)
+            .map(|(f, _, _)| *f)
+            .collect()
+    }
+
+    /// The table in Markdown: feature, cases, share, first case.
+    pub fn markdown(&self) -> String {
+        let mut table = String::from("| feature | cases | share | first case |\n|---|---|---|---|\n");
+        for (feature, n, first) in &self.rows {
+            let share = 100.0 * *n as f64 / self.cases.max(1) as f64;
+            let first = first.map_or("-".to_string(), |i| i.to_string());
+            table.push_str(&format!("| {feature} | {n} | {share:.1}% | {first} |\n"));
+        }
+        table
+    }
+}
+
+/// The coverage of the first `cases` random cases of `seed` under `rules`, drawn as `audit`
+/// draws them for programs inside the contest's limits ([`case_for_programs`]); a case outside
+/// the limits is dropped, as `audit` drops it.
+pub fn coverage<G: Game>(seed: u64, cases: u64, rules: G::Options) -> Coverage {
+    let shape = G::Case::for_programs(Constraints::Contest);
+    let mut rows: Vec<(&'static str, u64, Option<u64>)> =
+        G::COVERAGE.iter().map(|f| (*f, 0, None)).collect();
+    let mut dropped = 0;
+    for index in 0..cases {
+        let mut rng = Rng::for_item(seed, index);
+        let input = case_for_programs::<G::Case>(&mut rng, index, Some(rules), &shape).input();
+        let Ok(judged) = G::judge(Engine::Fast, &mut &input[..], rules) else {
+            continue;
+        };
+        if judged.iter().any(|j| G::outside_contest(j).is_some()) {
+            dropped += 1;
+            continue;
+        }
+        for feature in G::coverage(&input, rules, &judged) {
+            if let Some(row) = rows.iter_mut().find(|r| r.0 == feature) {
+                row.1 += 1;
+                row.2.get_or_insert(index);
+            }
+        }
+    }
+    Coverage {
+        rows,
+        cases,
+        dropped,
+    }
+}
+
 /// The most draws for one case inside the contest's limits.
 pub const DRAWS: u64 = 1000;
 

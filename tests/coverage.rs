@@ -46,3 +46,43 @@ fn a_short_littlesquares_run_reaches_every_feature() {
 fn a_short_somegame_run_reaches_every_feature() {
     reached::<SomeGame>(2000);
 }
+
+/// Every feature of the game's coverage table occurs within the first 1,000 random cases of
+/// `audit`, whatever the seed, under each rule set: the corners of the limits are placed in
+/// every period of 1,000 cases, the rest comes often.
+fn audit_reaches<G: Game>(seeds: &[u64]) {
+    use referee::game::RuleSet;
+    let names = <G::Options as RuleSet>::NAMES;
+    let all: Vec<G::Options> = if names.is_empty() {
+        vec![G::Options::default()]
+    } else {
+        names.iter().filter_map(|n| G::Options::from_name(n)).collect()
+    };
+    for rules in all {
+        for &seed in seeds {
+            let covered = referee::gen::coverage::<G>(seed, 1000, rules);
+            assert!(
+                covered.missing().is_empty(),
+                "{} seed {seed}: not reached in 1000 cases: {:?}\n{}",
+                G::NAME,
+                covered.missing(),
+                covered.markdown()
+            );
+        }
+    }
+}
+
+#[test]
+fn audits_first_thousand_pousse_cases_reach_every_corner() {
+    audit_reaches::<Pousse>(&[1, 7]);
+}
+
+#[test]
+fn audits_first_thousand_littlesquares_cases_reach_every_corner() {
+    audit_reaches::<LittleSquares>(&[1, 2, 3, 4]);
+}
+
+#[test]
+fn audits_first_thousand_somegame_cases_reach_every_corner() {
+    audit_reaches::<SomeGame>(&[1, 2, 3, 4]);
+}

@@ -56,6 +56,11 @@ pub(super) struct GenArgs {
     /// Without --out: also write the case's `.ans`, as judged by the engine, to FILE.
     #[arg(long, value_name = "FILE", conflicts_with = "out")]
     answer: Option<PathBuf>,
+    /// Instead of writing cases: how often each of the game's coverage features occurs among
+    /// the first CASES random cases of --seed as `audit` draws them (a Markdown table on
+    /// standard output, with the first case of each); exit 1 when one does not occur.
+    #[arg(long, value_name = "CASES", conflicts_with_all = ["out", "case", "answer"])]
+    coverage: Option<u64>,
     #[command(flatten)]
     knobs: KnobArgs,
 }
@@ -120,6 +125,9 @@ impl clap::Args for KnobArgs {
 }
 
 pub(super) fn generate(args: GenArgs) -> Result<ExitCode, RunError> {
+    if let Some(cases) = args.coverage {
+        return coverage(&args, cases);
+    }
     let Some(out) = args.out.clone() else {
         return generate_one(args);
     };
@@ -208,4 +216,40 @@ fn generate_one(args: GenArgs) -> Result<ExitCode, RunError> {
     }
     super::print_out("the case", &String::from_utf8_lossy(&input))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `referee gen GAME --coverage CASES`: the coverage table of the first CASES random cases of
+/// the seed as `audit` draws them.
+fn coverage(args: &GenArgs, cases: u64) -> Result<ExitCode, RunError> {
+    if args.knobs.0.names().next().is_some() {
+        return Err(RunError::Usage(
+            "--coverage counts the cases audit draws: no knob goes with it".into(),
+        ));
+    }
+    struct Count<'a>(&'a GenArgs, u64);
+    impl Visitor for Count<'_> {
+        type Output = Result<crate::gen::Coverage, RunError>;
+        fn visit<G: Game>(self) -> Self::Output {
+            let rules = rules_from_flag::<G>(self.0.rules.as_deref())?;
+            Ok(crate::gen::coverage::<G>(self.0.seed, self.1, rules))
+        }
+    }
+    let covered = args.game.visit(Count(args, cases))?;
+    super::print_out("the coverage table", &covered.markdown())?;
+    let missing = covered.missing();
+    eprintln!(
+        "gen {} --coverage: {} features of {} occur in the first {} cases of seed {} ({} dropped \
+         outside the contest's limits)",
+        args.game.as_str(),
+        covered.rows.len() - missing.len(),
+        covered.rows.len(),
+        covered.cases,
+        args.seed,
+        covered.dropped
+    );
+    if missing.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    eprintln!("not reached: {}", missing.join("; "));
+    Ok(ExitCode::from(1))
 }

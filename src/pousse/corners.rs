@@ -49,6 +49,8 @@ enum Corner {
     },
     /// One push that makes several straights at once.
     Several { size: Size },
+    /// A game no move decides, long when `long`.
+    Undecided { size: Size, long: bool },
 }
 
 /// Every corner, in order: on the largest board each side, line and player; on the largest
@@ -96,6 +98,14 @@ fn corners() -> Vec<Corner> {
         Corner::Several {
             size: Size::Between(2, 4),
         },
+        Corner::Undecided {
+            size: Size::Largest,
+            long: false,
+        },
+        Corner::Undecided {
+            size: Size::Between(5, 8),
+            long: true,
+        },
     ]);
     all
 }
@@ -141,17 +151,21 @@ pub fn corner(
                     Line::Any => 1 + e.below(n as u64) as u32,
                 };
                 let by = by.unwrap_or_else(|| *pick(e, &[Colour::X, Colour::O]));
-                let prefix = if long {
-                    let (fewest, most) = LONG_GAME_MOVES;
-                    fewest + e.below((most - fewest + 1) as u64) as usize
-                } else {
-                    0
-                };
+                let prefix = if long { long_game(e) } else { 0 };
                 straight(e, n, rules, Move::new(side, index), by, prefix).map(|m| (n, m))
             }
             Corner::Several { size } => {
                 let n = size_of(e, size);
                 several(e, n, rules).map(|m| (n, m))
+            }
+            Corner::Undecided { size, long } => {
+                let n = size_of(e, size);
+                let count = if long {
+                    long_game(e)
+                } else {
+                    1 + e.below(200) as usize
+                };
+                undecided(e, n, rules, count).map(|m| (n, m))
             }
         };
         if built.is_some() {
@@ -159,6 +173,25 @@ pub fn corner(
         }
     }
     None
+}
+
+/// The moves of a long game: 32,768 to 100,000.
+fn long_game(e: &mut dyn Entropy) -> usize {
+    let (fewest, most) = LONG_GAME_MOVES;
+    fewest + e.below((most - fewest + 1) as u64) as usize
+}
+
+/// `count` moves on an `n` x `n` board, none deciding the game (no straight majority, no
+/// configuration repeated); `None` when this draw stops short.
+fn undecided(e: &mut dyn Entropy, n: usize, rules: Rules, count: usize) -> Option<Vec<Move>> {
+    let mut game = Steered::<Board>::new(n, rules);
+    let draw = |e: &mut dyn Entropy| random_move(e, n);
+    while game.moves.len() < count {
+        if !game.undecided(e, &draw, |_| true) {
+            return None;
+        }
+    }
+    Some(game.moves)
 }
 
 /// The square the `i`-th (from 0) of a run of pushes `push` leaves its marker on, pushed on by
@@ -188,10 +221,8 @@ fn straight(
     let draw = |e: &mut dyn Entropy| random_move(e, n);
     // The long game: each move undecided, no configuration repeated (under the ICFP rule
     // sets, random play on a full board comes back to one).
-    while game.moves.len() < prefix {
-        if !game.undecided(e, &draw, |_| true) {
-            return None;
-        }
+    for mv in undecided(e, n, rules, prefix)? {
+        let _ = game.try_play(mv, |_, _| true);
     }
     let mut made = 0;
     // The maker's moves that wait, its push deciding too early (on a full board a push shifts
@@ -279,7 +310,14 @@ mod tests {
                 let (n, moves) = corner(&mut rng, rules, 100, k)
                     .unwrap_or_else(|| panic!("corner {k} under {rules} not built"));
                 let mut play = Match::new(n, rules).unwrap();
-                let decision = moves.iter().find_map(|&m| play.play(m)).unwrap();
+                let decision = moves.iter().find_map(|&m| play.play(m));
+                if let Corner::Undecided { size, long } = corners()[k] {
+                    assert_eq!(decision, None, "corner {k} {rules}");
+                    assert_eq!(size == Size::Largest, n == 100);
+                    assert_eq!(long, moves.len() >= LONG_GAME_MOVES.0, "corner {k}");
+                    continue;
+                }
+                let decision = decision.unwrap();
                 assert_eq!(decision.at, moves.len() as u64, "corner {k} {rules}");
                 let last = moves[moves.len() - 1];
                 match corners()[k] {
@@ -308,6 +346,7 @@ mod tests {
                             assert!(moves.len() > LONG_GAME_MOVES.0, "corner {k}");
                         }
                     }
+                    Corner::Undecided { .. } => unreachable!("checked above"),
                     Corner::Several { .. } => {
                         let Reason::Straights { x, o } = decision.reason else {
                             panic!("corner {k}: {decision:?}")

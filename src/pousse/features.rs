@@ -83,3 +83,104 @@ fn pushes_off_a_full_line(input: &[u8], judgements: &[Judgement]) -> bool {
         })
     })
 }
+
+/// What `audit`'s random cases reach within every period of the corners (`referee gen pousse
+/// --like-audit --coverage`), inside the contest's limits: each board size band, decided by a
+/// straight and undecided; on the largest board a straight pushed from each side along its
+/// first and its last line, and each player's; long games decided on their last move and
+/// undecided; and the rules' own corners.
+pub const COVERAGE: &[&str] = &[
+    "N = 1, decided by a straight",
+    "N 2-8, decided by a straight",
+    "N 2-8, undecided",
+    "N 9-99, decided by a straight",
+    "N 9-99, undecided",
+    "N = 100, decided by a straight",
+    "N = 100, undecided",
+    "N = 100, a straight pushed from L along row 1",
+    "N = 100, a straight pushed from L along row 100",
+    "N = 100, a straight pushed from R along row 1",
+    "N = 100, a straight pushed from R along row 100",
+    "N = 100, a straight pushed from T along column 1",
+    "N = 100, a straight pushed from T along column 100",
+    "N = 100, a straight pushed from B along column 1",
+    "N = 100, a straight pushed from B along column 100",
+    "N = 100, X's straight decides",
+    "N = 100, O's straight decides",
+    "N = 100, 32,768 moves or more",
+    "32,768 moves or more, decided on the last move",
+    "32,768 moves or more, undecided",
+    "several straights made by one push",
+    "decided by the opponent's push",
+    "decided by unequal straights of both colours",
+    "a push off a full line",
+    "moves after the decisive one",
+];
+
+/// The long games' fewest moves.
+const LONG: u64 = 32_768;
+
+/// The features of [`COVERAGE`] that `input`, judged `judgements`, shows.
+pub fn coverage(input: &[u8], judgements: &[Judgement]) -> Vec<&'static str> {
+    let Ok(games) = games(input) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for ((n, moves), j) in games.iter().zip(judgements) {
+        let straight = matches!(j.reason, Reason::Straights { .. }) && j.winner.is_some();
+        let band = match n {
+            1 => 0,
+            2..=8 => 1,
+            9..=99 => 3,
+            100 => 5,
+            _ => continue,
+        };
+        let undecided = j.decisive_move.is_none();
+        if straight {
+            out.push(COVERAGE[band]);
+        } else if undecided && band > 0 {
+            out.push(COVERAGE[band + 1]);
+        }
+        let decisive = j.decisive_move.map(|at| moves[at as usize - 1]);
+        if let (100, true, Some(mv)) = (*n, straight, decisive) {
+            let line = match (mv.index, mv.edge) {
+                (1, _) => 0,
+                (100, _) => 1,
+                _ => 2,
+            };
+            if line < 2 {
+                out.push(COVERAGE[7 + 2 * mv.edge as usize + line]);
+            }
+            out.push(match j.winner {
+                Some(Colour::X) => COVERAGE[15],
+                _ => COVERAGE[16],
+            });
+        }
+        if j.moves >= LONG {
+            if *n == 100 {
+                out.push(COVERAGE[17]);
+            }
+            if straight && j.decisive_move == Some(j.moves) {
+                out.push(COVERAGE[18]);
+            }
+            if undecided {
+                out.push(COVERAGE[19]);
+            }
+        }
+    }
+    let features = features(input, judgements);
+    for (feature, covered) in [
+        (FEATURES[4], 20),
+        (FEATURES[2], 21),
+        (FEATURES[1], 22),
+        (FEATURES[5], 23),
+        (FEATURES[7], 24),
+    ] {
+        if features.contains(&feature) {
+            out.push(COVERAGE[covered]);
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}

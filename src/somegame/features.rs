@@ -97,3 +97,61 @@ pub fn features(input: &[u8], judgements: &[Judgement]) -> Vec<&'static str> {
     out.dedup();
     out
 }
+
+/// What `audit`'s random cases reach within every period of the corners (`referee gen somegame
+/// --like-audit --coverage`), inside the contest's limits: on a board of 10,000 squares a win
+/// along each step, no winner, an impossible board; the longest single row and column; and
+/// every verdict and reason on any board.
+pub const COVERAGE: &[&str] = &[
+    "10,000 squares, a win along (0, 1)",
+    "10,000 squares, a win along (1, 0)",
+    "10,000 squares, a win along (1, 1)",
+    "10,000 squares, a win along (1, -1)",
+    "10,000 squares, a win along (1, 2)",
+    "10,000 squares, a win along (2, 1)",
+    "10,000 squares, a win along (1, -2)",
+    "10,000 squares, a win along (2, -1)",
+    "10,000 squares, NO WINNERS",
+    "10,000 squares, ERROR",
+    "a single row of 10,000 squares, won",
+    "a single column of 10,000 squares, won",
+    "PLAYER x",
+    "NO WINNERS",
+    "ERROR: square counts or values",
+    "ERROR: a line of a player who did not move last",
+    "a line wrapping across a glued edge",
+];
+
+/// The features of [`COVERAGE`] that `input`, judged `judgements`, shows.
+pub fn coverage(input: &[u8], judgements: &[Judgement]) -> Vec<&'static str> {
+    let boards = referee_reference::somegame::parse(input).unwrap_or_default();
+    let mut out = Vec::new();
+    for (board, j) in boards.iter().zip(judgements) {
+        if board.rows * board.cols != 10_000 {
+            continue;
+        }
+        match j.verdict {
+            Verdict::Player(_) if board.rows == 1 => out.push(COVERAGE[10]),
+            Verdict::Player(_) if board.cols == 1 => out.push(COVERAGE[11]),
+            Verdict::Player(winner) if board.k > 0 => {
+                for (s, (has, _, _)) in lines(board, winner).into_iter().enumerate() {
+                    if has {
+                        out.push(COVERAGE[s]);
+                    }
+                }
+            }
+            Verdict::NoWinners => out.push(COVERAGE[8]),
+            Verdict::Error => out.push(COVERAGE[9]),
+            Verdict::Player(_) => {}
+        }
+    }
+    let features = features(input, judgements);
+    for (feature, covered) in [(0, 12), (1, 13), (2, 14), (3, 15), (14, 16)] {
+        if features.contains(&FEATURES[feature]) {
+            out.push(COVERAGE[covered]);
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}

@@ -81,6 +81,12 @@ impl Game for SomeGame {
 
     const FEATURES: &'static [&'static str] = super::features::FEATURES;
 
+    const COVERAGE: &'static [&'static str] = super::features::COVERAGE;
+
+    fn coverage(input: &[u8], _: Self::Options, judgements: &[Judgement]) -> Vec<&'static str> {
+        super::features::coverage(input, judgements)
+    }
+
     fn features(input: &[u8], _: Self::Options, judgements: &[Judgement]) -> Vec<&'static str> {
         super::features::features(input, judgements)
     }
