@@ -404,6 +404,30 @@ pub trait Case: Clone + Debug + Send + Sync + 'static {
         None
     }
 
+    /// How many steps the case is made of, when its first steps alone are a case too (a
+    /// game's moves; [`Case::prefix`]): what `audit` bisects for the shortest prefix that
+    /// still fails. `None` by default.
+    fn steps(&self) -> Option<usize> {
+        None
+    }
+
+    /// The case of the first `steps` of this case's steps ([`Case::steps`]); the case itself
+    /// by default.
+    fn prefix(&self, steps: usize) -> Self {
+        let _ = steps;
+        self.clone()
+    }
+
+    /// Every case of the game's smallest sizes under `options`, smallest first, each that
+    /// matters once (for Pousse, the games of up to six moves on boards of up to 4 x 4 whose
+    /// moves but the last leave the game undecided): where shrinking a wrong answer gets
+    /// stuck, `audit` runs them in order for the smallest that fails the same way. None by
+    /// default.
+    fn smallest(options: <Self::Game as Game>::Options) -> Box<dyn Iterator<Item = Self>> {
+        let _ = options;
+        Box::new(std::iter::empty())
+    }
+
     /// The shape of the smallest interesting cases of the game, when this case is larger than
     /// they are: where shrinking gets stuck on a failure, `audit` searches such cases for a
     /// smaller one that fails the same way. `None` by default.

@@ -109,7 +109,8 @@ impl Coverage {
 
     /// The table in Markdown: feature, cases, share, first case.
     pub fn markdown(&self) -> String {
-        let mut table = String::from("| feature | cases | share | first case |\n|---|---|---|---|\n");
+        let mut table =
+            String::from("| feature | cases | share | first case |\n|---|---|---|---|\n");
         for (feature, n, first) in &self.rows {
             let share = 100.0 * *n as f64 / self.cases.max(1) as f64;
             let first = first.map_or("-".to_string(), |i| i.to_string());

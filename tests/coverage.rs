@@ -56,7 +56,10 @@ fn audit_reaches<G: Game>(seeds: &[u64]) {
     let all: Vec<G::Options> = if names.is_empty() {
         vec![G::Options::default()]
     } else {
-        names.iter().filter_map(|n| G::Options::from_name(n)).collect()
+        names
+            .iter()
+            .filter_map(|n| G::Options::from_name(n))
+            .collect()
     };
     for rules in all {
         for &seed in seeds {

@@ -3,6 +3,9 @@
  * straights, so a move costs the length of the pushed segment.
  * Built with -DPLANT_MOVER_ONLY it has a planted bug: only the mover's straights count, so a
  * push that completes a straight of the opponent never ends the game.
+ * Built with -DPLANT_R_WRONG_END, a push from the right looks for the empty square to fill from
+ * the wrong end of the row: it shifts the markers up to the empty square farthest from the
+ * right edge, where the rules stop at the nearest.
  * Built with -DRULES_ICFP98 (or -DRULES_ICFP98_BOARD) it judges the original contest's rules as
  * well: a move that repeats an earlier configuration, the board and the side to move (or the
  * board alone), loses for its mover; configurations are kept in a hash table. */
@@ -49,6 +52,11 @@ static void push(char edge, int k, char mover) {
     for (int i = 0; i < n; i++) {
         if (AT(r + i * dr, c + i * dc) == '.') { last = i; break; }
     }
+#ifdef PLANT_R_WRONG_END
+    if (edge == 'R')
+        for (int i = n - 1; i >= 0; i--)
+            if (AT(r + i * dr, c + i * dc) == '.') { last = i; break; }
+#endif
     for (int i = last; i > 0; i--)
         set(r + i * dr, c + i * dc, AT(r + (i - 1) * dr, c + (i - 1) * dc));
     set(r, c, mover);

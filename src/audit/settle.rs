@@ -16,7 +16,7 @@ use super::probe::Attempt;
 use super::program::past;
 use super::runner::Runner;
 use super::settings::Settings;
-use super::shrink::{search_smaller, shrink, Step, SEARCH};
+use super::shrink::{search_smaller, shortest_prefix, shrink, Step, SEARCH};
 use super::{Kind, Source};
 use crate::game::{Case, Constraints, Engine, Form, Game, Judged};
 
@@ -26,6 +26,10 @@ pub const RERUNS: usize = 2;
 /// How many times a crash is run again: one that hangs on a buffer's end (overwritten memory
 /// whose layout changes from run to run) must crash every time to be reported as it is.
 pub const CRASH_RERUNS: usize = 4;
+
+/// The shortest failing prefix from which shrinking goes no further: a failure that needs this
+/// many steps needs its length (each variant would cost a run that long).
+const LONG_PREFIX: usize = 1000;
 
 /// The most cases of a failing run tried alone, one by one, when the narrowing finds none.
 const MOST_TRIED_ALONE: usize = 64;
@@ -162,7 +166,17 @@ fn shrunk<G: Game>(
     let until = now + settings.shrink_time.min(share);
     let keep_inside =
         settings.constraints == Constraints::Contest && failure.case.outside.is_none();
-    let mut steps = shrink(runner, &failure.case.case, kind, keep_inside, until);
+    // A long case is cut to its shortest failing prefix first; when that is still long, the
+    // failure needs its length (a buffer too short), and it is reported there.
+    let mut steps = shortest_prefix(runner, &failure.case.case, kind, keep_inside, until);
+    let start = steps
+        .last()
+        .map_or(&failure.case.case, |(case, _)| case)
+        .clone();
+    if start.steps().is_some_and(|s| s >= LONG_PREFIX) {
+        return (steps, None);
+    }
+    steps.extend(shrink(runner, &start, kind, keep_inside, until));
     let mut searched_from = None;
     if kind == Kind::WrongAnswer {
         let (case, tried) = steps

@@ -10,10 +10,17 @@
 //! Variants the engine rejects are skipped; so are variants outside the contest's limits when
 //! the case was inside them.
 //!
+//! A long case whose steps can be cut ([`Case::steps`], a game's moves) is first cut to its
+//! shortest failing prefix by bisection ([`shortest_prefix`]): a buffer that overflows past
+//! 32,767 moves is found at 32,768 in about 17 runs, where dropping moves one chunk at a time
+//! would take thousands.
+//!
 //! Where shrinking gets stuck on a wrong answer larger than the game's smallest interesting
-//! cases (a local minimum: every single variant passes), [`search_smaller`] tries up to
-//! [`SEARCH`] of those small cases, seeded, for one on which the program fails with the same
-//! kind and the same difference in its output, and shrinks that one in turn.
+//! cases (a local minimum: every single variant passes), [`search_smaller`] runs the game's
+//! smallest cases in order ([`Case::smallest`]: for Pousse every short game on boards up to
+//! 4 x 4, thousands to a run in the multi-case form), then up to [`SEARCH`] small random cases,
+//! seeded, for the first on which the program fails with the same kind and the same difference
+//! in its output, and shrinks that one in turn.
 
 use std::time::Instant;
 
@@ -25,8 +32,15 @@ use super::Kind;
 use crate::game::{Case, Engine, Form, Game};
 use crate::random::Rng;
 
-/// How many small random cases [`search_smaller`] tries.
+/// How many small random cases [`search_smaller`] tries, and in the single-case form how many
+/// of the game's smallest cases (one run each).
 pub const SEARCH: u64 = 2000;
+
+/// The most of the game's smallest cases in one run, in the multi-case form.
+const SMALLEST_BATCH: usize = 2000;
+
+/// The fewest steps of a case that [`shortest_prefix`] bisects.
+pub const BISECT_FROM: usize = 64;
 
 /// The random stream of the search (mixed with the audit's seed).
 const SEARCH_STREAM: u64 = 0x5ea2_c4ed_5a11_0001;
@@ -138,6 +152,40 @@ fn first_failing_variant<G: Game>(
     narrowed.found
 }
 
+/// The shortest prefix of `case` ([`Case::prefix`]) on which the program fails with `kind`
+/// alone, by bisection on its steps (a prefix failing when every longer one fails, as a buffer
+/// too short does), until `until`: every failing prefix met, longest first (so that the
+/// shortest which fails every time can be kept: past a buffer's end, a crash may depend on the
+/// memory's layout). Nothing when `case` has fewer than [`BISECT_FROM`] steps.
+pub fn shortest_prefix<G: Game>(
+    runner: &Runner<G>,
+    case: &G::Case,
+    kind: Kind,
+    keep_inside: bool,
+    until: Instant,
+) -> Vec<Step<G::Case>> {
+    let Some(steps) = case.steps().filter(|&s| s >= BISECT_FROM) else {
+        return Vec::new();
+    };
+    // `passes` passes or is assumed to (no steps); `fails` fails.
+    let (mut passes, mut fails) = (0, steps);
+    let mut found = Vec::new();
+    while fails - passes > 1 && !past(Some(until)) {
+        let middle = passes + (fails - passes) / 2;
+        let prefix = case.prefix(middle);
+        let tried = variant::<G>(prefix.clone(), runner.rules, keep_inside)
+            .and_then(|v| alone(runner, &v.input, Some(kind)));
+        match tried {
+            Some(tried) => {
+                fails = middle;
+                found.push((prefix, tried));
+            }
+            None => passes = middle,
+        }
+    }
+    found
+}
+
 /// Searches small random cases (of `case`'s [`Case::small_shape`], seeded by `seed`) for one
 /// smaller than `case` on which the program fails with `kind` and an output that differs as
 /// `tried`'s does; shrinks it; the steps from the one found, when any.
@@ -155,24 +203,59 @@ pub fn search_smaller<G: Game>(
     };
     let size = case.input().len();
     let wanted = difference(&tried.expected, &tried.run.stdout);
-    let mut drawn = (0..SEARCH)
+    let together = runner.form == Form::Multi && kind == Kind::WrongAnswer;
+    // The smallest cases in order: thousands to a run in the multi-case form, in the single
+    // form as many as the random ones.
+    let (per_run, most) = if together {
+        (SMALLEST_BATCH, usize::MAX)
+    } else {
+        (1, SEARCH as usize)
+    };
+    let smallest = G::Case::smallest(runner.rules)
+        .filter(|c| c.input().len() < size)
+        .take(most);
+    let found = first_the_same::<G>(runner, smallest, per_run, kind, keep_inside, until, &wanted);
+    if let Some(start) = found {
+        return start;
+    }
+    let drawn = (0..SEARCH)
         .map(|i| {
             let mut rng = Rng::for_item(seed ^ SEARCH_STREAM, i);
             G::Case::generate(&mut rng, Some(runner.rules), &shape)
         })
         .filter(|c| c.input().len() < size);
-    let mut together = runner.form == Form::Multi && kind == Kind::WrongAnswer;
+    let per_run = if together { BATCH } else { 1 };
+    first_the_same::<G>(runner, drawn, per_run, kind, keep_inside, until, &wanted)
+        .unwrap_or_default()
+}
+
+/// The first of `cases` (run `per_run` to a process) on which the program fails with `kind`
+/// and an output that differs as `wanted` says, shrunk: its steps, or `None` when there is
+/// none before `until`.
+fn first_the_same<G: Game>(
+    runner: &Runner<G>,
+    cases: impl Iterator<Item = G::Case>,
+    per_run: usize,
+    kind: Kind,
+    keep_inside: bool,
+    until: Instant,
+    wanted: &str,
+) -> Option<Vec<Step<G::Case>>> {
+    let mut cases = cases.filter_map(|c| variant::<G>(c, runner.rules, keep_inside));
+    let mut together = per_run > 1;
     loop {
         if past(Some(until)) {
-            return Vec::new();
+            return None;
         }
-        let mut batch: Vec<Variant<G::Case>> = drawn
-            .by_ref()
-            .filter_map(|c| variant::<G>(c, runner.rules, keep_inside))
-            .take(BATCH)
-            .collect();
+        let mut batch: Vec<Variant<G::Case>> = Vec::new();
+        let mut bytes = 0;
+        while batch.len() < per_run && bytes < BATCH_BYTES {
+            let Some(next) = cases.next() else { break };
+            bytes += next.input.len();
+            batch.push(next);
+        }
         if batch.is_empty() {
-            return Vec::new();
+            return None;
         }
         // The first variant failing the same way: after one that fails otherwise, the rest.
         while let Some((i, found)) = first_failing_variant(runner, &batch, kind, &mut together) {
@@ -180,7 +263,7 @@ pub fn search_smaller<G: Game>(
                 let start = batch.swap_remove(i).case;
                 let mut steps = vec![(start.clone(), found)];
                 steps.extend(shrink(runner, &start, kind, keep_inside, until));
-                return steps;
+                return Some(steps);
             }
             batch.drain(..=i);
         }

@@ -605,6 +605,87 @@ fn chunk_sizes(len: usize) -> impl Iterator<Item = usize> {
     std::iter::successors((len >= 4).then_some(len / 2), |&c| (c > 3).then_some(c / 2))
 }
 
+/// The most moves of [`Case::smallest`]'s games.
+pub const SMALLEST_MOVES: usize = 6;
+
+/// The most games of one board size and length [`Case::smallest`] goes through (4 x 4 boards up
+/// to four moves, 3 x 3 up to five, 2 x 2 up to six).
+pub const SMALLEST_PER_SIZE: u64 = 300_000;
+
+/// The games of `moves` moves on an `n` x `n` board whose moves but the last leave the game
+/// undecided, in the order of their moves (`L1 < L2 < ... < B{n}`): a counter over the moves,
+/// where a prefix that decides skips every game that starts with it.
+struct SmallGames {
+    n: usize,
+    rules: Rules,
+    /// Each move's number among the `4 n` moves; `None` once every game was given.
+    digits: Option<Vec<usize>>,
+}
+
+impl SmallGames {
+    fn new(n: usize, moves: usize, rules: Rules) -> SmallGames {
+        SmallGames {
+            n,
+            rules,
+            digits: Some(vec![0; moves]),
+        }
+    }
+
+    fn moves_of(&self, digits: &[usize]) -> Vec<Move> {
+        digits
+            .iter()
+            .map(|&d| Move::new(Edge::ALL[d / self.n], (d % self.n) as u32 + 1))
+            .collect()
+    }
+
+    /// Moves on to the next game after every game whose first `at + 1` moves are these.
+    fn skip_from(&mut self, at: usize) {
+        let Some(digits) = self.digits.as_mut() else {
+            return;
+        };
+        for d in digits[at + 1..].iter_mut() {
+            *d = 0;
+        }
+        let mut i = at;
+        loop {
+            digits[i] += 1;
+            if digits[i] < 4 * self.n {
+                return;
+            }
+            digits[i] = 0;
+            if i == 0 {
+                self.digits = None;
+                return;
+            }
+            i -= 1;
+        }
+    }
+}
+
+impl Iterator for SmallGames {
+    type Item = PousseCase;
+
+    fn next(&mut self) -> Option<PousseCase> {
+        loop {
+            let digits = self.digits.clone()?;
+            let moves = self.moves_of(&digits);
+            let mut game = Match::new(self.n, self.rules).expect("a small board");
+            let decided = moves.iter().position(|&m| game.play(m).is_some());
+            match decided {
+                Some(at) if at + 1 < moves.len() => self.skip_from(at),
+                _ => {
+                    self.skip_from(moves.len() - 1);
+                    return Some(PousseCase {
+                        n: self.n,
+                        moves,
+                        rules: self.rules,
+                    });
+                }
+            }
+        }
+    }
+}
+
 /// A Pousse transcript in the single-game format.
 pub fn transcript(n: usize, moves: &[Move]) -> String {
     let mut s = String::with_capacity(moves.len() * 5 + 16);
@@ -807,6 +888,29 @@ impl Case for PousseCase {
         format!("N={}", self.n)
     }
 
+    fn steps(&self) -> Option<usize> {
+        Some(self.moves.len())
+    }
+
+    fn prefix(&self, steps: usize) -> PousseCase {
+        PousseCase {
+            moves: self.moves[..steps.min(self.moves.len())].to_vec(),
+            ..self.clone()
+        }
+    }
+
+    /// Every game of 1 to [`SMALLEST_MOVES`] moves on boards of 1 x 1 to 4 x 4, fewest moves
+    /// first, then smallest board, as long as the games of that size are at most
+    /// [`SMALLEST_PER_SIZE`]; only those whose moves but the last leave the game undecided.
+    fn smallest(rules: Rules) -> Box<dyn Iterator<Item = PousseCase>> {
+        let sizes = (1..=SMALLEST_MOVES).flat_map(|moves| {
+            (1..=4usize)
+                .filter(move |&n| ((4 * n) as u64).pow(moves as u32) <= SMALLEST_PER_SIZE)
+                .map(move |n| (n, moves))
+        });
+        Box::new(sizes.flat_map(move |(n, moves)| SmallGames::new(n, moves, rules)))
+    }
+
     fn small_shape(&self) -> Option<PousseShape> {
         (self.n > 2 || self.moves.len() > 8).then(|| PousseShape {
             small: true,
@@ -819,7 +923,8 @@ impl Case for PousseCase {
     /// the last half, quarter, ... of the moves cut; chunks of moves dropped, halves first;
     /// every pair of consecutive moves (which keeps every later move's colour); a row and
     /// column taken out; in short games any two moves of different colours; single moves;
-    /// simpler moves (a lower index, edge `L`).
+    /// a move replaced by a simpler one (on boards up to 8 in games up to 64 moves, any move
+    /// before it in the order `L1 < ... < B{N}`; else a lower index, edge `L`).
     /// Lazy: a game of 10^5 moves has about 10^6 candidates, made one at a time.
     fn shrink(&self) -> Box<dyn Iterator<Item = PousseCase> + '_> {
         let len = self.moves.len();
@@ -889,11 +994,22 @@ impl Case for PousseCase {
             })
         });
         let singles = (0..len).map(move |start| dropped(start, start + 1));
+        // A move replaced by a simpler one: on small boards in short games every move before
+        // it in the order L1 < L2 < ... < B{N}, elsewhere a lower index or the edge L.
+        let every_smaller = self.n <= 8 && len <= FAR_PAIRS_UP_TO;
         let simpler = (0..len).flat_map(move |i| {
             let m = self.moves[i];
-            let lower = (m.index > 1).then(|| Move::new(m.edge, m.index - 1));
-            let left = (m.edge != Edge::Left).then(|| Move::new(Edge::Left, m.index));
-            [lower, left].into_iter().flatten().map(move |simple| {
+            let number = m.edge as usize * self.n + m.index as usize - 1;
+            let replacements: Vec<Move> = if every_smaller {
+                (0..number)
+                    .map(|d| Move::new(Edge::ALL[d / self.n], (d % self.n) as u32 + 1))
+                    .collect()
+            } else {
+                let lower = (m.index > 1).then(|| Move::new(m.edge, m.index - 1));
+                let left = (m.edge != Edge::Left).then(|| Move::new(Edge::Left, m.index));
+                [lower, left].into_iter().flatten().collect()
+            };
+            replacements.into_iter().map(move |simple| {
                 let mut moves = self.moves.clone();
                 moves[i] = simple;
                 with(moves)
