@@ -347,32 +347,30 @@ fn the_long_game_crash_is_found_from_random_cases() {
         &["-DPLANT_MOVE_BUFFER"],
         "uva-buffer",
     );
-    let out = dir.path().join("out");
-    let run = audit(
-        "pousse",
-        &cmd,
-        &out,
-        &[
-            "--cases",
-            "2000",
-            "--batch",
-            "20",
-            "--seed",
-            "1",
-            "--shrink-time",
-            "5",
-        ],
-    );
-    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
-    let rows = findings(&out);
-    assert_eq!(rows.len(), 1, "{rows:?}");
-    assert_eq!(rows[0]["kind"], "crash", "{rows:?}");
-    // A crash is run four times again.
-    assert_eq!(rows[0]["confirmed"], "reproduced 5/5", "{rows:?}");
-    assert!(rows[0]["case"].starts_with("random "), "{rows:?}");
-    let input = fs::read_to_string(program_dir(&out).join(&rows[0]["input"])).unwrap();
-    let played = moves(&input);
-    assert!((32_768..=100_000).contains(&played), "{played} moves");
+    // Within the default 1,000 cases, whatever the seed: long games are among the corners.
+    for seed in ["1", "2", "3"] {
+        let out = dir.path().join(format!("out{seed}"));
+        let run = audit("pousse", &cmd, &out, &["--batch", "20", "--seed", seed]);
+        assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+        let rows = findings(&out);
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        assert_eq!(rows[0]["kind"], "crash", "{rows:?}");
+        // A crash is run four times again.
+        assert_eq!(rows[0]["confirmed"], "reproduced 5/5", "{rows:?}");
+        assert!(rows[0]["case"].starts_with("random "), "{rows:?}");
+        // Cut to the shortest prefix that crashes every time by bisection, in a few dozen
+        // runs (past the buffer's end, a crash depends on what the overflow reaches).
+        let input = fs::read_to_string(program_dir(&out).join(&rows[0]["input"])).unwrap();
+        let played = moves(&input);
+        assert!((32_768..=40_000).contains(&played), "{played} moves");
+        let manifest: serde_json::Value =
+            serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap()).unwrap();
+        let runs = manifest["report"]["programs"][0]["runs"].as_u64().unwrap();
+        assert!(runs <= 120, "{runs} runs");
+        for _ in 0..5 {
+            fails_as_saved(&cmd, &out, &rows[0]);
+        }
+    }
 }
 
 #[test]
@@ -1076,6 +1074,102 @@ fn a_program_named_or_not_gives_the_same_reports() {
             assert_eq!(rows(bytes), rows(&b[name]), "{name}");
         } else if name != "audit.json" {
             assert_eq!(bytes, &b[name], "{name}");
+        }
+    }
+}
+
+/// The fewest moves of a Pousse game that the judge `cmd` (of the multi-case form) answers
+/// wrongly: every game of one move, then of two, ..., on boards of 1 x 1 to 4 x 4 (each board
+/// size and length while it has at most 300,000 games), thousands to a run, against the
+/// engine. `None` up to six moves.
+fn shortest_wrong_game(cmd: &str) -> Option<usize> {
+    use referee::game::{Engine, Game, Judged};
+    use referee::pousse::{Pousse, Rules};
+    let moves_of = |n: usize| -> Vec<String> {
+        ["L", "R", "T", "B"]
+            .iter()
+            .flat_map(|e| (1..=n).map(move |i| format!("{e}{i}")))
+            .collect()
+    };
+    for length in 1..=6u32 {
+        for n in 1..=4usize {
+            let all = moves_of(n);
+            let games = (all.len() as u64).pow(length);
+            if games > 300_000 {
+                continue;
+            }
+            let game = |mut k: u64| -> String {
+                let mut text = format!("{n}\n");
+                for _ in 0..length {
+                    text.push_str(&all[(k % all.len() as u64) as usize]);
+                    text.push('\n');
+                    k /= all.len() as u64;
+                }
+                text + "QUIT\n"
+            };
+            for start in (0..games).step_by(5000) {
+                let batch: Vec<String> = (start..games.min(start + 5000)).map(game).collect();
+                let input = format!("{}\n\n{}", batch.len(), batch.join("\n"));
+                let expected: Vec<String> =
+                    Pousse::judge(Engine::Fast, &mut input.as_bytes(), Rules::Waterloo)
+                        .unwrap()
+                        .iter()
+                        .map(Judged::verdict)
+                        .collect();
+                let run = std::process::Command::new(cmd)
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                std::io::Write::write_all(&mut run.stdin.as_ref().unwrap(), input.as_bytes())
+                    .unwrap();
+                let out = run.wait_with_output().unwrap();
+                let got: Vec<String> = String::from_utf8_lossy(&out.stdout)
+                    .lines()
+                    .filter(|l| !l.trim().is_empty())
+                    .map(|l| l.trim().to_string())
+                    .collect();
+                if got != expected {
+                    return Some(length as usize);
+                }
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn pousse_findings_shrink_to_at_most_one_move_more_than_the_shortest_wrong_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let planted = [
+        build(dir.path(), "pousse.c", &["-DPLANT_MOVER_ONLY"], "mover"),
+        build(
+            dir.path(),
+            "pousse.c",
+            &["-DPLANT_R_WRONG_END"],
+            "r-wrong-end",
+        ),
+        build(
+            dir.path(),
+            "pousse_uva.c",
+            &["-DPLANT_FULL_LINE_FROM_END"],
+            "full-line",
+        ),
+    ];
+    for cmd in &planted {
+        let shortest = shortest_wrong_game(cmd).expect("a wrong game of six moves or fewer");
+        for seed in ["1", "2"] {
+            let out = dir.path().join(format!("{}-{seed}", cmd.replace('/', "_")));
+            let run = audit("pousse", cmd, &out, &["--cases", "2000", "--seed", seed]);
+            assert_eq!(run.status.code(), Some(1), "{cmd}: {}", stderr(&run));
+            let rows = findings(&out);
+            let input = fs::read_to_string(program_dir(&out).join(&rows[0]["input"])).unwrap();
+            assert!(
+                moves(&input) <= shortest + 1,
+                "{cmd} seed {seed}: {} moves where {shortest} show the bug:\n{input}",
+                moves(&input)
+            );
+            fails_as_saved(cmd, &out, &rows[0]);
         }
     }
 }
