@@ -394,6 +394,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
             cpu: Duration::from_secs(5),
             max_output: 1 << 20,
             stderr_tail: 1 << 10,
+            padding: 0,
         },
         batch: 20,
         jobs: 2,

@@ -41,7 +41,14 @@ pub struct Limits {
     pub max_output: usize,
     /// How many of the last bytes of standard error are kept.
     pub stderr_tail: usize,
+    /// Bytes of environment the run gets beyond the audit's own (variable
+    /// [`PADDING_VARIABLE`]): a case that crashes past a buffer's end on the stack must crash
+    /// with more environment above the stack too.
+    pub padding: usize,
 }
+
+/// The environment variable that carries a run's [`Limits::padding`].
+pub const PADDING_VARIABLE: &str = "REFEREE_PADDING";
 
 /// How a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,14 +176,18 @@ impl Program {
         &self.argv
     }
 
-    fn spawn(&self) -> io::Result<Child> {
-        Command::new(&self.argv[0])
+    fn spawn(&self, padding: usize) -> io::Result<Child> {
+        let mut command = Command::new(&self.argv[0]);
+        command
             .args(&self.argv[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()
+            .process_group(0);
+        if padding > 0 {
+            command.env(PADDING_VARIABLE, "x".repeat(padding));
+        }
+        command.spawn()
     }
 
     /// Runs the program on `input` within `limits`, cut at `deadline` if it is still running
@@ -187,7 +198,7 @@ impl Program {
         if past(deadline) {
             return Ok(Run::cut());
         }
-        let mut child = self.spawn()?;
+        let mut child = self.spawn(limits.padding)?;
         let pid = Pid::from_child(&child);
         let group = pid.as_raw_nonzero().get();
         GROUPS
@@ -640,6 +651,7 @@ mod tests {
             cpu: Duration::from_millis(cpu_ms),
             max_output: 1 << 16,
             stderr_tail: 64,
+            padding: 0,
         }
     }
 
@@ -681,6 +693,15 @@ mod tests {
         // A signal.
         let run = sh("kill -SEGV $$").run(b"", &limits(5000), None).unwrap();
         assert_eq!(run.ending, Ending::Signalled(11));
+        // More environment, when asked.
+        let padded = Limits {
+            padding: 1000,
+            ..limits(5000)
+        };
+        let run = sh("printf %s \"$REFEREE_PADDING\" | wc -c")
+            .run(b"", &padded, None)
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&run.stdout).trim(), "1000");
         // Standard error of any length: its end is kept.
         let run = sh("yes e | head -c 100000 >&2")
             .run(b"", &limits(5000), None)

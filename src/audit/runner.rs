@@ -164,7 +164,18 @@ impl<'a, G: Game> Runner<'a, G> {
     ) -> Option<Tried> {
         self.runs.fetch_add(1, Ordering::Relaxed);
         let limits = Limits { cpu, ..self.limits };
-        match self.program.run(input, &limits, cut) {
+        self.run_limited(input, expected, &limits, cut)
+    }
+
+    /// One run within `limits`, cut at `cut`, classified against `expected` (not counted).
+    fn run_limited(
+        &self,
+        input: &[u8],
+        expected: &str,
+        limits: &Limits,
+        cut: Option<Instant>,
+    ) -> Option<Tried> {
+        match self.program.run(input, limits, cut) {
             Ok(run) => Some(Tried::new(run, expected.to_string())),
             Err(e) => {
                 let mut fatal = self.fatal.lock().unwrap_or_else(|e| e.into_inner());
@@ -204,10 +215,22 @@ impl<'a, G: Game> Runner<'a, G> {
         )
     }
 
-    /// [`run`](Self::run) with `factor` times the time limit (a timeout run again).
-    pub fn run_slower(&self, input: &[u8], expected: &str, factor: u32) -> Option<Tried> {
-        let timeout = self.time_limit.for_bytes(input.len()) * factor;
-        self.run_for(input, expected, timeout, self.deadline)
+    /// [`run`](Self::run) with `factor` times the time limit (a timeout run again), and
+    /// `padding` bytes more environment.
+    pub fn run_again(
+        &self,
+        input: &[u8],
+        expected: &str,
+        factor: u32,
+        padding: usize,
+    ) -> Option<Tried> {
+        self.runs.fetch_add(1, Ordering::Relaxed);
+        let limits = Limits {
+            cpu: self.time_limit.for_bytes(input.len()) * factor,
+            padding,
+            ..self.limits
+        };
+        self.run_limited(input, expected, &limits, self.deadline)
     }
 
     /// The cases of `inputs` (each in the single-case form) as one input in the program's form.

@@ -16,7 +16,7 @@ use super::probe::Attempt;
 use super::program::past;
 use super::runner::Runner;
 use super::settings::Settings;
-use super::shrink::{search_smaller, shortest_prefix, shrink, Step, SEARCH};
+use super::shrink::{search_random, search_smallest, shortest_prefix, shrink, Step, SEARCH};
 use super::{Kind, Source};
 use crate::game::{Case, Constraints, Engine, Form, Game, Judged};
 
@@ -117,15 +117,23 @@ fn isolate<G: Game>(runner: &Runner<G>, failed: Failed<G::Case>) -> Failure<G::C
     }
 }
 
+/// The environment a shrunk crash must crash with too ([`super::program::Limits::padding`]):
+/// past a buffer's end on the stack, what an overflow reaches depends on how much environment
+/// lies above the stack (and on its random placement), and a case at the edge would not crash
+/// where its reader runs it.
+pub const CRASH_PADDING: usize = 64 << 10;
+
 /// Runs `input` again until [`RERUNS`] + 1 runs in all have ended ([`CRASH_RERUNS`] + 1 for a
-/// crash), counting the `again.runs` already seen; a timeout with twice the time. Every run
-/// that ends must fail (the same way, or another) for the failure to come back.
+/// crash), counting the `again.runs` already seen; a timeout with twice the time; with
+/// `padding` bytes more environment. Every run that ends must fail (the same way, or another)
+/// for the failure to come back.
 fn reproduce<G: Game>(
     runner: &Runner<G>,
     input: &[u8],
     expected: &str,
     kind: Kind,
     mut again: Reproduction,
+    padding: usize,
 ) -> Reproduction {
     let factor = if kind == Kind::Timeout { 2 } else { 1 };
     let reruns = if kind == Kind::Crash {
@@ -134,7 +142,7 @@ fn reproduce<G: Game>(
         RERUNS
     };
     while again.runs <= reruns {
-        let tried = runner.run_slower(input, expected, factor);
+        let tried = runner.run_again(input, expected, factor, padding);
         let Some(tried) = tried.filter(|t| !t.cut()) else {
             again.cut = true;
             break;
@@ -176,31 +184,54 @@ fn shrunk<G: Game>(
     if start.steps().is_some_and(|s| s >= LONG_PREFIX) {
         return (steps, None);
     }
-    steps.extend(shrink(runner, &start, kind, keep_inside, until));
+    if kind != Kind::WrongAnswer {
+        steps.extend(shrink(runner, &start, kind, keep_inside, until));
+        return (steps, None);
+    }
+    // A wrong answer: small random cases that fail the same way first (from a large case, the
+    // fastest way down), else the case's own shrinking; then the game's smallest cases in
+    // order below the smallest so far.
+    let tried = steps.last().map_or(&failure.tried, |(_, t)| t).clone();
+    let seed = settings.seed;
     let mut searched_from = None;
-    if kind == Kind::WrongAnswer {
-        let (case, tried) = steps
-            .last()
-            .map_or((&failure.case.case, &failure.tried), |(c, t)| (c, t));
-        let size = case.input().len();
-        let found = search_smaller(runner, case, tried, kind, keep_inside, until, settings.seed);
-        if found.last().is_some_and(|(c, _)| c.input().len() < size) {
-            searched_from = Some(steps.len());
-            steps.extend(found);
-        }
+    let found = search_random(runner, &start, &tried, kind, keep_inside, until, seed);
+    if found.is_empty() {
+        steps.extend(shrink(runner, &start, kind, keep_inside, until));
+    } else {
+        searched_from = Some(steps.len());
+        steps.extend(found);
+    }
+    let best = steps.last().map_or(&start, |(c, _)| c).clone();
+    let found = search_smallest(runner, &best, &tried, kind, keep_inside, until);
+    if !found.is_empty() {
+        searched_from = searched_from.or(Some(steps.len()));
+        steps.extend(found);
     }
     (steps, searched_from)
 }
 
-/// The smallest of the shrunk `steps` that reproduces every time, with its reproduction.
+/// The smallest of the shrunk `steps` that reproduces every time (a crash with
+/// [`CRASH_PADDING`] more environment too), with its reproduction.
 fn smallest_reproduced<G: Game>(
     runner: &Runner<G>,
     mut steps: Vec<Step<G::Case>>,
     kind: Kind,
 ) -> Option<(Step<G::Case>, Reproduction, usize)> {
+    let padding = if kind == Kind::Crash {
+        CRASH_PADDING
+    } else {
+        0
+    };
     while let Some((case, tried)) = steps.pop() {
         let input = runner.input_of(std::slice::from_ref(&case.input()));
-        let again = reproduce(runner, &input, &tried.expected, kind, Reproduction::seen(1));
+        let again = reproduce(
+            runner,
+            &input,
+            &tried.expected,
+            kind,
+            Reproduction::seen(1),
+            padding,
+        );
         if again.came() != Came::NotBack {
             return Some(((case, tried), again, steps.len() + 1));
         }
@@ -217,7 +248,14 @@ fn settle<G: Game>(
     kind: Kind,
     seen: Reproduction,
 ) -> Kept {
-    let again = reproduce(runner, &failure.input, &failure.tried.expected, kind, seen);
+    let again = reproduce(
+        runner,
+        &failure.input,
+        &failure.tried.expected,
+        kind,
+        seen,
+        0,
+    );
     if again.came() == Came::NotBack {
         return flaky(failure, kind, again);
     }
@@ -229,8 +267,8 @@ fn settle<G: Game>(
     let mut notes = Vec::new();
     if searched_from.is_some_and(|from| steps.len() > from) {
         notes.push(format!(
-            "stuck at a larger case, shrinking went on from a smaller one failing the same way \
-             (among {SEARCH} small random cases)"
+            "shrinking went on from a smaller case failing the same way (among {SEARCH} small \
+             random cases and the game's smallest cases in order)"
         ));
     }
     let (case, input, tried, reruns, shrink_steps) = match smallest_reproduced(runner, steps, kind)

@@ -15,12 +15,13 @@
 //! 32,767 moves is found at 32,768 in about 17 runs, where dropping moves one chunk at a time
 //! would take thousands.
 //!
-//! Where shrinking gets stuck on a wrong answer larger than the game's smallest interesting
-//! cases (a local minimum: every single variant passes), [`search_smaller`] runs the game's
-//! smallest cases in order ([`Case::smallest`]: for Pousse every short game on boards up to
-//! 4 x 4, thousands to a run in the multi-case form), then up to [`SEARCH`] small random cases,
-//! seeded, for the first on which the program fails with the same kind and the same difference
-//! in its output, and shrinks that one in turn.
+//! A wrong answer on a case larger than the game's smallest interesting cases is searched
+//! further down: [`search_random`] tries up to [`SEARCH`] small random cases, seeded, for one
+//! on which the program fails with the same kind and the same difference in its output (from a
+//! large case, the fastest way down); [`search_smallest`] runs the game's smallest cases in
+//! order ([`Case::smallest`]: for Pousse every short game on boards up to 4 x 4, thousands to a
+//! run in the multi-case form) below the smallest found, which gives the fewest moves that show
+//! the bug. Each case found is shrunk in turn.
 
 use std::time::Instant;
 
@@ -154,9 +155,11 @@ fn first_failing_variant<G: Game>(
 
 /// The shortest prefix of `case` ([`Case::prefix`]) on which the program fails with `kind`
 /// alone, by bisection on its steps (a prefix failing when every longer one fails, as a buffer
-/// too short does), until `until`: every failing prefix met, longest first (so that the
-/// shortest which fails every time can be kept: past a buffer's end, a crash may depend on the
-/// memory's layout). Nothing when `case` has fewer than [`BISECT_FROM`] steps.
+/// too short does), until `until`: every failing prefix met, and a few 1/64 to 1/8 longer than
+/// the shortest, longest first (so that the shortest which fails every time can be kept: past
+/// a buffer's end, a crash may depend on the memory's layout; a crash is probed with
+/// [`super::settle::CRASH_PADDING`] more environment).
+/// Nothing when `case` has fewer than [`BISECT_FROM`] steps.
 pub fn shortest_prefix<G: Game>(
     runner: &Runner<G>,
     case: &G::Case,
@@ -167,29 +170,62 @@ pub fn shortest_prefix<G: Game>(
     let Some(steps) = case.steps().filter(|&s| s >= BISECT_FROM) else {
         return Vec::new();
     };
+    // A crash must come with more environment above the stack too (what is reported must
+    // crash wherever it is run: see CRASH_PADDING).
+    let padding = if kind == Kind::Crash {
+        super::settle::CRASH_PADDING
+    } else {
+        0
+    };
+    let fails_alone = |case: &G::Case| -> Option<Tried> {
+        let v = variant::<G>(case.clone(), runner.rules, keep_inside)?;
+        let input = runner.input_of(std::slice::from_ref(&v.input));
+        let (expected, _) = super::plan::judged::<G>(&input, runner.rules)?;
+        runner
+            .run_again(&input, &expected, 1, padding)
+            .filter(|t| !t.cut() && t.kind == Some(kind))
+    };
     // `passes` passes or is assumed to (no steps); `fails` fails.
     let (mut passes, mut fails) = (0, steps);
     let mut found = Vec::new();
     while fails - passes > 1 && !past(Some(until)) {
         let middle = passes + (fails - passes) / 2;
         let prefix = case.prefix(middle);
-        let tried = variant::<G>(prefix.clone(), runner.rules, keep_inside)
-            .and_then(|v| alone(runner, &v.input, Some(kind)));
-        match tried {
+        match fails_alone(&prefix) {
             Some(tried) => {
                 fails = middle;
-                found.push((prefix, tried));
+                found.push((middle, prefix, tried));
             }
             None => passes = middle,
         }
     }
+    // Where failing depends on the run (a crash past a buffer's end), the shortest prefix that
+    // failed once may not fail every time: a few longer ones, 1/64 to 1/8 longer, are kept to
+    // fall back on.
+    if found.is_empty() {
+        return Vec::new();
+    }
+    for shift in (3..=6).rev() {
+        let longer = (fails + (fails >> shift)).min(steps - 1);
+        if longer <= fails || past(Some(until)) || found.iter().any(|(s, _, _)| *s == longer) {
+            continue;
+        }
+        let prefix = case.prefix(longer);
+        if let Some(tried) = fails_alone(&prefix) {
+            found.push((longer, prefix, tried));
+        }
+    }
+    found.sort_by_key(|step| std::cmp::Reverse(step.0));
     found
+        .into_iter()
+        .map(|(_, case, tried)| (case, tried))
+        .collect()
 }
 
-/// Searches small random cases (of `case`'s [`Case::small_shape`], seeded by `seed`) for one
-/// smaller than `case` on which the program fails with `kind` and an output that differs as
-/// `tried`'s does; shrinks it; the steps from the one found, when any.
-pub fn search_smaller<G: Game>(
+/// Searches up to [`SEARCH`] small random cases (of `case`'s [`Case::small_shape`], seeded
+/// by `seed`), smaller than `case`, for the first on which the program fails with `kind` and an
+/// output that differs as `tried`'s does; shrinks it. The steps from it, when found.
+pub fn search_random<G: Game>(
     runner: &Runner<G>,
     case: &G::Case,
     tried: &Tried,
@@ -202,10 +238,36 @@ pub fn search_smaller<G: Game>(
         return Vec::new();
     };
     let size = case.input().len();
-    let wanted = difference(&tried.expected, &tried.run.stdout);
+    let drawn = (0..SEARCH)
+        .map(|i| {
+            let mut rng = Rng::for_item(seed ^ SEARCH_STREAM, i);
+            G::Case::generate(&mut rng, Some(runner.rules), &shape)
+        })
+        .filter(|c| c.input().len() < size);
     let together = runner.form == Form::Multi && kind == Kind::WrongAnswer;
-    // The smallest cases in order: thousands to a run in the multi-case form, in the single
-    // form as many as the random ones.
+    let per_run = if together { BATCH } else { 1 };
+    let wanted = difference(&tried.expected, &tried.run.stdout);
+    first_the_same::<G>(runner, drawn, per_run, kind, keep_inside, until, &wanted)
+        .unwrap_or_default()
+}
+
+/// Runs the game's smallest cases in order ([`Case::smallest`]: thousands to a run in the
+/// multi-case form, at most [`SEARCH`] runs in the single-case form), smaller than `case`, for
+/// the first on which the program fails with `kind` and an output that differs as `tried`'s
+/// does; shrinks it. The steps from it, when found.
+pub fn search_smallest<G: Game>(
+    runner: &Runner<G>,
+    case: &G::Case,
+    tried: &Tried,
+    kind: Kind,
+    keep_inside: bool,
+    until: Instant,
+) -> Vec<Step<G::Case>> {
+    if case.small_shape().is_none() {
+        return Vec::new();
+    }
+    let size = case.input().len();
+    let together = runner.form == Form::Multi && kind == Kind::WrongAnswer;
     let (per_run, most) = if together {
         (SMALLEST_BATCH, usize::MAX)
     } else {
@@ -214,18 +276,8 @@ pub fn search_smaller<G: Game>(
     let smallest = G::Case::smallest(runner.rules)
         .filter(|c| c.input().len() < size)
         .take(most);
-    let found = first_the_same::<G>(runner, smallest, per_run, kind, keep_inside, until, &wanted);
-    if let Some(start) = found {
-        return start;
-    }
-    let drawn = (0..SEARCH)
-        .map(|i| {
-            let mut rng = Rng::for_item(seed ^ SEARCH_STREAM, i);
-            G::Case::generate(&mut rng, Some(runner.rules), &shape)
-        })
-        .filter(|c| c.input().len() < size);
-    let per_run = if together { BATCH } else { 1 };
-    first_the_same::<G>(runner, drawn, per_run, kind, keep_inside, until, &wanted)
+    let wanted = difference(&tried.expected, &tried.run.stdout);
+    first_the_same::<G>(runner, smallest, per_run, kind, keep_inside, until, &wanted)
         .unwrap_or_default()
 }
 

@@ -201,6 +201,7 @@ impl AuditArgs {
                 cpu: seconds("--timeout", self.timeout)?,
                 max_output: self.max_output.min(usize::MAX as u64) as usize,
                 stderr_tail: 4 << 10,
+                padding: 0,
             },
             batch: self.batch as usize,
             jobs: crate::pool::threads(self.jobs.map(|j| j as usize)),
