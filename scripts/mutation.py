@@ -7,9 +7,11 @@ boundary or their negation), logical operators (&& ||), arithmetic (+ - * /), in
 (++ --, += -=), a logical not removed, and integer constants (n to n + 1 and n - 1, loop
 bounds and buffer sizes among them). Each mutant that builds, and whose binary differs from
 the original's, gets a ground truth: it runs on a brute-force suite (`referee gen
---like-audit`: thousands of cases inside the contest's limits, the game's extremes among them,
+--like-audit`: thousands of cases inside the contest's limits, the game's extremes and corners among them,
 in the judge's form, with the engine's answers); a mutant that fails a case (an output referee
-would not call AC: a wrong answer, a presentation error, a crash, a timeout) is *killable*.
+would not call AC: a wrong answer, a presentation error, a crash, a timeout) is *killable*, and
+it *needs the largest board* when it fails only the cases on the contest's largest board (N =
+100, a 10 x 10 grid, 10,000 squares), which the suite keeps in files of their own.
 Then every mutant is audited bare (`referee audit GAME --cmd MUTANT --cases 20000
 --shrink-time 5`: a budget of cases, which a busy machine does not shrink, and short shrinking to
 keep hanging mutants quick), and each finding's saved case is run again on the mutant as saved:
@@ -28,11 +30,12 @@ OUT/mutation.json.
 Usage:
   scripts/mutation.py [--games pousse,littlesquares,somegame] [--cases 20000] [--suite 5000]
                       [--sample N] [--killable-only] [--judge GAME=FILE[:FORM]] [--out DIR]
-                      [--target 0.98] [--shrink-time 5]
-  --judge   audit mutants of another judge (a public solution kept outside the repository);
-            FORM is single or multi (the form it reads).
-  --sample  audit only N killable mutants per game, chosen by --seed (what CI runs).
-Exit 1 when a game's found/killable is below --target or an artifact appears.
+                      [--target 0.99] [--shrink-time 5]
+  --judge   audit mutants of another judge (a public solution kept outside the repository),
+            repeatable: a game given --judge is run on those judges instead of its defaults
+            (JUDGES below); FORM is single or multi (the form it reads).
+  --sample  audit only N killable mutants per judge, chosen by --seed (what CI runs).
+Exit 1 when a judge's found/killable is below --target or an artifact appears.
 Needs cc (and c++ for .cpp judges) and a release build of referee (built if missing)."""
 import argparse
 import concurrent.futures
@@ -52,11 +55,15 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REFEREE = os.path.join(ROOT, "target", "release", "referee")
-JUDGES = {
-    "pousse": ("examples/judges/pousse_uva.c", "multi"),
-    "littlesquares": ("examples/judges/littlesquares_tc.c", "single"),
-    "somegame": ("examples/judges/somegame.c", "multi"),
-}
+# The judges mutated by default: game, source, the form it reads. pousse_contest.c is written as
+# a contestant writes one (arrays sized to the limits, the board cleared by loops, one global
+# state reused across games).
+JUDGES = [
+    ("pousse", "examples/judges/pousse_uva.c", "multi"),
+    ("pousse", "examples/judges/pousse_contest.c", "multi"),
+    ("littlesquares", "examples/judges/littlesquares_tc.c", "single"),
+    ("somegame", "examples/judges/somegame.c", "multi"),
+]
 # Cases per suite file in the multi-case form.
 PER_FILE = 100
 
@@ -221,21 +228,75 @@ def fails_on(binary, path, seconds):
 
 
 def ground_truth(binary, suite, timeout):
-    """The first suite file the program fails, and how; None when it passes them all."""
-    for path in suite:
-        why = fails_on(binary, path, timeout)
-        if why:
-            return {"file": os.path.basename(path), "how": why}
+    """The first suite file the program fails, and how; None when it passes them all. The
+    suite is its files without the largest boards, then those with them: `largest` says
+    whether the program fails only those."""
+    others, largest = suite
+    for part, files in (("others", others), ("largest", largest)):
+        for path in files:
+            why = fails_on(binary, path, timeout)
+            if why:
+                return {"file": os.path.basename(path), "how": why,
+                        "largest": part == "largest"}
     return None
 
 
+# How each game writes cases in its multi-case form, and verdicts between them.
+def join(game, inputs):
+    if game == "pousse":
+        return f"{len(inputs)}\n".encode() + b"".join(b"\n" + i for i in inputs)
+    if game == "littlesquares":
+        return b"\n".join(inputs)
+    return b"".join(inputs)
+
+
+BETWEEN = {"pousse": b"\n", "littlesquares": b"", "somegame": b"\n"}
+
+
+def on_largest_board(game, text):
+    """Whether a case (in the single-case form) is on the contest's largest board: N = 100,
+    a 10 x 10 grid, 10,000 squares."""
+    lines = text.split(b"\n")
+    if game == "pousse":
+        return lines[0].strip() == b"100"
+    if game == "littlesquares":
+        rows = [l for l in lines if l.strip()]
+        return len(rows) == 10 and len(rows[0].strip()) == 10
+    header = lines[0].split()
+    return len(header) == 4 and int(header[1]) * int(header[2]) == 10_000
+
+
 def make_suite(game, form, count, seed, out):
+    """The brute-force suite: `count` cases as `referee audit` draws them, with the engine's
+    answers, in the judge's form (files of PER_FILE cases in the multi-case form); the cases on
+    the largest board in files of their own. The files without them, and those with them."""
     per_file = PER_FILE if form == "multi" else 1
-    files = max(1, count // per_file)
-    subprocess.run([REFEREE, "gen", game, "--like-audit", "--form", form, "--per-file",
-                    str(per_file), "--count", str(files), "--seed", str(seed), "--answers",
-                    "--out", out], check=True, capture_output=True)
-    return sorted(os.path.join(out, f) for f in os.listdir(out) if f.endswith(".in"))
+    singles = out + "-single"
+    subprocess.run([REFEREE, "gen", game, "--like-audit", "--form", "single", "--count",
+                    str(count), "--seed", str(seed), "--answers", "--out", singles],
+                   check=True, capture_output=True)
+    parts = {False: [], True: []}
+    for name in sorted(f for f in os.listdir(singles) if f.endswith(".in")):
+        with open(os.path.join(singles, name), "rb") as f:
+            text = f.read()
+        with open(os.path.join(singles, name[:-3] + ".ans"), "rb") as f:
+            answer = f.read()
+        parts[on_largest_board(game, text)].append((text, answer))
+    os.makedirs(out, exist_ok=True)
+    files = {}
+    for largest, cases in parts.items():
+        files[largest] = []
+        for k in range(0, len(cases), per_file):
+            chunk = cases[k:k + per_file]
+            path = os.path.join(out, f"{'largest' if largest else 'other'}-{k // per_file:05}")
+            inputs = [c[0] for c in chunk]
+            with open(path + ".in", "wb") as f:
+                f.write(join(game, inputs) if form == "multi" else inputs[0])
+            with open(path + ".ans", "wb") as f:
+                f.write(BETWEEN[game].join(c[1] for c in chunk))
+            files[largest].append(path + ".in")
+    shutil.rmtree(singles)
+    return files[False], files[True]
 
 
 def audit(game, binary, out, args):
@@ -276,7 +337,7 @@ def game_run(game, source_path, form, args, work):
     """Mutants, ground truth and audits of one game; the record of each mutant."""
     with open(source_path) as f:
         source = f.read()
-    gdir = os.path.join(work, game)
+    gdir = os.path.join(work, game, os.path.splitext(os.path.basename(source_path))[0])
     os.makedirs(gdir, exist_ok=True)
     ext = os.path.splitext(source_path)[1]
     original = os.path.join(gdir, "original")
@@ -347,6 +408,7 @@ def summary(game, records, judge):
     killable = [r for r in audited if r["killable"]]
     found = [r for r in killable if r["audit"]["proved"]]
     missed = [r for r in killable if not r["audit"]["proved"]]
+    largest = [r for r in killable if r["suite_failure"]["largest"]]
     beyond = [r for r in audited if not r["killable"] and r["audit"]["proved"]]
     artifacts = [r for r in audited if any(f["artifact"] for f in r["audit"]["findings"])]
     times = sorted(r["audit"]["seconds"] for r in found)
@@ -357,6 +419,7 @@ def summary(game, records, judge):
         "distinct": len(built), "killable": sum(r.get("killable", False) for r in built),
         "audited": len(audited), "audited killable": len(killable), "found": len(found),
         "missed": missed, "beyond": len(beyond), "artifacts": artifacts,
+        "largest": len(largest), "largest found": sum(r["audit"]["proved"] for r in largest),
         "median seconds": times[len(times) // 2] if times else None,
         "slowest seconds": times[-1] if times else None,
     }
@@ -364,14 +427,16 @@ def summary(game, records, judge):
 
 def markdown(summaries):
     out = ["| game | judge | mutants | distinct binaries | killable | audited | found | "
-           "missed | artifacts | found beyond the suite | time to a finding (median, max) |",
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
+           "missed | artifacts | found beyond the suite | needing the largest board: found | "
+           "time to a finding (median, max) |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for s in summaries:
         share = (f"{s['found']}/{s['audited killable']} "
                  f"({100 * s['found'] / max(1, s['audited killable']):.1f}%)")
         out.append(f"| {s['game']} | `{s['judge']}` | {s['mutants']} | {s['distinct']} | "
                    f"{s['killable']} | {s['audited']} | {share} | {len(s['missed'])} | "
                    f"{len(s['artifacts'])} | {s['beyond']} | "
+                   f"{s['largest found']}/{s['largest']} | "
                    f"{s['median seconds']} s, {s['slowest seconds']} s |")
     for s in summaries:
         for r in s["missed"]:
@@ -397,29 +462,34 @@ def main():
     parser.add_argument("--sample", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--killable-only", action="store_true")
-    parser.add_argument("--target", type=float, default=0.98)
+    parser.add_argument("--target", type=float, default=0.99)
     parser.add_argument("--out")
     args = parser.parse_args()
     if not os.path.exists(REFEREE):
         subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
-    judges = dict((g, (os.path.join(ROOT, p), f)) for g, (p, f) in JUDGES.items())
+    judges = [(g, os.path.join(ROOT, p), f) for g, p, f in JUDGES]
+    given = []
     for spec in args.judge:
         game, rest = spec.split("=", 1)
         path, _, form = rest.partition(":")
-        judges[game] = (os.path.abspath(path), form or JUDGES[game][1])
+        default_form = next(f for g, _, f in JUDGES if g == game)
+        given.append((game, os.path.abspath(path), form or default_form))
+    # A game given --judge is audited on those judges only.
+    judges = [j for j in judges if j[0] not in {g for g, _, _ in given}] + given
     work = args.out or tempfile.mkdtemp(prefix="referee-mutation-")
     os.makedirs(work, exist_ok=True)
     summaries, details = [], {}
     for game in args.games.split(","):
-        path, form = judges[game]
-        records = game_run(game, path, form, args, work)
-        details[game] = records
-        summaries.append(summary(game, records, os.path.relpath(path, ROOT)))
+        for _, path, form in [j for j in judges if j[0] == game]:
+            records = game_run(game, path, form, args, work)
+            judge = os.path.relpath(path, ROOT)
+            details[f"{game} {judge}"] = records
+            summaries.append(summary(game, records, judge))
     with open(os.path.join(work, "mutation.json"), "w") as f:
         json.dump(details, f, indent=1)
     print(markdown(summaries))
     print(f"\n(details in {work}/mutation.json)")
-    bad = [s["game"] for s in summaries
+    bad = [f"{s['game']} ({s['judge']})" for s in summaries
            if s["artifacts"] or s["found"] < args.target * s["audited killable"]]
     if bad:
         print(f"below the target, or with artifacts: {', '.join(bad)}", file=sys.stderr)

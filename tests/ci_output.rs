@@ -315,7 +315,7 @@ fn audit_shards_merge_by_signature_and_report_as_junit() {
             .map(|r| r["count"].parse::<u64>().unwrap())
             .sum::<u64>()
     };
-    // Every failing case of the whole run is counted once, in one slice or the other.
+    // Every failing run of the whole run is counted once, in one slice or the other.
     assert_eq!(total(&rows), total(&findings(&whole)));
     let shard_signatures: Vec<String> = shards
         .iter()

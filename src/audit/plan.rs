@@ -126,7 +126,7 @@ pub struct PlanSpec<G: Game> {
     pub constraints: Constraints,
     /// The most cases a program runs, examples and data included.
     pub cases: Option<u64>,
-    /// Only this slice of the random case indices.
+    /// Only this slice of the random units.
     pub shard: Option<Shard>,
 }
 
@@ -192,8 +192,8 @@ impl<G: Game> Plan<G> {
         self.judged.load(Ordering::Relaxed)
     }
 
-    /// The random case indices of random unit `r` (before sharding), and whether it is a
-    /// many-case unit.
+    /// The random case indices of random unit `r` (numbered before sharding: a slice runs
+    /// whole units of the unsharded run), and whether it is a many-case unit.
     fn random_range(&self, r: u64) -> (u64, u64, bool) {
         if self.form == Form::Single {
             return (r, 1, false);
@@ -236,9 +236,10 @@ impl<G: Game> Plan<G> {
         if let Some(unit) = self.fixed_units.get(index as usize) {
             return Some(unit.clone());
         }
-        let (first, count, small) = self.random_range(index - self.fixed_units.len() as u64);
+        let local = index - self.fixed_units.len() as u64;
+        let unit = self.shard.map_or(local, |s| s.nth(local));
+        let (first, count, small) = self.random_range(unit);
         let cases: Vec<_> = (first..first + count)
-            .map(|local| self.shard.map_or(local, |s| s.nth(local)))
             .take_while(|&i| self.random_budget.is_none_or(|budget| i < budget))
             .map(|index| {
                 let key = CaseKey::Random { index, small };
