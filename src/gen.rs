@@ -32,11 +32,14 @@ pub struct Request {
     pub per_file: usize,
 }
 
-/// Writes `request.count` inputs of `G` under `rules` and returns their paths. File `i` is
+/// Writes `request.count` inputs of `G` under `rules` and returns how many. File `i` is
 /// `GAME-SEED-i.in` (with the rule set's suffix, `.icfp98.in`) and holds cases `i * K` to
 /// `i * K + K - 1` (K cases per file), each drawn from its own random stream, so files do not
 /// depend on how many are written.
-pub fn generate<G: Game>(request: &Request, rules: G::Options) -> Result<Vec<PathBuf>, RunError> {
+///
+/// Refused before any file is written: more files than the file system of `request.out` has
+/// room for.
+pub fn generate<G: Game>(request: &Request, rules: G::Options) -> Result<usize, RunError> {
     check_knobs::<G>(&request.knobs)?;
     if request.per_file > 1 && request.form == Form::Single {
         return Err(RunError::Usage(format!(
@@ -55,8 +58,23 @@ pub fn generate<G: Game>(request: &Request, rules: G::Options) -> Result<Vec<Pat
         G::Case::shape(&request.knobs)?
     };
     let per_file = request.per_file.max(1);
+    let files = request.count as u64 * if request.answers { 2 } else { 1 };
+    let existing = request
+        .out
+        .ancestors()
+        .find(|dir| dir.is_dir())
+        .unwrap_or(Path::new("."));
+    if let Some(room) = room_for_files(existing) {
+        if files > room {
+            return Err(RunError::Usage(format!(
+                "--count {}: {files} files, but the file system of {} has room for {room} more",
+                request.count,
+                request.out.display()
+            )));
+        }
+    }
     fs::create_dir_all(&request.out).map_err(|e| RunError::io(&request.out, e))?;
-    let mut written = Vec::with_capacity(request.count);
+    let bar = crate::pool::progress(request.count, "gen", "files");
     for i in 0..request.count {
         let cases: Vec<Vec<u8>> = (0..per_file)
             .map(|j| {
@@ -80,9 +98,31 @@ pub fn generate<G: Game>(request: &Request, rules: G::Options) -> Result<Vec<Pat
         if request.answers {
             write_answer::<G>(&path, &input, rules)?;
         }
-        written.push(path);
+        bar.inc(1);
     }
-    Ok(written)
+    bar.finish_and_clear();
+    Ok(request.count)
+}
+
+/// How many more files the file system holding `dir` has room for, when it says: its free
+/// inodes, and its free blocks (a file of any content takes one at least).
+fn room_for_files(dir: &Path) -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        let stats = rustix::fs::statvfs(dir).ok()?;
+        // Some file systems (btrfs) report no inode count at all.
+        let inodes = if stats.f_files > 0 {
+            stats.f_favail
+        } else {
+            u64::MAX
+        };
+        Some(inodes.min(stats.f_bavail))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = dir;
+        None
+    }
 }
 
 /// How often each feature of a game's [`Game::COVERAGE`] occurs among random cases as `audit`

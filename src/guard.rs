@@ -174,6 +174,12 @@ pub fn open_regular(path: &Path) -> std::io::Result<File> {
     Ok(file)
 }
 
+/// [`open_regular`], with an error that names `path`.
+pub fn open_regular_named(path: &Path) -> std::io::Result<File> {
+    open_regular(path)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;

@@ -6,6 +6,10 @@
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
+/// The most moves, squares or cells of one generated case: one case is built in memory, and
+/// one this size takes hundreds of megabytes.
+pub const MOST_UNITS: u64 = 100_000_000;
+
 /// What a knob's value is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KnobKind {
@@ -121,6 +125,35 @@ impl Knobs {
             Some(v) if v < T::from(1) => Err(format!("--{name} must be at least 1")),
             v => Ok(v),
         }
+    }
+
+    /// The value of count knob `name`, if given, which must be from 1 to `most`: `what` says
+    /// why not more.
+    pub fn within(&self, name: &str, most: u64, what: &str) -> Result<Option<u64>, String> {
+        match self.positive::<u64>(name)? {
+            Some(v) if v > most => {
+                Err(format!("--{name} must be at most {most} ({what}), not {v}"))
+            }
+            v => Ok(v),
+        }
+    }
+
+    /// The knobs `rows` and `cols`, if given: together at most [`MOST_UNITS`] squares.
+    pub fn grid(&self) -> Result<(Option<u64>, Option<u64>), String> {
+        let what = "the squares of a case gen can hold";
+        let (rows, cols) = (
+            self.within("rows", MOST_UNITS, what)?,
+            self.within("cols", MOST_UNITS, what)?,
+        );
+        if let (Some(r), Some(c)) = (rows, cols) {
+            if r * c > MOST_UNITS {
+                return Err(format!(
+                    "--rows {r} --cols {c}: {} squares, over the {MOST_UNITS} of {what}",
+                    r * c
+                ));
+            }
+        }
+        Ok((rows, cols))
     }
 
     /// The value of fraction knob `name`, if given.

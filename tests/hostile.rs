@@ -24,6 +24,14 @@ fn stderr(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).to_string()
 }
 
+/// `a.in` and `a.ans` in `dir`, holding `input` and `answer`.
+fn case_files(dir: &Path, input: &str, answer: &str) -> (PathBuf, PathBuf) {
+    let paths = (dir.join("a.in"), dir.join("a.ans"));
+    fs::write(&paths.0, input).unwrap();
+    fs::write(&paths.1, answer).unwrap();
+    paths
+}
+
 /// The rows of a CSV report (header excluded), as fields.
 fn rows(path: &Path) -> Vec<Vec<String>> {
     csv::Reader::from_path(path)
@@ -527,26 +535,10 @@ fn endless_inputs_end_with_an_error() {
         );
     }
     // An endless stream of valid moves: cut off at --max-input-bytes.
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("referee"))
-        .args(["judge", "pousse", "--max-input-bytes", "1e6"])
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(b"4\n");
-        while stdin.write_all(&b"L1\nT2\n".repeat(1000)).is_ok() {}
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert!(
-        stderr(&output).contains("longer than 1000000 bytes"),
-        "{}",
-        stderr(&output)
-    );
+    let args = ["judge", "pousse", "--max-input-bytes", "1e6"];
+    let (code, said) = fed_forever(&args, b"4\n", b"L1\nT2\n");
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("longer than 1000000 bytes"), "{said}");
 }
 
 #[cfg(unix)]
@@ -843,10 +835,7 @@ fn the_front_door_says_what_each_run_does() {
 fn check_writes_fresh_feedback_and_never_waits_on_a_fifo() {
     use std::os::unix::fs::symlink;
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("a.in");
-    let answer = dir.path().join("a.ans");
-    fs::write(&input, "1\nL1\nQUIT\n").unwrap();
-    fs::write(&answer, "X WINS\n").unwrap();
+    let (input, answer) = case_files(dir.path(), "1\nL1\nQUIT\n", "X WINS\n");
     let feedback = dir.path().join("feedback");
     fs::create_dir(&feedback).unwrap();
     // A stale judge error of an earlier run, and a planted link to a victim file.
@@ -1039,4 +1028,120 @@ fn a_packages_outputs_and_answers_are_read_only_inside_it() {
         .expect("r.out");
     assert_eq!(row[7], "invalid-input", "{row:?}");
     assert!(row[11].contains("symbolic link leaving"), "{row:?}");
+}
+
+/// Feeds `referee ARGS` `head`, then an endless stream of `line`, and waits for its exit code (a hang guard
+/// of 120 s).
+#[cfg(unix)]
+fn fed_forever(args: &[&str], head: &'static [u8], line: &'static [u8]) -> (Option<i32>, String) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("referee"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let block = line.repeat(4096 / line.len().max(1));
+        let _ = stdin.write_all(head);
+        while stdin.write_all(&block).is_ok() {}
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("{args:?} still reading an endless input after 120 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    writer.join().unwrap();
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut said).unwrap();
+    (status.code(), said)
+}
+
+#[cfg(unix)]
+#[test]
+fn the_contest_validator_ends_on_endless_input_as_the_engines_does() {
+    for (game, line) in [
+        ("pousse", &b"L1\n"[..]),
+        ("pousse", &b"\0"[..]),
+        ("littlesquares", &b"\0"[..]),
+        ("somegame", &b"\0"[..]),
+        ("somegame", &b"x y\n"[..]),
+    ] {
+        for constraints in ["engine", "contest"] {
+            let args = ["validate", game, "--constraints", constraints];
+            let (code, said) = fed_forever(&args, b"", line);
+            assert_eq!(code, Some(43), "{args:?}: {said}");
+            assert!(said.starts_with("<stdin>:1:1: "), "{args:?}: {said}");
+        }
+    }
+}
+
+#[test]
+fn gen_refuses_cases_it_cannot_hold_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("g");
+    for (args, says) in [
+        (
+            &["pousse", "--moves", "1000000000000"][..],
+            "--moves must be at most 100000000",
+        ),
+        (
+            &["somegame", "--rows", "100000", "--cols", "100000"],
+            "10000000000 squares, over the 100000000",
+        ),
+        (
+            &["littlesquares", "--rows", "1000000000"],
+            "--rows must be at most 100000000",
+        ),
+        (&["pousse", "--count", "1000000000000000"], "has room for"),
+    ] {
+        let run = referee()
+            .arg("gen")
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {}", stderr(&run));
+        assert!(stderr(&run).contains(says), "{args:?}: {}", stderr(&run));
+        assert!(!out.exists(), "{args:?} made {}", out.display());
+    }
+    // To standard output too.
+    let run = referee()
+        .args(["gen", "pousse", "--item", "26", "--n", "9", "--undecided"])
+        .args(["--moves", "1000000000000"])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn check_names_the_file_it_cannot_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, answer) = case_files(dir.path(), "2\nL1\nQUIT\n", "UNDECIDED\n");
+    let missing = dir.path().join("missing");
+    for (input, answer) in [(&missing, &answer), (&input, &missing)] {
+        let run = referee()
+            .args(["check", "pousse"])
+            .arg(input)
+            .arg(answer)
+            .arg(dir.path())
+            .write_stdin("UNDECIDED\n")
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+        let said = stderr(&run)
+            + &fs::read_to_string(dir.path().join("judgeerror.txt")).unwrap_or_default();
+        assert!(said.contains(&missing.display().to_string()), "{said}");
+    }
 }

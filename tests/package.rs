@@ -273,6 +273,12 @@ fn each_format_version_has_its_layout() {
     assert!(tex.contains("(\\texttt{\\#})"), "{tex}");
 }
 
+/// Writes the shell script `text` to `path`, executable.
+fn script(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+}
+
 /// Runs a program's `build` in a copy of its directory (as judge systems do) with `env`, with
 /// no referee on PATH unless `env` puts one there.
 fn build(program: &Path, env: &[(&str, &str)]) -> std::process::Output {
@@ -311,8 +317,7 @@ fn programs_find_referee_or_say_how_to_install_it() {
     assert!(!program.join("run").exists());
     // Another version: refused, named.
     let fake = dir.join("fake-referee");
-    std::fs::write(&fake, "#!/bin/sh\necho referee 9.9.9\n").unwrap();
-    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    script(&fake, "#!/bin/sh\necho referee 9.9.9\n");
     let other = build(
         &program,
         &[
@@ -336,20 +341,14 @@ fn programs_find_referee_or_say_how_to_install_it() {
     let tools = dir.join("tools");
     std::fs::create_dir_all(&tools).unwrap();
     let calls = dir.join("cargo-calls");
-    std::fs::write(
-        tools.join("cargo"),
-        format!(
+    script(
+        &tools.join("cargo"),
+        &format!(
             "#!/bin/sh\necho \"$@\" >> '{}'\nwhile [ \"$1\" != --root ]; do shift; done\n\
              mkdir -p \"$2/bin\" && cp '{binary}' \"$2/bin/referee\"\n",
             calls.display()
         ),
-    )
-    .unwrap();
-    std::fs::set_permissions(
-        tools.join("cargo"),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
+    );
     let path = format!("{}:/usr/bin:/bin", tools.display());
     let cache = dir.join("cache");
     let env = [
@@ -365,8 +364,9 @@ fn programs_find_referee_or_say_how_to_install_it() {
     assert_eq!(
         recorded,
         format!(
-            "install --quiet --locked --root {}/0.1.0 --path /src/referee\n",
-            cache.display()
+            "install --quiet --locked --root {c}/0.1.0 --target-dir {c}/0.1.0/target --path \
+             /src/referee\n",
+            c = cache.display()
         )
     );
     let run = std::fs::read_to_string(program.join("run")).unwrap();
@@ -395,11 +395,17 @@ fn programs_find_referee_or_say_how_to_install_it() {
     assert_eq!(
         std::fs::read_to_string(&calls).unwrap(),
         format!(
-            "install --quiet --locked --root {}/0.1.0 --git https://example.org/referee.git \
-             --rev abc123 referee\n",
-            cache.display()
+            "install --quiet --locked --root {c}/0.1.0 --target-dir {c}/0.1.0/target --git \
+             https://example.org/referee.git --rev abc123 referee\n",
+            c = cache.display()
         )
     );
+    // The build's files went to the cache and were removed: nothing is left beside the binary.
+    let left: Vec<_> = std::fs::read_dir(cache.join("0.1.0"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["bin"]);
     // Bundled with --referee: found first, beside the scripts.
     let bundled = dir.join("bundled").join("somegame");
     referee()
@@ -425,8 +431,90 @@ fn programs_find_referee_or_say_how_to_install_it() {
     );
 }
 
+/// A `referee` on PATH that never answers: `build` gives up on it within its limit, says so,
+/// and writes no `run`.
+#[cfg(unix)]
+#[test]
+fn a_referee_that_never_answers_does_not_hang_the_build() {
+    let dir = scratch("hanging");
+    let out = dir.join("pousse");
+    package("pousse", None, &out);
+    let tools = dir.join("tools");
+    std::fs::create_dir_all(&tools).unwrap();
+    script(&tools.join("referee"), "#!/bin/sh\nexec sleep 1000\n");
+    let path = format!("{}:/usr/bin:/bin", tools.display());
+    let program = out.join("output_validator");
+    let started = std::time::Instant::now();
+    let built = build(&program, &[("PATH", path.as_str())]);
+    // A hang guard: each --version call is limited to 10 s.
+    assert!(started.elapsed() < std::time::Duration::from_secs(300));
+    assert_eq!(built.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&built.stderr);
+    assert!(said.contains("was not found"), "{said}");
+    assert!(!program.join("run").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What `--referee` and `--referee-source` name is checked before any work: a referee binary
+/// of this version, a git URL or a directory of referee's source; `--cases` has a bound.
+#[test]
+fn a_package_refuses_what_its_programs_could_not_use() {
+    let dir = scratch("refused");
+    let out = dir.join("pousse");
+    let refused = |args: &[&str], says: &str| {
+        let run = referee()
+            .args(["package", "pousse", "--out"])
+            .arg(&out)
+            .args(args)
+            .timeout(std::time::Duration::from_secs(120))
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {said}");
+        assert!(said.contains(says), "{args:?}: {said}");
+        assert!(!out.exists(), "{args:?}");
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert!(left.is_empty(), "{args:?}: {left:?}");
+    };
+    refused(
+        &["--referee", "/bin/true"],
+        "to --version, not 'referee 0.1.0'",
+    );
+    refused(&["--referee", "/tmp"], "--referee /tmp: not a file");
+    refused(&["--referee", "/no/such/file"], "--referee /no/such/file: ");
+    refused(
+        &["--referee-source", "/no/such/dir"],
+        "--referee-source /no/such/dir: ",
+    );
+    refused(&["--referee-source", "/tmp"], "/tmp/Cargo.toml");
+    refused(&["--cases", "100000000"], "at most 10000 random cases");
+    // A directory of referee's source is pinned by its absolute path.
+    let src = env!("CARGO_MANIFEST_DIR");
+    referee()
+        .args(["package", "pousse", "--cases", "2", "--referee-source", "."])
+        .current_dir(src)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let script = std::fs::read_to_string(out.join("output_validator/build")).unwrap();
+    assert!(
+        script.contains(&format!("pinned_source='{src}'")),
+        "{script}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn packages_are_replaced_whole_and_other_directories_are_refused() {
+    let refused = |out: &Path, says: &str| {
+        referee()
+            .args(["package", "littlesquares", "--out"])
+            .arg(out)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(says))
+    };
     let dir = scratch("replace");
     let out = dir.join("littlesquares");
     package("littlesquares", None, &out);
@@ -435,13 +523,7 @@ fn packages_are_replaced_whole_and_other_directories_are_refused() {
     assert!(out.join("referee-files.txt").is_file());
     // A file referee did not write is never deleted unasked: the run is refused, naming it.
     std::fs::write(out.join("data/secret/mine.in"), "..\n..\n").unwrap();
-    referee()
-        .args(["package", "littlesquares", "--out"])
-        .arg(&out)
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("data/secret/mine.in"))
-        .stderr(predicates::str::contains("--force"));
+    refused(&out, "data/secret/mine.in").stderr(predicates::str::contains("--force"));
     assert!(out.join("data/secret/mine.in").exists());
     referee()
         .args(["package", "littlesquares", "--force", "--out"])
@@ -454,19 +536,34 @@ fn packages_are_replaced_whole_and_other_directories_are_refused() {
     std::fs::create_dir_all(&other).unwrap();
     std::fs::write(other.join("problem.yaml"), "name: mine\n").unwrap();
     std::fs::write(other.join("precious.txt"), "mine").unwrap();
-    referee()
-        .args(["package", "littlesquares", "--out"])
-        .arg(&other)
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("which referee did not write"));
+    refused(&other, "which referee did not write");
     assert!(other.join("precious.txt").exists());
+    refused(&dir.join("little-squares"), "lowercase letters and digits");
+    // A symbolic link to that directory: refused, named, the directory untouched.
+    #[cfg(unix)]
+    {
+        let link = dir.join("linked");
+        std::os::unix::fs::symlink(&other, &link).unwrap();
+        refused(&link, "linked: is a symbolic link");
+        assert!(other.join("precious.txt").exists());
+    }
+    // A file, with --force: replaced by the package, no staging directory left behind.
+    let file = dir.join("afile");
+    std::fs::write(&file, "hi\n").unwrap();
+    refused(&file, "afile: is a file");
     referee()
-        .args(["package", "littlesquares", "--out"])
-        .arg(dir.join("little-squares"))
+        .args(["package", "littlesquares", "--force", "--out"])
+        .arg(&file)
         .assert()
-        .code(2)
-        .stderr(predicates::str::contains("lowercase letters and digits"));
+        .code(0);
+    assert!(file.join("referee-files.txt").is_file());
+    let staging: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains(".tmp-"))
+        .collect();
+    assert!(staging.is_empty(), "{staging:?}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

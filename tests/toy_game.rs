@@ -238,7 +238,7 @@ fn gen_and_verify_run_the_toy_game() {
         per_file: 1,
     };
     let written = referee::gen::generate::<TakeAway<false>>(&request, ()).unwrap();
-    assert_eq!(written.len(), 30);
+    assert_eq!(written, 30);
     // One wrong answer, one malformed file.
     std::fs::write(dir.path().join("cases/wrong.in"), "4 3\n").unwrap();
     std::fs::write(dir.path().join("cases/wrong.ans"), "first\n").unwrap();

@@ -136,7 +136,7 @@ pub(super) fn generate(args: GenArgs) -> Result<ExitCode, RunError> {
         rules: Option<&'a str>,
     }
     impl Visitor for Gen<'_> {
-        type Output = Result<Vec<PathBuf>, RunError>;
+        type Output = Result<usize, RunError>;
         fn visit<G: Game>(self) -> Self::Output {
             let rules = rules_from_flag::<G>(self.rules)?;
             crate::gen::generate::<G>(self.request, rules)
@@ -159,7 +159,7 @@ pub(super) fn generate(args: GenArgs) -> Result<ExitCode, RunError> {
     eprintln!(
         "gen {}: wrote {} input files{} to {}",
         args.game.as_str(),
-        written.len(),
+        written,
         if args.answers {
             " and their answers"
         } else {

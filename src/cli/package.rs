@@ -50,25 +50,19 @@ pub(super) struct PackageArgs {
 }
 
 pub(super) fn package(args: PackageArgs) -> Result<ExitCode, RunError> {
-    if let Some(binary) = &args.referee {
-        if !binary.is_file() {
-            return Err(RunError::Usage(format!(
-                "--referee {}: no such file",
-                binary.display()
-            )));
-        }
-    }
+    let pin = Pin::checked(
+        env!("CARGO_PKG_VERSION"),
+        args.referee_source.as_deref().unwrap_or_default(),
+        args.referee.as_deref(),
+    )
+    .map_err(RunError::Usage)?;
     let settings = Settings {
         out: args.out.clone(),
         seed: args.seed,
         cases: args.cases,
         name: args.name.clone(),
         format: args.format_version,
-        pin: Pin {
-            version: env!("CARGO_PKG_VERSION").to_string(),
-            source: args.referee_source.clone().unwrap_or_default(),
-            bundled: args.referee.clone(),
-        },
+        pin,
         force: args.force,
     };
     struct Package<'a>(&'a Settings, Option<&'a str>);

@@ -146,7 +146,7 @@ pub(super) fn check_output(args: CheckArgs) -> Result<ExitCode, RunError> {
         fn visit<G: Game>(self) -> Self::Output {
             let rules = rules_from_flag::<G>(self.rules)?;
             Ok(match self.output {
-                Some(path) => crate::guard::open_regular(path)
+                Some(path) => crate::guard::open_regular_named(path)
                     .and_then(|f| check::<G>(self.input, self.answer, f, rules, self.layout)),
                 None => check::<G>(
                     self.input,

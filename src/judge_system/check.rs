@@ -197,7 +197,7 @@ fn judge_input<G: Game>(
     options: G::Options,
 ) -> io::Result<Result<Vec<G::Judgement>, String>> {
     let name = input.display().to_string();
-    let file = crate::guard::open_regular(input)?;
+    let file = crate::guard::open_regular_named(input)?;
     Ok(
         match G::judge(
             Engine::Fast,
@@ -259,7 +259,7 @@ pub fn check<G: Game>(
     let expected = render::<G>(&judgements);
     let limit = longest_output(&expected);
     let answer_name = answer.display();
-    match read_at_most(crate::guard::open_regular(answer)?, limit)? {
+    match read_at_most(crate::guard::open_regular_named(answer)?, limit)? {
         None => {
             return Ok(Decision::JudgeError(format!(
                 "the answer file {answer_name} is far longer than the engine's output"

@@ -122,6 +122,11 @@ impl<R: Read> LayoutCheck<R> {
         }
     }
 
+    /// Where the next byte would be: `LINE:COLUMN`.
+    pub fn position(&self) -> Position {
+        Position::new(self.line, self.column + 1)
+    }
+
     /// The first layout fault, once the input was read to its end.
     pub fn finish(mut self) -> Option<InputError> {
         if !self.any {
@@ -141,8 +146,13 @@ impl<R: Read> LayoutCheck<R> {
     }
 }
 
+/// Past its first fault the input ends for its reader (the fault decides, and an endless
+/// input of blank lines or spaces is not read to its end).
 impl<R: Read> Read for LayoutCheck<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.fault.is_some() {
+            return Ok(0);
+        }
         let n = self.inner.read(buf)?;
         for &b in &buf[..n] {
             self.byte(b);

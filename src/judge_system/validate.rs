@@ -15,7 +15,15 @@ pub use crate::game::Constraints;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Invalid(pub String);
 
-/// Checks `input` under `constraints`; the number of cases when valid.
+/// The bytes read past a grammar error, for the layout faults before it.
+const AFTER_AN_ERROR: u64 = 64;
+
+/// The most bytes read past the last case: the layout of a contest's input ends there.
+const AFTER_THE_LAST_CASE: u64 = 1 << 16;
+
+/// Checks `input` under `constraints`; the number of cases when valid. Reads at most
+/// [`AFTER_THE_LAST_CASE`] bytes past what the engine reads, so an endless input ends as soon
+/// as the engine stops.
 pub fn validate<G: Game>(
     input: impl Read,
     options: G::Options,
@@ -29,8 +37,22 @@ pub fn validate<G: Game>(
         Constraints::Contest => {
             let mut checked = LayoutCheck::new(input);
             let judged = G::judge(Engine::Fast, &mut checked, options);
-            // The layout of what the parser did not read (after an error) is not checked.
-            let _ = std::io::copy(&mut checked, &mut std::io::sink());
+            // After a grammar error, only a layout fault before it matters, and every such
+            // fault shows within the next byte: a few more bytes are read, never the rest of
+            // an endless input. After the last case, what follows is read to its end, up to
+            // a bound.
+            let bound = match judged {
+                Err(_) => AFTER_AN_ERROR,
+                Ok(_) => AFTER_THE_LAST_CASE,
+            };
+            let read_to = checked.position();
+            let rest = std::io::copy(&mut (&mut checked).take(bound + 1), &mut std::io::sink());
+            if judged.is_ok() && rest.is_ok_and(|n| n > bound) {
+                return Err(Invalid(format!(
+                    "{read_to}: expected the end of the input, found more than {bound} bytes \
+                     after the last case"
+                )));
+            }
             (judged, checked.finish())
         }
     };
@@ -104,6 +126,49 @@ mod tests {
             refused,
             Err(Invalid("case 1: expected an even number of rows from 2 to 10, all of the same even length from 2 to 10 (the contest's limits), found a 3 x 3 grid".into()))
         );
+    }
+
+    /// An endless input: `line` again and again after `head`, failing the test once the
+    /// validator has read 100 MB of it.
+    struct Endless {
+        head: &'static [u8],
+        line: &'static [u8],
+        read: usize,
+    }
+
+    impl Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            assert!(self.read < 100 << 20, "read 100 MB of an endless input");
+            let at = self.read;
+            let byte = match at.checked_sub(self.head.len()) {
+                None => self.head[at],
+                Some(k) => self.line[k % self.line.len()],
+            };
+            buf[0] = byte;
+            self.read += 1;
+            Ok(1)
+        }
+    }
+
+    #[test]
+    fn an_endless_input_ends_where_the_engine_stops() {
+        let endless = |head, line| Endless {
+            head,
+            line,
+            read: 0,
+        };
+        for c in [Constraints::Engine, Constraints::Contest] {
+            let yes = validate::<Pousse>(endless(b"", b"L1\n"), Rules::Waterloo, c);
+            assert_eq!(
+                yes.unwrap_err().0,
+                "1:1: expected a board size or a case count (a decimal number), found 'L1'"
+            );
+            let zeros = validate::<SomeGame>(endless(b"", b"\0"), (), c);
+            assert!(zeros.unwrap_err().0.starts_with("1:1: "));
+        }
+        let after =
+            validate::<LittleSquares>(endless(b"..\n..\n", b"\n"), (), Constraints::Contest);
+        assert!(after.is_err(), "{after:?}");
     }
 
     #[test]

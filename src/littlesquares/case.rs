@@ -357,9 +357,10 @@ impl Case for GridCase {
     }
 
     fn shape(knobs: &Knobs) -> Result<GridShape, String> {
+        let (rows, cols) = knobs.grid()?;
         Ok(GridShape {
-            rows: knobs.positive("rows")?,
-            cols: knobs.positive("cols")?,
+            rows: rows.map(|r| r as usize),
+            cols: cols.map(|c| c as usize),
             filled: knobs.fraction("filled")?,
             programs: false,
             contest: false,

@@ -8,7 +8,7 @@ use crate::error::JudgeError;
 use crate::game::{Case, Constraints, EXTREME_PERCENT};
 use crate::harness::corrupt::{change_byte, edit_line, insert_line};
 use crate::hash::MixedKeys;
-use crate::knobs::{Knob, Knobs};
+use crate::knobs::{Knob, Knobs, MOST_UNITS};
 use crate::random::{pick, Entropy};
 
 /// A Pousse game: board size, moves and rule set.
@@ -718,7 +718,7 @@ impl Case for PousseCase {
         Knob::count("n", "board size"),
         Knob::count("moves", "moves per game"),
         Knob::count("palette", "draw 80% of the moves from a palette of this many (0: uniform moves)"),
-        Knob::switch("undecided", "only moves that do not end the game under --rules (long games a judge must play to the end)"),
+        Knob::switch("undecided", "only moves that do not end the game under --rules (long games a judge must play to the end; the game stops early when no such move turns up)"),
     ];
 
     fn for_programs(constraints: Constraints) -> PousseShape {
@@ -754,7 +754,9 @@ impl Case for PousseCase {
         }
         Ok(PousseShape {
             n,
-            moves: knobs.count("moves")?,
+            moves: knobs
+                .within("moves", MOST_UNITS, "the moves of a case gen can hold")?
+                .map(|m| m as usize),
             palette: knobs.count("palette")?,
             undecided: knobs.switch("undecided"),
             style: None,

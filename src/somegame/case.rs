@@ -8,7 +8,7 @@ use super::{SomeGame, CONTEST_MAX_SQUARES};
 use crate::error::JudgeError;
 use crate::game::{Case, Constraints, EXTREME_PERCENT};
 use crate::harness::corrupt::{change_byte, edit_line};
-use crate::knobs::{Knob, Knobs};
+use crate::knobs::{Knob, Knobs, MOST_UNITS};
 use crate::random::{pick, Entropy};
 
 /// A board with its header values.
@@ -392,10 +392,12 @@ impl Case for BoardCase {
     }
 
     fn shape(knobs: &Knobs) -> Result<BoardShape, String> {
+        let (rows, cols) = knobs.grid()?;
+        let players = knobs.within("players", MOST_UNITS, "the squares of a case gen can hold")?;
         Ok(BoardShape {
-            players: knobs.positive("players")?,
-            rows: knobs.positive("rows")?,
-            cols: knobs.positive("cols")?,
+            players,
+            rows: rows.map(|r| r as usize),
+            cols: cols.map(|c| c as usize),
             k: knobs.count("k")?,
             fill: knobs.fraction("fill")?,
             perturb: knobs.count("perturb")?,

@@ -106,7 +106,9 @@ pub fn plan<G: Game>(
         })
         .collect::<Result<Vec<_>, String>>()?;
     let mut item = 0u64;
+    let bar = crate::pool::progress(count, "package", "random cases");
     for i in 0..count {
+        bar.inc(1);
         let rule = &content.generator_rules[i % content.generator_rules.len()];
         let shape = &shapes[i % shapes.len()];
         // A case repeating an earlier one is replaced by the next item's.
@@ -139,6 +141,7 @@ pub fn plan<G: Game>(
             input,
         });
     }
+    bar.finish_and_clear();
     Ok(planned)
 }
 

@@ -88,8 +88,18 @@ pub struct Written {
     pub submissions: usize,
 }
 
+/// The most random cases of a package: judge systems run every case of every submission, and
+/// packages of the contests this follows hold a few hundred.
+pub const MOST_CASES: usize = 10_000;
+
 /// Writes the package of `G` under `rules`.
 pub fn write<G: Game>(settings: &Settings, rules: G::Options) -> Result<Written, RunError> {
+    if settings.cases > MOST_CASES {
+        return Err(RunError::Usage(format!(
+            "--cases {}: a package holds at most {MOST_CASES} random cases",
+            settings.cases
+        )));
+    }
     let content = G::package(rules)
         .ok_or_else(|| RunError::Usage(format!("{} has no problem package content", G::NAME)))?;
     let out = &settings.out;
@@ -106,10 +116,10 @@ pub fn write<G: Game>(settings: &Settings, rules: G::Options) -> Result<Written,
             short_name::<G>(rules)
         )));
     }
-    if out.exists() && !settings.force {
+    if fs::symlink_metadata(out).is_ok() && !settings.force {
         if let Some(foreign) = foreign_file(out).map_err(|e| RunError::io(out, e))? {
             return Err(RunError::Usage(format!(
-                "--out {}: holds {}, which referee did not write; refusing to replace it \
+                "--out {}: {}, which referee did not write; refusing to replace it \
                  (--force replaces it anyway)",
                 out.display(),
                 foreign
@@ -132,18 +142,26 @@ pub fn write<G: Game>(settings: &Settings, rules: G::Options) -> Result<Written,
     let written = write_into::<G>(&staging, settings, rules, &content, &planned)
         .and_then(|w| write_file_list(&staging).map(|()| w))
         .map_err(|e| RunError::io(&staging, e));
-    let written = match written {
-        Ok(w) => w,
-        Err(e) => {
-            let _ = fs::remove_dir_all(&staging);
-            return Err(e);
-        }
-    };
-    if out.exists() {
-        fs::remove_dir_all(out).map_err(|e| RunError::io(out, e))?;
+    let replaced = written.and_then(|written| {
+        replace(&staging, out).map_err(|e| RunError::io(out, e))?;
+        Ok(written)
+    });
+    if replaced.is_err() {
+        let _ = fs::remove_dir_all(&staging);
     }
-    fs::rename(&staging, out).map_err(|e| RunError::io(out, e))?;
-    Ok(written)
+    replaced
+}
+
+/// Puts the directory `staging` in the place of `out`, whatever `out` is (a directory, a file,
+/// a symbolic link, which is replaced, not followed) or nothing.
+fn replace(staging: &Path, out: &Path) -> io::Result<()> {
+    match fs::symlink_metadata(out) {
+        Ok(meta) if meta.is_dir() => fs::remove_dir_all(out)?,
+        Ok(_) => fs::remove_file(out)?,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    fs::rename(staging, out)
 }
 
 /// The files under `dir`, relative to it, `/`-separated and sorted (links not followed).
@@ -169,24 +187,32 @@ fn write_file_list(dir: &Path) -> io::Result<()> {
     fs::write(dir.join(PACKAGE_MANIFEST), list)
 }
 
-/// The first file under the existing directory `out` that its [`PACKAGE_MANIFEST`] does not
-/// list (the directory itself when it has no list): `None` when referee wrote everything in
-/// it.
+/// What in the existing `out` referee did not write (`holds FILE`: the first file its
+/// [`PACKAGE_MANIFEST`] does not list, any file when it has no list; `is a file`, `is a
+/// symbolic link`): `None` when referee wrote everything in it.
 fn foreign_file(out: &Path) -> io::Result<Option<String>> {
-    if !out.is_dir() {
-        return Ok(Some(crate::walk::display(out)));
+    let meta = fs::symlink_metadata(out)?;
+    if meta.file_type().is_symlink() {
+        return Ok(Some("is a symbolic link".into()));
+    }
+    if !meta.is_dir() {
+        return Ok(Some("is a file".into()));
     }
     let listed = match fs::read_to_string(out.join(PACKAGE_MANIFEST)) {
         Ok(text) => text,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Ok(files_under(out)?.into_iter().next())
+            return Ok(files_under(out)?
+                .into_iter()
+                .next()
+                .map(|f| format!("holds {f}")))
         }
         Err(e) => return Err(e),
     };
     let listed: std::collections::HashSet<&str> = listed.lines().collect();
     Ok(files_under(out)?
         .into_iter()
-        .find(|f| f != PACKAGE_MANIFEST && !listed.contains(f.as_str())))
+        .find(|f| f != PACKAGE_MANIFEST && !listed.contains(f.as_str()))
+        .map(|f| format!("holds {f}")))
 }
 
 /// A short name for the package of `G` under `rules`: the game's, with the rule set's letters

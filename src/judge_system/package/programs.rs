@@ -27,6 +27,103 @@ pub struct Pin {
     pub bundled: Option<std::path::PathBuf>,
 }
 
+/// How long `--referee BINARY --version` may take.
+const VERSION_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
+impl Pin {
+    /// The pin of referee `version`, from `source` (empty for none) with `bundled`, checked:
+    /// `bundled` must be a referee of this version (it answers `referee VERSION` to
+    /// `--version` within [`VERSION_TIME`]), `source` a git URL or a directory holding
+    /// referee's source (pinned as an absolute path, since the programs run elsewhere).
+    pub fn checked(version: &str, source: &str, bundled: Option<&Path>) -> Result<Pin, String> {
+        if let Some(binary) = bundled {
+            check_binary(binary, version)
+                .map_err(|why| format!("--referee {}: {why}", binary.display()))?;
+        }
+        let source = if source.is_empty() || source.contains("://") || source.starts_with("git@") {
+            source.to_string()
+        } else {
+            source_directory(Path::new(source))
+                .map_err(|why| format!("--referee-source {source}: {why}"))?
+        };
+        Ok(Pin {
+            version: version.to_string(),
+            source,
+            bundled: bundled.map(Path::to_path_buf),
+        })
+    }
+}
+
+/// Whether `binary` is referee `version`; why not.
+fn check_binary(binary: &Path, version: &str) -> Result<(), String> {
+    use std::io::Read;
+    use wait_timeout::ChildExt;
+    let meta = fs::metadata(binary).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a file (a referee binary is wanted)".into());
+    }
+    let mut child = std::process::Command::new(binary)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot be run: {e}"))?;
+    let status = child
+        .wait_timeout(VERSION_TIME)
+        .map_err(|e| e.to_string())?;
+    if status.is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(format!(
+            "did not answer --version within {} s",
+            VERSION_TIME.as_secs()
+        ));
+    }
+    let mut said = Vec::new();
+    if let Some(out) = child.stdout.take() {
+        let _ = out.take(4096).read_to_end(&mut said);
+    }
+    let said = String::from_utf8_lossy(&said);
+    let first = said.lines().next().unwrap_or("").trim();
+    let wanted = format!("referee {version}");
+    if first != wanted {
+        let said = if first.is_empty() {
+            "nothing".to_string()
+        } else {
+            format!("'{first}'")
+        };
+        return Err(format!(
+            "says {said} to --version, not '{wanted}': the package's programs need the referee \
+             that writes it"
+        ));
+    }
+    Ok(())
+}
+
+/// The absolute path of `dir`, a directory holding referee's source (its `Cargo.toml` names
+/// the package `referee`); why not.
+fn source_directory(dir: &Path) -> Result<String, String> {
+    let absolute = fs::canonicalize(dir).map_err(|e| e.to_string())?;
+    let manifest = absolute.join("Cargo.toml");
+    let text = fs::read_to_string(&manifest).map_err(|e| {
+        format!(
+            "{}: {e} (a git URL or a directory holding referee's source is wanted)",
+            manifest.display()
+        )
+    })?;
+    let names_referee = text
+        .lines()
+        .any(|l| l.split_whitespace().collect::<String>() == "name=\"referee\"");
+    if !names_referee {
+        return Err(format!(
+            "{} is not referee's (no name = \"referee\")",
+            manifest.display()
+        ));
+    }
+    Ok(absolute.to_string_lossy().into_owned())
+}
+
 /// The `build` script of a program running `referee ARGUMENTS` (a shell word list; `"$@"`
 /// passes the program's own arguments on).
 pub fn build_script(pin: &Pin, what: &str, arguments: &str) -> String {
@@ -38,15 +135,21 @@ pub fn build_script(pin: &Pin, what: &str, arguments: &str) -> String {
 # It looks for ./referee (bundled), $REFEREE, referee on PATH, a copy built earlier in
 # ${{REFEREE_CACHE:-${{XDG_CACHE_HOME:-$HOME/.cache}}/referee}}/{version}, and else builds that
 # copy with cargo from $REFEREE_SOURCE or from: {source_said}.
-# Each must say "referee {version}" to --version.
+# Each must say "referee {version}" to --version (within 10 s). Every call it makes is limited
+# in time (with coreutils' timeout where there is one), and it writes only ./run and the cache.
 set -eu
 version='{version_q}'
 pinned_source='{source_q}'
+limited() {{
+  seconds=$1
+  shift
+  if command -v timeout >/dev/null 2>&1; then timeout -k 5 "$seconds" "$@"; else "$@"; fi
+}}
 is_pinned() {{
-  [ -f "$1" ] && [ -x "$1" ] && [ "$("$1" --version 2>/dev/null)" = "referee $version" ]
+  [ -f "$1" ] && [ -x "$1" ] && [ "$(limited 10 "$1" --version 2>/dev/null </dev/null | head -c 4096)" = "referee $version" ]
 }}
 says() {{
-  "$1" --version 2>&1 | head -n 1
+  limited 10 "$1" --version 2>&1 </dev/null | head -n 1 | head -c 200
 }}
 if is_pinned ./referee; then
   found="$(pwd)/referee"
@@ -79,14 +182,16 @@ else
       exit 1
     fi
     echo "build: building referee $version from $source into $cache" >&2
+    # The build's files go to the cache, never into the source, and are removed after.
     case $source in
       *://*|git@*)
         case $source in
-          *#*) cargo install --quiet --locked --root "$cache" --git "${{source%%#*}}" --rev "${{source#*#}}" referee >&2 ;;
-          *) cargo install --quiet --locked --root "$cache" --git "$source" referee >&2 ;;
+          *#*) limited 3600 cargo install --quiet --locked --root "$cache" --target-dir "$cache/target" --git "${{source%%#*}}" --rev "${{source#*#}}" referee >&2 || true ;;
+          *) limited 3600 cargo install --quiet --locked --root "$cache" --target-dir "$cache/target" --git "$source" referee >&2 || true ;;
         esac ;;
-      *) cargo install --quiet --locked --root "$cache" --path "$source" >&2 ;;
+      *) limited 3600 cargo install --quiet --locked --root "$cache" --target-dir "$cache/target" --path "$source" >&2 || true ;;
     esac
+    rm -rf "$cache/target"
     if ! is_pinned "$cache/bin/referee"; then
       echo "build: $source did not give referee $version (it says: $(says "$cache/bin/referee" || true))" >&2
       exit 1
