@@ -263,3 +263,87 @@ fn an_answer_file_is_valid_only_as_the_engines_verdicts_byte_for_byte() {
     assert_eq!(out.status.code(), Some(43));
     assert!(String::from_utf8_lossy(&out.stderr).contains("the input is invalid"));
 }
+
+/// online-judge-tools' `oj`, from `REFEREE_OJ` (as `.ci/run` sets it after `scripts/oj.sh`);
+/// `None` (the test says it was skipped) without it, a failure with `REFEREE_REQUIRE_TOOLS`.
+fn oj() -> Option<PathBuf> {
+    match std::env::var_os("REFEREE_OJ") {
+        Some(path) => Some(PathBuf::from(path)),
+        None => {
+            assert!(
+                std::env::var_os("REFEREE_REQUIRE_TOOLS").is_none(),
+                "REFEREE_OJ is not set (.ci/run installs online-judge-tools)"
+            );
+            eprintln!("SKIPPED the online-judge-tools check: set REFEREE_OJ to its oj");
+            None
+        }
+    }
+}
+
+/// `oj test -c PROGRAM -d DIR --judge-command 'referee check GAME --protocol testlib'`: oj
+/// calls its judge command as `JUDGE INPUT ACTUAL EXPECTED` and reads exit 0 as accepted, the
+/// testlib protocol's order and codes. On the shipped corpus of each game (its cases under the
+/// default rules, `.ans` as oj's `.out`), a correct program is accepted on every case and a
+/// program that always answers the same is rejected on exactly the cases whose answer differs.
+#[test]
+fn online_judge_tools_takes_check_as_its_judge_command() {
+    let Some(oj) = oj() else {
+        return;
+    };
+    let referee = env!("CARGO_BIN_EXE_referee");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (game, constant) in [
+        ("pousse", "X WINS"),
+        ("littlesquares", "first"),
+        ("somegame", "NO WINNERS"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cases = 0;
+        let mut differ = 0;
+        for entry in std::fs::read_dir(root.join("corpus").join(game)).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let Some(stem) = name.strip_suffix(".in") else {
+                continue;
+            };
+            let answer = path.with_extension("ans");
+            // One rule set per run: the default's cases (no rule set in the name).
+            if stem.contains('.') || !answer.is_file() {
+                continue;
+            }
+            let expected = std::fs::read_to_string(&answer).unwrap();
+            std::fs::copy(&path, dir.path().join(format!("{stem}.in"))).unwrap();
+            std::fs::write(dir.path().join(format!("{stem}.out")), &expected).unwrap();
+            cases += 1;
+            differ += usize::from(expected != format!("{constant}\n"));
+        }
+        assert!(cases >= 5, "{game}: {cases} cases");
+        let judge = format!("{referee} check {game} --protocol testlib");
+        let run = |program: &str| {
+            let out = Process::new(&oj)
+                .args(["test", "--no-print-input", "-c", program, "-d"])
+                .arg(dir.path())
+                .args(["--judge-command", &judge])
+                .env("HOME", dir.path())
+                .current_dir(dir.path())
+                .output()
+                .unwrap();
+            let said = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            (out.status.code(), said)
+        };
+        let (code, said) = run(&format!("{referee} judge {game}"));
+        assert_eq!(code, Some(0), "{game}: {said}");
+        assert!(
+            said.contains(&format!("test success: {cases} cases")),
+            "{game}: {said}"
+        );
+        let (code, said) = run(&format!("echo '{constant}'"));
+        assert_eq!(code, Some(1), "{game}: {said}");
+        let verdict = format!("test failed: {} AC / {cases} cases", cases - differ);
+        assert!(said.contains(&verdict), "{game}: {verdict}?\n{said}");
+    }
+}
