@@ -83,7 +83,7 @@ fn load_yaml(name: &str) -> Vec<Yaml> {
 
 #[test]
 fn slurm_array_tasks_merged_equal_one_run() {
-    let script = root().join("examples/ci/slurm-verify.sh");
+    let script = root().join("examples/ci/slurm-shard.sh");
     let text = fs::read_to_string(&script).unwrap();
     let range = text
         .lines()
@@ -96,6 +96,7 @@ fn slurm_array_tasks_merged_equal_one_run() {
     for id in min..=max {
         run(Command::new("bash")
             .arg(&script)
+            .args(["verify", "corpus"])
             .env("SLURM_ARRAY_JOB_ID", "4242")
             .env("SLURM_ARRAY_TASK_ID", id.to_string())
             .env("SLURM_ARRAY_TASK_MIN", min.to_string())
@@ -320,4 +321,191 @@ fn github_actions_matrix_jobs_merged_equal_one_run() {
     let summary = fs::read_to_string(&summary).unwrap();
     assert!(summary.contains("| suite | ok |"), "{summary}");
     assert!(artifacts.path().join("reports").is_dir());
+}
+
+/// The `SLURM_CONF` of a running cluster, from `REFEREE_SLURM_CONF` (as `.ci/run` sets it after
+/// `scripts/slurm.sh start`); `None` (the test says it was skipped) without it, a failure with
+/// `REFEREE_REQUIRE_TOOLS`.
+fn slurm() -> Option<PathBuf> {
+    match std::env::var_os("REFEREE_SLURM_CONF") {
+        Some(conf) => Some(PathBuf::from(conf)),
+        None => {
+            assert!(
+                std::env::var_os("REFEREE_REQUIRE_TOOLS").is_none(),
+                "REFEREE_SLURM_CONF is not set (.ci/run starts a one-node Slurm)"
+            );
+            eprintln!("SKIPPED the real Slurm runs: set REFEREE_SLURM_CONF (scripts/slurm.sh)");
+            None
+        }
+    }
+}
+
+/// `sbatch --wait` of `script ARGS` in `work` on the cluster of `conf` (with `--array=0-3` for
+/// an array), `referee` as REFEREE and `OUT` as the reports' directory; its exit code.
+fn sbatch(
+    conf: &Path,
+    work: &Path,
+    array: bool,
+    script: &str,
+    args: &[&str],
+    referee: &str,
+) -> Option<i32> {
+    let mut command = Command::new("sbatch");
+    command
+        .args(["--wait", "--quiet", "--cpus-per-task=1", "--time=10"])
+        .arg(format!("--chdir={}", work.display()))
+        .arg(format!("--output={}/slurm-%A_%a.log", work.display()));
+    if array {
+        command.arg("--array=0-3");
+    }
+    command
+        .arg(root().join("examples/ci").join(script))
+        .args(args)
+        .env("SLURM_CONF", conf)
+        .env("REFEREE", referee)
+        .env("OUT", work.join("reports/slurm"))
+        .current_dir(work);
+    command.output().unwrap().status.code()
+}
+
+/// Runs `verify`, `grade`, `stress` and `audit` through real `sbatch --array=0-3 --wait` with
+/// `examples/ci/slurm-shard.sh`, merges the slices with `examples/ci/slurm-merge.sh` (itself a
+/// Slurm job), and compares with one unsharded run: `verify`'s and `grade`'s reports, manifest
+/// included, byte for byte; `stress`'s findings byte for byte; `audit`'s findings row by row but
+/// for what differs by nature (the times, and how the failing runs are split between
+/// signatures: their total is the same). A task that fails makes the array's `sbatch --wait`
+/// fail, and the merge refuse the gap.
+#[test]
+fn slurm_runs_every_sharded_command_for_real() {
+    let Some(conf) = slurm() else {
+        return;
+    };
+    let scratch = tempfile::tempdir().unwrap();
+    let judge = scratch.path().join("mover-only");
+    let built = Command::new("cc")
+        .args(["-O2", "-DPLANT_MOVER_ONLY", "-o"])
+        .arg(&judge)
+        .arg(root().join("examples/judges/pousse.c"))
+        .output()
+        .unwrap();
+    assert!(built.status.success());
+    let judge = judge.display().to_string();
+    let audit = [
+        "audit", "pousse", "--cmd", &judge, "--cases", "300", "--seed", "4",
+    ];
+    let audit_more = ["--keep-going", "--shrink-time", "20"];
+    let audit_args: Vec<&str> = audit.iter().chain(&audit_more).copied().collect();
+    let commands: [(&[&str], &[&str]); 4] = [
+        (
+            &["verify", "corpus"],
+            &["verdicts.csv", "mismatches.csv", "verify.json"],
+        ),
+        (
+            &[
+                "grade",
+                "--cases",
+                "corpus/pousse",
+                "--submissions",
+                "submissions",
+            ],
+            &["grades.csv", "summary.csv", "grade.json"],
+        ),
+        (&["stress", "pousse", "--cases", "400"], &["findings.csv"]),
+        (&audit_args, &[]),
+    ];
+    for (args, reports) in commands {
+        let work = workdir();
+        copy_tree(
+            &root().join("examples/submissions"),
+            &work.path().join("submissions"),
+        );
+        let code = sbatch(&conf, work.path(), true, "slurm-shard.sh", args, REFEREE);
+        assert_eq!(code, Some(0), "{args:?}: the array failed");
+        let code = sbatch(&conf, work.path(), false, "slurm-merge.sh", &[], REFEREE);
+        let merged = work.path().join("reports/slurm/merged");
+        assert!(merged.is_dir(), "{args:?}: merge exit {code:?}");
+        let full = work.path().join("full");
+        let out = Command::new(REFEREE)
+            .args(args)
+            .arg("--out")
+            .arg(&full)
+            .current_dir(work.path())
+            .output()
+            .unwrap();
+        assert!(out.status.code() <= Some(1), "{args:?}");
+        for name in reports {
+            assert_eq!(
+                fs::read(merged.join(name)).unwrap(),
+                fs::read(full.join(name)).unwrap(),
+                "{args:?}: {name} of the merged slices differs from the unsharded run's"
+            );
+        }
+        if args[0] == "audit" {
+            let rows = |dir: &Path| {
+                let path = dir.join("programs/mover-only/findings.csv");
+                let mut reader = csv::Reader::from_path(path).unwrap();
+                let header = reader.headers().unwrap().clone();
+                let mut total = 0;
+                let mut kept = Vec::new();
+                for record in reader.records() {
+                    let record = record.unwrap();
+                    let field = |name: &str| {
+                        let at = header.iter().position(|h| h == name).unwrap();
+                        record[at].to_string()
+                    };
+                    total += field("count").parse::<u64>().unwrap();
+                    kept.push(
+                        [
+                            "finding",
+                            "kind",
+                            "input",
+                            "expected",
+                            "got",
+                            "exit",
+                            "signature",
+                        ]
+                        .map(field),
+                    );
+                }
+                (kept, total)
+            };
+            let (merged_rows, merged_total) = rows(&merged);
+            assert!(!merged_rows.is_empty());
+            assert_eq!((merged_rows, merged_total), rows(&full));
+        }
+    }
+    // A task that fails (its referee cannot run): the array's sbatch --wait fails, and the
+    // merge refuses the missing slice.
+    let work = workdir();
+    let flaky = work.path().join("flaky-referee");
+    fs::write(
+        &flaky,
+        format!("#!/bin/sh\n[ \"$SLURM_ARRAY_TASK_ID\" = 2 ] && exit 3\nexec '{REFEREE}' \"$@\"\n"),
+    )
+    .unwrap();
+    fs::set_permissions(&flaky, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let flaky = flaky.display().to_string();
+    let code = sbatch(
+        &conf,
+        work.path(),
+        true,
+        "slurm-shard.sh",
+        &["verify", "corpus"],
+        &flaky,
+    );
+    assert_eq!(code, Some(3));
+    let merge = Command::new(REFEREE)
+        .args(["merge"])
+        .args(
+            (0..4)
+                .filter(|k| *k != 2)
+                .map(|k| format!("reports/slurm/slice-{k}")),
+        )
+        .args(["--out", "merged"])
+        .current_dir(work.path())
+        .output()
+        .unwrap();
+    assert_eq!(merge.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&merge.stderr);
+    assert!(said.contains("slice missing: 3/4"), "{said}");
 }

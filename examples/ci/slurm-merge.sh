@@ -1,5 +1,5 @@
 #!/bin/bash
-# Merges the slices of slurm-verify.sh once every task has ended (submit it with
+# Merges the slices of slurm-shard.sh once every task has ended (submit it with
 # --dependency=afterany on the array job). Fails, naming them, if slices are missing.
 #SBATCH --job-name=referee-merge
 #SBATCH --time=00:10:00
