@@ -11,6 +11,9 @@ use std::process::Command;
 
 use yaml_rust2::{Yaml, YamlLoader};
 
+#[path = "common/tool.rs"]
+mod tool;
+
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
 
 fn root() -> &'static Path {
@@ -323,21 +326,12 @@ fn github_actions_matrix_jobs_merged_equal_one_run() {
     assert!(artifacts.path().join("reports").is_dir());
 }
 
-/// The `SLURM_CONF` of a running cluster, from `REFEREE_SLURM_CONF` (as `.ci/run` sets it after
-/// `scripts/slurm.sh start`); `None` (the test says it was skipped) without it, a failure with
-/// `REFEREE_REQUIRE_TOOLS`.
+/// The tool in `REFEREE_SLURM_CONF`, or `None`: the test is skipped.
 fn slurm() -> Option<PathBuf> {
-    match std::env::var_os("REFEREE_SLURM_CONF") {
-        Some(conf) => Some(PathBuf::from(conf)),
-        None => {
-            assert!(
-                std::env::var_os("REFEREE_REQUIRE_TOOLS").is_none(),
-                "REFEREE_SLURM_CONF is not set (.ci/run starts a one-node Slurm)"
-            );
-            eprintln!("SKIPPED the real Slurm runs: set REFEREE_SLURM_CONF (scripts/slurm.sh)");
-            None
-        }
-    }
+    tool::from_env(
+        "REFEREE_SLURM_CONF",
+        "the SLURM_CONF of a running cluster, from scripts/slurm.sh start",
+    )
 }
 
 /// `sbatch --wait` of `script ARGS` in `work` on the cluster of `conf` (with `--array=0-3` for

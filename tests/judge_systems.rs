@@ -9,6 +9,9 @@ use std::process::{Command as Process, Stdio};
 
 use assert_cmd::Command;
 
+#[path = "common/tool.rs"]
+mod tool;
+
 fn referee() -> Command {
     Command::cargo_bin("referee").unwrap()
 }
@@ -264,20 +267,12 @@ fn an_answer_file_is_valid_only_as_the_engines_verdicts_byte_for_byte() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("the input is invalid"));
 }
 
-/// online-judge-tools' `oj`, from `REFEREE_OJ` (as `.ci/run` sets it after `scripts/oj.sh`);
-/// `None` (the test says it was skipped) without it, a failure with `REFEREE_REQUIRE_TOOLS`.
+/// The tool in `REFEREE_OJ`, or `None`: the test is skipped.
 fn oj() -> Option<PathBuf> {
-    match std::env::var_os("REFEREE_OJ") {
-        Some(path) => Some(PathBuf::from(path)),
-        None => {
-            assert!(
-                std::env::var_os("REFEREE_REQUIRE_TOOLS").is_none(),
-                "REFEREE_OJ is not set (.ci/run installs online-judge-tools)"
-            );
-            eprintln!("SKIPPED the online-judge-tools check: set REFEREE_OJ to its oj");
-            None
-        }
-    }
+    tool::from_env(
+        "REFEREE_OJ",
+        "online-judge-tools' oj, installed by scripts/oj.sh",
+    )
 }
 
 /// `oj test -c PROGRAM -d DIR --judge-command 'referee check GAME --protocol testlib'`: oj

@@ -10,6 +10,9 @@ use std::process::Command as Process;
 
 use assert_cmd::Command;
 
+#[path = "common/tool.rs"]
+mod tool;
+
 fn referee() -> Command {
     Command::cargo_bin("referee").unwrap()
 }
@@ -638,12 +641,10 @@ fn verify_checks_a_packages_invalid_inputs_and_outputs_under_its_rule_set() {
 
 #[test]
 fn problemtools_accepts_the_package_of_every_game() {
-    let Some(verifyproblem) = std::env::var_os("REFEREE_VERIFYPROBLEM") else {
-        assert!(
-            std::env::var_os("REFEREE_REQUIRE_TOOLS").is_none(),
-            "REFEREE_VERIFYPROBLEM is not set (.ci/run installs problemtools)"
-        );
-        eprintln!("SKIPPED problemtools_accepts_the_package_of_every_game: set REFEREE_VERIFYPROBLEM to Kattis problemtools' verifyproblem");
+    let Some(verifyproblem) = tool::from_env(
+        "REFEREE_VERIFYPROBLEM",
+        "Kattis problemtools' verifyproblem, installed by scripts/problemtools.sh",
+    ) else {
         return;
     };
     let dir = scratch("problemtools");
@@ -696,5 +697,110 @@ fn problemtools_accepts_the_package_of_every_game() {
             "the wrong answer is caught\n{text}"
         );
         assert!(run.status.success(), "{text}");
+    }
+}
+
+/// The tool in `REFEREE_DMOJ`, or `None`: the test is skipped.
+fn dmoj() -> Option<PathBuf> {
+    tool::from_env(
+        "REFEREE_DMOJ",
+        "DMOJ's dmoj-cli, installed by scripts/dmoj.sh",
+    )
+}
+
+/// `dmoj-cli test` on the DMOJ problem of each game as written: every test of its `init.yml`
+/// passes (the accepted submission accepted on every case, the wrong one given its class, `WA`,
+/// on some), the checker's feedback is referee's message, and the first case the wrong
+/// submission fails is the first file `referee audit --package` finds it failing in the Kattis
+/// package of the same cases.
+#[test]
+fn dmoj_judges_each_games_problem_as_written() {
+    let Some(dmoj) = dmoj() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let problems = dir.path().join("problems");
+    let bin = Path::new(env!("CARGO_BIN_EXE_referee")).parent().unwrap();
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    std::fs::write(
+        dir.path().join("judge.yml"),
+        format!(
+            "id: referee\nkey: referee\nproblem_storage_globs:\n  - {}/*\nruntime:\n  gcc: \
+             /usr/bin/gcc\n  python3: /usr/bin/python3\n",
+            problems.display()
+        ),
+    )
+    .unwrap();
+    for game in ["pousse", "littlesquares", "somegame"] {
+        let problem = problems.join(game);
+        referee()
+            .args(["package", game, "--system", "dmoj", "--cases", "6", "--out"])
+            .arg(&problem)
+            .assert()
+            .success();
+        let run = Process::new(&dmoj)
+            .args(["-c", "judge.yml", "--no-ansi", "test", game])
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .env("HOME", dir.path())
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&run.stdout).to_string()
+            + &String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(0), "{game}: {said}");
+        assert!(said.contains("All tests passed."), "{game}: {said}");
+        // The wrong submission's section: its first WA, with referee's message.
+        let wrong = &said[said.find("Running test submissions/wrong_answer/").unwrap()..];
+        let first_wa = wrong
+            .lines()
+            .find(|l| l.contains(" WA ["))
+            .unwrap_or_else(|| panic!("{game}: no WA\n{said}"));
+        assert!(first_wa.contains("(wrong answer case "), "{first_wa}");
+        let position: usize = first_wa
+            .trim()
+            .strip_prefix("Test case")
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let init = std::fs::read_to_string(problem.join("init.yml")).unwrap();
+        let case = init
+            .lines()
+            .filter_map(|l| l.strip_prefix("- {in: "))
+            .nth(position - 1)
+            .unwrap()
+            .split(".in,")
+            .next()
+            .unwrap()
+            .to_string();
+        // The same cases as a Kattis package, audited.
+        let kattis = dir.path().join("kattis").join(game);
+        referee()
+            .args(["package", game, "--cases", "6", "--out"])
+            .arg(&kattis)
+            .assert()
+            .success();
+        let audited = dir.path().join("audited").join(game);
+        let audit = referee()
+            .args(["audit", game, "--cases", "10", "--package"])
+            .arg(&kattis)
+            .arg("--out")
+            .arg(&audited)
+            .output()
+            .unwrap();
+        assert_eq!(audit.status.code(), Some(0), "{game}");
+        let programs = std::fs::read_to_string(audited.join("programs.csv")).unwrap();
+        let (group, name) = case.split_once('-').unwrap();
+        let file = format!("data/{group}/{name}.in");
+        let wrong_row = programs
+            .lines()
+            .find(|l| l.starts_with("wrong_answer/"))
+            .unwrap();
+        assert!(
+            wrong_row.contains(&format!("wrong_answer on {}/{file} ", kattis.display())),
+            "{game}: DMOJ's first WA is {file}; audit says {wrong_row}"
+        );
     }
 }

@@ -66,7 +66,10 @@ int main(void) {
     while (fgets(line, sizeof line, stdin)) {
         line[strcspn(line, "\r\n")] = 0;
         if (line[0] == 0) { verdict(); continue; }
-        rows[nrows++] = strdup(line);
+        /* Not strdup: judges compile with -std=c99 or c11, where it is not declared. */
+        size_t length = strlen(line) + 1;
+        rows[nrows] = malloc(length);
+        memcpy(rows[nrows++], line, length);
     }
     verdict();
     return 0;

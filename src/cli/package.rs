@@ -8,7 +8,7 @@ use crate::error::RunError;
 use crate::game::{rules_from_flag, Game};
 use crate::games::{GameName, Visitor};
 use crate::judge_system::package::programs::Pin;
-use crate::judge_system::package::{write, FormatVersion, Settings, Written};
+use crate::judge_system::package::{write, FormatVersion, Settings, System, Written};
 
 #[derive(Debug, clap::Args)]
 pub(super) struct PackageArgs {
@@ -31,6 +31,10 @@ pub(super) struct PackageArgs {
     /// The problem's name shown to contestants (default: the game's).
     #[arg(long)]
     name: Option<String>,
+    /// The judge system: kattis (the problem package format: Kattis, DOMjudge, BAPCtools) or
+    /// dmoj (DMOJ's judge: init.yml and a checker that calls referee).
+    #[arg(long, value_enum, default_value_t = System::Kattis)]
+    system: System,
     /// The problem package format version: 2025-09 (BAPCtools), 2023-07-draft or legacy
     /// (Kattis problemtools, DOMjudge).
     #[arg(long, value_enum, default_value_t = FormatVersion::V2025_09)]
@@ -58,6 +62,7 @@ pub(super) fn package(args: PackageArgs) -> Result<ExitCode, RunError> {
     .map_err(RunError::Usage)?;
     let settings = Settings {
         out: args.out.clone(),
+        system: args.system,
         seed: args.seed,
         cases: args.cases,
         name: args.name.clone(),

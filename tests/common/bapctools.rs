@@ -7,17 +7,10 @@ use std::process::{Command, Output};
 
 /// `bt`, or `None` (the test is skipped) when `REFEREE_BT` is not set.
 pub fn bt() -> Option<PathBuf> {
-    match std::env::var_os("REFEREE_BT") {
-        Some(path) => Some(PathBuf::from(path)),
-        None => {
-            assert!(
-                std::env::var_os("REFEREE_REQUIRE_TOOLS").is_none(),
-                "REFEREE_BT is not set (.ci/run installs BAPCtools)"
-            );
-            eprintln!("SKIPPED the BAPCtools checks: set REFEREE_BT to BAPCtools' bt");
-            None
-        }
-    }
+    super::tool::from_env(
+        "REFEREE_BT",
+        "BAPCtools' bt, installed by scripts/bapctools.sh",
+    )
 }
 
 /// Runs `bt ARGS` in the problem directory `problem`, with this referee first on PATH (the

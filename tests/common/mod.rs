@@ -4,6 +4,7 @@
 
 pub mod bapctools;
 pub mod programs;
+pub mod tool;
 
 use std::collections::VecDeque;
 use std::path::PathBuf;

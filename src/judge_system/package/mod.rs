@@ -28,6 +28,7 @@
 
 pub mod add;
 pub mod cases;
+pub mod dmoj;
 pub mod programs;
 pub mod statement;
 
@@ -55,11 +56,22 @@ pub enum FormatVersion {
     Legacy,
 }
 
+/// The judge system a package is written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum System {
+    /// The problem package format (Kattis, DOMjudge, BAPCtools), in `--format-version`.
+    Kattis,
+    /// DMOJ's judge: `init.yml` and a Python checker ([`dmoj`]).
+    Dmoj,
+}
+
 /// How to write a package.
 #[derive(Debug, Clone)]
 pub struct Settings {
     /// The package directory.
     pub out: PathBuf,
+    /// The judge system it is for.
+    pub system: System,
     /// The seed of the random cases (the generators' `random_salt`).
     pub seed: u64,
     /// How many random cases.
@@ -139,9 +151,12 @@ pub fn write<G: Game>(settings: &Settings, rules: G::Options) -> Result<Written,
         std::process::id()
     ));
     let _ = fs::remove_dir_all(&staging);
-    let written = write_into::<G>(&staging, settings, rules, &content, &planned)
-        .and_then(|w| write_file_list(&staging).map(|()| w))
-        .map_err(|e| RunError::io(&staging, e));
+    let written = match settings.system {
+        System::Kattis => write_into::<G>(&staging, settings, rules, &content, &planned),
+        System::Dmoj => dmoj::write_into::<G>(&staging, &settings.pin, rules, &content, &planned),
+    }
+    .and_then(|w| write_file_list(&staging).map(|()| w))
+    .map_err(|e| RunError::io(&staging, e));
     let replaced = written.and_then(|written| {
         replace(&staging, out).map_err(|e| RunError::io(out, e))?;
         Ok(written)
@@ -254,6 +269,33 @@ fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     fs::write(path, bytes)
 }
 
+/// Writes each of `planned`'s cases at `path_of(case)` with the extensions `.in` and `.ans`
+/// (the engine's answer); what was written.
+fn write_cases<G: Game>(
+    planned: &[Planned],
+    rules: G::Options,
+    content: &Content,
+    path_of: impl Fn(&Planned) -> PathBuf,
+) -> io::Result<Written> {
+    let mut written = Written {
+        samples: 0,
+        secret: 0,
+        submissions: content.submissions.len(),
+    };
+    for case in planned {
+        let answer = crate::gen::answer_of::<G>(&case.input, rules)
+            .map_err(|e| io::Error::other(format!("{}: {e}", case.name)))?;
+        let at = path_of(case);
+        write_file(&at.with_extension("in"), &case.input)?;
+        write_file(&at.with_extension("ans"), answer.as_bytes())?;
+        match case.group {
+            Group::Sample => written.samples += 1,
+            Group::Secret => written.secret += 1,
+        }
+    }
+    Ok(written)
+}
+
 /// The output validator's arguments: the rule set, and the default output validator's flags
 /// that say what `referee check` then does (compare byte for byte).
 pub fn output_validator_args(rules_name: &str) -> Vec<String> {
@@ -302,22 +344,9 @@ fn write_into<G: Game>(
             statement::latex(&title, &content.statement).as_bytes(),
         )?,
     }
-    let mut written = Written {
-        samples: 0,
-        secret: 0,
-        submissions: content.submissions.len(),
-    };
-    for case in planned {
-        let answer = crate::gen::answer_of::<G>(&case.input, rules)
-            .map_err(|e| io::Error::other(format!("{}: {e}", case.name)))?;
-        let at = dir.join("data").join(case.group.dir()).join(&case.name);
-        write_file(&at.with_extension("in"), &case.input)?;
-        write_file(&at.with_extension("ans"), answer.as_bytes())?;
-        match case.group {
-            Group::Sample => written.samples += 1,
-            Group::Secret => written.secret += 1,
-        }
-    }
+    let written = write_cases::<G>(planned, rules, content, |case| {
+        dir.join("data").join(case.group.dir()).join(&case.name)
+    })?;
     match format {
         FormatVersion::V2025_09 => write_file(
             &dir.join("data/test_group.yaml"),

@@ -239,11 +239,16 @@ pub fn write_program(dir: &Path, pin: &Pin, what: &str, arguments: &str) -> io::
         ),
     )?;
     if let Some(binary) = &pin.bundled {
-        let bundled = dir.join("referee");
-        fs::copy(binary, &bundled)?;
-        make_executable(&bundled)?;
+        bundle(binary, dir)?;
     }
     Ok(())
+}
+
+/// Copies the referee `binary` into `dir` as `referee`, executable.
+pub fn bundle(binary: &Path, dir: &Path) -> io::Result<()> {
+    let bundled = dir.join("referee");
+    fs::copy(binary, &bundled)?;
+    make_executable(&bundled)
 }
 
 #[cfg(unix)]

@@ -1,0 +1,21 @@
+//! An external tool a test runs (problemtools, BAPCtools, online-judge-tools, DMOJ, Slurm),
+//! named by an environment variable that `.ci/run` sets after installing it. Without it the
+//! test says it was skipped, and fails instead when `REFEREE_REQUIRE_TOOLS` is set.
+
+use std::path::PathBuf;
+
+/// The path in `variable`, or `None` (the test is skipped, said on standard error) when it is
+/// not set; `what` names the tool and how to get it.
+pub fn from_env(variable: &str, what: &str) -> Option<PathBuf> {
+    match std::env::var_os(variable) {
+        Some(path) => Some(PathBuf::from(path)),
+        None => {
+            assert!(
+                std::env::var_os("REFEREE_REQUIRE_TOOLS").is_none(),
+                "{variable} is not set ({what}; .ci/run sets it)"
+            );
+            eprintln!("SKIPPED: set {variable} ({what})");
+            None
+        }
+    }
+}
