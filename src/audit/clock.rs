@@ -26,6 +26,12 @@ pub fn wall_cap(cpu_limit: Duration) -> Duration {
     cpu_limit * WALL_FACTOR
 }
 
+/// The CPU time the calling thread has used.
+pub fn thread_cpu() -> Duration {
+    let now = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(now.tv_sec.max(0) as u64, now.tv_nsec.max(0) as u32)
+}
+
 /// What processes have used.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Usage {

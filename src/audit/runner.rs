@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::outcome::Tried;
 use super::plan::judged;
-use super::program::{Limits, Program};
+use super::program::{Ending, Limits, Program};
 use crate::game::{in_form, Form, Game};
 
 /// How much CPU time a run that is as long as the data's longest file may take, as a multiple
@@ -112,6 +112,10 @@ pub struct Runner<'a, G: Game> {
     /// Runs still going then are cut ([`super::program::Ending::Cut`]).
     pub deadline: Option<Instant>,
     runs: Arc<AtomicU64>,
+    /// The CPU time of the runs made through this runner (shared with
+    /// [`reformed`](Self::reformed) ones, not with [`metered`](Self::metered) ones), in
+    /// nanoseconds; a run stopped by the wall-clock cap counts its CPU limit.
+    cpu: Arc<AtomicU64>,
     fatal: Arc<Mutex<Option<String>>>,
 }
 
@@ -133,6 +137,7 @@ impl<'a, G: Game> Runner<'a, G> {
             rules,
             deadline,
             runs: Arc::new(AtomicU64::new(0)),
+            cpu: Arc::new(AtomicU64::new(0)),
             fatal: Arc::new(Mutex::new(None)),
         }
     }
@@ -148,8 +153,25 @@ impl<'a, G: Game> Runner<'a, G> {
             rules: self.rules,
             deadline: self.deadline,
             runs: Arc::clone(&self.runs),
+            cpu: Arc::clone(&self.cpu),
             fatal: Arc::clone(&self.fatal),
         }
+    }
+
+    /// The same runner, its runs counted with this one's, whose [`cpu`](Self::cpu) counts only
+    /// the runs made through it (what one finding's shrinking spends, whatever other runs of the
+    /// program go on at the same time).
+    pub fn metered(&self) -> Runner<'a, G> {
+        Runner {
+            cpu: Arc::new(AtomicU64::new(0)),
+            ..self.reformed(self.form)
+        }
+    }
+
+    /// The CPU time of the runs made through this runner (a run stopped by the wall-clock cap
+    /// counts its CPU limit).
+    pub fn cpu(&self) -> Duration {
+        Duration::from_nanos(self.cpu.load(Ordering::Relaxed))
     }
 
     /// Runs the program on `input` as it is, given `cpu` of CPU time, cut at `cut`, and
@@ -176,7 +198,17 @@ impl<'a, G: Game> Runner<'a, G> {
         cut: Option<Instant>,
     ) -> Option<Tried> {
         match self.program.run(input, limits, cut) {
-            Ok(run) => Some(Tried::new(run, expected.to_string())),
+            Ok(run) => {
+                // A run stopped by the wall-clock cap (it sleeps or blocks) is charged its CPU
+                // limit, as a judge charges a timeout.
+                let charged = match run.ending {
+                    Ending::WallCap => limits.cpu.max(run.cpu),
+                    _ => run.cpu,
+                };
+                let nanos = u64::try_from(charged.as_nanos()).unwrap_or(u64::MAX);
+                self.cpu.fetch_add(nanos, Ordering::Relaxed);
+                Some(Tried::new(run, expected.to_string()))
+            }
             Err(e) => {
                 let mut fatal = self.fatal.lock().unwrap_or_else(|e| e.into_inner());
                 fatal.get_or_insert_with(|| {

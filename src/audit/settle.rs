@@ -16,7 +16,9 @@ use super::probe::Attempt;
 use super::program::past;
 use super::runner::Runner;
 use super::settings::Settings;
-use super::shrink::{search_random, search_smallest, shortest_prefix, shrink, Step, SEARCH};
+use super::shrink::{
+    search_random, search_smallest, shortest_prefix, shrink, Budget, Step, CRASH_PADDING, SEARCH,
+};
 use super::{Kind, Source};
 use crate::game::{Case, Constraints, Engine, Form, Game, Judged};
 
@@ -117,11 +119,9 @@ fn isolate<G: Game>(runner: &Runner<G>, failed: Failed<G::Case>) -> Failure<G::C
     }
 }
 
-/// The environment a shrunk crash must crash with too ([`super::program::Limits::padding`]):
-/// past a buffer's end on the stack, what an overflow reaches depends on how much environment
-/// lies above the stack (and on its random placement), and a case at the edge would not crash
-/// where its reader runs it.
-pub const CRASH_PADDING: usize = 64 << 10;
+/// How many times its CPU time one finding's shrinking may take of wall-clock time (without
+/// `--time`): the cap for a machine so busy that the program and referee hardly run.
+pub const SHRINK_WALL_FACTOR: u32 = 10;
 
 /// Runs `input` again until [`RERUNS`] + 1 runs in all have ended ([`CRASH_RERUNS`] + 1 for a
 /// crash), counting the `again.runs` already seen; a timeout with twice the time; with
@@ -168,15 +168,25 @@ fn shrunk<G: Game>(
     kind: Kind,
 ) -> (Vec<Step<G::Case>>, Option<usize>) {
     let now = Instant::now();
-    let share = runner.deadline.map_or(settings.shrink_time, |d| {
-        d.saturating_duration_since(now) / 2
-    });
-    let until = now + settings.shrink_time.min(share);
+    // Its CPU time: --shrink-time, at most half the time left before --time's deadline; its
+    // wall-clock cap: SHRINK_WALL_FACTOR times that, or that half.
+    let (cpu, wall) = match runner.deadline {
+        Some(d) => {
+            let share = d.saturating_duration_since(now) / 2;
+            (settings.shrink_time.min(share), share)
+        }
+        None => (
+            settings.shrink_time,
+            settings.shrink_time * SHRINK_WALL_FACTOR,
+        ),
+    };
+    let budget = &Budget::new(cpu, now + wall);
+    let runner = &runner.metered();
     let keep_inside =
         settings.constraints == Constraints::Contest && failure.case.outside.is_none();
     // A long case is cut to its shortest failing prefix first; when that is still long, the
     // failure needs its length (a buffer too short), and it is reported there.
-    let mut steps = shortest_prefix(runner, &failure.case.case, kind, keep_inside, until);
+    let mut steps = shortest_prefix(runner, &failure.case.case, kind, keep_inside, budget);
     let start = steps
         .last()
         .map_or(&failure.case.case, |(case, _)| case)
@@ -185,7 +195,7 @@ fn shrunk<G: Game>(
         return (steps, None);
     }
     if kind != Kind::WrongAnswer {
-        steps.extend(shrink(runner, &start, kind, keep_inside, until));
+        steps.extend(shrink(runner, &start, kind, keep_inside, budget));
         return (steps, None);
     }
     // A wrong answer: small random cases that fail the same way first (from a large case, the
@@ -194,15 +204,16 @@ fn shrunk<G: Game>(
     let tried = steps.last().map_or(&failure.tried, |(_, t)| t).clone();
     let seed = settings.seed;
     let mut searched_from = None;
-    let found = search_random(runner, &start, &tried, kind, keep_inside, until, seed);
+    let half = &budget.part(1, 2);
+    let found = search_random(runner, &start, &tried, kind, keep_inside, half, seed);
     if found.is_empty() {
-        steps.extend(shrink(runner, &start, kind, keep_inside, until));
+        steps.extend(shrink(runner, &start, kind, keep_inside, budget));
     } else {
         searched_from = Some(steps.len());
         steps.extend(found);
     }
     let best = steps.last().map_or(&start, |(c, _)| c).clone();
-    let found = search_smallest(runner, &best, &tried, kind, keep_inside, until);
+    let found = search_smallest(runner, &best, &tried, kind, keep_inside, budget);
     if !found.is_empty() {
         searched_from = searched_from.or(Some(steps.len()));
         steps.extend(found);

@@ -23,8 +23,9 @@
 //! run in the multi-case form) below the smallest found, which gives the fewest moves that show
 //! the bug. Each case found is shrunk in turn.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use super::clock::thread_cpu;
 use super::narrow::{alone, first_failing};
 use super::outcome::{difference, Tried};
 use super::program::past;
@@ -73,10 +74,53 @@ fn variant<G: Game>(
     Some(Variant { case, input })
 }
 
+/// What shrinking one finding may spend: CPU time, the program's (its runs through a
+/// [`Runner::metered`] runner) and that of the thread that shrinks (the engine's judgements,
+/// the runs' set-up), which a busy machine does not change, so shrinking ends on the same case
+/// on a busy machine as on an idle one; wall-clock time only caps it.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    cpu: Duration,
+    thread_at_start: Duration,
+    wall_cap: Instant,
+}
+
+impl Budget {
+    /// `cpu` of CPU time from now, and until `wall_cap` at most.
+    pub fn new(cpu: Duration, wall_cap: Instant) -> Budget {
+        Budget {
+            cpu,
+            thread_at_start: thread_cpu(),
+            wall_cap,
+        }
+    }
+
+    /// The first `numerator / denominator` of it: spent when that share of its CPU time is.
+    pub fn part(&self, numerator: u32, denominator: u32) -> Budget {
+        Budget {
+            cpu: self.cpu * numerator / denominator,
+            ..*self
+        }
+    }
+
+    /// Whether it is spent: `runner`'s runs (a metered runner, made for this budget) and this
+    /// thread's work took its CPU time, or the cap or the audit's deadline passed.
+    pub fn spent<G: Game>(&self, runner: &Runner<G>) -> bool {
+        let used = runner.cpu() + thread_cpu().saturating_sub(self.thread_at_start);
+        used >= self.cpu || past(Some(self.wall_cap)) || past(runner.deadline)
+    }
+}
+
+/// The environment a shrunk crash must crash with too ([`super::program::Limits::padding`]):
+/// past a buffer's end on the stack, what an overflow reaches depends on how much environment
+/// lies above the stack (and on its random placement), and a case at the edge would not crash
+/// where its reader runs it.
+pub const CRASH_PADDING: usize = 64 << 10;
+
 /// A shrinking step: the case and its run.
 pub type Step<C> = (C, Tried);
 
-/// Shrinks `case`, on which the program fails with `kind`, until `until`: the cases kept, each
+/// Shrinks `case`, on which the program fails with `kind`, within `budget`: the cases kept, each
 /// smaller than the one before, with the run that failed on it (empty when no variant fails).
 /// With `keep_inside`, no variant outside the contest's limits is tried.
 pub fn shrink<G: Game>(
@@ -84,7 +128,7 @@ pub fn shrink<G: Game>(
     case: &G::Case,
     kind: Kind,
     keep_inside: bool,
-    until: Instant,
+    budget: &Budget,
 ) -> Vec<Step<G::Case>> {
     let mut chain: Vec<Step<G::Case>> = Vec::new();
     let mut best = case.clone();
@@ -97,7 +141,7 @@ pub fn shrink<G: Game>(
             let mut variants = best.shrink();
             let mut found = None;
             while found.is_none() {
-                if past(Some(until)) {
+                if budget.spent(runner) {
                     break;
                 }
                 let mut batch = Vec::new();
@@ -155,17 +199,17 @@ fn first_failing_variant<G: Game>(
 
 /// The shortest prefix of `case` ([`Case::prefix`]) on which the program fails with `kind`
 /// alone, by bisection on its steps (a prefix failing when every longer one fails, as a buffer
-/// too short does), until `until`: every failing prefix met, and a few 1/64 to 1/8 longer than
+/// too short does), within `budget`: every failing prefix met, and a few 1/64 to 1/8 longer than
 /// the shortest, longest first (so that the shortest which fails every time can be kept: past
 /// a buffer's end, a crash may depend on the memory's layout; a crash is probed with
-/// [`super::settle::CRASH_PADDING`] more environment).
+/// [`CRASH_PADDING`] more environment).
 /// Nothing when `case` has fewer than [`BISECT_FROM`] steps.
 pub fn shortest_prefix<G: Game>(
     runner: &Runner<G>,
     case: &G::Case,
     kind: Kind,
     keep_inside: bool,
-    until: Instant,
+    budget: &Budget,
 ) -> Vec<Step<G::Case>> {
     let Some(steps) = case.steps().filter(|&s| s >= BISECT_FROM) else {
         return Vec::new();
@@ -173,7 +217,7 @@ pub fn shortest_prefix<G: Game>(
     // A crash must come with more environment above the stack too (what is reported must
     // crash wherever it is run: see CRASH_PADDING).
     let padding = if kind == Kind::Crash {
-        super::settle::CRASH_PADDING
+        CRASH_PADDING
     } else {
         0
     };
@@ -188,7 +232,7 @@ pub fn shortest_prefix<G: Game>(
     // `passes` passes or is assumed to (no steps); `fails` fails.
     let (mut passes, mut fails) = (0, steps);
     let mut found = Vec::new();
-    while fails - passes > 1 && !past(Some(until)) {
+    while fails - passes > 1 && !budget.spent(runner) {
         let middle = passes + (fails - passes) / 2;
         let prefix = case.prefix(middle);
         match fails_alone(&prefix) {
@@ -207,7 +251,7 @@ pub fn shortest_prefix<G: Game>(
     }
     for shift in (3..=6).rev() {
         let longer = (fails + (fails >> shift)).min(steps - 1);
-        if longer <= fails || past(Some(until)) || found.iter().any(|(s, _, _)| *s == longer) {
+        if longer <= fails || budget.spent(runner) || found.iter().any(|(s, _, _)| *s == longer) {
             continue;
         }
         let prefix = case.prefix(longer);
@@ -231,7 +275,7 @@ pub fn search_random<G: Game>(
     tried: &Tried,
     kind: Kind,
     keep_inside: bool,
-    until: Instant,
+    budget: &Budget,
     seed: u64,
 ) -> Vec<Step<G::Case>> {
     let Some(shape) = case.small_shape() else {
@@ -247,7 +291,7 @@ pub fn search_random<G: Game>(
     let together = runner.form == Form::Multi && kind == Kind::WrongAnswer;
     let per_run = if together { BATCH } else { 1 };
     let wanted = difference(&tried.expected, &tried.run.stdout);
-    first_the_same::<G>(runner, drawn, per_run, kind, keep_inside, until, &wanted)
+    first_the_same::<G>(runner, drawn, per_run, kind, keep_inside, budget, &wanted)
         .unwrap_or_default()
 }
 
@@ -261,7 +305,7 @@ pub fn search_smallest<G: Game>(
     tried: &Tried,
     kind: Kind,
     keep_inside: bool,
-    until: Instant,
+    budget: &Budget,
 ) -> Vec<Step<G::Case>> {
     if case.small_shape().is_none() {
         return Vec::new();
@@ -277,26 +321,34 @@ pub fn search_smallest<G: Game>(
         .filter(|c| c.input().len() < size)
         .take(most);
     let wanted = difference(&tried.expected, &tried.run.stdout);
-    first_the_same::<G>(runner, smallest, per_run, kind, keep_inside, until, &wanted)
-        .unwrap_or_default()
+    first_the_same::<G>(
+        runner,
+        smallest,
+        per_run,
+        kind,
+        keep_inside,
+        budget,
+        &wanted,
+    )
+    .unwrap_or_default()
 }
 
 /// The first of `cases` (run `per_run` to a process) on which the program fails with `kind`
 /// and an output that differs as `wanted` says, shrunk: its steps, or `None` when there is
-/// none before `until`.
+/// none within `budget`.
 fn first_the_same<G: Game>(
     runner: &Runner<G>,
     cases: impl Iterator<Item = G::Case>,
     per_run: usize,
     kind: Kind,
     keep_inside: bool,
-    until: Instant,
+    budget: &Budget,
     wanted: &str,
 ) -> Option<Vec<Step<G::Case>>> {
     let mut cases = cases.filter_map(|c| variant::<G>(c, runner.rules, keep_inside));
     let mut together = per_run > 1;
     loop {
-        if past(Some(until)) {
+        if budget.spent(runner) {
             return None;
         }
         let mut batch: Vec<Variant<G::Case>> = Vec::new();
@@ -314,7 +366,7 @@ fn first_the_same<G: Game>(
             if difference(&found.expected, &found.run.stdout) == wanted {
                 let start = batch.swap_remove(i).case;
                 let mut steps = vec![(start.clone(), found)];
-                steps.extend(shrink(runner, &start, kind, keep_inside, until));
+                steps.extend(shrink(runner, &start, kind, keep_inside, budget));
                 return Some(steps);
             }
             batch.drain(..=i);

@@ -11,7 +11,7 @@
 //! then checks that the game ends on the last push, won by the maker. A long game's undecided
 //! moves come first; the maker's pushes overwrite whatever they left in the line.
 
-use super::case::{random_move, Steered, LONG_GAME_MOVES};
+use super::steered::{random_move, Steered, LONG_GAME_MOVES};
 use super::{Board, Colour, Edge, Match, Move, Reason, Rules};
 use crate::random::{pick, Entropy};
 
@@ -230,7 +230,7 @@ fn straight(
     let mut waits = 4 * n;
     while made < n {
         let mover = Colour::of_move(game.moves.len() as u64 + 1);
-        let keeps = |effect: &super::case::Effect, board: &Board| {
+        let keeps = |effect: &super::steered::Effect, board: &Board| {
             !effect.decisive()
                 && (0..made).all(|i| {
                     let (row, col) = square_of(push, n, i);

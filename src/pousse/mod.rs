@@ -17,6 +17,7 @@ pub mod reference;
 pub mod rules;
 pub mod show;
 pub mod small;
+mod steered;
 pub mod windows;
 
 use std::fmt;
