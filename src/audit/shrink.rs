@@ -288,11 +288,7 @@ pub fn search_random<G: Game>(
             G::Case::generate(&mut rng, Some(runner.rules), &shape)
         })
         .filter(|c| c.input().len() < size);
-    let together = runner.form == Form::Multi && kind == Kind::WrongAnswer;
-    let per_run = if together { BATCH } else { 1 };
-    let wanted = difference(&tried.expected, &tried.run.stdout);
-    first_the_same::<G>(runner, drawn, per_run, kind, keep_inside, budget, &wanted)
-        .unwrap_or_default()
+    first_the_same::<G>(runner, drawn, BATCH, kind, keep_inside, budget, tried)
 }
 
 /// Runs the game's smallest cases in order ([`Case::smallest`]: thousands to a run in the
@@ -311,45 +307,52 @@ pub fn search_smallest<G: Game>(
         return Vec::new();
     }
     let size = case.input().len();
-    let together = runner.form == Form::Multi && kind == Kind::WrongAnswer;
-    let (per_run, most) = if together {
-        (SMALLEST_BATCH, usize::MAX)
+    let most = if together(runner, kind) {
+        usize::MAX
     } else {
-        (1, SEARCH as usize)
+        SEARCH as usize
     };
     let smallest = G::Case::smallest(runner.rules)
         .filter(|c| c.input().len() < size)
         .take(most);
-    let wanted = difference(&tried.expected, &tried.run.stdout);
     first_the_same::<G>(
         runner,
         smallest,
-        per_run,
+        SMALLEST_BATCH,
         kind,
         keep_inside,
         budget,
-        &wanted,
+        tried,
     )
-    .unwrap_or_default()
 }
 
+/// Whether cases searched for a failure of `kind` run many to a process.
+fn together<G: Game>(runner: &Runner<G>, kind: Kind) -> bool {
+    runner.form == Form::Multi && kind == Kind::WrongAnswer
+}
+
+/// The first of `cases` (`batch` to a run where [`together`], else one by one) on which the
+/// program fails with `kind` and an output that differs as `tried`'s does, shrunk: its steps,
+/// or none within `budget`.
 /// The first of `cases` (run `per_run` to a process) on which the program fails with `kind`
 /// and an output that differs as `wanted` says, shrunk: its steps, or `None` when there is
 /// none within `budget`.
 fn first_the_same<G: Game>(
     runner: &Runner<G>,
     cases: impl Iterator<Item = G::Case>,
-    per_run: usize,
+    batch: usize,
     kind: Kind,
     keep_inside: bool,
     budget: &Budget,
-    wanted: &str,
-) -> Option<Vec<Step<G::Case>>> {
+    tried: &Tried,
+) -> Vec<Step<G::Case>> {
+    let wanted = &difference(&tried.expected, &tried.run.stdout);
+    let per_run = if together(runner, kind) { batch } else { 1 };
     let mut cases = cases.filter_map(|c| variant::<G>(c, runner.rules, keep_inside));
-    let mut together = per_run > 1;
+    let mut shared = per_run > 1;
     loop {
         if budget.spent(runner) {
-            return None;
+            return Vec::new();
         }
         let mut batch: Vec<Variant<G::Case>> = Vec::new();
         let mut bytes = 0;
@@ -359,15 +362,15 @@ fn first_the_same<G: Game>(
             batch.push(next);
         }
         if batch.is_empty() {
-            return None;
+            return Vec::new();
         }
         // The first variant failing the same way: after one that fails otherwise, the rest.
-        while let Some((i, found)) = first_failing_variant(runner, &batch, kind, &mut together) {
-            if difference(&found.expected, &found.run.stdout) == wanted {
+        while let Some((i, found)) = first_failing_variant(runner, &batch, kind, &mut shared) {
+            if difference(&found.expected, &found.run.stdout) == *wanted {
                 let start = batch.swap_remove(i).case;
                 let mut steps = vec![(start.clone(), found)];
                 steps.extend(shrink(runner, &start, kind, keep_inside, budget));
-                return Some(steps);
+                return steps;
             }
             batch.drain(..=i);
         }
