@@ -12,17 +12,7 @@ trap 'rm -rf "$W"' EXIT
 $B gen pousse --out "$W/p" --count 3400 --n 6 --moves 60 --palette 3 --rules icfp98 --answers
 $B gen littlesquares --out "$W/l" --count 3300 --rows 4 --cols 5 --filled 0.3 --answers
 $B gen somegame --out "$W/s" --count 3300 --rows 5 --cols 5 --players 2 --k 3 --fill 0.5 --perturb 0 --answers
-best() {
-  local best=999999
-  for _ in $(seq "$RUNS"); do
-    local s e
-    s=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || true
-    e=$(date +%s.%N)
-    best=$(echo "$e - $s" | bc -l | awk -v b="$best" '{print ($1 < b) ? $1 : b}')
-  done
-  echo "$best"
-}
+. scripts/best_time.sh
 # The machine's own parallel speedup in the same run: two CPU-bound processes at once against
 # one after the other (shared virtual CPUs often deliver less than 2).
 burn() { awk 'BEGIN { s = 0; for (i = 0; i < 3e7; i++) s += i * i }'; }

@@ -11,6 +11,7 @@ use crate::error::JudgeError;
 use crate::knobs::{Knob, Knobs};
 use crate::random::Entropy;
 use crate::view::{BoardView, DrawRequest};
+pub use referee_reference::cases::{Case as ReferenceCase, Stop as ReferenceStop};
 
 /// Which implementation judges (`--engine fast|reference`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
@@ -188,6 +189,24 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// Whether the reference's parser accepts `input` (without judging it): for checking the
     /// parsers against each other on inputs too large for the reference to judge.
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError>;
+
+    /// The reference's own reading of `input`'s multi-case framing, a case at a time, each
+    /// case's text held while it has at most `bound` bytes: memory bounded by `bound`, whatever
+    /// the number of cases. The iteration ends after a [`ReferenceStop`].
+    fn reference_cases<'a>(
+        input: Box<dyn Read + Send + 'a>,
+        bound: u64,
+    ) -> Box<dyn Iterator<Item = Result<ReferenceCase, ReferenceStop>> + Send + 'a>;
+
+    /// The reference's judgement of one case of [`Game::reference_cases`] (held), its grammar
+    /// checked first; [`JudgeError::Refused`] beyond the reference's limits.
+    fn reference_judge_case(
+        case: &ReferenceCase,
+        options: Self::Options,
+    ) -> Result<Self::Judgement, JudgeError>;
+
+    /// The reference's grammar check of one case of [`Game::reference_cases`] (held).
+    fn reference_check_case(case: &ReferenceCase) -> Result<(), JudgeError>;
 
     /// What the game's Kattis problem package holds under `options` (statement, examples,
     /// edge cases, solutions); `None` when the game has no package.

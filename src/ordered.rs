@@ -82,7 +82,7 @@ where
     I: Iterator<Item = T> + Send,
     T: Send,
     R: Send,
-    W: Fn(T, &mut dyn FnMut(R)) + Sync,
+    W: Fn(T, &mut (dyn FnMut(R) + Send)) + Sync,
     D: FnMut(R) -> io::Result<()> + Send,
 {
     let shared = Shared {
@@ -111,9 +111,10 @@ where
 
 fn worker<I, T, R, W, D>(shared: &Shared<I, R, D>, window: u64, work: &W)
 where
-    I: Iterator<Item = T>,
-    W: Fn(T, &mut dyn FnMut(R)),
-    D: FnMut(R) -> io::Result<()>,
+    R: Send,
+    I: Iterator<Item = T> + Send,
+    W: Fn(T, &mut (dyn FnMut(R) + Send)),
+    D: FnMut(R) -> io::Result<()> + Send,
 {
     loop {
         let (at, item) = {
@@ -171,7 +172,7 @@ mod tests {
                 sizes.iter().copied().enumerate(),
                 jobs,
                 3,
-                |(i, n): (usize, usize), emit: &mut dyn FnMut((usize, usize))| {
+                |(i, n): (usize, usize), emit: &mut (dyn FnMut((usize, usize)) + Send)| {
                     std::thread::sleep(std::time::Duration::from_millis((7 - i as u64) * 2));
                     for k in 0..n {
                         emit((i, k));
@@ -199,7 +200,7 @@ mod tests {
             0..1000u32,
             2,
             8,
-            |i, emit: &mut dyn FnMut(u32)| emit(i),
+            |i, emit: &mut (dyn FnMut(u32) + Send)| emit(i),
             |i| {
                 delivered += 1;
                 if i == 10 {

@@ -135,16 +135,102 @@ fn beyond_the_budget_the_reference_is_skipped() {
         .success();
     let v = lines(&out.path().join("verdicts.csv"));
     assert!(v[1].contains(",X WINS,,X WINS,reference-skipped,"), "{v:?}");
-    assert!(v[1].contains("over the budget"));
-    referee()
+    assert!(v[1].contains("over --reference-budget 10"), "{v:?}");
+    // --no-reference: said once, in the summary and the manifest, not on every row.
+    let run = referee()
         .args(["verify", "corpus/somegame", "--no-reference", "--out"])
         .arg(out.path())
         .assert()
         .success();
-    assert!(lines(&out.path().join("verdicts.csv"))
-        .iter()
-        .skip(1)
-        .all(|l| l.contains("reference-skipped")));
+    let summary = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+    assert!(
+        summary.contains("reference not run (--no-reference)"),
+        "{summary}"
+    );
+    let rows = lines(&out.path().join("verdicts.csv"));
+    assert!(rows.len() > 5);
+    // No reference verdict, no reference detail, no detail.
+    assert!(
+        rows.iter()
+            .skip(1)
+            .all(|l| l.contains(",reference-skipped,") && l.ends_with(",,")),
+        "{rows:?}"
+    );
+    let manifest = fs::read_to_string(out.path().join("verify.json")).unwrap();
+    assert!(
+        manifest.contains("\"no-reference\": \"true\""),
+        "{manifest}"
+    );
+}
+
+#[test]
+fn a_multi_case_file_is_cross_examined_case_by_case_and_a_case_too_large_is_skipped_alone() {
+    // 3,000 games in one file of over 10 times --reference-max-bytes: each game is within it
+    // but the 2,001st, of 3,000 moves.
+    let dir = tempfile::tempdir().unwrap();
+    let mut input = String::from("3000\n");
+    for i in 1..=3000 {
+        let moves = if i == 2001 { 3000 } else { 3 };
+        input.push_str("\n4\n");
+        for m in 0..moves {
+            input.push_str(["L1\n", "R2\n", "T3\n", "B4\n"][m % 4]);
+        }
+        input.push_str("QUIT\n");
+    }
+    fs::write(dir.path().join("games.in"), &input).unwrap();
+    assert!(input.len() > 10 * 4096);
+    let out = dir.path().join("reports");
+    for jobs in ["1", "2"] {
+        referee()
+            .args([
+                "verify",
+                "--reference-max-bytes",
+                "4096",
+                "--jobs",
+                jobs,
+                "--out",
+            ])
+            .arg(&out)
+            .arg(dir.path().join("games.in"))
+            .assert()
+            .success();
+        let rows = lines(&out.join("verdicts.csv"));
+        assert_eq!(rows.len(), 3001);
+        let skipped: Vec<&String> = rows
+            .iter()
+            .filter(|r| r.contains("reference-skipped"))
+            .collect();
+        assert_eq!(skipped.len(), 1, "{skipped:?}");
+        assert!(skipped[0].contains(",2001,pousse,"), "{skipped:?}");
+        assert!(
+            skipped[0].contains("the case has 9007 bytes, over --reference-max-bytes 4096"),
+            "{skipped:?}"
+        );
+        let ok = rows.iter().filter(|r| r.contains(",ok,")).count();
+        assert_eq!(ok, 2999, "every other game judged by both implementations");
+    }
+    // Game 2,500 has a move off the board: the rows of the 2,499 games before it, then its
+    // own, at its line and column (where the reference's reading finds it too).
+    let at = input.match_indices("\n4\n").nth(2499).unwrap().0;
+    input.replace_range(at + 3..at + 5, "L5");
+    fs::write(dir.path().join("games.in"), &input).unwrap();
+    referee()
+        .args(["verify", "--reference-max-bytes", "4096", "--out"])
+        .arg(&out)
+        .arg(dir.path().join("games.in"))
+        .assert()
+        .code(1);
+    let rows = lines(&out.join("verdicts.csv"));
+    assert_eq!(rows.len(), 2501);
+    assert_eq!(rows.iter().filter(|r| r.contains(",ok,")).count(), 2498);
+    let line = input[..at].matches('\n').count() + 3;
+    assert!(
+        rows[2500].contains(",2500,pousse,waterloo,")
+            && rows[2500].contains(",invalid-input,")
+            && rows[2500].contains(&format!("games.in:{line}:2: ")),
+        "{}",
+        rows[2500]
+    );
 }
 
 #[test]

@@ -132,6 +132,7 @@ fn driver_work(files: usize) -> (u64, u64) {
         std::fs::write(sub.join(format!("g{i}.in")), game).unwrap();
     }
     let settings = referee::verify::Settings {
+        jobs: 2,
         reference_max_bytes: u64::MAX,
         reference_budget: 1_000_000,
         no_reference: false,

@@ -14,7 +14,7 @@ use std::time::Duration;
 use proptest::prelude::*;
 use referee::error::{InputError, JudgeError, Position};
 use referee::game::Case;
-use referee::game::{Engine, Form, Game, Judged};
+use referee::game::{Engine, Form, Game, Judged, ReferenceCase, ReferenceStop};
 use referee::knobs::{Knob, Knobs};
 use referee::random::Entropy;
 
@@ -73,6 +73,19 @@ fn parse(input: &mut dyn Read) -> Result<Vec<(u64, u64)>, JudgeError> {
         cases.push((n, k));
     }
     Ok(cases)
+}
+
+/// The pile of one line cut by the toy's reference reading, its errors at the input's line.
+fn read_case(case: &ReferenceCase) -> Result<(u64, u64), JudgeError> {
+    let text = case.text.as_deref().unwrap_or_default();
+    match parse(&mut &text[..]) {
+        Ok(piles) => Ok(piles[0]),
+        Err(JudgeError::Input(mut e)) => {
+            e.position.line += case.first_line - 1;
+            Err(e.into())
+        }
+        Err(e) => Err(e),
+    }
 }
 
 fn n_len(line: &str) -> u64 {
@@ -145,6 +158,50 @@ impl<const BUG: bool> Game for TakeAway<BUG> {
 
     fn reference_cost(j: &Judgement, (): ()) -> u64 {
         j.n
+    }
+
+    /// A case per line, read whole (the toy's inputs are small).
+    fn reference_cases<'a>(
+        mut input: Box<dyn Read + Send + 'a>,
+        bound: u64,
+    ) -> Box<dyn Iterator<Item = Result<ReferenceCase, ReferenceStop>> + Send + 'a> {
+        let mut text = Vec::new();
+        if let Err(e) = input.read_to_end(&mut text) {
+            return Box::new(std::iter::once(Err(ReferenceStop::Unreadable(e))));
+        }
+        let cases: Vec<_> = text
+            .split_inclusive(|&b| b == b'\n')
+            .enumerate()
+            .map(|(i, line)| {
+                Ok(ReferenceCase {
+                    number: i as u64 + 1,
+                    label: None,
+                    first_line: i as u64 + 1,
+                    bytes: line.len() as u64,
+                    text: (line.len() as u64 <= bound).then(|| line.to_vec()),
+                    end: (0, 0),
+                })
+            })
+            .collect();
+        Box::new(cases.into_iter())
+    }
+
+    fn reference_judge_case(case: &ReferenceCase, (): ()) -> Result<Judgement, JudgeError> {
+        let (n, k) = read_case(case)?;
+        if n > 1_000_000 {
+            return Err(JudgeError::Refused {
+                case: case.number,
+                reason: "beyond the reference's limit".into(),
+            });
+        }
+        Ok(Judgement {
+            first_wins: solve(n, k),
+            n,
+        })
+    }
+
+    fn reference_check_case(case: &ReferenceCase) -> Result<(), JudgeError> {
+        read_case(case).map(|_| ())
     }
 
     fn recognises(_: &[u8]) -> bool {
@@ -253,6 +310,7 @@ fn gen_and_verify_run_the_toy_game() {
         kept_rows: referee::verify::run::KEPT_ROWS,
     };
     let settings = referee::verify::Settings {
+        jobs: 2,
         reference_max_bytes: u64::MAX,
         reference_budget: 1_000,
         no_reference: false,
@@ -282,6 +340,83 @@ fn gen_and_verify_run_the_toy_game() {
         verdicts.contains(",takeaway,,first,first,first,ok,"),
         "{verdicts}"
     );
+}
+
+/// The rows of `verify` on the one file at `path` as the buggy toy game, with `jobs` threads.
+fn verify_one_file(path: &std::path::Path, jobs: usize) -> Vec<referee::report::Row> {
+    let settings = referee::verify::Settings {
+        jobs,
+        reference_max_bytes: 1 << 20,
+        reference_budget: 1_000,
+        no_reference: false,
+    };
+    let file = referee::walk::find_cases(&[path.to_path_buf()])
+        .unwrap()
+        .remove(0);
+    let mut rows = Vec::new();
+    referee::verify::verify_as::<TakeAway<true>>(&file, &settings, (), &mut |row| rows.push(row));
+    rows
+}
+
+#[test]
+fn verify_cross_examines_every_case_of_one_large_file_and_finds_the_one_disagreement_deep_inside() {
+    // 300,000 cases (over 1 MiB: judged on several threads), every one within the reference's
+    // bound; the planted engine bug shows on case 234,567 only.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.in");
+    let cases = 300_000;
+    let mut input = String::new();
+    for i in 1..=cases {
+        input.push_str(if i == 234_567 { "9 2\n" } else { "1 1\n" });
+    }
+    std::fs::write(&path, &input).unwrap();
+    assert!(input.len() > 1 << 20);
+    let rows = verify_one_file(&path, 2);
+    assert_eq!(rows.len(), cases);
+    let problems: Vec<_> = rows
+        .iter()
+        .filter(|r| r.status.unwrap().as_str() != "ok")
+        .map(|r| {
+            (
+                r.index,
+                r.status.unwrap().as_str(),
+                r.engine.as_str(),
+                r.reference.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        problems,
+        [(
+            Some(234_567),
+            "engine-reference-mismatch",
+            "first",
+            "second"
+        )]
+    );
+    assert!(
+        rows.iter().all(|r| !r.reference.is_empty()),
+        "a case not cross-examined"
+    );
+    let indices: Vec<u64> = rows.iter().map(|r| r.index.unwrap()).collect();
+    assert!(
+        indices.iter().copied().eq(1..=cases as u64),
+        "rows out of order"
+    );
+    // One thread gives the same rows (but for the engine's times).
+    let untimed = |rows: Vec<referee::report::Row>| -> Vec<Vec<String>> {
+        rows.into_iter().map(|r| r.fields(false)).collect()
+    };
+    assert_eq!(untimed(verify_one_file(&path, 1)), untimed(rows));
+    // A malformed case: its row, where the reference's own reading rejects it too (this
+    // engine hands over no judgement before its error, so no case before it has a row).
+    input.replace_range(9 * 4..9 * 4 + 4, "1 0\n");
+    std::fs::write(&path, &input).unwrap();
+    let rows = verify_one_file(&path, 2);
+    assert_eq!(rows.len(), 1);
+    let last = rows.last().unwrap();
+    assert_eq!(last.status.unwrap().as_str(), "invalid-input", "{last:?}");
+    assert!(last.detail.contains(":10:3:"), "{last:?}");
 }
 
 fn limits(cases: u64) -> referee::stress::Limits {

@@ -29,3 +29,5 @@ pub struct ParseError {
     /// What is there.
     pub found: String,
 }
+
+pub mod cases;

@@ -2,6 +2,9 @@
 //! empty squares of the whole grid, with no decomposition into bands and no Grundy theory.
 //! Exponential by nature, so grids with more than [`MAX_EMPTY`] empty squares are refused.
 
+use std::io::Read;
+
+use crate::cases::{Case, Gathering, Lines, Stop};
 use crate::text::{end_of, lines, quote};
 use crate::ParseError;
 
@@ -136,6 +139,209 @@ fn parse(input: &[u8]) -> Result<Vec<Vec<Vec<u8>>>, ParseError> {
     } else {
         parse_rows(input)
     }
+}
+
+/// The grids of `input` one at a time ([`crate::cases`]), each held while it has at most
+/// `bound` bytes: in the rows form, a grid is a run of non-empty lines (its rows are checked by
+/// [`judge_case`]); the literal form (`{"..", ".."}`) is read whole, within `bound`, and its
+/// grids handed over in the rows form. The form is the first non-blank byte's, as [`judge`]
+/// decides it.
+pub fn cases<'a, R: Read + Send + 'a>(
+    input: R,
+    bound: u64,
+) -> Box<dyn Iterator<Item = Result<Case, Stop>> + Send + 'a> {
+    let mut lines = Lines::new(input, bound.max(1));
+    // The first line that is not empty, and the first with a byte other than blanks.
+    let mut first_row: Option<(u64, Vec<u8>, u64)> = None;
+    let once = |item| -> Box<dyn Iterator<Item = Result<Case, Stop>> + Send + 'a> {
+        Box::new(std::iter::once(item))
+    };
+    let literal = loop {
+        let line = match lines.next_line() {
+            Err(e) => return once(Err(Stop::Unreadable(e))),
+            Ok(None) => break None,
+            Ok(Some(line)) => line,
+        };
+        let content = line.content();
+        if content.is_empty() {
+            continue;
+        }
+        if first_row.is_none() {
+            first_row = Some((line.number, line.bytes.to_vec(), line.len));
+        }
+        if let Some(&b) = content.iter().find(|b| !b" \t\r".contains(b)) {
+            break Some((b == b'{', line.number, line.bytes.to_vec()));
+        }
+    };
+    match (literal, first_row) {
+        (None, None) => {
+            let end = lines.end();
+            once(Err(Stop::Malformed(ParseError {
+                line: end.0,
+                column: end.1,
+                case: Some(1),
+                expected: "a grid".into(),
+                found: "end of input".into(),
+            })))
+        }
+        (Some((true, at, text)), _) => Box::new(Literal::read(lines, at, text, bound)),
+        (_, Some((at, bytes, len))) => {
+            let mut grid = Gathering::new(1, Some(1), at, bound);
+            grid.push_bytes(&bytes, len);
+            Box::new(Rows {
+                lines,
+                bound,
+                grids: 0,
+                started: Some(grid),
+            })
+        }
+        (Some(_), None) => unreachable!("a line with a byte is not empty"),
+    }
+}
+
+/// The rows form, a grid at a time.
+struct Rows<R> {
+    lines: Lines<R>,
+    bound: u64,
+    grids: u64,
+    /// The first grid, its first row read.
+    started: Option<Gathering>,
+}
+
+impl<R: Read> Iterator for Rows<R> {
+    type Item = Result<Case, Stop>;
+
+    fn next(&mut self) -> Option<Result<Case, Stop>> {
+        let number = self.grids + 1;
+        let mut grid = self.started.take();
+        loop {
+            match self.lines.next_line() {
+                Err(e) => return Some(Err(Stop::Unreadable(e))),
+                Ok(None) => break,
+                Ok(Some(line)) => {
+                    if line.content().is_empty() {
+                        if grid.is_some() {
+                            break;
+                        }
+                        continue;
+                    }
+                    let at = line.number;
+                    grid.get_or_insert_with(|| {
+                        Gathering::new(number, Some(number), at, self.bound)
+                    })
+                    .push(&line);
+                }
+            }
+        }
+        self.grids += 1;
+        grid.map(|g| Ok(g.finish(None)))
+    }
+}
+
+/// The literal form: every grid, read whole.
+struct Literal {
+    grids: std::vec::IntoIter<Vec<Vec<u8>>>,
+    number: u64,
+    stop: Option<Stop>,
+}
+
+impl Literal {
+    /// Reads the rest of `lines` after line `at`, whose bytes are `text`, the first with a
+    /// byte other than blanks.
+    fn read<R: Read>(mut lines: Lines<R>, at: u64, text: Vec<u8>, bound: u64) -> Literal {
+        // The lines before `at` hold blanks only: kept as empty lines, for the positions.
+        let mut text = [vec![b'\n'; at as usize - 1], text].concat();
+        let mut held = true;
+        let mut stop = None;
+        loop {
+            match lines.next_line() {
+                Err(e) => {
+                    stop = Some(Stop::Unreadable(e));
+                    break;
+                }
+                Ok(None) => break,
+                Ok(Some(line)) => {
+                    held &= line.whole() && (text.len() as u64).saturating_add(line.len) <= bound;
+                    if held {
+                        text.extend_from_slice(line.bytes);
+                    }
+                }
+            }
+        }
+        let grids = match (stop.is_some(), held) {
+            (true, _) => Vec::new(),
+            (false, false) => {
+                stop = Some(Stop::TooLong {
+                    number: 1,
+                    line: at,
+                });
+                Vec::new()
+            }
+            (false, true) => match parse_literals(&text) {
+                Ok(grids) => grids,
+                Err(e) => {
+                    stop = Some(Stop::Malformed(e));
+                    Vec::new()
+                }
+            },
+        };
+        Literal {
+            grids: grids.into_iter(),
+            number: 0,
+            stop,
+        }
+    }
+}
+
+impl Iterator for Literal {
+    type Item = Result<Case, Stop>;
+
+    fn next(&mut self) -> Option<Result<Case, Stop>> {
+        if let Some(stop) = self.stop.take() {
+            return Some(Err(stop));
+        }
+        let grid = self.grids.next()?;
+        self.number += 1;
+        let mut text = Vec::new();
+        for row in &grid {
+            text.extend_from_slice(row);
+            text.push(b'\n');
+        }
+        Some(Ok(Case {
+            number: self.number,
+            label: Some(self.number),
+            first_line: 1,
+            bytes: text.len() as u64,
+            text: Some(text),
+            end: (0, 0),
+        }))
+    }
+}
+
+/// Reads one grid cut by [`cases`] (held), its rows checked.
+fn read_case(case: &Case) -> Result<Vec<Vec<u8>>, ParseError> {
+    let text = case.text.as_deref().unwrap_or_default();
+    let mut grid: Vec<Vec<u8>> = Vec::new();
+    for (i, line) in lines(text).enumerate() {
+        let width = grid.first().map(|r| r.len());
+        if let Some((at, expected)) = row_problem(line, width) {
+            let what = line.get(at).map_or("end of row".into(), |b| quote(&[*b]));
+            let number = case.first_line as usize + i;
+            return Err(fault(number, at + 1, case.number as usize, expected, what));
+        }
+        grid.push(line.to_vec());
+    }
+    Ok(grid)
+}
+
+/// Judges one grid cut by [`cases`] (its rows checked first).
+pub fn judge_case(case: &Case) -> Result<Verdict, ParseError> {
+    read_case(case).map(|grid| solve(&grid))
+}
+
+/// Checks the rows of one grid cut by [`cases`].
+pub fn check_case(case: &Case) -> Result<(), ParseError> {
+    read_case(case).map(|_| ())
 }
 
 fn parse_rows(input: &[u8]) -> Result<Vec<Vec<Vec<u8>>>, ParseError> {

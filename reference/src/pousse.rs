@@ -2,6 +2,9 @@
 //! every earlier configuration kept in a list and compared one by one. Deliberately slow:
 //! O(N^2) per move for the straights and O(moves x N^2) per move for repetitions.
 
+use std::io::Read;
+
+use crate::cases::{Case, Gathering, Lines, Stop};
 use crate::text::{all_lines, quote};
 use crate::ParseError;
 
@@ -300,6 +303,18 @@ fn game_at(
     case: Option<u64>,
     size_what: &str,
 ) -> Result<(Transcript, usize), ParseError> {
+    game_at_line(all, at, end, case, size_what, 0)
+}
+
+/// [`game_at`] for lines `all` that start at the input's line `offset + 1`.
+fn game_at_line(
+    all: &[&[u8]],
+    at: usize,
+    end: (u64, u64),
+    case: Option<u64>,
+    size_what: &str,
+    offset: usize,
+) -> Result<(Transcript, usize), ParseError> {
     let eof = |expected: &str| ParseError {
         line: end.0,
         column: end.1,
@@ -312,14 +327,14 @@ fn game_at(
     };
     let n = number(first, size_what)
         .and_then(board_size)
-        .map_err(|f| err(at, case, f))?;
+        .map_err(|f| err(offset + at, case, f))?;
     let mut moves = Vec::new();
     let mut i = at + 1;
     loop {
         let Some(line) = all.get(i) else {
             return Err(eof("a move or QUIT"));
         };
-        match one_move(line, n).map_err(|f| err(i, case, f))? {
+        match one_move(line, n).map_err(|f| err(offset + i, case, f))? {
             Some(m) => moves.push(m),
             None => return Ok((Transcript { n, moves }, i + 1)),
         }
@@ -386,6 +401,201 @@ fn parse(input: &[u8]) -> Result<Vec<Transcript>, ParseError> {
         next += 1;
     }
     Ok(games)
+}
+
+/// The games of `input` one at a time ([`crate::cases`]), each held while it has at most
+/// `bound` bytes: the same framing as [`judge`]'s (a single game, or a count, then an empty
+/// line before each game), read line by line. A game is cut at its first line after the board
+/// size that starts with `QUIT` or is empty (a game's grammar error is [`judge_case`]'s to
+/// find); the framing's own errors end the iteration.
+pub fn cases<R: Read>(input: R, bound: u64) -> impl Iterator<Item = Result<Case, Stop>> {
+    Framing {
+        lines: Lines::new(input, bound.max(FRAMING_LINE)),
+        bound,
+        state: State::Start,
+    }
+}
+
+/// The longest line the framing reads whatever the bound (a count, an empty line, `QUIT`).
+const FRAMING_LINE: u64 = 64;
+
+enum State {
+    Start,
+    /// Game `next` of `count` is to be read; `pending` holds a line read ahead.
+    Multi {
+        count: u64,
+        next: u64,
+    },
+    /// Every game read: only empty lines may follow.
+    Trailing,
+    Done,
+}
+
+struct Framing<R> {
+    lines: Lines<R>,
+    bound: u64,
+    state: State,
+}
+
+impl<R: Read> Framing<R> {
+    fn eof(&self, case: Option<u64>, expected: String) -> Stop {
+        let end = self.lines.end();
+        Stop::Malformed(ParseError {
+            line: end.0,
+            column: end.1,
+            case,
+            expected,
+            found: "end of input".into(),
+        })
+    }
+
+    /// Gathers a game whose first line (the board size) is `first`, read at line
+    /// `first_line`, up to its line that starts with QUIT or is empty.
+    fn game(&mut self, first: Gathering) -> Result<Case, Stop> {
+        let mut game = first;
+        loop {
+            match self.lines.next_line().map_err(Stop::Unreadable)? {
+                None => return Ok(game.finish(Some(self.lines.end()))),
+                Some(line) => {
+                    game.push(&line);
+                    let content = line.content();
+                    if content.is_empty() || content.starts_with(b"QUIT") {
+                        return Ok(game.finish(None));
+                    }
+                }
+            }
+        }
+    }
+
+    fn step(&mut self) -> Result<Option<Case>, Stop> {
+        match self.state {
+            State::Done => Ok(None),
+            State::Start => {
+                let Some(line) = self.lines.next_line().map_err(Stop::Unreadable)? else {
+                    self.state = State::Done;
+                    return Err(self.eof(None, "a board size or a case count".into()));
+                };
+                let value = number(line.content(), "a number").map_err(|f| err(0, None, f));
+                let mut first = Gathering::new(1, None, 1, self.bound);
+                first.push(&line);
+                let value = value.map_err(Stop::Malformed)?;
+                let Some(second) = self.lines.next_line().map_err(Stop::Unreadable)? else {
+                    self.state = State::Trailing;
+                    return Ok(Some(first.finish(Some(self.lines.end()))));
+                };
+                if !second.content().is_empty() {
+                    // One game: its size, then its moves.
+                    first.push(&second);
+                    let done = second.content().starts_with(b"QUIT");
+                    self.state = State::Trailing;
+                    return if done {
+                        Ok(Some(first.finish(None)))
+                    } else {
+                        self.game(first).map(Some)
+                    };
+                }
+                if value == 0 {
+                    return Err(Stop::Malformed(err(
+                        0,
+                        None,
+                        (1, "a case count of at least 1".into(), "0".into()),
+                    )));
+                }
+                // The count, then an empty line (just read) before each game.
+                self.state = State::Multi {
+                    count: value,
+                    next: 1,
+                };
+                self.multi_game(value, 1).map(Some)
+            }
+            State::Multi { count, next } => {
+                match self.lines.next_line().map_err(Stop::Unreadable)? {
+                    None => {
+                        return Err(self.eof(Some(next), format!("an empty line and game {next}")))
+                    }
+                    Some(l) if !l.content().is_empty() => {
+                        let found = quote(l.content());
+                        let at = self.lines.count() as usize - 1;
+                        return Err(Stop::Malformed(err(
+                            at,
+                            Some(next),
+                            (1, "an empty line".into(), found),
+                        )));
+                    }
+                    Some(_) => {}
+                }
+                self.multi_game(count, next).map(Some)
+            }
+            State::Trailing => {
+                while let Some(l) = self.lines.next_line().map_err(Stop::Unreadable)? {
+                    if !l.content().is_empty() {
+                        let found = quote(l.content());
+                        let at = self.lines.count() as usize - 1;
+                        return Err(Stop::Malformed(err(
+                            at,
+                            None,
+                            (1, "end of input".into(), found),
+                        )));
+                    }
+                }
+                self.state = State::Done;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Game `next` of `count`, its empty line read.
+    fn multi_game(&mut self, count: u64, next: u64) -> Result<Case, Stop> {
+        self.state = if next == count {
+            State::Trailing
+        } else {
+            State::Multi {
+                count,
+                next: next + 1,
+            }
+        };
+        let first_line = self.lines.count() + 1;
+        let mut game = Gathering::new(next, Some(next), first_line, self.bound);
+        let Some(size) = self.lines.next_line().map_err(Stop::Unreadable)? else {
+            return Ok(game.finish(Some(self.lines.end())));
+        };
+        game.push(&size);
+        self.game(game)
+    }
+}
+
+impl<R: Read> Iterator for Framing<R> {
+    type Item = Result<Case, Stop>;
+
+    fn next(&mut self) -> Option<Result<Case, Stop>> {
+        match self.step() {
+            Ok(case) => case.map(Ok),
+            Err(stop) => {
+                self.state = State::Done;
+                Some(Err(stop))
+            }
+        }
+    }
+}
+
+/// Reads one game cut by [`cases`] (held: its text is not `None`).
+fn read_case(case: &Case) -> Result<Transcript, ParseError> {
+    let text = case.text.as_deref().unwrap_or_default();
+    let all: Vec<&[u8]> = crate::text::lines(text).collect();
+    let offset = case.first_line as usize - 1;
+    let (game, after) = game_at_line(&all, 0, case.end, case.label, "a board size", offset)?;
+    debug_assert_eq!(after, all.len(), "a case ends at its QUIT");
+    Ok(game)
+}
+
+/// Judges one game cut by [`cases`] under `rules` (its grammar checked first).
+pub fn judge_case(case: &Case, rules: Rules) -> Result<Verdict, ParseError> {
+    read_case(case).map(|game| play(&game, rules))
+}
+
+/// Checks the grammar of one game cut by [`cases`].
+pub fn check_case(case: &Case) -> Result<(), ParseError> {
+    read_case(case).map(|_| ())
 }
 
 /// The board after each move of `moves` (written `L1`, `T3`, ...) on an empty `n` x `n` board,

@@ -4,6 +4,9 @@
 //! last mover is removed in turn and the board judged again from scratch. Slow by design:
 //! O(squares x 8 x min(K, cycle)) per line check, times the last mover's squares.
 
+use std::io::Read;
+
+use crate::cases::{Case, Gathering, Lines, Stop};
 use crate::text::{all_lines, quote};
 use crate::ParseError;
 
@@ -225,6 +228,143 @@ fn values(
     Ok(out)
 }
 
+/// The header of data set `case` on line `number`: players, rows, columns, K.
+fn header(line: &[u8], number: usize, case: usize) -> Result<Vec<u64>, ParseError> {
+    values(line, number, 4, case, &|at, v| match at {
+        0 if v[0] == 0 => Some("at least 1 player".into()),
+        1 if v[1] == 0 => Some("at least 1 row".into()),
+        2 if v[2] == 0 => Some("at least 1 column".into()),
+        2 if v[1].saturating_mul(v[2]) > MAX_SQUARES => Some("a smaller board".into()),
+        _ => None,
+    })
+}
+
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|&b| b == b' ' || b == b'\t')
+}
+
+/// The data sets of `input` one at a time ([`crate::cases`]), each held while it has at most
+/// `bound` bytes: blank lines, a header (checked here: it says how many rows follow), its rows
+/// (checked by [`judge_case`]).
+pub fn cases<R: Read>(input: R, bound: u64) -> impl Iterator<Item = Result<Case, Stop>> {
+    DataSets {
+        lines: Lines::new(input, bound.max(HEADER_LINE)),
+        bound,
+        sets: 0,
+        done: false,
+    }
+}
+
+/// The longest header the framing reads whatever the bound.
+const HEADER_LINE: u64 = 1024;
+
+struct DataSets<R> {
+    lines: Lines<R>,
+    bound: u64,
+    sets: u64,
+    done: bool,
+}
+
+impl<R: Read> DataSets<R> {
+    fn step(&mut self) -> Result<Option<Case>, Stop> {
+        let number = self.sets + 1;
+        let (mut set, rows) = loop {
+            let Some(line) = self.lines.next_line().map_err(Stop::Unreadable)? else {
+                if self.sets > 0 {
+                    return Ok(None);
+                }
+                let end = self.lines.end();
+                return Err(Stop::Malformed(err(
+                    end.0 as usize,
+                    end.1 as usize,
+                    1,
+                    "a header".into(),
+                    "end of input".into(),
+                )));
+            };
+            if is_blank(line.content()) {
+                continue;
+            }
+            if !line.whole() {
+                return Err(Stop::TooLong {
+                    number,
+                    line: line.number,
+                });
+            }
+            let values = header(line.content(), line.number as usize, number as usize)
+                .map_err(Stop::Malformed)?;
+            let mut set = Gathering::new(number, Some(number), line.number, self.bound);
+            set.push(&line);
+            break (set, values[1]);
+        };
+        self.sets += 1;
+        for _ in 0..rows {
+            match self.lines.next_line().map_err(Stop::Unreadable)? {
+                Some(line) => set.push(&line),
+                None => return Ok(Some(set.finish(Some(self.lines.end())))),
+            }
+        }
+        Ok(Some(set.finish(None)))
+    }
+}
+
+impl<R: Read> Iterator for DataSets<R> {
+    type Item = Result<Case, Stop>;
+
+    fn next(&mut self) -> Option<Result<Case, Stop>> {
+        if self.done {
+            return None;
+        }
+        let step = self.step();
+        if !matches!(step, Ok(Some(_))) {
+            self.done = true;
+        }
+        step.transpose()
+    }
+}
+
+/// Reads one data set cut by [`cases`] (held).
+fn read_case(case: &Case) -> Result<Board, ParseError> {
+    let text = case.text.as_deref().unwrap_or_default();
+    let all: Vec<&[u8]> = crate::text::lines(text).collect();
+    let number = case.number as usize;
+    let at = case.first_line as usize;
+    let header = header(all[0], at, number)?;
+    let (rows, cols) = (header[1] as usize, header[2] as usize);
+    let mut cells = Vec::with_capacity(rows.min(all.len()));
+    for r in 0..rows {
+        let Some(line) = all.get(1 + r) else {
+            return Err(err(
+                case.end.0 as usize,
+                case.end.1 as usize,
+                number,
+                "a row".into(),
+                "end of input".into(),
+            ));
+        };
+        cells.push(values(line, at + 1 + r, cols, number, &|_, _| None)?);
+    }
+    Ok(Board {
+        players: header[0],
+        rows,
+        cols,
+        k: header[3],
+        cells,
+    })
+}
+
+/// Judges one data set cut by [`cases`] (its rows checked first).
+pub fn judge_case(case: &Case) -> Result<(Board, Verdict), ParseError> {
+    let mut board = read_case(case)?;
+    let verdict = judge_board(&mut board);
+    Ok((board, verdict))
+}
+
+/// Checks the rows of one data set cut by [`cases`].
+pub fn check_case(case: &Case) -> Result<(), ParseError> {
+    read_case(case).map(|_| ())
+}
+
 /// Splits the input into data sets.
 pub fn parse(input: &[u8]) -> Result<Vec<Board>, ParseError> {
     let (all, end) = all_lines(input);
@@ -248,13 +388,7 @@ pub fn parse(input: &[u8]) -> Result<Vec<Board>, ParseError> {
             }
             return Ok(boards);
         }
-        let header = values(all[i], i + 1, 4, case, &|at, v| match at {
-            0 if v[0] == 0 => Some("at least 1 player".into()),
-            1 if v[1] == 0 => Some("at least 1 row".into()),
-            2 if v[2] == 0 => Some("at least 1 column".into()),
-            2 if v[1].saturating_mul(v[2]) > MAX_SQUARES => Some("a smaller board".into()),
-            _ => None,
-        })?;
+        let header = header(all[i], i + 1, case)?;
         i += 1;
         let (rows, cols) = (header[1] as usize, header[2] as usize);
         let mut cells = Vec::new();

@@ -26,7 +26,7 @@ pub(super) struct VerifyArgs {
     jobs: Option<u32>,
     #[command(flatten)]
     sharding: ShardArgs,
-    /// The reference is slow by design: skip it (status `reference-skipped`) on cases whose
+    /// The reference is slow by design: skip it (status `reference-skipped`) on each case whose
     /// estimated work exceeds this many elementary steps (board squares visited). Default
     /// 2e9, a few seconds.
     #[arg(long, value_parser = amount, default_value = "2e9")]
@@ -34,10 +34,10 @@ pub(super) struct VerifyArgs {
     /// Do not run the reference at all.
     #[arg(long)]
     no_reference: bool,
-    /// Skip the reference (`reference-skipped`) on inputs larger than this many bytes. The
-    /// reference holds its input in memory, up to 64 times its size: the default is the
-    /// memory available (MemAvailable) over 64, at most 8 MiB; larger inputs are streamed by
-    /// the engine in memory bounded by the board.
+    /// Skip the reference (`reference-skipped`) on each case larger than this many bytes (the
+    /// reference reads a multi-case file a case at a time). It holds a case in memory, up to
+    /// 64 times its size: the default is the memory available (MemAvailable) over 64, at most
+    /// 8 MiB.
     #[arg(long, value_parser = amount)]
     reference_max_bytes: Option<u64>,
     /// Add the engine's time per file (`engine_micros`) to the reports (they are then no
@@ -80,6 +80,11 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
         reference_max_bytes: args
             .reference_max_bytes
             .unwrap_or_else(crate::verify::default_reference_max_bytes),
+        // Capped as the run caps it (which says so).
+        jobs: args.jobs.map_or_else(
+            || crate::pool::threads(None),
+            |j| (j as usize).min(crate::pool::most_jobs()),
+        ),
     };
     let options = [
         ("game", args.game.map_or("", |g| g.as_str()).to_string()),

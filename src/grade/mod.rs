@@ -198,7 +198,7 @@ pub fn grade(
         walk,
         jobs,
         jobs * 64,
-        |f: CaseFile, emit: &mut dyn FnMut(GradedCase)| {
+        |f: CaseFile, emit: &mut (dyn FnMut(GradedCase) + Send)| {
             let rel = f.path.strip_prefix(cases).unwrap_or(&f.path).to_path_buf();
             let expected = match &f.error {
                 Some(e) => Err(e.clone()),

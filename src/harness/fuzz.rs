@@ -11,6 +11,7 @@ use arbitrary::{Arbitrary, Unstructured};
 use super::cross_examine;
 use super::findings::signature;
 use super::regression::{Expectation, Regression};
+use crate::error::JudgeError;
 use crate::game::{Case, Game, RuleSet};
 
 /// A case decoded from a fuzzer's bytes by the game's one generator: the cargo-fuzz targets'
@@ -80,7 +81,12 @@ pub fn parsers_agree_and_never_panic<G: Game>(data: &[u8]) {
         }
         _ => G::Options::default(),
     };
-    if let Err(d) = cross_examine::<G>(data, rules) {
+    let readings = reference_readings_agree::<G>(data).map_err(|why| super::Divergence {
+        engine: String::new(),
+        reference: why.clone(),
+        gist: why,
+    });
+    if let Err(d) = readings.and_then(|()| cross_examine::<G>(data, rules)) {
         let target = format!("{}_parsers_agree_and_never_panic", G::NAME);
         let file = write_finding::<G>(&target, data, rules, "found by the fuzz target");
         let signature = signature("divergence", &[&d.gist]);
@@ -88,5 +94,36 @@ pub fn parsers_agree_and_never_panic<G: Game>(data: &[u8]) {
             "parsers or judges disagree under {rules:?}\nsignature: {signature}\n{d}\ninput ({file}): {:?}",
             String::from_utf8_lossy(data)
         );
+    }
+}
+
+/// The reference's reading of `input` a case at a time ([`Game::reference_cases`], each
+/// case's grammar checked, as `verify` reads a file) finds the error its parser finds on the
+/// whole input, at the same line, column and case, or none when that finds none.
+pub fn reference_readings_agree<G: Game>(input: &[u8]) -> Result<(), String> {
+    let whole = G::reference_parses(input);
+    let mut by_case = Ok(());
+    for case in G::reference_cases(Box::new(input), u64::MAX) {
+        let checked = match case {
+            Ok(case) => G::reference_check_case(&case),
+            Err(crate::game::ReferenceStop::Malformed(e)) => Err(e.into()),
+            Err(stop) => return Err(format!("the reference's reading stops: {stop:?}")),
+        };
+        if checked.is_err() {
+            by_case = checked;
+            break;
+        }
+    }
+    let at = |r: &Result<(), JudgeError>| match r {
+        Ok(()) => None,
+        Err(JudgeError::Input(e)) => Some(format!("{} in case {:?}", e.position, e.case)),
+        Err(e) => Some(e.to_string()),
+    };
+    if at(&whole) == at(&by_case) {
+        Ok(())
+    } else {
+        Err(format!(
+            "the reference's parser: {whole:?}; its reading case by case: {by_case:?}"
+        ))
     }
 }

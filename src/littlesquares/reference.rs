@@ -6,6 +6,7 @@ use referee_reference::littlesquares as plain;
 
 use super::{Judgement, Outcome};
 use crate::error::JudgeError;
+use crate::game::ReferenceCase;
 
 /// Judges every grid with the reference (exhaustive search). A grid with more empty squares
 /// than the search takes is refused ([`JudgeError::Refused`]), never guessed.
@@ -15,28 +16,36 @@ pub fn judge<R: Read>(mut reader: R) -> Result<Vec<Judgement>, JudgeError> {
     plain::judge(&input)?
         .into_iter()
         .enumerate()
-        .map(|(i, v)| {
-            let outcome = match v.first_wins {
-                Some(true) => Outcome::First,
-                Some(false) => Outcome::Second,
-                None => {
-                    return Err(JudgeError::Refused {
-                        case: i as u64 + 1,
-                        reason: format!(
-                            "beyond the reference's limit: {} empty squares, the exhaustive search stops at {}",
-                            v.empty,
-                            plain::MAX_EMPTY
-                        ),
-                    })
-                }
-            };
-            Ok(Judgement {
-                outcome,
-                rows: v.rows,
-                cols: v.cols,
-                empty: v.empty as u64,
-                within_contest_limits: super::within_contest_limits(v.rows, v.cols),
-            })
-        })
+        .map(|(i, v)| convert(i as u64 + 1, v))
         .collect()
+}
+
+/// Judges one grid the reference's framing cut ([`plain::cases`]).
+pub fn judge_case(case: &ReferenceCase) -> Result<Judgement, JudgeError> {
+    convert(case.number, plain::judge_case(case)?)
+}
+
+/// Case `case`'s verdict in the engine's types; refused beyond the search's limit.
+fn convert(case: u64, v: plain::Verdict) -> Result<Judgement, JudgeError> {
+    let outcome = match v.first_wins {
+        Some(true) => Outcome::First,
+        Some(false) => Outcome::Second,
+        None => {
+            return Err(JudgeError::Refused {
+                case,
+                reason: format!(
+                "beyond the reference's limit: {} empty squares, the exhaustive search stops at {}",
+                v.empty,
+                plain::MAX_EMPTY
+            ),
+            })
+        }
+    };
+    Ok(Judgement {
+        outcome,
+        rows: v.rows,
+        cols: v.cols,
+        empty: v.empty as u64,
+        within_contest_limits: super::within_contest_limits(v.rows, v.cols),
+    })
 }

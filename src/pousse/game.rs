@@ -4,7 +4,7 @@ use std::io::Read;
 
 use super::{Judgement, PousseCase, Rules, CONTEST_MAX_N};
 use crate::error::JudgeError;
-use crate::game::{Engine, Form, Game};
+use crate::game::{Engine, Form, Game, ReferenceCase, ReferenceStop};
 use crate::problem::Content;
 use crate::view::{BoardView, DrawRequest};
 
@@ -102,6 +102,21 @@ impl Game for Pousse {
 
     fn features(input: &[u8], _: Self::Options, judgements: &[Judgement]) -> Vec<&'static str> {
         super::features::features(input, judgements)
+    }
+
+    fn reference_cases<'a>(
+        input: Box<dyn std::io::Read + Send + 'a>,
+        bound: u64,
+    ) -> Box<dyn Iterator<Item = Result<ReferenceCase, ReferenceStop>> + Send + 'a> {
+        Box::new(referee_reference::pousse::cases(input, bound))
+    }
+
+    fn reference_judge_case(case: &ReferenceCase, rules: Rules) -> Result<Judgement, JudgeError> {
+        super::reference::judge_case(case, rules)
+    }
+
+    fn reference_check_case(case: &ReferenceCase) -> Result<(), JudgeError> {
+        Ok(referee_reference::pousse::check_case(case)?)
     }
 
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {

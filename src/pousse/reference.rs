@@ -6,19 +6,28 @@ use referee_reference::pousse as plain;
 
 use super::{Colour, Judgement, Reason, Rules};
 use crate::error::JudgeError;
+use crate::game::ReferenceCase;
 
 /// Judges every game of a transcript with the reference implementation (whole input in
 /// memory; slow by design).
 pub fn judge<R: Read>(mut reader: R, rules: Rules) -> Result<Vec<Judgement>, JudgeError> {
     let mut input = Vec::new();
     reader.read_to_end(&mut input)?;
-    let rules = match rules {
+    let verdicts = plain::judge(&input, plain_rules(rules))?;
+    Ok(verdicts.into_iter().map(convert).collect())
+}
+
+/// Judges one game the reference's framing cut ([`plain::cases`]).
+pub fn judge_case(case: &ReferenceCase, rules: Rules) -> Result<Judgement, JudgeError> {
+    Ok(convert(plain::judge_case(case, plain_rules(rules))?))
+}
+
+fn plain_rules(rules: Rules) -> plain::Rules {
+    match rules {
         Rules::Waterloo => plain::Rules::Waterloo,
         Rules::Icfp98 => plain::Rules::Icfp98,
         Rules::Icfp98Board => plain::Rules::Icfp98Board,
-    };
-    let verdicts = plain::judge(&input, rules)?;
-    Ok(verdicts.into_iter().map(convert).collect())
+    }
 }
 
 fn convert(v: plain::Verdict) -> Judgement {

@@ -190,7 +190,7 @@ impl Reports {
 /// its file, in order, to the function it is given) and writes the reports as the rows come.
 pub fn run(
     batch: &Batch,
-    verify_file: impl Fn(&CaseFile, &mut dyn FnMut(Row)) + Sync,
+    verify_file: impl Fn(&CaseFile, &mut super::Emit) + Sync,
 ) -> Result<Outcome, RunError> {
     // The report directory is checked (and its staging directory made) before any work.
     let mut staging = Staging::new(&batch.out).map_err(|e| RunError::io(&batch.out, e))?;
@@ -217,7 +217,7 @@ pub fn run(
         files,
         jobs,
         jobs * WINDOW_PER_THREAD,
-        |file: CaseFile, emit: &mut dyn FnMut((Row, Option<PathBuf>))| {
+        |file: CaseFile, emit: &mut (dyn FnMut((Row, Option<PathBuf>)) + Send)| {
             let mut first = true;
             verify_file(&file, &mut |row| {
                 // The file's path travels with its first row, for the views of its problems.
@@ -255,7 +255,17 @@ pub fn run(
         .map_err(|e| RunError::io(&batch.out, e))?;
     outcome.files = files_done;
     outcome.inputs = inputs;
-    eprint!("{}", summary(&outcome, &batch.out));
+    let mut said = summary(&outcome, &batch.out);
+    if batch
+        .options
+        .get("no-reference")
+        .is_some_and(|v| v == "true")
+    {
+        // Said once here and in the manifest's options, not on every row.
+        let at = said.rfind("reports: ").unwrap_or(said.len());
+        said.insert_str(at, "  reference not run (--no-reference)\n");
+    }
+    eprint!("{said}");
     Ok(outcome)
 }
 

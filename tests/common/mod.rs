@@ -14,7 +14,7 @@ use proptest::strategy::{NewTree, Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use referee::error::JudgeError;
 use referee::game::Case;
-use referee::game::{Engine, Game};
+use referee::game::{Engine, Game, ReferenceStop};
 use referee::random::Rng;
 
 /// The path of a shared vector file.
@@ -80,6 +80,8 @@ pub type Both<G> = (
 ///
 /// Where the engine has a general path besides its specialised ones, that path must give the
 /// same result.
+/// The reference's reading of the input a case at a time (its framing, each case on its own,
+/// `verify`'s way) must give what the reference gives on the whole input.
 pub fn judge_both<G: Game>(input: &[u8], options: G::Options) -> Both<G> {
     let fast = judge::<G>(Engine::Fast, input, options);
     if let Some(general) = G::judge_general_path(input, options) {
@@ -89,11 +91,49 @@ pub fn judge_both<G: Game>(input: &[u8], options: G::Options) -> Both<G> {
             "the engine's general path disagrees"
         );
     }
-    (fast, judge::<G>(Engine::Reference, input, options))
+    let reference = judge::<G>(Engine::Reference, input, options);
+    let by_case = reference_by_case::<G>(input, options);
+    match (&reference, &by_case) {
+        (Ok(whole), Ok(cases)) => assert_eq!(whole, cases, "the reference's case-by-case reading"),
+        (Err(JudgeError::Input(whole)), Err(JudgeError::Input(cases))) => assert_eq!(
+            (whole.position, whole.case),
+            (cases.position, cases.case),
+            "the reference's case-by-case reading: {cases}"
+        ),
+        (Err(JudgeError::Refused { .. }), Err(JudgeError::Refused { .. })) => {}
+        _ => panic!("the reference's case-by-case reading: {by_case:?}, whole: {reference:?}"),
+    }
+    (fast, reference)
+}
+
+/// The reference's reading of `input` a case at a time ([`Game::reference_cases`]): every
+/// case's grammar checked first (as the reference parses a whole input before judging it),
+/// then each case judged on its own.
+pub fn reference_by_case<G: Game>(
+    input: &[u8],
+    options: G::Options,
+) -> Result<Vec<G::Judgement>, JudgeError> {
+    let mut cases = Vec::new();
+    for case in G::reference_cases(Box::new(input), u64::MAX) {
+        match case {
+            Ok(case) => {
+                G::reference_check_case(&case)?;
+                cases.push(case);
+            }
+            Err(ReferenceStop::Malformed(e)) => return Err(e.into()),
+            Err(ReferenceStop::Unreadable(e)) => return Err(e.into()),
+            Err(stop) => panic!("no bound, yet {stop:?}"),
+        }
+    }
+    cases
+        .iter()
+        .map(|case| G::reference_judge_case(case, options))
+        .collect()
 }
 
 /// Checks every vector of an invalid-input file (`input with escapes | line:column | case`):
-/// both implementations reject it, at the same position and case. Returns the vector count.
+/// both implementations, and the reference reading case by case, reject it at the same
+/// position and case. Returns the vector count.
 pub fn assert_invalid_vectors<G: Game>(file: &str, options: G::Options) -> usize {
     let cases = vectors(file);
     for fields in &cases {
@@ -101,14 +141,21 @@ pub fn assert_invalid_vectors<G: Game>(file: &str, options: G::Options) -> usize
             panic!("bad vector {fields:?}");
         };
         let input = decode_escapes(input);
-        for imp in [Engine::Fast, Engine::Reference] {
-            let err = judge::<G>(imp, &input, options)
-                .expect_err(&format!("{imp:?} accepted {fields:?}"));
+        let by_case = || reference_by_case::<G>(&input, options);
+        let implementations: [(&str, &dyn Fn() -> _); 3] = [
+            ("engine", &|| judge::<G>(Engine::Fast, &input, options)),
+            ("reference", &|| {
+                judge::<G>(Engine::Reference, &input, options)
+            }),
+            ("reference case by case", &by_case),
+        ];
+        for (imp, judged) in implementations {
+            let err = judged().expect_err(&format!("{imp} accepted {fields:?}"));
             let JudgeError::Input(e) = err else {
                 panic!("not an input error");
             };
-            assert_eq!(&e.position.to_string(), position, "{imp:?} {fields:?}: {e}");
-            assert_eq!(e.case, case.parse().ok(), "{imp:?} {fields:?}: {e}");
+            assert_eq!(&e.position.to_string(), position, "{imp} {fields:?}: {e}");
+            assert_eq!(e.case, case.parse().ok(), "{imp} {fields:?}: {e}");
         }
     }
     cases.len()
