@@ -370,6 +370,7 @@ fn sbatch(
 /// signatures: their total is the same). A task that fails makes the array's `sbatch --wait`
 /// fail, and the merge refuse the gap.
 #[test]
+#[ignore = "runs a Slurm cluster: REFEREE_SLURM_CONF set (scripts/slurm.sh start), cargo test -- --include-ignored (.ci/run does)"]
 fn slurm_runs_every_sharded_command_for_real() {
     let Some(conf) = slurm() else {
         return;

@@ -217,6 +217,7 @@ async fn shown(client: &Client) -> (u64, String) {
 }
 
 #[tokio::test(flavor = "current_thread")]
+#[ignore = "runs Chromium and chromedriver (apt-get install chromium chromium-driver): cargo test -- --include-ignored (.ci/run does)"]
 async fn a_pousse_replay_shows_the_engines_board_after_every_move() {
     if !tools_present("a_pousse_replay_shows_the_engines_board_after_every_move") {
         return;
@@ -336,6 +337,7 @@ async fn a_pousse_replay_shows_the_engines_board_after_every_move() {
 }
 
 #[tokio::test(flavor = "current_thread")]
+#[ignore = "runs Chromium and chromedriver (apt-get install chromium chromium-driver): cargo test -- --include-ignored (.ci/run does)"]
 async fn tables_filter_and_read_without_javascript() {
     if !tools_present("tables_filter_and_read_without_javascript") {
         return;
@@ -386,6 +388,7 @@ async fn tables_filter_and_read_without_javascript() {
 }
 
 #[tokio::test(flavor = "current_thread")]
+#[ignore = "runs Chromium and chromedriver (apt-get install chromium chromium-driver): cargo test -- --include-ignored (.ci/run does)"]
 async fn a_report_of_ten_thousand_rows_is_small_and_opens_fast() {
     if !tools_present("a_report_of_ten_thousand_rows_is_small_and_opens_fast") {
         return;
@@ -503,6 +506,7 @@ async fn a_report_of_ten_thousand_rows_is_small_and_opens_fast() {
 }
 
 #[tokio::test(flavor = "current_thread")]
+#[ignore = "runs Chromium and chromedriver (apt-get install chromium chromium-driver): cargo test -- --include-ignored (.ci/run does)"]
 async fn a_contest_audits_page_shows_scores_which_case_rejects_whom_and_each_finding() {
     if !tools_present("a_contest_audits_page_shows_scores_which_case_rejects_whom_and_each_finding")
     {

@@ -281,6 +281,7 @@ fn oj() -> Option<PathBuf> {
 /// default rules, `.ans` as oj's `.out`), a correct program is accepted on every case and a
 /// program that always answers the same is rejected on exactly the cases whose answer differs.
 #[test]
+#[ignore = "runs online-judge-tools' oj: REFEREE_OJ set (scripts/oj.sh), cargo test -- --include-ignored (.ci/run does)"]
 fn online_judge_tools_takes_check_as_its_judge_command() {
     let Some(oj) = oj() else {
         return;

@@ -640,6 +640,7 @@ fn verify_checks_a_packages_invalid_inputs_and_outputs_under_its_rule_set() {
 }
 
 #[test]
+#[ignore = "runs problemtools' verifyproblem: REFEREE_VERIFYPROBLEM set (scripts/problemtools.sh), cargo test -- --include-ignored (.ci/run does)"]
 fn problemtools_accepts_the_package_of_every_game() {
     let Some(verifyproblem) = tool::from_env(
         "REFEREE_VERIFYPROBLEM",
@@ -714,6 +715,7 @@ fn dmoj() -> Option<PathBuf> {
 /// submission fails is the first file `referee audit --package` finds it failing in the Kattis
 /// package of the same cases.
 #[test]
+#[ignore = "runs DMOJ's judge: REFEREE_DMOJ set (scripts/dmoj.sh), cargo test -- --include-ignored (.ci/run does)"]
 fn dmoj_judges_each_games_problem_as_written() {
     let Some(dmoj) = dmoj() else {
         return;
