@@ -9,6 +9,9 @@
 //! memory mappings through `memmap2`'s safe anonymous maps. `docs/architecture.md` draws the
 //! layers.
 
+// The docs are the developers' (built with --document-private-items): public items may name
+// the private ones that implement them.
+#![allow(rustdoc::private_intra_doc_links)]
 #![forbid(unsafe_code)]
 
 pub mod answer;

@@ -143,8 +143,8 @@ fn large_boards_are_a_window_with_a_note() {
 
 #[test]
 fn html_holds_the_replay_and_the_drawing() {
-    let dir = std::env::temp_dir().join(format!("referee-show-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let html = dir.join("show.html");
     referee()
         .args([
@@ -171,8 +171,8 @@ fn html_holds_the_replay_and_the_drawing() {
 
 #[test]
 fn stress_writes_an_html_report_of_its_run() {
-    let dir = std::env::temp_dir().join(format!("referee-stress-html-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let html = dir.join("stress.html");
     referee()
         .args([

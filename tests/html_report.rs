@@ -28,6 +28,9 @@ const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 struct Driver {
     child: Child,
     port: u16,
+    /// The browser's temporary directory (its `TMPDIR`): what a killed browser leaves in it
+    /// goes with it.
+    _temp: tempfile::TempDir,
 }
 
 impl Drop for Driver {
@@ -63,13 +66,22 @@ async fn browser() -> (Client, Driver) {
         .local_addr()
         .unwrap()
         .port();
+    let temp = tempfile::Builder::new()
+        .prefix("referee-browser-")
+        .tempdir()
+        .unwrap();
     let child = Command::new(CHROMEDRIVER)
         .arg(format!("--port={port}"))
+        .env("TMPDIR", temp.path())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("chromedriver starts");
-    let driver = Driver { child, port };
+    let driver = Driver {
+        child,
+        port,
+        _temp: temp,
+    };
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".to_string(),
@@ -104,11 +116,13 @@ fn referee() -> Command {
     Command::new(env!("CARGO_BIN_EXE_referee"))
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("referee-html-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let scratch = tempfile::Builder::new()
+        .prefix(&format!("referee-{name}-"))
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
+    (scratch, dir)
 }
 
 fn url(path: &Path) -> String {
@@ -227,7 +241,7 @@ async fn a_pousse_replay_shows_the_engines_board_after_every_move() {
     let boards = boards_after(n, &moves);
     let end = moves.len() as u64;
     // The game as a verify case with a wrong answer file, so the report draws it.
-    let dir = scratch("replay");
+    let (_scratch, dir) = scratch("replay");
     let cases = dir.join("cases");
     std::fs::create_dir_all(&cases).unwrap();
     let mut input = format!("{n}\n");
@@ -343,7 +357,7 @@ async fn tables_filter_and_read_without_javascript() {
         return;
     }
     let _browser = ONE_BROWSER.lock().await;
-    let dir = scratch("filter");
+    let (_scratch, dir) = scratch("filter");
     let html = dir.join("report.html");
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let status = referee()
@@ -394,7 +408,7 @@ async fn a_report_of_ten_thousand_rows_is_small_and_opens_fast() {
         return;
     }
     let _browser = ONE_BROWSER.lock().await;
-    let dir = scratch("size");
+    let (_scratch, dir) = scratch("size");
     let cases = dir.join("cases");
     // 10,000 generated Pousse games, 100 of them with a wrong answer file.
     let status = referee()
@@ -513,7 +527,7 @@ async fn a_contest_audits_page_shows_scores_which_case_rejects_whom_and_each_fin
         return;
     }
     let _browser = ONE_BROWSER.lock().await;
-    let dir = scratch("contest");
+    let (_scratch, dir) = scratch("contest");
     let good = build(&dir, "pousse.c", &[], "good");
     let mover = build(&dir, "pousse.c", &["-DPLANT_MOVER_ONLY"], "mover");
     let html = dir.join("contest.html");

@@ -17,13 +17,16 @@ fn referee() -> Command {
 }
 
 /// A scratch directory holding a two-game Pousse input, its answer and a feedback directory.
-fn setup(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("referee-js-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+fn setup(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let scratch = tempfile::Builder::new()
+        .prefix(&format!("referee-{name}-"))
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::create_dir_all(dir.join("feedback")).unwrap();
     std::fs::write(dir.join("in"), "2\n\n1\nL1\nQUIT\n\n2\nQUIT\n").unwrap();
     std::fs::write(dir.join("ans"), "X WINS\n\nTIE GAME\n").unwrap();
-    dir
+    (scratch, dir)
 }
 
 fn kattis(dir: &Path, output: &[u8]) -> (i32, String, Option<String>) {
@@ -42,7 +45,7 @@ fn kattis(dir: &Path, output: &[u8]) -> (i32, String, Option<String>) {
 
 #[test]
 fn kattis_accepts_rejects_and_reports_judge_errors() {
-    let dir = setup("kattis");
+    let (_scratch, dir) = setup("kattis");
     let (code, message, error) = kattis(&dir, b"X WINS\n\nTIE GAME\n");
     assert_eq!((code, error), (42, None));
     assert!(message.starts_with("accepted"), "{message}");
@@ -79,7 +82,7 @@ fn kattis_accepts_rejects_and_reports_judge_errors() {
 
 #[test]
 fn kattis_validator_arguments_choose_the_rule_set_and_the_team_message_is_optional() {
-    let dir = setup("rules");
+    let (_scratch, dir) = setup("rules");
     // After 4 moves on a 2 x 2 board, R1 R1 R1 R1 repeats the board of move 2 under icfp98.
     std::fs::write(dir.join("in"), "2\nR1\nR1\nR1\nR1\nQUIT\n").unwrap();
     std::fs::write(dir.join("ans"), "X WINS\n").unwrap();
@@ -119,7 +122,7 @@ fn kattis_validator_arguments_choose_the_rule_set_and_the_team_message_is_option
 
 #[test]
 fn testlib_and_cms_speak_their_own_codes() {
-    let dir = setup("testlib");
+    let (_scratch, dir) = setup("testlib");
     let out = dir.join("out");
     let testlib = |output: &str| {
         std::fs::write(&out, output).unwrap();
@@ -166,7 +169,7 @@ fn testlib_and_cms_speak_their_own_codes() {
 
 #[test]
 fn an_endless_output_is_a_wrong_answer_read_only_so_far() {
-    let dir = setup("endless");
+    let (_scratch, dir) = setup("endless");
     let mut child = Process::new(env!("CARGO_BIN_EXE_referee"))
         .args(["check", "pousse"])
         .arg(dir.join("in"))
@@ -232,7 +235,7 @@ fn the_input_validator_exits_42_or_43_with_the_place() {
 /// byte, or the first byte that differs; an input that is not one is named.
 #[test]
 fn an_answer_file_is_valid_only_as_the_engines_verdicts_byte_for_byte() {
-    let dir = setup("answer");
+    let (_scratch, dir) = setup("answer");
     let answer = |text: &str| {
         let out = referee()
             .args(["validate", "pousse", "--answer-of"])

@@ -17,11 +17,13 @@ fn referee() -> Command {
     Command::cargo_bin("referee").unwrap()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("referee-package-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let scratch = tempfile::Builder::new()
+        .prefix(&format!("referee-{name}-"))
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
+    (scratch, dir)
 }
 
 fn package(game: &str, rules: Option<&str>, out: &Path) {
@@ -46,7 +48,7 @@ fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
 
 #[test]
 fn a_package_holds_valid_inputs_with_the_engines_answers() {
-    let dir = scratch("layout");
+    let (_scratch, dir) = scratch("layout");
     let out = dir.join("pousseicfp98");
     package("pousse", Some("icfp98"), &out);
     for part in [
@@ -121,7 +123,7 @@ fn a_package_holds_valid_inputs_with_the_engines_answers() {
 /// BAPCtools derives from the rule: `bt generate` remakes the data byte for byte.
 #[test]
 fn every_case_is_the_generator_call_its_rule_names() {
-    let dir = scratch("rules");
+    let (_scratch, dir) = scratch("rules");
     for (game, name) in [
         ("pousse", "pousse"),
         ("littlesquares", "littlesquares"),
@@ -183,7 +185,7 @@ fn every_case_is_the_generator_call_its_rule_names() {
 /// What each format version holds, and where.
 #[test]
 fn each_format_version_has_its_layout() {
-    let dir = scratch("versions");
+    let (_scratch, dir) = scratch("versions");
     for (version, present, absent, first_line) in [
         (
             "2025-09",
@@ -303,7 +305,7 @@ fn build(program: &Path, env: &[(&str, &str)]) -> std::process::Output {
 /// built once from a source into a cache; never another version.
 #[test]
 fn programs_find_referee_or_say_how_to_install_it() {
-    let dir = scratch("build");
+    let (_scratch, dir) = scratch("build");
     let out = dir.join("somegame");
     package("somegame", None, &out);
     let binary = env!("CARGO_BIN_EXE_referee");
@@ -439,7 +441,7 @@ fn programs_find_referee_or_say_how_to_install_it() {
 #[cfg(unix)]
 #[test]
 fn a_referee_that_never_answers_does_not_hang_the_build() {
-    let dir = scratch("hanging");
+    let (_scratch, dir) = scratch("hanging");
     let out = dir.join("pousse");
     package("pousse", None, &out);
     let tools = dir.join("tools");
@@ -462,7 +464,7 @@ fn a_referee_that_never_answers_does_not_hang_the_build() {
 /// of this version, a git URL or a directory of referee's source; `--cases` has a bound.
 #[test]
 fn a_package_refuses_what_its_programs_could_not_use() {
-    let dir = scratch("refused");
+    let (_scratch, dir) = scratch("refused");
     let out = dir.join("pousse");
     let refused = |args: &[&str], says: &str| {
         let run = referee()
@@ -518,7 +520,7 @@ fn packages_are_replaced_whole_and_other_directories_are_refused() {
             .code(2)
             .stderr(predicates::str::contains(says))
     };
-    let dir = scratch("replace");
+    let (_scratch, dir) = scratch("replace");
     let out = dir.join("littlesquares");
     package("littlesquares", None, &out);
     // A package referee wrote is replaced as a whole.
@@ -571,7 +573,7 @@ fn packages_are_replaced_whole_and_other_directories_are_refused() {
 
 #[test]
 fn verify_checks_a_packages_invalid_inputs_and_outputs_under_its_rule_set() {
-    let dir = scratch("verify");
+    let (_scratch, dir) = scratch("verify");
     let out = dir.join("pousseicfp98");
     package("pousse", Some("icfp98"), &out);
     let data = out.join("data");
@@ -648,7 +650,7 @@ fn problemtools_accepts_the_package_of_every_game() {
     ) else {
         return;
     };
-    let dir = scratch("problemtools");
+    let (_scratch, dir) = scratch("problemtools");
     let bin = Path::new(env!("CARGO_BIN_EXE_referee")).parent().unwrap();
     let path = format!(
         "{}:{}",

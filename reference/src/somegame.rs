@@ -37,7 +37,7 @@ pub struct Board {
     pub rows: usize,
     pub cols: usize,
     pub k: u64,
-    /// cells[r][c], values as written (saturated at 2^64 - 1).
+    /// `cells[r][c]`, values as written (saturated at 2^64 - 1).
     pub cells: Vec<Vec<u64>>,
 }
 

@@ -34,7 +34,7 @@ use super::Kind;
 use crate::game::{Case, Engine, Form, Game};
 use crate::random::Rng;
 
-/// How many small random cases [`search_smaller`] tries, and in the single-case form how many
+/// How many small random cases [`search_random`] tries, and in the single-case form how many
 /// of the game's smallest cases (one run each).
 pub const SEARCH: u64 = 2000;
 

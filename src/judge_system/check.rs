@@ -314,22 +314,24 @@ mod tests {
     use super::*;
     use crate::pousse::{Pousse, Rules};
 
-    fn files(input: &str, answer: &str) -> (std::path::PathBuf, std::path::PathBuf) {
-        // One directory per call: tests run in parallel on the same texts.
-        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "referee-check-{}-{}",
-            std::process::id(),
-            CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("in"), input).unwrap();
-        std::fs::write(dir.join("ans"), answer).unwrap();
-        (dir.join("in"), dir.join("ans"))
+    /// A directory of its own (tests run in parallel on the same texts) holding `input` and
+    /// `answer`, removed when dropped.
+    fn files(
+        input: &str,
+        answer: &str,
+    ) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+        let dir = tempfile::Builder::new()
+            .prefix("referee-check-")
+            .tempdir()
+            .unwrap();
+        std::fs::write(dir.path().join("in"), input).unwrap();
+        std::fs::write(dir.path().join("ans"), answer).unwrap();
+        let (i, a) = (dir.path().join("in"), dir.path().join("ans"));
+        (dir, i, a)
     }
 
     fn decide(input: &str, answer: &str, team: &[u8]) -> Decision {
-        let (i, a) = files(input, answer);
+        let (_dir, i, a) = files(input, answer);
         check::<Pousse>(&i, &a, team, Rules::Waterloo, Layout::REFEREE).unwrap()
     }
 
@@ -410,7 +412,7 @@ mod tests {
             verdicts(args(&["space_change_sensitive"])),
             names([AC, PE, PE, PE, PE, PE, AC, WA])
         );
-        let (i, a) = files(TWO, expected);
+        let (_dir, i, a) = files(TWO, expected);
         let Decision::Rejected {
             verdict: PE,
             message,
@@ -450,7 +452,7 @@ mod tests {
     #[test]
     fn endless_and_binary_outputs_are_wrong_answers_read_only_so_far() {
         let endless = std::io::repeat(b'X').take(1 << 40);
-        let (i, a) = files("1\nL1\nQUIT\n", "X WINS\n");
+        let (_dir, i, a) = files("1\nL1\nQUIT\n", "X WINS\n");
         let Decision::Rejected { verdict, message } =
             check::<Pousse>(&i, &a, endless, Rules::Waterloo, Layout::REFEREE).unwrap()
         else {

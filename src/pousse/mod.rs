@@ -36,7 +36,7 @@ pub use rules::Rules;
 pub use small::{SmallBoard, SMALL_MAX_N};
 
 /// What a game needs from a board representation; [`Board`] (any size) and [`SmallBoard`]
-/// (N <= 8, one word per colour) both provide it, and [`Game`] is generic over it.
+/// (N <= 8, one word per colour) both provide it, and [`Match`] is generic over it.
 pub trait BoardRepr: Clone {
     /// An empty board of size `n`, which the caller has checked is supported; `hashing` asks
     /// for [`contents_hash`](BoardRepr::contents_hash) to be maintained.

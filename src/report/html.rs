@@ -412,17 +412,20 @@ impl Page {
 mod tests {
     use super::*;
 
-    fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("referee-html-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
+    /// A file named `name` holding `bytes`, in a directory removed when the first is dropped.
+    fn temp_file(name: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::Builder::new()
+            .prefix("referee-html-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join(name);
         std::fs::write(&path, bytes).unwrap();
-        path
+        (dir, path)
     }
 
     #[test]
     fn an_excerpt_marks_the_column_and_keeps_its_neighbours() {
-        let path = temp_file("excerpt.txt", b"4\nL1\nR9\nT2\nB3\nL4\n");
+        let (_dir, path) = temp_file("excerpt.txt", b"4\nL1\nR9\nT2\nB3\nL4\n");
         let text = excerpt(&path, 3, 2).unwrap();
         assert_eq!(
             text,
@@ -434,7 +437,7 @@ mod tests {
     fn an_excerpt_of_a_long_line_is_a_window_around_the_column() {
         let mut line = vec![b'a'; 100_000];
         line[50_000] = b'!';
-        let path = temp_file("long.txt", &line);
+        let (_dir, path) = temp_file("long.txt", &line);
         let text = excerpt(&path, 1, 50_001).unwrap();
         let first = text.lines().next().unwrap();
         assert!(first.len() < EXCERPT_WIDTH + 20, "{first}");
@@ -444,7 +447,7 @@ mod tests {
 
     #[test]
     fn an_error_past_the_last_line_says_end_of_input() {
-        let path = temp_file("short.txt", b"4\nL1\n");
+        let (_dir, path) = temp_file("short.txt", b"4\nL1\n");
         assert!(excerpt(&path, 3, 1).unwrap().contains("(end of input)"));
     }
 
@@ -470,7 +473,7 @@ mod tests {
             ),
         ];
         for (game, input) in inputs {
-            let path = temp_file(&format!("multi-{}.in", game.as_str()), input);
+            let (_dir, path) = temp_file(&format!("multi-{}.in", game.as_str()), input);
             let verdicts = game.verdicts("", input).unwrap();
             assert_eq!(
                 game.case_ranges(input).map(|r| r.len()),
@@ -500,7 +503,7 @@ mod tests {
 
     #[test]
     fn views_stop_at_the_limit_and_say_so() {
-        let path = temp_file("game.txt", b"3\nL1\nQUIT\n");
+        let (_dir, path) = temp_file("game.txt", b"3\nL1\nQUIT\n");
         let source = ViewSource {
             game: "pousse".into(),
             rules: String::new(),

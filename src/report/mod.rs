@@ -1,7 +1,7 @@
 //! The rows of `verdicts.csv` and `mismatches.csv`: their columns, statuses and order.
 //!
 //! Rows are ordered by file, compared path component by component (the order of a sorted
-//! directory walk), then by case index. Writing a directory of reports as one is [`write`]'s
+//! directory walk), then by case index. Writing a directory of reports as one is [`mod@write`]'s
 //! job, describing the run that wrote them [`manifest`]'s; a run's results for CI systems are
 //! [`ci`]'s, rendered as JUnit XML by [`junit`] and for GitHub Actions by [`github`].
 //! Combining shard runs is [`crate::merge`]'s.

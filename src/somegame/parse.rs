@@ -261,7 +261,7 @@ impl<R: Read> Scanner<R> {
         }
     }
 
-    /// Consumes the buffered line ending at index `newline` (from [`buffered_line`]).
+    /// Consumes the buffered line ending at index `newline` (from [`Self::buffered_line`]).
     fn skip_line(&mut self, newline: usize) {
         self.examined += (newline + 1 - self.at) as u64;
         self.at = newline + 1;
