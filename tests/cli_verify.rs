@@ -303,6 +303,22 @@ fn could_not_run_exits_2() {
         .args(["verify", "corpus", "--shard", "4/3"])
         .assert()
         .code(2);
+    // Reports never go among the inputs: --out holding an input is refused before any work.
+    let copy = corpus_copy();
+    let before = fs::read_dir(copy.path().join("pousse")).unwrap().count();
+    for (input, out) in [("", ""), ("pousse/sample-1-tie.in", "pousse")] {
+        let refused = referee()
+            .arg("verify")
+            .arg(copy.path().join(input))
+            .arg("--out")
+            .arg(copy.path().join(out))
+            .assert()
+            .code(2);
+        let said = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+        assert!(said.contains("holds the input"), "{said}");
+    }
+    assert_eq!(fs::read_dir(copy.path().join("pousse")).unwrap().count(), before);
+    assert!(!copy.path().join("verdicts.csv").exists());
 }
 
 fn grade(cases: &Path, submissions: &Path, out: &Path) -> Command {

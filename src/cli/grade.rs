@@ -35,6 +35,13 @@ pub(super) struct GradeArgs {
 
 pub(super) fn grade(args: GradeArgs) -> Result<ExitCode, RunError> {
     check_rules(args.game, args.rules.as_deref())?;
+    super::out_apart(
+        &args.out,
+        [
+            ("--cases", args.cases.as_path()),
+            ("--submissions", args.submissions.as_path()),
+        ],
+    )?;
     args.ci.check(&args.out)?;
     let options = crate::grade::Options {
         game: args.game,

@@ -215,6 +215,25 @@ fn done(problems: bool) -> ExitCode {
     }
 }
 
+/// Refuses a report directory `out` that holds one of the files or trees a command reads
+/// (`trees`, each with its flag or role): its reports would be written among the data.
+fn out_apart<'a>(
+    out: &std::path::Path,
+    trees: impl IntoIterator<Item = (&'a str, &'a std::path::Path)>,
+) -> Result<(), RunError> {
+    for (what, tree) in trees {
+        if crate::report::write::inside(tree, out) {
+            return Err(RunError::Usage(format!(
+                "--out {} holds {what} {}: give the reports a directory of their own, apart \
+                 from what the command reads",
+                out.display(),
+                tree.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// A `--rules` value checked against `game` when one is named, else against every game.
 fn check_rules(game: Option<GameName>, rules: Option<&str>) -> Result<(), String> {
     struct Check<'a>(Option<&'a str>);
