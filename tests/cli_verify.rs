@@ -317,7 +317,10 @@ fn could_not_run_exits_2() {
         let said = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
         assert!(said.contains("holds the input"), "{said}");
     }
-    assert_eq!(fs::read_dir(copy.path().join("pousse")).unwrap().count(), before);
+    assert_eq!(
+        fs::read_dir(copy.path().join("pousse")).unwrap().count(),
+        before
+    );
     assert!(!copy.path().join("verdicts.csv").exists());
 }
 

@@ -72,7 +72,10 @@ pub(super) struct MergeArgs {
 
 pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
     check_rules(args.game, args.rules.as_deref())?;
-    super::out_apart(&args.out, args.paths.iter().map(|p| ("the input", p.as_path())))?;
+    super::out_apart(
+        &args.out,
+        args.paths.iter().map(|p| ("the input", p.as_path())),
+    )?;
     args.html.check(&args.out)?;
     args.ci.check(&args.out)?;
     let settings = crate::verify::Settings {
