@@ -10,6 +10,8 @@
 //! when `REFEREE_REQUIRE_TOOLS` is set (as `.ci/run` does).
 
 mod common;
+#[path = "common/scratch.rs"]
+mod scratch;
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -114,15 +116,6 @@ async fn browser() -> (Client, Driver) {
 
 fn referee() -> Command {
     Command::new(env!("CARGO_BIN_EXE_referee"))
-}
-
-fn scratch(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let scratch = tempfile::Builder::new()
-        .prefix(&format!("referee-{name}-"))
-        .tempdir()
-        .unwrap();
-    let dir = scratch.path().to_path_buf();
-    (scratch, dir)
 }
 
 fn url(path: &Path) -> String {
@@ -241,7 +234,7 @@ async fn a_pousse_replay_shows_the_engines_board_after_every_move() {
     let boards = boards_after(n, &moves);
     let end = moves.len() as u64;
     // The game as a verify case with a wrong answer file, so the report draws it.
-    let (_scratch, dir) = scratch("replay");
+    let (_scratch, dir) = scratch::scratch("replay");
     let cases = dir.join("cases");
     std::fs::create_dir_all(&cases).unwrap();
     let mut input = format!("{n}\n");
@@ -357,7 +350,7 @@ async fn tables_filter_and_read_without_javascript() {
         return;
     }
     let _browser = ONE_BROWSER.lock().await;
-    let (_scratch, dir) = scratch("filter");
+    let (_scratch, dir) = scratch::scratch("filter");
     let html = dir.join("report.html");
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let status = referee()
@@ -408,7 +401,7 @@ async fn a_report_of_ten_thousand_rows_is_small_and_opens_fast() {
         return;
     }
     let _browser = ONE_BROWSER.lock().await;
-    let (_scratch, dir) = scratch("size");
+    let (_scratch, dir) = scratch::scratch("size");
     let cases = dir.join("cases");
     // 10,000 generated Pousse games, 100 of them with a wrong answer file.
     let status = referee()
@@ -527,7 +520,7 @@ async fn a_contest_audits_page_shows_scores_which_case_rejects_whom_and_each_fin
         return;
     }
     let _browser = ONE_BROWSER.lock().await;
-    let (_scratch, dir) = scratch("contest");
+    let (_scratch, dir) = scratch::scratch("contest");
     let good = build(&dir, "pousse.c", &[], "good");
     let mover = build(&dir, "pousse.c", &["-DPLANT_MOVER_ONLY"], "mover");
     let html = dir.join("contest.html");

@@ -9,6 +9,8 @@ use std::process::{Command as Process, Stdio};
 
 use assert_cmd::Command;
 
+#[path = "common/scratch.rs"]
+mod scratch;
 #[path = "common/tool.rs"]
 mod tool;
 
@@ -18,11 +20,7 @@ fn referee() -> Command {
 
 /// A scratch directory holding a two-game Pousse input, its answer and a feedback directory.
 fn setup(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let scratch = tempfile::Builder::new()
-        .prefix(&format!("referee-{name}-"))
-        .tempdir()
-        .unwrap();
-    let dir = scratch.path().to_path_buf();
+    let (scratch, dir) = scratch::scratch(name);
     std::fs::create_dir_all(dir.join("feedback")).unwrap();
     std::fs::write(dir.join("in"), "2\n\n1\nL1\nQUIT\n\n2\nQUIT\n").unwrap();
     std::fs::write(dir.join("ans"), "X WINS\n\nTIE GAME\n").unwrap();

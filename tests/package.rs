@@ -10,20 +10,13 @@ use std::process::Command as Process;
 
 use assert_cmd::Command;
 
+#[path = "common/scratch.rs"]
+mod scratch;
 #[path = "common/tool.rs"]
 mod tool;
 
 fn referee() -> Command {
     Command::cargo_bin("referee").unwrap()
-}
-
-fn scratch(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let scratch = tempfile::Builder::new()
-        .prefix(&format!("referee-{name}-"))
-        .tempdir()
-        .unwrap();
-    let dir = scratch.path().to_path_buf();
-    (scratch, dir)
 }
 
 fn package(game: &str, rules: Option<&str>, out: &Path) {
@@ -48,7 +41,7 @@ fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
 
 #[test]
 fn a_package_holds_valid_inputs_with_the_engines_answers() {
-    let (_scratch, dir) = scratch("layout");
+    let (_scratch, dir) = scratch::scratch("layout");
     let out = dir.join("pousseicfp98");
     package("pousse", Some("icfp98"), &out);
     for part in [
@@ -123,7 +116,7 @@ fn a_package_holds_valid_inputs_with_the_engines_answers() {
 /// BAPCtools derives from the rule: `bt generate` remakes the data byte for byte.
 #[test]
 fn every_case_is_the_generator_call_its_rule_names() {
-    let (_scratch, dir) = scratch("rules");
+    let (_scratch, dir) = scratch::scratch("rules");
     for (game, name) in [
         ("pousse", "pousse"),
         ("littlesquares", "littlesquares"),
@@ -185,7 +178,7 @@ fn every_case_is_the_generator_call_its_rule_names() {
 /// What each format version holds, and where.
 #[test]
 fn each_format_version_has_its_layout() {
-    let (_scratch, dir) = scratch("versions");
+    let (_scratch, dir) = scratch::scratch("versions");
     for (version, present, absent, first_line) in [
         (
             "2025-09",
@@ -305,7 +298,7 @@ fn build(program: &Path, env: &[(&str, &str)]) -> std::process::Output {
 /// built once from a source into a cache; never another version.
 #[test]
 fn programs_find_referee_or_say_how_to_install_it() {
-    let (_scratch, dir) = scratch("build");
+    let (_scratch, dir) = scratch::scratch("build");
     let out = dir.join("somegame");
     package("somegame", None, &out);
     let binary = env!("CARGO_BIN_EXE_referee");
@@ -441,7 +434,7 @@ fn programs_find_referee_or_say_how_to_install_it() {
 #[cfg(unix)]
 #[test]
 fn a_referee_that_never_answers_does_not_hang_the_build() {
-    let (_scratch, dir) = scratch("hanging");
+    let (_scratch, dir) = scratch::scratch("hanging");
     let out = dir.join("pousse");
     package("pousse", None, &out);
     let tools = dir.join("tools");
@@ -464,7 +457,7 @@ fn a_referee_that_never_answers_does_not_hang_the_build() {
 /// of this version, a git URL or a directory of referee's source; `--cases` has a bound.
 #[test]
 fn a_package_refuses_what_its_programs_could_not_use() {
-    let (_scratch, dir) = scratch("refused");
+    let (_scratch, dir) = scratch::scratch("refused");
     let out = dir.join("pousse");
     let refused = |args: &[&str], says: &str| {
         let run = referee()
@@ -520,7 +513,7 @@ fn packages_are_replaced_whole_and_other_directories_are_refused() {
             .code(2)
             .stderr(predicates::str::contains(says))
     };
-    let (_scratch, dir) = scratch("replace");
+    let (_scratch, dir) = scratch::scratch("replace");
     let out = dir.join("littlesquares");
     package("littlesquares", None, &out);
     // A package referee wrote is replaced as a whole.
@@ -573,7 +566,7 @@ fn packages_are_replaced_whole_and_other_directories_are_refused() {
 
 #[test]
 fn verify_checks_a_packages_invalid_inputs_and_outputs_under_its_rule_set() {
-    let (_scratch, dir) = scratch("verify");
+    let (_scratch, dir) = scratch::scratch("verify");
     let out = dir.join("pousseicfp98");
     package("pousse", Some("icfp98"), &out);
     let data = out.join("data");
@@ -650,7 +643,7 @@ fn problemtools_accepts_the_package_of_every_game() {
     ) else {
         return;
     };
-    let (_scratch, dir) = scratch("problemtools");
+    let (_scratch, dir) = scratch::scratch("problemtools");
     let bin = Path::new(env!("CARGO_BIN_EXE_referee")).parent().unwrap();
     let path = format!(
         "{}:{}",
