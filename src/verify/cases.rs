@@ -287,9 +287,11 @@ impl<J> Iterator for Pull<'_, J> {
 /// reference's reading and judgement of the same case and against the `.ans` (`answers`),
 /// handing each case's row to `emit` in order; at the engine's first invalid case, its row
 /// ([`super::rejected`]). With one thread, or an input of a few cases in memory, all of it
-/// happens in the calling thread; otherwise one thread makes the batches (the engine's pass
-/// and the reference's reading are sequential by nature), [`Settings::jobs`] threads judge
-/// them, and the calling thread hands their rows over.
+/// happens in the calling thread; otherwise a thread runs the engine's pass ([`engine_pass`]),
+/// and each of [`Settings::jobs`] workers takes the next batch of its judgements with the same
+/// cases of the reference's reading and their `.ans` lines (both sequential by nature, read by
+/// the worker taking the batch), judges them with the reference and writes their rows, in the
+/// file's order.
 pub(super) fn cross_examine<G: Game>(
     file: &CaseFile,
     input: &Input,
