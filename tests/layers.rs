@@ -1,0 +1,244 @@
+//! The layers of docs/architecture.md, read from the code: every `crate::...` path in a file of
+//! `src/` (outside its `#[cfg(test)]` module, and outside comments) is an edge to the file it
+//! names, and an edge may only go down the layers, or stay in its own unit; drivers use each
+//! other only through the seams listed here, each with why. The edges that still go against
+//! the layers are listed too (`PENDING`), so that no new one comes in while they are removed;
+//! one that no longer exists must be taken off the list.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The layers, lowest first: each a name and the files and folders (ending in `/`) of `src/` in
+/// it. A unit is a folder or a file: files of one unit may use each other freely.
+const LAYERS: &[(&str, &[&str])] = &[
+    (
+        "shared helpers",
+        &[
+            "error.rs",
+            "text.rs",
+            "walk.rs",
+            "pool.rs",
+            "ordered.rs",
+            "hash.rs",
+            "random.rs",
+            "answer.rs",
+            "watchdog.rs",
+            "shard.rs",
+            "guard.rs",
+        ],
+    ),
+    (
+        "the game interface",
+        &["game.rs", "knobs.rs", "problem.rs", "view.rs"],
+    ),
+    ("game folders", &["pousse/", "littlesquares/", "somegame/"]),
+    ("the list of games", &["games.rs", "detect.rs"]),
+    (
+        "services of the drivers",
+        &[
+            "report/",
+            "harness/",
+            "judge_system/mod.rs",
+            "judge_system/check.rs",
+            "judge_system/validate.rs",
+            "judge_system/layout.rs",
+        ],
+    ),
+    (
+        "drivers",
+        &[
+            "verify/",
+            "grade/",
+            "gen.rs",
+            "stress.rs",
+            "audit/",
+            "merge.rs",
+            "judge_system/package/",
+        ],
+    ),
+    ("the command line", &["cli/", "main.rs", "lib.rs"]),
+];
+
+/// Layers whose units may not use each other (but through a seam).
+const APART: &[&str] = &["game folders", "drivers"];
+
+/// Where one driver uses another by design: (from unit, to unit, why).
+const SEAMS: &[(&str, &str, &str)] = &[
+    (
+        "judge_system/package/",
+        "gen.rs",
+        "a package's random cases are `referee gen` calls, written as gen writes them",
+    ),
+    (
+        "audit/",
+        "judge_system/package/",
+        "`audit --add-to` adds its strengthening cases to a package as the package writer lays \
+         them out",
+    ),
+];
+
+/// Edges against the layers that are still there, to be removed (docs/architecture.md says how).
+const PENDING: &[(&str, &str)] = &[
+    ("pousse/", "harness/"),
+    ("littlesquares/", "harness/"),
+    ("somegame/", "harness/"),
+    ("merge.rs", "verify/"),
+    ("merge.rs", "grade/"),
+    ("merge.rs", "stress.rs"),
+    ("merge.rs", "audit/"),
+];
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// The layer (index) and unit of a file of `src/` (its path relative to `src/`).
+fn place(rel: &str) -> (usize, &'static str) {
+    let mut best: Option<(usize, &'static str)> = None;
+    for (i, (_, units)) in LAYERS.iter().enumerate() {
+        for unit in *units {
+            let hit = if unit.ends_with('/') {
+                rel.starts_with(unit)
+            } else {
+                rel == *unit
+            };
+            // The longest unit that holds the file (judge_system/package/ inside judge_system/).
+            if hit && best.is_none_or(|(_, b)| unit.len() > b.len()) {
+                best = Some((i, unit));
+            }
+        }
+    }
+    best.unwrap_or_else(|| panic!("src/{rel} is in no layer: add it to LAYERS"))
+}
+
+/// The file of `src/` a `crate::a::b::c` path names: the longest prefix that is a file or a
+/// folder's `mod.rs` (relative to `src/`).
+fn target(segments: &[&str]) -> Option<String> {
+    let root = src();
+    for n in (1..=segments.len()).rev() {
+        let stem = segments[..n].join("/");
+        for candidate in [format!("{stem}.rs"), format!("{stem}/mod.rs")] {
+            if root.join(&candidate).is_file() {
+                return Some(candidate);
+            }
+        }
+    }
+    None
+}
+
+/// The code of a file without its test module and comments.
+fn code(text: &str) -> String {
+    let text = text.split("#[cfg(test)]\nmod tests").next().unwrap_or(text);
+    text.lines()
+        .map(|l| match l.find("//") {
+            Some(i) => &l[..i],
+            None => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every edge of `src/`: (from file, to file), both relative to `src/`.
+fn edges() -> BTreeSet<(String, String)> {
+    let mut out = BTreeSet::new();
+    for entry in walkdir::WalkDir::new(src()) {
+        let entry = entry.unwrap();
+        if entry.path().extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let rel = entry
+            .path()
+            .strip_prefix(src())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let text = code(&std::fs::read_to_string(entry.path()).unwrap());
+        for (at, _) in text.match_indices("crate::") {
+            let rest = &text[at + "crate::".len()..];
+            let path: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+                .collect();
+            let segments: Vec<&str> = path
+                .split("::")
+                .take_while(|s| s.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+                .collect();
+            if let Some(to) = target(&segments) {
+                if to != rel {
+                    out.insert((rel.clone(), to));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The edges against the layers: (from unit, to unit, why).
+fn violations() -> BTreeSet<(&'static str, &'static str, String)> {
+    let mut out = BTreeSet::new();
+    for (from, to) in edges() {
+        let ((a, unit_a), (b, unit_b)) = (place(&from), place(&to));
+        if unit_a == unit_b {
+            continue;
+        }
+        let why = if b > a {
+            format!(
+                "src/{from} ({}) uses src/{to} ({}), a layer above",
+                LAYERS[a].0, LAYERS[b].0
+            )
+        } else if a == b
+            && APART.contains(&LAYERS[a].0)
+            && !SEAMS.iter().any(|(f, t, _)| (*f, *t) == (unit_a, unit_b))
+        {
+            format!(
+                "src/{from} uses src/{to}, another unit of the {}",
+                LAYERS[a].0
+            )
+        } else {
+            continue;
+        };
+        out.insert((unit_a, unit_b, why));
+    }
+    out
+}
+
+#[test]
+fn every_edge_of_src_goes_down_the_layers_but_the_pending_ones() {
+    let found = violations();
+    let new: Vec<&String> = found
+        .iter()
+        .filter(|(a, b, _)| !PENDING.contains(&(a, b)))
+        .map(|(_, _, why)| why)
+        .collect();
+    assert!(new.is_empty(), "edges against the layers:\n{new:#?}");
+    let gone: Vec<&(&str, &str)> = PENDING
+        .iter()
+        .filter(|(a, b)| !found.iter().any(|(x, y, _)| (x, y) == (a, b)))
+        .collect();
+    assert!(
+        gone.is_empty(),
+        "no longer there, take them off PENDING: {gone:?}"
+    );
+}
+
+#[test]
+fn a_planted_edge_up_the_layers_is_found() {
+    // The check itself: a game folder naming a driver, and a helper naming a game.
+    for (from, to) in [("pousse/case.rs", "audit/mod.rs"), ("text.rs", "game.rs")] {
+        let ((a, _), (b, _)) = (place(from), place(to));
+        assert!(b > a, "{from} -> {to}");
+    }
+    assert_eq!(
+        target(&["judge_system", "validate", "validate"]).unwrap(),
+        "judge_system/validate.rs"
+    );
+    assert_eq!(
+        target(&["verify", "run", "Batch"]).unwrap(),
+        "verify/run.rs"
+    );
+    assert_eq!(
+        place("judge_system/package/cases.rs").1,
+        "judge_system/package/"
+    );
+    assert_eq!(place("judge_system/check.rs").1, "judge_system/check.rs");
+}
