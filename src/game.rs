@@ -454,6 +454,19 @@ pub trait Case: Clone + Debug + Send + Sync + 'static {
         None
     }
 
+    /// An oracle of the game's own, independent of both implementations, for the cases of a
+    /// shape: its name (the fuzz target `GAME_matches_NAME`) and the shape of the cases it
+    /// decides; `None` (the default) for a game without one.
+    fn oracle() -> Option<(&'static str, Self::Shape)> {
+        None
+    }
+
+    /// Whether the engine's verdict on this case (of the oracle's shape) is the oracle's: `Err`
+    /// says how it is not.
+    fn oracle_agrees(&self) -> Result<(), String> {
+        Ok(())
+    }
+
     /// The case as text for messages: its rule set (when not the default) and its input.
     fn describe(&self) -> String {
         let rules = self.options();

@@ -17,6 +17,7 @@
 pub mod answer;
 pub mod audit;
 pub mod cli;
+pub mod corrupt;
 pub mod detect;
 pub mod error;
 pub mod game;

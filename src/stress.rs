@@ -524,13 +524,13 @@ fn shrink_bytes(input: Vec<u8>, fails: impl Fn(&[u8]) -> bool, until: Option<Ins
         if over() {
             return best;
         }
-        let (lines, ends) = crate::harness::corrupt::lines(&best);
+        let (lines, ends) = crate::corrupt::lines(&best);
         let mut chunk = lines.len() / 2;
         while chunk >= 1 {
             for start in (0..lines.len()).step_by(chunk) {
                 let mut kept = lines.clone();
                 kept.drain(start..(start + chunk).min(lines.len()));
-                let candidate = crate::harness::corrupt::join(&kept, ends);
+                let candidate = crate::corrupt::join(&kept, ends);
                 if over() {
                     return best;
                 }

@@ -78,8 +78,8 @@ impl Visitor for Replay<'_> {
                 referee::harness::fuzz::engine_matches_reference::<G>(&bytes);
             } else if target.ends_with("_parsers_agree_and_never_panic") {
                 referee::harness::fuzz::parsers_agree_and_never_panic::<G>(&bytes);
-            } else if target == "somegame_matches_reachability_oracle" {
-                referee::somegame::oracle::fuzz_property(&bytes);
+            } else if target.ends_with("_oracle") {
+                referee::harness::fuzz::matches_oracle::<G>(&bytes);
             } else {
                 panic!("no such fuzz target: {target}");
             }

@@ -1,3 +1,5 @@
 #![no_main]
-//! Glue only: the property is `referee::somegame::oracle::fuzz_property`.
-libfuzzer_sys::fuzz_target!(|data: &[u8]| referee::somegame::oracle::fuzz_property(data));
+//! Glue only: the property is `referee::harness::fuzz::matches_oracle`.
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    referee::harness::fuzz::matches_oracle::<referee::somegame::SomeGame>(data)
+});

@@ -127,3 +127,38 @@ pub fn reference_readings_agree<G: Game>(input: &[u8]) -> Result<(), String> {
         ))
     }
 }
+
+/// The fuzz property `GAME_matches_ORACLE` of a game with an oracle ([`Case::oracle`]): a case
+/// of the oracle's shape decoded from the fuzzer's bytes by the game's generator; the engine's
+/// verdict is the oracle's, and the reference agrees with the engine. Nothing for a game
+/// without an oracle.
+pub fn matches_oracle<G: Game>(data: &[u8]) {
+    let Some((oracle, shape)) = <G::Case as Case>::oracle() else {
+        return;
+    };
+    let case = <G::Case as Case>::generate(&mut Unstructured::new(data), None, &shape);
+    let label = case.shape_label();
+    let failure = case
+        .oracle_agrees()
+        .map_err(|why| {
+            let sig = signature("oracle-disagrees", &[&why, &label]);
+            let oracle = oracle.replace('_', " ");
+            format!("engine and {oracle} disagree: {why}\nsignature: {sig}")
+        })
+        .and_then(|()| {
+            cross_examine::<G>(&case.input(), case.options()).map_err(|d| {
+                let sig = signature("divergence", &[&d.gist, &label]);
+                format!("engine and reference disagree\nsignature: {sig}\n{d}")
+            })
+        });
+    if let Err(why) = failure {
+        let target = format!("{}_matches_{oracle}", G::NAME);
+        let file = write_finding::<G>(
+            &target,
+            &case.input(),
+            case.options(),
+            &format!("found by the fuzz target {target}"),
+        );
+        panic!("{why}\ninput ({file}):\n{}", case.describe());
+    }
+}

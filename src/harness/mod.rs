@@ -5,7 +5,6 @@
 //! the property tests and the regression replays (`tests/vectors/regressions/`) all use these
 //! pieces, on the cases of each game's one generator ([`crate::game::Case`]).
 
-pub mod corrupt;
 pub mod findings;
 pub mod fuzz;
 pub mod regression;

@@ -2,9 +2,9 @@
 //! littlesquares`, `stress`, `audit`, the fuzz targets and the property tests.
 
 use super::{within_contest_limits, LittleSquares};
+use crate::corrupt::{change_byte, edit_line, insert_line};
 use crate::error::JudgeError;
 use crate::game::{Case, Constraints, EXTREME_PERCENT};
-use crate::harness::corrupt::{change_byte, edit_line, insert_line};
 use crate::knobs::{Knob, Knobs};
 use crate::random::{pick, Entropy};
 

@@ -2,9 +2,9 @@
 //! `audit`, the fuzz targets and the property tests.
 
 use super::{Board, BoardRepr, Edge, Match, Move, Pousse, Rules, SmallBoard, CONTEST_MAX_N, MAX_N};
+use crate::corrupt::{change_byte, edit_line, insert_line};
 use crate::error::JudgeError;
 use crate::game::{Case, Constraints, EXTREME_PERCENT};
-use crate::harness::corrupt::{change_byte, edit_line, insert_line};
 use crate::knobs::{Knob, Knobs, MOST_UNITS};
 use crate::random::{pick, Entropy};
 

@@ -5,9 +5,9 @@
 
 use super::steps::{Step, STEPS};
 use super::{SomeGame, CONTEST_MAX_SQUARES};
+use crate::corrupt::{change_byte, edit_line};
 use crate::error::JudgeError;
 use crate::game::{Case, Constraints, EXTREME_PERCENT};
-use crate::harness::corrupt::{change_byte, edit_line};
 use crate::knobs::{Knob, Knobs, MOST_UNITS};
 use crate::random::{pick, Entropy};
 
@@ -549,6 +549,21 @@ impl Case for BoardCase {
             tiny: true,
             ..BoardShape::default()
         })
+    }
+
+    /// The reachability oracle ([`super::oracle`]) decides the tiny tori.
+    fn oracle() -> Option<(&'static str, BoardShape)> {
+        Some((
+            "reachability_oracle",
+            BoardShape {
+                tiny: true,
+                ..BoardShape::default()
+            },
+        ))
+    }
+
+    fn oracle_agrees(&self) -> Result<(), String> {
+        super::oracle::engine_agrees(self)
     }
 
     fn shape_label(&self) -> String {

@@ -117,37 +117,3 @@ pub fn engine_agrees(case: &super::BoardCase) -> Result<(), String> {
         Err(format!("engine {:?}, oracle {want:?}", got[0].verdict))
     }
 }
-
-/// The fuzz property `somegame_matches_reachability_oracle`: a tiny torus decoded from the
-/// fuzzer's bytes by the game's generator; the engine's verdict is the oracle's, and the
-/// reference agrees with the engine.
-pub fn fuzz_property(data: &[u8]) {
-    use crate::game::Case;
-    let shape = super::case::BoardShape {
-        tiny: true,
-        ..Default::default()
-    };
-    let case = super::BoardCase::generate(&mut arbitrary::Unstructured::new(data), None, &shape);
-    use crate::harness::findings::signature;
-    let shape = case.shape_label();
-    let failure = engine_agrees(&case)
-        .map_err(|why| {
-            let sig = signature("oracle-disagrees", &[&why, &shape]);
-            format!("engine and reachability oracle disagree: {why}\nsignature: {sig}")
-        })
-        .and_then(|()| {
-            crate::harness::cross_examine::<super::SomeGame>(&case.input(), ()).map_err(|d| {
-                let sig = signature("divergence", &[&d.gist, &shape]);
-                format!("engine and reference disagree\nsignature: {sig}\n{d}")
-            })
-        });
-    if let Err(why) = failure {
-        let file = crate::harness::fuzz::write_finding::<super::SomeGame>(
-            "somegame_matches_reachability_oracle",
-            &case.input(),
-            (),
-            "found by the fuzz target somegame_matches_reachability_oracle",
-        );
-        panic!("{why}\ninput ({file}):\n{}", case.describe());
-    }
-}
