@@ -59,6 +59,46 @@ pub fn in_form<G: Game>(form: Form, inputs: &[Vec<u8>]) -> Vec<u8> {
     }
 }
 
+/// What the reference's case-by-case reading of an input ([`Game::reference_cases`], each
+/// held case's grammar checked) says of its grammar.
+#[derive(Debug)]
+pub enum ReferenceReading {
+    /// Every case read and well formed.
+    Accepts,
+    /// The first error it finds, in the framing or in a case.
+    Rejects(JudgeError),
+    /// No error among what it read, but not all of it was read (a case over the bound, a read
+    /// error): it neither accepts nor rejects the input.
+    Unread,
+}
+
+/// Reads `input` as the reference does, a case at a time, each held up to `bound` bytes, and
+/// checks each case's grammar: verify's second opinion on an input the engine rejects, and
+/// the fuzz property that the case-by-case reading agrees with the reference's parser.
+pub fn reference_reading<G: Game>(
+    input: Box<dyn Read + Send + '_>,
+    bound: u64,
+) -> ReferenceReading {
+    let mut unread = false;
+    for case in G::reference_cases(input, bound) {
+        match case {
+            Ok(case) if case.text.is_none() => unread = true,
+            Ok(case) => {
+                if let Err(e) = G::reference_check_case(&case) {
+                    return ReferenceReading::Rejects(e);
+                }
+            }
+            Err(ReferenceStop::Malformed(e)) => return ReferenceReading::Rejects(e.into()),
+            Err(_) => return ReferenceReading::Unread,
+        }
+    }
+    if unread {
+        ReferenceReading::Unread
+    } else {
+        ReferenceReading::Accepts
+    }
+}
+
 /// Which limits cases must meet (`validate --constraints`, `audit --constraints`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Constraints {

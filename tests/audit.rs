@@ -805,7 +805,7 @@ fn an_interrupted_audit_ends_every_process_it_started() {
             while alive_with(marker).is_empty() {
                 assert!(
                     waited.elapsed() < Duration::from_secs(60),
-                    "{name}: never ran"
+                    "hang guard: {name} never ran"
                 );
                 std::thread::sleep(Duration::from_millis(50));
             }

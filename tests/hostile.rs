@@ -420,7 +420,7 @@ fn flags_and_outputs_are_checked_before_any_work() {
     // `verify::run::run`), so nothing was judged. Hang guard: 60 s.
     assert!(
         started.elapsed() < Duration::from_secs(60),
-        "{:?}",
+        "hang guard: {:?}",
         started.elapsed()
     );
     // --jobs beyond reason is capped, and said.

@@ -462,7 +462,7 @@ async fn a_report_of_ten_thousand_rows_is_small_and_opens_fast() {
         }
         assert!(
             started.elapsed() < Duration::from_secs(30),
-            "the report never loaded"
+            "hang guard: the report never loaded"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     };

@@ -12,7 +12,7 @@ use super::cross_examine;
 use super::findings::signature;
 use super::regression::{Expectation, Regression};
 use crate::error::JudgeError;
-use crate::game::{Case, Game, RuleSet};
+use crate::game::{Case, Game, ReferenceReading, RuleSet};
 
 /// A case decoded from a fuzzer's bytes by the game's one generator: the cargo-fuzz targets'
 /// `Arbitrary` input.
@@ -102,18 +102,11 @@ pub fn parsers_agree_and_never_panic<G: Game>(data: &[u8]) {
 /// whole input, at the same line, column and case, or none when that finds none.
 pub fn reference_readings_agree<G: Game>(input: &[u8]) -> Result<(), String> {
     let whole = G::reference_parses(input);
-    let mut by_case = Ok(());
-    for case in G::reference_cases(Box::new(input), u64::MAX) {
-        let checked = match case {
-            Ok(case) => G::reference_check_case(&case),
-            Err(crate::game::ReferenceStop::Malformed(e)) => Err(e.into()),
-            Err(stop) => return Err(format!("the reference's reading stops: {stop:?}")),
-        };
-        if checked.is_err() {
-            by_case = checked;
-            break;
-        }
-    }
+    let by_case = match crate::game::reference_reading::<G>(Box::new(input), u64::MAX) {
+        ReferenceReading::Accepts => Ok(()),
+        ReferenceReading::Rejects(e) => Err(e),
+        ReferenceReading::Unread => return Err("the reference's reading stops unread".into()),
+    };
     let at = |r: &Result<(), JudgeError>| match r {
         Ok(()) => None,
         Err(JudgeError::Input(e)) => Some(format!("{} in case {:?}", e.position, e.case)),

@@ -189,6 +189,21 @@ struct Context<'a, G: Game> {
     answers: Option<u64>,
 }
 
+/// The engine's pass over `input` ([`Game::judge_each`]): each judgement to `each` with the
+/// engine's time on its case, in microseconds (the time outside `each`).
+fn timed_pass<G: Game>(
+    input: &Input,
+    options: G::Options,
+    each: &mut dyn FnMut(G::Judgement, u64),
+) -> Result<(), JudgeError> {
+    let mut reader = input.reader()?;
+    let mut since = Instant::now();
+    G::judge_each(&mut reader, options, &mut |j| {
+        each(j, since.elapsed().as_micros() as u64);
+        since = Instant::now();
+    })
+}
+
 /// The engine's pass over `input`: each judgement, with the engine's time on it (the time
 /// outside `batcher`), to `batcher`, batch by batch to `sink`; the batcher finished when every
 /// case is valid, else the cases before the invalid one handed over and its error returned.
@@ -198,12 +213,8 @@ fn produce<G: Game>(
     batcher: &mut Batcher<'_, G::Judgement>,
     sink: &mut dyn FnMut(Vec<Work<G::Judgement>>),
 ) -> Result<(), JudgeError> {
-    let mut reader = input.reader()?;
-    let mut since = Instant::now();
-    let pass = G::judge_each(&mut reader, options, &mut |j| {
-        let micros = since.elapsed().as_micros() as u64;
-        batcher.case(j, micros, sink);
-        since = Instant::now();
+    let pass = timed_pass::<G>(input, options, &mut |j, micros| {
+        batcher.case(j, micros, sink)
     });
     match pass {
         Ok(()) => batcher.finish(sink),
@@ -225,16 +236,13 @@ fn engine_pass<G: Game>(
     options: G::Options,
     judged: std::sync::mpsc::SyncSender<EngineMessage<G::Judgement>>,
 ) -> Result<(), JudgeError> {
-    let mut reader = input.reader()?;
     let mut chunk = Vec::with_capacity(BATCH_CASES);
-    let mut since = Instant::now();
     // A closed channel: the rows are no longer wanted.
-    let pass = G::judge_each(&mut reader, options, &mut |j| {
-        chunk.push((j, since.elapsed().as_micros() as u64));
+    let pass = timed_pass::<G>(input, options, &mut |j, micros| {
+        chunk.push((j, micros));
         if chunk.len() == BATCH_CASES {
             let _ = judged.send(EngineMessage::Cases(std::mem::take(&mut chunk)));
         }
-        since = Instant::now();
     });
     let _ = judged.send(EngineMessage::Cases(chunk));
     let _ = judged.send(EngineMessage::End {

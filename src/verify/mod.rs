@@ -14,7 +14,7 @@ use answers::AnswerLines;
 
 use crate::detect::{recognise_input, rules_from_file_name};
 use crate::error::JudgeError;
-use crate::game::{Game, ReferenceStop, RuleSet};
+use crate::game::{Game, ReferenceReading, RuleSet};
 use crate::games::GameName;
 use crate::report::{Row, Status};
 use crate::walk::CaseFile;
@@ -271,35 +271,15 @@ fn rejected<G: Game>(
     let Ok(reader) = input.reader() else {
         return base;
     };
-    let mut unread = false;
-    let mut reference_error = None;
-    for case in G::reference_cases(reader, settings.reference_max_bytes) {
-        match case {
-            Ok(case) if case.text.is_none() => unread = true,
-            Ok(case) => {
-                if let Err(r) = G::reference_check_case(&case) {
-                    reference_error = Some(r);
-                    break;
-                }
-            }
-            Err(ReferenceStop::Malformed(r)) => {
-                reference_error = Some(r.into());
-                break;
-            }
-            Err(_) => {
-                unread = true;
-                break;
-            }
-        }
-    }
-    match reference_error {
-        Some(JudgeError::Input(r)) if r.position == e.position && r.case == e.case => {}
-        Some(r) => {
+    match crate::game::reference_reading::<G>(reader, settings.reference_max_bytes) {
+        ReferenceReading::Rejects(JudgeError::Input(r))
+            if r.position == e.position && r.case == e.case => {}
+        ReferenceReading::Rejects(r) => {
             base.status = Some(Status::EngineReferenceMismatch);
             base.reference_detail = r.located(&file.name);
         }
-        None if unread => {}
-        None => {
+        ReferenceReading::Unread => {}
+        ReferenceReading::Accepts => {
             base.status = Some(Status::EngineReferenceMismatch);
             base.reference_detail = "the reference accepts this input".into();
         }

@@ -14,7 +14,7 @@ use proptest::strategy::{NewTree, Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use referee::error::JudgeError;
 use referee::game::Case;
-use referee::game::{Engine, Game, ReferenceStop};
+use referee::game::{reference_reading, Engine, Game, ReferenceReading};
 use referee::random::Rng;
 
 /// The path of a shared vector file.
@@ -113,18 +113,14 @@ pub fn reference_by_case<G: Game>(
     input: &[u8],
     options: G::Options,
 ) -> Result<Vec<G::Judgement>, JudgeError> {
-    let mut cases = Vec::new();
-    for case in G::reference_cases(Box::new(input), u64::MAX) {
-        match case {
-            Ok(case) => {
-                G::reference_check_case(&case)?;
-                cases.push(case);
-            }
-            Err(ReferenceStop::Malformed(e)) => return Err(e.into()),
-            Err(ReferenceStop::Unreadable(e)) => return Err(e.into()),
-            Err(stop) => panic!("no bound, yet {stop:?}"),
-        }
+    match reference_reading::<G>(Box::new(input), u64::MAX) {
+        ReferenceReading::Accepts => {}
+        ReferenceReading::Rejects(e) => return Err(e),
+        ReferenceReading::Unread => panic!("no bound, yet not all read"),
     }
+    let cases: Vec<_> = G::reference_cases(Box::new(input), u64::MAX)
+        .map(|case| case.expect("read once already"))
+        .collect();
     cases
         .iter()
         .map(|case| G::reference_judge_case(case, options))
