@@ -30,7 +30,6 @@ pub mod hash;
 pub mod judge_system;
 pub mod knobs;
 pub mod littlesquares;
-pub mod merge;
 pub mod ordered;
 pub mod pool;
 pub mod pousse;

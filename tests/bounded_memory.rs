@@ -173,13 +173,23 @@ fn peaks(files: usize) -> [usize; 4] {
         })
         .collect();
     let (verify_merge_peak, merged) = peak_of(|| {
-        referee::merge::merge_keeping(&verify_shards, &dir.path().join("verify-merged"), KEPT)
-            .unwrap()
+        referee::report::merge::merge(
+            &verify_shards,
+            &dir.path().join("verify-merged"),
+            KEPT,
+            referee::cli::SHARDED,
+        )
+        .unwrap()
     });
     assert_eq!(merged.rows, files);
     let (grade_merge_peak, merged) = peak_of(|| {
-        referee::merge::merge_keeping(&grade_shards, &dir.path().join("grade-merged"), KEPT)
-            .unwrap()
+        referee::report::merge::merge(
+            &grade_shards,
+            &dir.path().join("grade-merged"),
+            KEPT,
+            referee::cli::SHARDED,
+        )
+        .unwrap()
     });
     assert_eq!(merged.rows, 3 * files);
     // The merged reports are the unsharded run's, byte for byte.

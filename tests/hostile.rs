@@ -277,6 +277,20 @@ fn merge_refuses_what_is_not_one_run() {
     let mixed = merge(&["s1", "other-input"]);
     assert_eq!(mixed.status.code(), Some(2));
     assert!(stderr(&mixed).contains("case lists"), "{}", stderr(&mixed));
+    // A manifest under another command's file name is not that command's run.
+    shard(&corpus, 2, 2, &d("renamed"));
+    fs::rename(
+        d("renamed").join("verify.json"),
+        d("renamed").join("grade.json"),
+    )
+    .unwrap();
+    let renamed = merge(&["s1", "renamed"]);
+    assert_eq!(renamed.status.code(), Some(2));
+    assert!(
+        stderr(&renamed).contains("grade.json names the command \"verify\", not grade"),
+        "{}",
+        stderr(&renamed)
+    );
     // A shard whose reports were changed after the run is not one run either.
     let verdicts = d("s2").join("verdicts.csv");
     let text = read(&verdicts);

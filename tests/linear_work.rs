@@ -159,9 +159,11 @@ fn driver_work(files: usize) -> (u64, u64) {
     verify(Some(referee::shard::Shard::new(1, 2).unwrap()), "s1");
     verify(Some(referee::shard::Shard::new(2, 2).unwrap()), "s2");
     referee::report::bookkeeping();
-    let merged = referee::merge::merge(
+    let merged = referee::report::merge::merge(
         &[dir.path().join("s1"), dir.path().join("s2")],
         &dir.path().join("merged"),
+        referee::verify::run::KEPT_ROWS,
+        referee::cli::SHARDED,
     )
     .unwrap();
     assert_eq!(merged.rows, files);

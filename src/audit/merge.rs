@@ -22,9 +22,54 @@ use super::runner::{FromData, TimeLimit};
 use super::strengthen::{cover, keepers, screen, targets};
 use crate::error::RunError;
 use crate::report::manifest::Manifest;
+use crate::report::merge::{Merged, ShardMerge, Shards};
+use crate::report::write::Staging;
+
+/// `audit`'s reports, merged.
+pub struct AuditMerge;
+
+impl ShardMerge for AuditMerge {
+    fn command(&self) -> &'static str {
+        "audit"
+    }
+
+    fn manifest(&self) -> &'static str {
+        MANIFEST
+    }
+
+    fn combine(
+        &self,
+        shards: &Shards,
+        staging: Staging,
+        manifest: Manifest,
+        _kept_rows: usize,
+    ) -> Result<Merged, RunError> {
+        use super::report;
+        let out = staging.dir().to_path_buf();
+        let reports = read(shards.dirs)?;
+        let (merged, files) = combine(shards.dirs, &reports)?;
+        let options = manifest.options.clone();
+        report::write_report(staging, &merged, manifest, &files)
+            .map_err(|e| RunError::io(&out, e))?;
+        let lines = report::lines(&merged);
+        let scores = super::strengthen::scores_of(&merged);
+        let problems = lines.iter().filter(|l| !l.verdict.is_empty()).count()
+            + report::package_verdict(&scores).len();
+        let suite = report::suite(&merged, &lines, &report::properties(&merged, &options));
+        Ok(Merged {
+            command: "audit",
+            shards: shards.dirs.len(),
+            rows: lines.len(),
+            problems,
+            reports: vec![report::PROGRAMS.into(), MANIFEST.into()],
+            suites: vec![suite],
+            summary: None,
+        })
+    }
+}
 
 /// The typed reports of the shard directories `dirs`.
-pub fn read(dirs: &[PathBuf]) -> Result<Vec<AuditReport>, RunError> {
+fn read(dirs: &[PathBuf]) -> Result<Vec<AuditReport>, RunError> {
     dirs.iter()
         .map(|dir| {
             let (_, read): (Manifest, ReadBack) = Manifest::read_with(dir, MANIFEST)?;
@@ -34,7 +79,7 @@ pub fn read(dirs: &[PathBuf]) -> Result<Vec<AuditReport>, RunError> {
 }
 
 /// One report of the shards `reports` (read from `dirs`), and the files it needs from them.
-pub fn combine(
+fn combine(
     dirs: &[PathBuf],
     reports: &[AuditReport],
 ) -> Result<(AuditReport, Vec<ReportFile>), RunError> {

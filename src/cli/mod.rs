@@ -21,6 +21,16 @@ use clap::{Parser, Subcommand};
 use crate::error::RunError;
 use crate::game::{rules_from_flag, Game};
 use crate::games::{self, GameName, Visitor};
+use crate::report::merge::ShardMerge;
+
+/// The commands whose sharded runs `referee merge` combines, each merged by its own module.
+pub const SHARDED: &[&dyn ShardMerge] = &[
+    &crate::verify::merge::VerifyMerge,
+    &crate::grade::merge::GradeMerge,
+    &crate::stress::merge::StressMerge,
+    #[cfg(target_os = "linux")]
+    &crate::audit::merge::AuditMerge,
+];
 
 /// Decides who won: Pousse, LittleSquares and Some Game judged by an optimized engine and
 /// cross-examined by an independent reference implementation.

@@ -147,7 +147,12 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
 
 pub(super) fn merge(args: MergeArgs) -> Result<ExitCode, RunError> {
     args.ci.check(&args.out)?;
-    let merged = crate::merge::merge(&args.shards, &args.out)?;
+    let merged = crate::report::merge::merge(
+        &args.shards,
+        &args.out,
+        crate::verify::run::KEPT_ROWS,
+        super::SHARDED,
+    )?;
     let dir = args.out.display();
     let reports: Vec<String> = merged
         .reports
@@ -163,17 +168,7 @@ pub(super) fn merge(args: MergeArgs) -> Result<ExitCode, RunError> {
         reports.join(", ")
     );
     if args.json {
-        let summary = match &merged.verify {
-            Some(outcome) => crate::verify::run::summary_json(outcome, &args.out, None),
-            None => serde_json::json!({
-                "command": merged.command,
-                "tool": crate::report::manifest::tool(),
-                "rows": merged.rows,
-                "problems": merged.problems,
-                "reports": reports,
-                "exit": if merged.problems > 0 { 1 } else { 0 },
-            }),
-        };
+        let summary = merged.summary_json(&args.out);
         super::print_out("the summary", &format!("{summary}\n"))?;
     }
     super::publish(

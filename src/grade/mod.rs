@@ -7,6 +7,7 @@
 //! output file), and `JE` for every submission when the case's `.ans` disagrees with the
 //! engine, or the engine cannot judge the case.
 
+pub mod merge;
 mod reports;
 
 use std::collections::BTreeMap;

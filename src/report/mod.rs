@@ -4,13 +4,14 @@
 //! directory walk), then by case index. Writing a directory of reports as one is [`mod@write`]'s
 //! job, describing the run that wrote them [`manifest`]'s; a run's results for CI systems are
 //! [`ci`]'s, rendered as JUnit XML by [`junit`] and for GitHub Actions by [`github`].
-//! Combining shard runs is [`crate::merge`]'s.
+//! Combining shard runs is [`merge`]'s, with each command's own part.
 
 pub mod ci;
 pub mod github;
 pub mod html;
 pub mod junit;
 pub mod manifest;
+pub mod merge;
 pub mod publish;
 pub mod write;
 

@@ -4,6 +4,7 @@
 
 mod answers;
 mod cases;
+pub mod merge;
 pub mod package;
 pub mod run;
 

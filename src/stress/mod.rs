@@ -9,7 +9,9 @@
 //!
 //! Case `i` of a run is drawn from its own random stream ([`Rng::for_item`]) of the seed, so a
 //! shard (`--shard K/N`) runs the case indices congruent to K - 1 modulo N and N shards search
-//! disjoint parts of one run.
+//! disjoint parts of one run; [`merge`] combines their findings.
+
+pub mod merge;
 
 use std::collections::BTreeMap;
 use std::fs;
