@@ -2,7 +2,7 @@
 # ClusterFuzzLite build: every cargo-fuzz target of fuzz/ (as `cargo fuzz list` names them),
 # with the sanitizer the infrastructure selects, copied to $OUT with its seed corpus and, for
 # the raw-bytes target, its dictionary. SANITIZER=none builds without one, on stable Rust, as
-# scripts/check_fuzz_build.sh does to check this script where ClusterFuzzLite cannot run.
+# scripts/ci/check_fuzz_build.sh does to check this script where ClusterFuzzLite cannot run.
 cd "$SRC/referee/fuzz"
 sanitizer=()
 if [ "${SANITIZER:-}" = none ]; then

@@ -10,23 +10,12 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Duration;
 
-use assert_cmd::Command;
-
-mod common;
+use crate::common;
+use common::command::{csv_rows, referee, stderr};
 use common::programs::{after_the_probe, alive_with, build, script};
-
-fn referee() -> Command {
-    let mut c = Command::cargo_bin("referee").unwrap();
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    c
-}
 
 fn judges() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/judges")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).to_string()
 }
 
 fn python(script: &str, args: &str) -> String {
@@ -47,6 +36,11 @@ fn audit(game: &str, cmd: &str, out: &Path, extra: &[&str]) -> Output {
 }
 
 /// The directory of the one program of an audit's report directory (`programs/NAME`).
+/// The findings of the one program audited into `out`.
+fn findings(out: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    csv_rows(&program_dir(out).join("findings.csv"))
+}
+
 fn program_dir(out: &Path) -> PathBuf {
     let dirs: Vec<PathBuf> = fs::read_dir(out.join("programs"))
         .unwrap()
@@ -54,23 +48,6 @@ fn program_dir(out: &Path) -> PathBuf {
         .collect();
     assert_eq!(dirs.len(), 1, "{dirs:?}");
     dirs[0].clone()
-}
-
-/// The findings of the one program of an audit's report directory, as rows keyed by column
-/// name.
-fn findings(out: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
-    let mut reader = csv::Reader::from_path(program_dir(out).join("findings.csv")).unwrap();
-    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    reader
-        .records()
-        .map(|r| {
-            header
-                .iter()
-                .cloned()
-                .zip(r.unwrap().iter().map(String::from))
-                .collect()
-        })
-        .collect()
 }
 
 /// The moves of a Pousse input (either form): lines that are moves.

@@ -4,30 +4,15 @@
 //! contest's package, whose data misses one wrong submission on purpose (tests/contest.rs
 //! strengthens it and runs `bt run` on the result).
 //!
-//! Needs BAPCtools' `bt` in `REFEREE_BT` (`scripts/bapctools.sh` installs the release these
+//! Needs BAPCtools' `bt` in `REFEREE_BT` (`scripts/ci/bapctools.sh` installs the release these
 //! tests were checked with, 2026.10.0).
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use assert_cmd::Command;
 
-mod common;
+use crate::common;
 use common::bapctools::{bt, run, text};
-
-/// Every file under `dir`, by relative path.
-fn files_of(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter()
-        .map(Result::unwrap)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let rel = e.path().strip_prefix(dir).unwrap().display().to_string();
-            (rel, std::fs::read(e.path()).unwrap())
-        })
-        .collect()
-}
 
 /// `bt generate` changes nothing in `problem`'s data, and `bt validate` says nothing but
 /// that it is done.
@@ -54,7 +39,7 @@ fn generates_and_validates_as_written(bt: &Path, problem: &Path) {
 }
 
 #[test]
-#[ignore = "runs BAPCtools' bt: REFEREE_BT set (scripts/bapctools.sh), cargo test -- --include-ignored (.ci/run does)"]
+#[ignore = "runs BAPCtools' bt: REFEREE_BT set (scripts/ci/bapctools.sh), cargo test -- --include-ignored (.ci/run does)"]
 fn bapctools_takes_every_games_package_as_written() {
     let Some(bt) = bt() else {
         return;
@@ -87,7 +72,7 @@ fn bapctools_takes_every_games_package_as_written() {
 }
 
 #[test]
-#[ignore = "runs BAPCtools' bt: REFEREE_BT set (scripts/bapctools.sh), cargo test -- --include-ignored (.ci/run does)"]
+#[ignore = "runs BAPCtools' bt: REFEREE_BT set (scripts/ci/bapctools.sh), cargo test -- --include-ignored (.ci/run does)"]
 fn bapctools_takes_the_example_contests_package_as_written() {
     let Some(bt) = bt() else {
         return;
@@ -142,5 +127,6 @@ fn bapctools_takes_the_example_contests_package_as_written() {
     }
 }
 
+use common::command::files_of;
 #[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;

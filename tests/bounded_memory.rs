@@ -2,58 +2,14 @@
 //! never the run: their peak heap, counted by a counting allocator, is the same at 10^3 and
 //! 10^4 files. Nothing here is timed.
 //!
-//! One test in this binary, so that nothing else allocates while it measures.
+//! The test runs alone in a process of its own, so that nothing else allocates while it
+//! measures.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use referee::pousse::{Pousse, Rules};
 
-/// The system allocator, counting the bytes in use and their peak.
-struct Counting;
-
-static IN_USE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = IN_USE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(p, layout) };
-        IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let q = unsafe { System.realloc(p, layout, new_size) };
-        if !q.is_null() {
-            if new_size > layout.size() {
-                let now = IN_USE.fetch_add(new_size - layout.size(), Ordering::Relaxed)
-                    + (new_size - layout.size());
-                PEAK.fetch_max(now, Ordering::Relaxed);
-            } else {
-                IN_USE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        q
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// The heap `work` needs above what was in use when it started, at its peak.
-fn peak_of<T>(work: impl FnOnce() -> T) -> (usize, T) {
-    let base = IN_USE.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    let result = work();
-    (PEAK.load(Ordering::Relaxed).saturating_sub(base), result)
-}
+use crate::common::alone::{alone, peak_of};
 
 /// The rows each command keeps for its summaries in this test: small, so that a run of 10^3
 /// files already keeps as many as one of 10^4.
@@ -270,6 +226,13 @@ fn one_large_file(games: usize, moves: usize) -> (usize, Vec<referee::report::Ro
 
 #[test]
 fn verify_grade_and_merge_need_the_same_memory_for_ten_times_the_files() {
+    if !alone(
+        module_path!(),
+        "verify_grade_and_merge_need_the_same_memory_for_ten_times_the_files",
+        &[],
+    ) {
+        return;
+    }
     let (peak_small, rows) = one_large_file(80_000, 40);
     let (peak_large, _) = one_large_file(1_000_000, 1);
     eprintln!(

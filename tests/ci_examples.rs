@@ -2,7 +2,7 @@
 //! are run from the example itself (the Slurm scripts, the Kubernetes Jobs' commands, the
 //! GitHub Actions workflow's steps) with the environment variables that scheduler sets, then
 //! merged as the example merges them; the merged reports must be byte-identical to one
-//! unsharded run over the same transcripts. (Linting the workflow is `scripts/check_ci.sh`'s
+//! unsharded run over the same transcripts. (Linting the workflow is `scripts/ci/check_ci.sh`'s
 //! job.)
 
 use std::fs;
@@ -11,14 +11,10 @@ use std::process::Command;
 
 use yaml_rust2::{Yaml, YamlLoader};
 
-#[path = "common/tool.rs"]
-mod tool;
+use crate::common::command::{copy_tree, repo};
+use crate::common::tool;
 
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// `PATH` with referee's binary first, as an installed referee would be.
 fn path_with_referee() -> String {
@@ -26,23 +22,10 @@ fn path_with_referee() -> String {
     format!("{bin}:{}", std::env::var("PATH").unwrap_or_default())
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// A work directory holding a copy of the shipped corpus, as a contest repository would.
 fn workdir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    copy_tree(&root().join("corpus"), &dir.path().join("corpus"));
+    copy_tree(&repo().join("corpus"), &dir.path().join("corpus"));
     dir
 }
 
@@ -80,13 +63,13 @@ fn same_reports(merged: &Path, full: &Path) {
 }
 
 fn load_yaml(name: &str) -> Vec<Yaml> {
-    let text = fs::read_to_string(root().join("examples/ci").join(name)).unwrap();
+    let text = fs::read_to_string(repo().join("examples/ci").join(name)).unwrap();
     YamlLoader::load_from_str(&text).unwrap()
 }
 
 #[test]
 fn slurm_array_tasks_merged_equal_one_run() {
-    let script = root().join("examples/ci/slurm-shard.sh");
+    let script = repo().join("examples/ci/slurm-shard.sh");
     let text = fs::read_to_string(&script).unwrap();
     let range = text
         .lines()
@@ -111,7 +94,7 @@ fn slurm_array_tasks_merged_equal_one_run() {
             .current_dir(work.path()));
     }
     run(Command::new("bash")
-        .arg(root().join("examples/ci/slurm-merge.sh"))
+        .arg(repo().join("examples/ci/slurm-merge.sh"))
         .env("REFEREE", REFEREE)
         .env("OUT", &out)
         .current_dir(work.path()));
@@ -120,7 +103,7 @@ fn slurm_array_tasks_merged_equal_one_run() {
     // Without its last task, the merge fails and names the missing slice.
     fs::remove_dir_all(out.join(format!("slice-{max}"))).unwrap();
     let failed = Command::new("bash")
-        .arg(root().join("examples/ci/slurm-merge.sh"))
+        .arg(repo().join("examples/ci/slurm-merge.sh"))
         .env("REFEREE", REFEREE)
         .env("OUT", &out)
         .current_dir(work.path())
@@ -330,7 +313,7 @@ fn github_actions_matrix_jobs_merged_equal_one_run() {
 fn slurm() -> Option<PathBuf> {
     tool::from_env(
         "REFEREE_SLURM_CONF",
-        "the SLURM_CONF of a running cluster, from scripts/slurm.sh start",
+        "the SLURM_CONF of a running cluster, from scripts/ci/slurm.sh start",
     )
 }
 
@@ -353,7 +336,7 @@ fn sbatch(
         command.arg("--array=0-3");
     }
     command
-        .arg(root().join("examples/ci").join(script))
+        .arg(repo().join("examples/ci").join(script))
         .args(args)
         .env("SLURM_CONF", conf)
         .env("REFEREE", referee)
@@ -370,7 +353,7 @@ fn sbatch(
 /// signatures: their total is the same). A task that fails makes the array's `sbatch --wait`
 /// fail, and the merge refuse the gap.
 #[test]
-#[ignore = "runs a Slurm cluster: REFEREE_SLURM_CONF set (scripts/slurm.sh start), cargo test -- --include-ignored (.ci/run does)"]
+#[ignore = "runs a Slurm cluster: REFEREE_SLURM_CONF set (scripts/ci/slurm.sh start), cargo test -- --include-ignored (.ci/run does)"]
 fn slurm_runs_every_sharded_command_for_real() {
     let Some(conf) = slurm() else {
         return;
@@ -380,7 +363,7 @@ fn slurm_runs_every_sharded_command_for_real() {
     let built = Command::new("cc")
         .args(["-O2", "-DPLANT_MOVER_ONLY", "-o"])
         .arg(&judge)
-        .arg(root().join("examples/judges/pousse.c"))
+        .arg(repo().join("examples/judges/pousse.c"))
         .output()
         .unwrap();
     assert!(built.status.success());
@@ -411,7 +394,7 @@ fn slurm_runs_every_sharded_command_for_real() {
     for (args, reports) in commands {
         let work = workdir();
         copy_tree(
-            &root().join("examples/submissions"),
+            &repo().join("examples/submissions"),
             &work.path().join("submissions"),
         );
         let code = sbatch(&conf, work.path(), true, "slurm-shard.sh", args, REFEREE);

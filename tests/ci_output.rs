@@ -1,24 +1,22 @@
 //! CI-native output and sharded runs through the binary: `--junit` files of verify, grade,
 //! stress, audit and merge validated against the JUnit schema CI systems follow (Jenkins's
-//! junit-10.xsd, fetched by `scripts/junit_schema.sh`, checked with xmllint); GitHub Actions
+//! junit-10.xsd, fetched by `scripts/ci/junit_schema.sh`, checked with xmllint); GitHub Actions
 //! annotations and step summaries; `--json`; `--shard auto` under each scheduler's variables;
 //! grade, stress and audit shards merged.
 
+use crate::common::command::{csv_rows, repo, stderr, stdout};
+use crate::common::tool::required;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn referee(args: &[&str]) -> Command {
     let mut command = Command::new(REFEREE);
     command
         .args(args)
-        .current_dir(root())
+        .current_dir(repo())
         .env_remove("GITHUB_ACTIONS")
         .env_remove("GITHUB_STEP_SUMMARY");
     for name in [
@@ -36,25 +34,11 @@ fn output(mut command: impl std::borrow::BorrowMut<Command>) -> Output {
     command.borrow_mut().output().unwrap()
 }
 
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).to_string()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).to_string()
-}
-
-/// Whether the schema check is required (CI sets it) rather than skipped when its tools are
-/// missing.
-fn required() -> bool {
-    std::env::var_os("REFEREE_REQUIRE_TOOLS").is_some()
-}
-
 /// The JUnit schema, if fetched.
 fn schema() -> Option<PathBuf> {
     let path = std::env::var_os("REFEREE_JUNIT_XSD")
         .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target/schemas/junit-10.xsd"));
+        .unwrap_or_else(|| repo().join("target/schemas/junit-10.xsd"));
     path.is_file().then_some(path)
 }
 
@@ -88,11 +72,11 @@ fn check_junit(path: &Path, failures: usize, errors: usize) -> quick_junit::Repo
             );
         }
         _ if required() => panic!(
-            "the JUnit schema check needs scripts/junit_schema.sh run and xmllint \
+            "the JUnit schema check needs scripts/ci/junit_schema.sh run and xmllint \
              (libxml2-utils) installed"
         ),
         _ => eprintln!(
-            "note: {} not checked against the schema (run scripts/junit_schema.sh, install \
+            "note: {} not checked against the schema (run scripts/ci/junit_schema.sh, install \
              xmllint)",
             path.display()
         ),
@@ -107,7 +91,7 @@ fn cases_with_problems() -> tempfile::TempDir {
     for name in ["sample-1-tie", "sample-2-x-wins"] {
         for ext in ["in", "ans"] {
             fs::copy(
-                root().join(format!("corpus/pousse/{name}.{ext}")),
+                repo().join(format!("corpus/pousse/{name}.{ext}")),
                 dir.path().join(format!("{name}.{ext}")),
             )
             .unwrap();
@@ -115,7 +99,7 @@ fn cases_with_problems() -> tempfile::TempDir {
     }
     fs::write(dir.path().join("bad.in"), "3\nL1\nZ9\nQUIT\n").unwrap();
     fs::copy(
-        root().join("corpus/pousse/sample-1-tie.in"),
+        repo().join("corpus/pousse/sample-1-tie.in"),
         dir.path().join("wrong-answer.in"),
     )
     .unwrap();
@@ -225,27 +209,11 @@ fn build_judge(dir: &Path, source: &str, defines: &[&str]) -> String {
         .args(["-O2", "-o"])
         .arg(&exe)
         .args(defines)
-        .arg(root().join("examples/judges").join(source))
+        .arg(repo().join("examples/judges").join(source))
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     exe.display().to_string()
-}
-
-/// The findings of the program `judge` of the audit reports in `dir`, keyed by column.
-fn findings(dir: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
-    let mut reader = csv::Reader::from_path(dir.join("programs/pousse/findings.csv")).unwrap();
-    let header = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            header
-                .iter()
-                .zip(r.unwrap().iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
 }
 
 #[test]
@@ -309,17 +277,20 @@ fn audit_shards_merge_by_signature_and_report_as_junit() {
             .arg(&junit),
     );
     assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
-    let rows = findings(&merged);
+    let rows = csv_rows(&merged.join("programs/pousse/findings.csv"));
     let total = |rows: &[std::collections::BTreeMap<String, String>]| {
         rows.iter()
             .map(|r| r["count"].parse::<u64>().unwrap())
             .sum::<u64>()
     };
     // Every failing run of the whole run is counted once, in one slice or the other.
-    assert_eq!(total(&rows), total(&findings(&whole)));
+    assert_eq!(
+        total(&rows),
+        total(&csv_rows(&whole.join("programs/pousse/findings.csv")))
+    );
     let shard_signatures: Vec<String> = shards
         .iter()
-        .flat_map(|s| findings(s))
+        .flat_map(|s| csv_rows(&s.join("programs/pousse/findings.csv")))
         .map(|r| r["signature"].clone())
         .collect();
     for (i, row) in rows.iter().enumerate() {

@@ -1,10 +1,6 @@
 //! `referee judge` through the binary: output, errors and exit codes per the CLI contract.
 
-use assert_cmd::Command;
-
-fn referee() -> Command {
-    Command::cargo_bin("referee").unwrap()
-}
+use crate::common::command::referee;
 
 fn corpus(path: &str) -> String {
     format!("{}/corpus/{path}", env!("CARGO_MANIFEST_DIR"))

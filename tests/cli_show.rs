@@ -1,17 +1,13 @@
 //! `referee show`: the drawings of each game on the command line, colour choices, bad input
 //! and `--html`.
 
-use assert_cmd::Command;
-
-fn referee() -> Command {
-    Command::cargo_bin("referee").unwrap()
-}
+use crate::common::command::referee;
 
 fn corpus(path: &str) -> String {
     format!("{}/corpus/{path}", env!("CARGO_MANIFEST_DIR"))
 }
 
-fn stdout(cmd: &mut Command) -> String {
+fn printed(cmd: &mut assert_cmd::Command) -> String {
     let out = cmd.output().unwrap();
     assert!(
         out.status.success(),
@@ -23,7 +19,7 @@ fn stdout(cmd: &mut Command) -> String {
 
 #[test]
 fn pousse_is_drawn_as_in_the_statement_at_the_decisive_move() {
-    let text = stdout(referee().args([
+    let text = printed(referee().args([
         "show",
         "pousse",
         &corpus("pousse/unequal-straights-one-to-two-o-wins.in"),
@@ -45,15 +41,15 @@ fn pousse_is_drawn_as_in_the_statement_at_the_decisive_move() {
 #[test]
 fn an_earlier_move_and_the_empty_board_can_be_shown() {
     let file = corpus("pousse/unequal-straights-one-to-two-o-wins.in");
-    let empty = stdout(referee().args(["show", "pousse", &file, "--move", "0"]));
+    let empty = printed(referee().args(["show", "pousse", &file, "--move", "0"]));
     assert!(empty.contains("1 | | | |"), "{empty}");
-    let second = stdout(referee().args(["show", "pousse", &file, "--move", "2"]));
+    let second = printed(referee().args(["show", "pousse", &file, "--move", "2"]));
     assert!(second.contains("After move 2 of 12"), "{second}");
 }
 
 #[test]
 fn the_icfp_rules_name_the_recurring_move() {
-    let text = stdout(referee().args([
+    let text = printed(referee().args([
         "show",
         "pousse",
         "--rules",
@@ -70,9 +66,9 @@ fn the_icfp_rules_name_the_recurring_move() {
 #[test]
 fn colour_is_used_when_asked_and_never_when_refused() {
     let file = corpus("pousse/unequal-straights-one-to-two-o-wins.in");
-    let always = stdout(referee().args(["show", "pousse", &file, "--color", "always"]));
+    let always = printed(referee().args(["show", "pousse", &file, "--color", "always"]));
     assert!(always.contains("\x1b["), "{always}");
-    let never = stdout(
+    let never = printed(
         referee()
             .args(["show", "pousse", &file, "--color", "auto"])
             .env("NO_COLOR", "1"),
@@ -82,7 +78,7 @@ fn colour_is_used_when_asked_and_never_when_refused() {
 
 #[test]
 fn littlesquares_and_somegame_explain_their_verdicts() {
-    let ls = stdout(referee().args([
+    let ls = printed(referee().args([
         "show",
         "littlesquares",
         &corpus("littlesquares/run-of-11-against-5-and-3.in"),
@@ -92,7 +88,7 @@ fn littlesquares_and_somegame_explain_their_verdicts() {
         "{ls}"
     );
     assert!(ls.contains("XOR of all: 0"), "{ls}");
-    let sg = stdout(referee().args([
+    let sg = printed(referee().args([
         "show",
         "somegame",
         &corpus("somegame/both-players-have-lines.in"),

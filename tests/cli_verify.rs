@@ -3,13 +3,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::common::command::referee;
 use assert_cmd::Command;
-
-fn referee() -> Command {
-    let mut c = Command::cargo_bin("referee").unwrap();
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    c
-}
 
 fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)

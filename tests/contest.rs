@@ -9,76 +9,24 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-mod common;
+use crate::common;
+use common::command::{copy_tree, csv_rows, files_of, referee_process, repo, stderr};
 use common::programs::{after_the_probe, alive_with, build};
-
-fn referee() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_referee"))
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn rows(csv_path: &Path) -> Vec<BTreeMap<String, String>> {
-    let mut reader = csv::Reader::from_path(csv_path).unwrap();
-    let header = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            header
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            fs::create_dir_all(&target).unwrap();
-        } else if entry.file_type().is_file() {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
-/// The files of `dir`, relative, with their bytes.
-fn files_of(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    walkdir::WalkDir::new(dir)
-        .into_iter()
-        .map(Result::unwrap)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let rel = e.path().strip_prefix(dir).unwrap().display().to_string();
-            (rel, fs::read(e.path()).unwrap())
-        })
-        .collect()
-}
 
 #[test]
 fn the_example_contests_data_is_the_package_referee_writes() {
     // examples/contest/README.md says how the package was made; its data must stay that.
     let dir = tempfile::tempdir().unwrap();
     let fresh = dir.path().join("pousse");
-    let made = referee()
+    let made = referee_process()
         .args(["package", "pousse", "--cases", "10", "--seed", "7", "--out"])
         .arg(&fresh)
         .output()
         .unwrap();
     assert!(made.status.success(), "{}", stderr(&made));
-    let shipped = root().join("examples/contest/pousse");
+    let shipped = repo().join("examples/contest/pousse");
     assert_eq!(
         files_of(&shipped.join("data")),
         files_of(&fresh.join("data"))
@@ -100,10 +48,10 @@ fn the_example_contests_data_is_the_package_referee_writes() {
 fn the_example_contest_is_audited_and_its_data_strengthened() {
     let dir = tempfile::tempdir().unwrap();
     let package = dir.path().join("pousse");
-    copy_tree(&root().join("examples/contest/pousse"), &package);
+    copy_tree(&repo().join("examples/contest/pousse"), &package);
     let before = files_of(&package.join("data"));
     let out = dir.path().join("audit");
-    let run = referee()
+    let run = referee_process()
         .args(["audit", "pousse", "--package"])
         .arg(&package)
         .arg("--add-to")
@@ -117,7 +65,7 @@ fn the_example_contest_is_audited_and_its_data_strengthened() {
     let err = stderr(&run);
     // The package's verdict lists the wrong submissions its data accepts: exit 1.
     assert_eq!(run.status.code(), Some(1), "{err}");
-    let programs = rows(&out.join("programs.csv"));
+    let programs = csv_rows(&out.join("programs.csv"));
     assert_eq!(programs.len(), 10, "{err}");
     // Every program does what its folder says; referee proves every wrong one wrong.
     for p in &programs {
@@ -212,7 +160,7 @@ fn the_example_contest_is_audited_and_its_data_strengthened() {
             input
         );
         // Inside the contest's limits (42: valid, as Kattis input validators say).
-        let valid = referee()
+        let valid = referee_process()
             .args(["validate", "pousse", "--constraints", "contest"])
             .arg(out.join(file))
             .output()
@@ -220,7 +168,7 @@ fn the_example_contest_is_audited_and_its_data_strengthened() {
         assert_eq!(valid.status.code(), Some(42), "{file}: {}", stderr(&valid));
     }
     // The strengthened package still verifies.
-    let verified = referee()
+    let verified = referee_process()
         .arg("verify")
         .arg(&package)
         .arg("--out")
@@ -295,7 +243,7 @@ fn strengthening_cases_are_in_the_problems_form_and_never_reject_a_program_that_
         "2\n\n4\nL2\nT2\nL2\nB2\nR2\nQUIT\n\n4\nL2\nT2\nL2\nB2\nR2\nT1\nL2\nQUIT\n",
     )
     .unwrap();
-    let made = referee()
+    let made = referee_process()
         .args([
             "gen",
             "pousse",
@@ -322,7 +270,7 @@ fn strengthening_cases_are_in_the_problems_form_and_never_reject_a_program_that_
     .unwrap();
     let before = files_of(&package.join("data"));
     let out = d.join("out");
-    let run = referee()
+    let run = referee_process()
         .args(["audit", "pousse", "--programs"])
         .arg(&table)
         .arg("--inputs")
@@ -339,7 +287,7 @@ fn strengthening_cases_are_in_the_problems_form_and_never_reject_a_program_that_
         err.contains("the problem's form: multi (the data's form)"),
         "{err}"
     );
-    let programs = rows(&out.join("programs.csv"));
+    let programs = csv_rows(&out.join("programs.csv"));
     let by_name: BTreeMap<&str, &BTreeMap<String, String>> = programs
         .iter()
         .map(|p| (p["program"].as_str(), p))
@@ -403,7 +351,7 @@ fn every_case_is_generated_and_judged_once_whatever_the_number_of_programs() {
     let dir = tempfile::tempdir().unwrap();
     let good = judge(dir.path(), &[], "good");
     let audit = |programs: &[&str], out: &Path| {
-        let mut cmd = referee();
+        let mut cmd = referee_process();
         cmd.args([
             "audit", "pousse", "--cases", "300", "--batch", "10", "--out",
         ])
@@ -423,7 +371,7 @@ fn every_case_is_generated_and_judged_once_whatever_the_number_of_programs() {
     let judged = cases_judged(&one);
     assert!(judged >= 300, "{judged}");
     assert_eq!(cases_judged(&four), judged, "{}", stderr(&run));
-    let programs = rows(&four.join("programs.csv"));
+    let programs = csv_rows(&four.join("programs.csv"));
     assert_eq!(programs.len(), 4);
     for p in &programs {
         assert_eq!(p["referee-cases"], "no finding in 300 cases", "{p:?}");
@@ -444,7 +392,7 @@ fn a_table_of_programs_says_which_accepted_one_is_wrong() {
     .unwrap();
     let out = dir.path().join("out");
     let junit = dir.path().join("junit.xml");
-    let run = referee()
+    let run = referee_process()
         .args([
             "audit",
             "pousse",
@@ -463,7 +411,7 @@ fn a_table_of_programs_says_which_accepted_one_is_wrong() {
         .unwrap();
     let err = stderr(&run);
     assert_eq!(run.status.code(), Some(1), "{err}");
-    let programs = rows(&out.join("programs.csv"));
+    let programs = csv_rows(&out.join("programs.csv"));
     assert_eq!(programs[0]["verdict"], "as expected");
     assert!(
         programs[1]["verdict"].starts_with("accepted, but proved wrong"),
@@ -479,7 +427,7 @@ fn a_table_of_programs_says_which_accepted_one_is_wrong() {
     assert!(xml.contains("name=\"planted\""), "{xml}");
     // Each program's own findings, as a single audit writes them.
     assert!(out.join("programs/planted/findings.csv").is_file());
-    assert_eq!(rows(&out.join("programs/good/findings.csv")).len(), 0);
+    assert_eq!(csv_rows(&out.join("programs/good/findings.csv")).len(), 0);
 
     // A table that cannot be read is an error naming the file and the line.
     fs::write(
@@ -487,7 +435,7 @@ fn a_table_of_programs_says_which_accepted_one_is_wrong() {
         "name,command,expected\nx,./x,accepted\ny,./y,maybe\n",
     )
     .unwrap();
-    let bad = referee()
+    let bad = referee_process()
         .args(["audit", "pousse", "--programs"])
         .arg(&table)
         .arg("--out")
@@ -501,7 +449,7 @@ fn a_table_of_programs_says_which_accepted_one_is_wrong() {
         "{err}"
     );
     // --add-to needs a package.
-    let alone = referee()
+    let alone = referee_process()
         .args(["audit", "pousse", "--cmd", &good, "--add-to"])
         .arg(dir.path())
         .output()
@@ -515,7 +463,7 @@ fn submissions_are_built_by_their_language_and_one_that_does_not_build_is_report
     let dir = tempfile::tempdir().unwrap();
     let package = dir.path().join("pousse");
     copy_tree(
-        &root().join("examples/contest/pousse/data"),
+        &repo().join("examples/contest/pousse/data"),
         &package.join("data"),
     );
     let referee_path = env!("CARGO_BIN_EXE_referee");
@@ -540,7 +488,7 @@ fn submissions_are_built_by_their_language_and_one_that_does_not_build_is_report
     fs::write(broken.join("broken.c"), "int main( { return 0; }\n").unwrap();
     fs::create_dir_all(package.join("submissions/partially_accepted")).unwrap();
     let out = dir.path().join("out");
-    let run = referee()
+    let run = referee_process()
         .args(["audit", "pousse", "--package"])
         .arg(&package)
         .args(["--cases", "100", "--batch", "20", "--out"])
@@ -551,7 +499,7 @@ fn submissions_are_built_by_their_language_and_one_that_does_not_build_is_report
     // The broken submission does not do what its folder says: exit 1, and said.
     assert_eq!(run.status.code(), Some(1), "{err}");
     assert!(err.contains("not a class Kattis knows"), "{err}");
-    let programs = rows(&out.join("programs.csv"));
+    let programs = csv_rows(&out.join("programs.csv"));
     let by_name: BTreeMap<&str, &BTreeMap<String, String>> = programs
         .iter()
         .map(|p| (p["program"].as_str(), p))
@@ -580,7 +528,7 @@ fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started(
     let stuck = after_the_probe(dir.path(), "stuck", 1, &good, "sleep 3261");
     let out = dir.path().join("timed");
     let started = Instant::now();
-    let run = referee()
+    let run = referee_process()
         .args(["audit", "pousse", "--time", "6", "--timeout", "600"])
         .args([
             "--cmd",
@@ -598,7 +546,7 @@ fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started(
         "hang guard: {}",
         stderr(&run)
     );
-    let programs = rows(&out.join("programs.csv"));
+    let programs = csv_rows(&out.join("programs.csv"));
     assert_eq!(programs[0]["verdict"], "as expected", "{:?}", programs[0]);
     // Nothing is said of a program none of whose runs ended: not counted as accepted.
     assert!(
@@ -630,7 +578,7 @@ fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started(
         "setsid sh -c 'sleep 3264 & sleep 3265' & sleep 3266",
     );
     let out = dir.path().join("interrupted");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+    let mut child = referee_process()
         .args([
             "audit",
             "pousse",
@@ -669,7 +617,7 @@ fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started(
     std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut text).unwrap();
     assert_eq!(status.code(), Some(143), "{text}");
     assert!(text.contains("interrupted by signal 15"), "{text}");
-    assert_eq!(rows(&out.join("programs.csv")).len(), 3, "{text}");
+    assert_eq!(csv_rows(&out.join("programs.csv")).len(), 3, "{text}");
     std::thread::sleep(Duration::from_millis(200));
     for n in 3262..=3266 {
         let marker = format!("sleep {n}");
@@ -684,7 +632,7 @@ fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started(
 fn reports_are_never_written_inside_the_trees_audit_reads() {
     let dir = tempfile::tempdir().unwrap();
     let package = dir.path().join("pousse");
-    copy_tree(&root().join("examples/contest/pousse"), &package);
+    copy_tree(&repo().join("examples/contest/pousse"), &package);
     let before = files_of(&package);
     let inputs = dir.path().join("inputs");
     fs::create_dir_all(&inputs).unwrap();
@@ -702,7 +650,7 @@ fn reports_are_never_written_inside_the_trees_audit_reads() {
         } else {
             &package
         };
-        let run = referee()
+        let run = referee_process()
             .args(["audit", "pousse"])
             .args(&flags)
             .arg(tree)
@@ -725,7 +673,7 @@ fn the_shards_of_a_contest_audit_merge_into_its_reports() {
     let good = judge(dir.path(), &[], "good");
     let mover = judge(dir.path(), &["-DPLANT_MOVER_ONLY"], "mover");
     let audit = |out: &Path, shard: Option<&str>| {
-        let mut cmd = referee();
+        let mut cmd = referee_process();
         cmd.args(["audit", "pousse", "--cases", "300", "--seed", "2"])
             .args([
                 "--cmd",
@@ -747,7 +695,7 @@ fn the_shards_of_a_contest_audit_merge_into_its_reports() {
     audit(&shards[0], Some("1/2"));
     audit(&shards[1], Some("2/2"));
     let merged = dir.path().join("merged");
-    let run = referee()
+    let run = referee_process()
         .arg("merge")
         .args(&shards)
         .arg("--out")
@@ -757,7 +705,7 @@ fn the_shards_of_a_contest_audit_merge_into_its_reports() {
     assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
     // Each program does the same and gets the same verdict as in the whole run.
     let verdicts = |out: &Path| -> Vec<(String, String, String, String)> {
-        rows(&out.join("programs.csv"))
+        csv_rows(&out.join("programs.csv"))
             .into_iter()
             .map(|p| {
                 (
@@ -771,7 +719,7 @@ fn the_shards_of_a_contest_audit_merge_into_its_reports() {
     };
     assert_eq!(verdicts(&merged), verdicts(&whole));
     // The wrong program's findings, each with its files; one strengthening case rejects it.
-    let findings = rows(&merged.join("programs/mover/findings.csv"));
+    let findings = csv_rows(&merged.join("programs/mover/findings.csv"));
     assert!(!findings.is_empty());
     for f in &findings {
         assert!(
@@ -785,7 +733,7 @@ fn the_shards_of_a_contest_audit_merge_into_its_reports() {
     assert_eq!(tests.len(), 1, "{manifest}");
     assert!(merged.join("tests/001.in").is_file());
     // A missing slice is refused.
-    let run = referee()
+    let run = referee_process()
         .arg("merge")
         .arg(&shards[0])
         .arg("--out")

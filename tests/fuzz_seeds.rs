@@ -3,9 +3,9 @@
 //! of the game (`Game::FEATURES`), so that fuzzing starts in every corner of the rules rather
 //! than waiting for the fuzzer to grow inputs long enough to reach them.
 //!
-//! `REFEREE_BLESS_SEEDS=1 cargo test --test fuzz_seeds` adds a seed for each feature no seed
-//! shows: random byte strings from a fixed seed, the first that decodes to a case showing it,
-//! written as `feature-<number>-<name>`.
+//! `REFEREE_BLESS_SEEDS=1 cargo test --test integration fuzz_seeds::` adds a seed for each
+//! feature no seed shows: random byte strings from a fixed seed, the first that decodes to a
+//! case showing it, written as `feature-<number>-<name>`.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -89,7 +89,7 @@ fn seeds_reach_every_feature<G: Game>() {
     }
     assert!(
         missing.is_empty(),
-        "no seed in {} shows {missing:?}; `REFEREE_BLESS_SEEDS=1 cargo test --test fuzz_seeds` adds them",
+        "no seed in {} shows {missing:?}; `REFEREE_BLESS_SEEDS=1 cargo test --test integration fuzz_seeds::` adds them",
         dir.display()
     );
 }

@@ -2,26 +2,15 @@
 //! tree it was pointed at, memory bounded by the board and the expected output, reports never
 //! mixed or half written, flags checked before any work, endless inputs ended.
 
+use crate::common::command::{csv_records, referee, referee_process, stderr};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
-
-fn referee() -> Command {
-    let mut c = Command::cargo_bin("referee").unwrap();
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    c
-}
-
 fn read(path: &Path) -> String {
     fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn stderr(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stderr).to_string()
 }
 
 /// `a.in` and `a.ans` in `dir`, holding `input` and `answer`.
@@ -30,15 +19,6 @@ fn case_files(dir: &Path, input: &str, answer: &str) -> (PathBuf, PathBuf) {
     fs::write(&paths.0, input).unwrap();
     fs::write(&paths.1, answer).unwrap();
     paths
-}
-
-/// The rows of a CSV report (header excluded), as fields.
-fn rows(path: &Path) -> Vec<Vec<String>> {
-    csv::Reader::from_path(path)
-        .unwrap()
-        .records()
-        .map(|r| r.unwrap().iter().map(String::from).collect())
-        .collect()
 }
 
 #[cfg(unix)]
@@ -60,7 +40,7 @@ fn files_whose_names_differ_only_in_bytes_that_are_not_utf8_are_two_rows() {
         .arg(&out)
         .assert()
         .success();
-    let rows = rows(&out.join("verdicts.csv"));
+    let rows = csv_records(&out.join("verdicts.csv"));
     let files: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
     assert_eq!(rows.len(), 3, "{files:?}");
     assert!(files.iter().any(|f| f.ends_with("/x\\xFE.in")), "{files:?}");
@@ -118,7 +98,7 @@ fn grading_a_gigantic_output_takes_little_memory_and_reports_it_escaped() {
     ];
     let started = Instant::now();
     let measured = peak_kib(&args);
-    let grades = rows(&out.join("grades.csv"));
+    let grades = csv_records(&out.join("grades.csv"));
     assert_eq!(grades.len(), 2);
     assert_eq!(grades[0][2], "WA", "{grades:?}");
     assert!(grades[0][4].starts_with("\\x00\\x00"), "{grades:?}");
@@ -168,7 +148,7 @@ fn links_that_leave_the_tree_are_not_followed() {
     assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
     let verdicts = read(&out.join("verdicts.csv"));
     assert!(!verdicts.contains("secret content"));
-    let rows = rows(&out.join("verdicts.csv"));
+    let rows = csv_records(&out.join("verdicts.csv"));
     let status = |name: &str| {
         let row = rows.iter().find(|r| r[0].ends_with(name)).expect(name);
         (row[7].clone(), row[11].clone())
@@ -226,7 +206,7 @@ fn leading_blank_lines_of_any_length_are_read() {
         .output()
         .unwrap();
     assert!(run.status.success(), "{}", stderr(&run));
-    let rows = rows(&out.path().join("verdicts.csv"));
+    let rows = csv_records(&out.path().join("verdicts.csv"));
     assert_eq!(rows.len(), 2);
     assert!(rows.iter().all(|r| r[7] == "ok"), "{rows:?}");
 }
@@ -576,7 +556,7 @@ fn a_fifo_among_the_cases_is_reported_not_opened() {
         .output()
         .unwrap();
     assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
-    let rows = rows(&out.path().join("verdicts.csv"));
+    let rows = csv_records(&out.path().join("verdicts.csv"));
     let pipe = rows.iter().find(|r| r[0].ends_with("pipe.in")).unwrap();
     assert_eq!(pipe[7], "invalid-input");
     assert!(pipe[11].contains("a FIFO"), "{pipe:?}");
@@ -596,7 +576,7 @@ fn verify_rows_without_the_secret(tree: &Path, out: &Path) -> Vec<Vec<String>> {
     assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
     let verdicts = read(&out.join("verdicts.csv"));
     assert!(!verdicts.contains("secret content"), "{verdicts}");
-    rows(&out.join("verdicts.csv"))
+    csv_records(&out.join("verdicts.csv"))
 }
 
 #[cfg(unix)]
@@ -668,7 +648,7 @@ fn answer_files_are_read_only_inside_the_tree_and_never_waited_on() {
     assert!(run.status.code().is_some(), "{}", stderr(&run));
     let grades = read(&grades_out.join("grades.csv"));
     assert!(!grades.contains("secret content"), "{grades}");
-    let grades = self::rows(&grades_out.join("grades.csv"));
+    let grades = self::csv_records(&grades_out.join("grades.csv"));
     let verdict = |name: &str| {
         grades
             .iter()
@@ -695,7 +675,7 @@ fn a_closed_standard_output_ends_the_run_quietly() {
     }
     fs::write(&input, text).unwrap();
     for json in [true, false] {
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("referee"))
+        let mut child = referee_process()
             .args(["judge", "pousse"])
             .arg(&input)
             .args(json.then_some("--json"))
@@ -1010,7 +990,7 @@ fn verify_runs_the_reference_only_on_inputs_it_can_hold() {
         .output()
         .unwrap();
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
-    let rows = rows(&out.join("verdicts.csv"));
+    let rows = csv_records(&out.join("verdicts.csv"));
     let row = |name: &str| rows.iter().find(|r| r[0].ends_with(name)).unwrap().clone();
     let (small, long) = (row("small.in"), row("long.in"));
     assert_eq!(small[7], "ok", "{small:?}");
@@ -1048,7 +1028,7 @@ fn a_packages_outputs_and_answers_are_read_only_inside_it() {
 /// of 120 s).
 #[cfg(unix)]
 fn fed_forever(args: &[&str], head: &'static [u8], line: &'static [u8]) -> (Option<i32>, String) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("referee"))
+    let mut child = referee_process()
         .args(args)
         .stdin(Stdio::piped())
         .stderr(Stdio::piped())

@@ -9,15 +9,15 @@
 //! `chromium-driver`); without them each test prints that it was skipped, and fails instead
 //! when `REFEREE_REQUIRE_TOOLS` is set (as `.ci/run` does).
 
-mod common;
-#[path = "common/scratch.rs"]
-mod scratch;
+use crate::common;
+use crate::common::scratch;
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::command::referee_process;
 use common::programs::build;
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -51,7 +51,7 @@ fn tools_present(test: &str) -> bool {
         return true;
     }
     assert!(
-        std::env::var_os("REFEREE_REQUIRE_TOOLS").is_none(),
+        !common::tool::required(),
         "{test}: {CHROMIUM} or {CHROMEDRIVER} is missing (apt-get install chromium chromium-driver)"
     );
     eprintln!(
@@ -112,10 +112,6 @@ async fn browser() -> (Client, Driver) {
             Err(e) => panic!("no WebDriver connection: {e}"),
         }
     }
-}
-
-fn referee() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_referee"))
 }
 
 fn url(path: &Path) -> String {
@@ -245,7 +241,7 @@ async fn a_pousse_replay_shows_the_engines_board_after_every_move() {
     std::fs::write(cases.join("game.icfp98.in"), &input).unwrap();
     std::fs::write(cases.join("game.icfp98.ans"), "TIE GAME\n").unwrap();
     let html = dir.join("report.html");
-    let status = referee()
+    let status = referee_process()
         .args(["verify", "--out"])
         .arg(dir.join("reports"))
         .arg("--html")
@@ -353,7 +349,7 @@ async fn tables_filter_and_read_without_javascript() {
     let (_scratch, dir) = scratch::scratch("filter");
     let html = dir.join("report.html");
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let status = referee()
+    let status = referee_process()
         .args(["verify", "--out"])
         .arg(dir.join("reports"))
         .arg("--html")
@@ -404,7 +400,7 @@ async fn a_report_of_ten_thousand_rows_is_small_and_opens_fast() {
     let (_scratch, dir) = scratch::scratch("size");
     let cases = dir.join("cases");
     // 10,000 generated Pousse games, 100 of them with a wrong answer file.
-    let status = referee()
+    let status = referee_process()
         .args([
             "gen",
             "pousse",
@@ -436,7 +432,7 @@ async fn a_report_of_ten_thousand_rows_is_small_and_opens_fast() {
         std::fs::write(path, wrong).unwrap();
     }
     let html = dir.join("report.html");
-    let status = referee()
+    let status = referee_process()
         .args(["verify", "--no-reference", "--out"])
         .arg(dir.join("reports"))
         .arg("--html")
@@ -524,7 +520,7 @@ async fn a_contest_audits_page_shows_scores_which_case_rejects_whom_and_each_fin
     let good = build(&dir, "pousse.c", &[], "good");
     let mover = build(&dir, "pousse.c", &["-DPLANT_MOVER_ONLY"], "mover");
     let html = dir.join("contest.html");
-    let run = referee()
+    let run = referee_process()
         .args(["audit", "pousse", "--cases", "300", "--seed", "1"])
         .args([
             "--cmd",

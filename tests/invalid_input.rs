@@ -1,7 +1,7 @@
 //! The shared invalid-input vectors (`tests/vectors/*_invalid.txt`: input, line:column, case)
 //! on both implementations of every game: each rejects every vector at the same position.
 
-mod common;
+use crate::common;
 
 use referee::littlesquares::LittleSquares;
 use referee::pousse::{Pousse, Rules};

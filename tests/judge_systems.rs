@@ -7,16 +7,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
 
-use assert_cmd::Command;
-
-#[path = "common/scratch.rs"]
-mod scratch;
-#[path = "common/tool.rs"]
-mod tool;
-
-fn referee() -> Command {
-    Command::cargo_bin("referee").unwrap()
-}
+use crate::common::command::referee;
+use crate::common::scratch;
+use crate::common::tool;
 
 /// A scratch directory holding a two-game Pousse input, its answer and a feedback directory.
 fn setup(name: &str) -> (tempfile::TempDir, PathBuf) {
@@ -272,7 +265,7 @@ fn an_answer_file_is_valid_only_as_the_engines_verdicts_byte_for_byte() {
 fn oj() -> Option<PathBuf> {
     tool::from_env(
         "REFEREE_OJ",
-        "online-judge-tools' oj, installed by scripts/oj.sh",
+        "online-judge-tools' oj, installed by scripts/ci/oj.sh",
     )
 }
 
@@ -282,7 +275,7 @@ fn oj() -> Option<PathBuf> {
 /// default rules, `.ans` as oj's `.out`), a correct program is accepted on every case and a
 /// program that always answers the same is rejected on exactly the cases whose answer differs.
 #[test]
-#[ignore = "runs online-judge-tools' oj: REFEREE_OJ set (scripts/oj.sh), cargo test -- --include-ignored (.ci/run does)"]
+#[ignore = "runs online-judge-tools' oj: REFEREE_OJ set (scripts/ci/oj.sh), cargo test -- --include-ignored (.ci/run does)"]
 fn online_judge_tools_takes_check_as_its_judge_command() {
     let Some(oj) = oj() else {
         return;

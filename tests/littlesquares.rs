@@ -1,7 +1,7 @@
 //! LittleSquares: shared vectors on both implementations, invalid input, and a differential
 //! property test between the Grundy engine and the exhaustive reference.
 
-mod common;
+use crate::common;
 
 use common::{judge_both, vectors};
 use proptest::prelude::*;

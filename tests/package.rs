@@ -8,16 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
-use assert_cmd::Command;
-
-#[path = "common/scratch.rs"]
-mod scratch;
-#[path = "common/tool.rs"]
-mod tool;
-
-fn referee() -> Command {
-    Command::cargo_bin("referee").unwrap()
-}
+use crate::common::command::referee;
+use crate::common::scratch;
+use crate::common::tool;
 
 fn package(game: &str, rules: Option<&str>, out: &Path) {
     let mut cmd = referee();
@@ -638,11 +631,11 @@ fn verify_checks_a_packages_invalid_inputs_and_outputs_under_its_rule_set() {
 }
 
 #[test]
-#[ignore = "runs problemtools' verifyproblem: REFEREE_VERIFYPROBLEM set (scripts/problemtools.sh), cargo test -- --include-ignored (.ci/run does)"]
+#[ignore = "runs problemtools' verifyproblem: REFEREE_VERIFYPROBLEM set (scripts/ci/problemtools.sh), cargo test -- --include-ignored (.ci/run does)"]
 fn problemtools_accepts_the_package_of_every_game() {
     let Some(verifyproblem) = tool::from_env(
         "REFEREE_VERIFYPROBLEM",
-        "Kattis problemtools' verifyproblem, installed by scripts/problemtools.sh",
+        "Kattis problemtools' verifyproblem, installed by scripts/ci/problemtools.sh",
     ) else {
         return;
     };
@@ -703,7 +696,7 @@ fn problemtools_accepts_the_package_of_every_game() {
 fn dmoj() -> Option<PathBuf> {
     tool::from_env(
         "REFEREE_DMOJ",
-        "DMOJ's dmoj-cli, installed by scripts/dmoj.sh",
+        "DMOJ's dmoj-cli, installed by scripts/ci/dmoj.sh",
     )
 }
 
@@ -713,7 +706,7 @@ fn dmoj() -> Option<PathBuf> {
 /// submission fails is the first file `referee audit --package` finds it failing in the Kattis
 /// package of the same cases.
 #[test]
-#[ignore = "runs DMOJ's judge: REFEREE_DMOJ set (scripts/dmoj.sh), cargo test -- --include-ignored (.ci/run does)"]
+#[ignore = "runs DMOJ's judge: REFEREE_DMOJ set (scripts/ci/dmoj.sh), cargo test -- --include-ignored (.ci/run does)"]
 fn dmoj_judges_each_games_problem_as_written() {
     let Some(dmoj) = dmoj() else {
         return;

@@ -1,7 +1,7 @@
 //! Pousse: the shared vectors on both implementations, invalid input, and a differential
 //! property test between engine and reference.
 
-mod common;
+use crate::common;
 
 use common::{judge_both, vectors};
 use proptest::prelude::*;

@@ -2,7 +2,7 @@
 //! own shrinker on failure), engine and reference agree on verdict, decisive move and reason, or
 //! reject the input at the same position.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use referee::game::{Case, Game};

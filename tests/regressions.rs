@@ -97,9 +97,12 @@ impl Visitor for Replay<'_> {
 #[test]
 fn every_fuzz_seed_replays_clean() {
     // Each target's seeds, replayed as the target reads them; a finding would be written to
-    // a directory of this test's own.
+    // a directory of this test's own ($REFEREE_FINDINGS, set in the process it runs alone in).
     let findings = tempfile::tempdir().unwrap();
-    std::env::set_var("REFEREE_FINDINGS", findings.path());
+    let envs = [("REFEREE_FINDINGS", findings.path())];
+    if !crate::common::alone::alone(module_path!(), "every_fuzz_seed_replays_clean", &envs) {
+        return;
+    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds");
     let targets = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/fuzz_targets");
     let mut checked = 0;

@@ -1,7 +1,7 @@
 //! Some Game: shared vectors on both implementations, invalid input, differential property
 //! tests, and an exhaustive reachability oracle on tiny tori.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

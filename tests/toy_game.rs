@@ -6,7 +6,7 @@
 //! The game: a pile of N stones; a move takes 1 to K stones; whoever takes the last stone
 //! wins. Input: one case per line, `N K`. Output: `first` or `second` per case.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::time::Duration;

@@ -4,7 +4,7 @@
  * at the start of each game, and keeps one global state for every game: the counts of each
  * colour in each row and column, and the straights of each colour, updated square by square.
  * A contestant's bugs live in those loops and sizes, and show only at N = 100 or in the game
- * after a larger one; `scripts/mutation.py` (which mutates this judge among its defaults)
+ * after a larger one; `scripts/eval/mutation.py` (which mutates this judge among its defaults)
  * measures whether `referee audit` finds them. */
 #include <stdio.h>
 #include <stdlib.h>

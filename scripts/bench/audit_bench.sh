@@ -9,9 +9,9 @@
 # program's at --batch 100 (referee's own generation, judging and comparison hidden or cheap:
 # at least 0.8), and --batch 100 over --batch 1, for audit and, as its ceiling, for the bare
 # program (what batching can save is process start; a program slow per case caps it).
-# Needs cc. Usage: [CASES=20000] [CASES1=3000] scripts/audit_bench.sh
+# Needs cc. Usage: [CASES=20000] [CASES1=3000] scripts/bench/audit_bench.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 CASES=${CASES:-20000}
 CASES1=${CASES1:-3000}
 cargo build --release --quiet

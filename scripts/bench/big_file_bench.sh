@@ -7,9 +7,9 @@
 # Prints the best of RUNS wall times (timings on shared machines are noisy; the best run is the
 # least disturbed), their ratios, and the peak resident memory (GNU time) of the one-file run.
 # With HUGE=1, also one file of 10x the games, once, with its time and peak memory.
-# Usage: scripts/big_file_bench.sh   (GAMES=1000000 RUNS=3 HUGE=0)
+# Usage: scripts/bench/big_file_bench.sh   (GAMES=1000000 RUNS=3 HUGE=0)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 GAMES=${GAMES:-1000000}
 RUNS=${RUNS:-3}
 HUGE=${HUGE:-0}
@@ -54,7 +54,7 @@ for p in range(parts):
         f.writelines(ans)
 PY
 
-. scripts/best_time.sh
+. scripts/bench/best_time.sh
 # Every case cross-examined: GAMES rows, all `ok` (engine, reference and answer agree).
 all_ok() { # REPORT_DIR
   local ok

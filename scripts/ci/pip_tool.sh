@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs one pinned release of a Python tool from PyPI in its own virtual environment under
 # target/, unless that release is already there; then prints the tool's version line.
-# Usage: scripts/pip_tool.sh PACKAGE VERSION COMMAND   (installed in target/PACKAGE, the command
+# Usage: scripts/ci/pip_tool.sh PACKAGE VERSION COMMAND   (installed in target/PACKAGE, the command
 # is target/PACKAGE/bin/COMMAND)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 package=$1
 version=$2
 command=$3

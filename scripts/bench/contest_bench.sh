@@ -7,9 +7,9 @@
 #     and judging every case again).
 # Prints the wall-clock times (best of 3), their ratio, and the cases the engine judged in
 # each (audit.json's cases_judged against P times the cases).
-# Needs cc. Usage: [PROGRAMS=4] [CASES=20000] [BATCH=100] [JOBS=2] scripts/contest_bench.sh
+# Needs cc. Usage: [PROGRAMS=4] [CASES=20000] [BATCH=100] [JOBS=2] scripts/bench/contest_bench.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 PROGRAMS=${PROGRAMS:-4}
 CASES=${CASES:-20000}
 BATCH=${BATCH:-100}

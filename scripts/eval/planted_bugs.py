@@ -3,10 +3,10 @@
 `referee stress` and the matching cargo-fuzz target take to find each (the slowest of seeds 1,
 2 and 3, 60 s at most each) and whether `referee verify corpus` fails; the fuzz target's
 finding is kept as a regression vector (tests/vectors/regressions/GAME/planted-NAME.txt). Writes a
-Markdown table to stdout. Usage: scripts/planted_bugs.py [--no-fuzz] [PLANT-NUMBERS...]   (takes ~60 minutes)"""
+Markdown table to stdout. Usage: scripts/eval/planted_bugs.py [--no-fuzz] [PLANT-NUMBERS...]   (takes ~60 minutes)"""
 import os, re, shutil, subprocess, sys, time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRATCH = "/tmp/referee-planted"
 FUZZ = "--no-fuzz" not in sys.argv
 SEEDS = [1, 2, 3]
@@ -149,7 +149,7 @@ def main():
                     dest = os.path.join(ROOT, "tests/vectors/regressions", game, f"planted-{slug}.txt")
                     text = open(os.path.join(found_dir, a)).read()
                     text = re.sub(r"(?m)^# why: .*$",
-                                  f'# why: caught the planted bug "{name}" (scripts/planted_bugs.py)', text, 1)
+                                  f'# why: caught the planted bug "{name}" (scripts/eval/planted_bugs.py)', text, 1)
                     open(dest, "w").write(text)
                 shutil.rmtree(found_dir)
         print(f"| {name} | {stress[0]} | {stress[1]} | {fuzz} | {corpus} |", flush=True)

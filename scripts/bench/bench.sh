@@ -2,9 +2,9 @@
 # End-to-end performance table: seeded workloads from `referee gen`, each timed (best of RUNS)
 # against `wc -l` on the same file, with peak memory from /usr/bin/time, and the engine against
 # the reference where the reference can finish. Prints a Markdown table (the README's
-# performance section holds the latest). Usage: [RUNS=3] [BENCH_DIR=dir] scripts/bench.sh
+# performance section holds the latest). Usage: [RUNS=3] [BENCH_DIR=dir] scripts/bench/bench.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-3}
 cargo build --release --quiet
 B=$PWD/target/release/referee

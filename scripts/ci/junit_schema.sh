@@ -4,7 +4,7 @@
 # SHA-256, and writes the schema to target/schemas/junit-10.xsd (or the path given).
 # tests/ci_output.rs validates referee's --junit files against it with xmllint.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 dest=${1:-target/schemas/junit-10.xsd}
 url=https://files.pythonhosted.org/packages/ae/3c/c9d525a414d506893f0cd8a8d0de7706446213181570cdbd766691164e40/pytest-8.3.5.tar.gz
 sha256=f4efe70cc14e511565ac476b57c279e12a855b11f48f212af1080ef2263d3845

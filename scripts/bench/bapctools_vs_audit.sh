@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # BAPCtools' `bt fuzz` and `referee audit --package` on the same package (examples/contest/pousse,
 # copied twice): what each finds among the package's wrong submissions, in what time, and the
-# cases each writes. Needs BAPCtools (scripts/bapctools.sh) and a release build of referee.
-# Usage: scripts/bapctools_vs_audit.sh [SECONDS]   (bt fuzz's --time, default 120)
+# cases each writes. Needs BAPCtools (scripts/ci/bapctools.sh) and a release build of referee.
+# Usage: scripts/bench/bapctools_vs_audit.sh [SECONDS]   (bt fuzz's --time, default 120)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 seconds=${1:-120}
-scripts/bapctools.sh >/dev/null
+scripts/ci/bapctools.sh >/dev/null
 cargo build --release --locked --quiet
 export PATH="$PWD/target/release:$PATH"
 work=$(mktemp -d)

@@ -2,9 +2,9 @@
 # Screenshots of one HTML report per game (docs/screenshots/GAME.png), taken by headless
 # Chromium: `referee verify --html` over the game's corpus directory with one answer file
 # changed, so the report shows a mismatch with its board view.
-# Usage: scripts/screenshots.sh   (needs /usr/bin/chromium; builds referee in release mode)
+# Usage: scripts/docs/screenshots.sh   (needs /usr/bin/chromium; builds referee in release mode)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 cargo build --release --quiet
 root=$PWD
 work=$(mktemp -d)

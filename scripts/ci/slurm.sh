@@ -3,8 +3,8 @@
 # `sbatch --array ... --wait`: Debian's slurmctld, slurmd and munge (installed when missing), the
 # node localhost with this machine's CPUs, every file of the cluster under DIR, the daemons
 # started without systemd.
-#   scripts/slurm.sh start DIR   # prints the SLURM_CONF to export
-#   scripts/slurm.sh stop DIR    # stops the daemons (and munge when this script started it)
+#   scripts/ci/slurm.sh start DIR   # prints the SLURM_CONF to export
+#   scripts/ci/slurm.sh stop DIR    # stops the daemons (and munge when this script started it)
 set -euo pipefail
 action=$1
 dir=$(mkdir -p "$2" && cd "$2" && pwd)
@@ -76,7 +76,7 @@ stop)
   fi
   ;;
 *)
-  echo "usage: scripts/slurm.sh start|stop DIR" >&2
+  echo "usage: scripts/ci/slurm.sh start|stop DIR" >&2
   exit 2
   ;;
 esac

@@ -3,7 +3,7 @@
 # as the builder image would, with $SRC holding the repository and an empty $OUT, without a
 # sanitizer, and requires a binary and a seed corpus in $OUT for every target of fuzz/.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/src" "$tmp/out"

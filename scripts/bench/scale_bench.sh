@@ -10,9 +10,9 @@
 # table: files, step, seconds, microseconds per file, peak MiB and peak bytes per file. A
 # driver linear in the number of files keeps microseconds per file flat across sizes; one that
 # streams keeps peak MiB flat.
-# Usage: [SIZES="10000 100000 1000000"] [LARGE_GAMES=10000000] [JOBS=2] scripts/scale_bench.sh
+# Usage: [SIZES="10000 100000 1000000"] [LARGE_GAMES=10000000] [JOBS=2] scripts/bench/scale_bench.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 SIZES=${SIZES:-"10000 100000 1000000"}
 LARGE_GAMES=${LARGE_GAMES:-10000000}
 JOBS=${JOBS:-2}

@@ -5,9 +5,9 @@ files in that form.
 
 The submissions: examples/judges/pousse_uva.c (the problem's accepted solution), the same with
 a 32,767-move buffer (-DPLANT_MOVE_BUFFER, a bug only games longer than the buffer reach), and
-first-order mutants of pousse_uva.c (scripts/mutation.py's operators; a seeded choice among
+first-order mutants of pousse_uva.c (scripts/lib/mutants.py's operators; a seeded choice among
 those whose binaries differ), the kinds of bugs real submissions have, many of them hanging or
-crashing. Every program's ground truth comes from the brute-force suite of scripts/mutation.py
+crashing. Every program's ground truth comes from the brute-force suite of scripts/lib/mutants.py
 (`referee gen --like-audit`, the engine's answers): wrong when it fails a case.
 
 Prints: the whole run's time and each stage's, runs per second, the cases each program the
@@ -16,11 +16,10 @@ truth; the buffer among them), the correct ones with no finding, the scores befo
 strengthening, the strengthening cases. Exit 1 when a wrong program is not found, a correct one
 is, or a program the data accepts ran fewer than --least cases.
 
-Usage: scripts/contest_size_bench.py [--programs 109] [--time 280] [--suite 5000] [--seed 1]
+Usage: scripts/bench/contest_size_bench.py [--programs 109] [--time 280] [--suite 5000] [--seed 1]
                                 [--least 2000] [--out DIR]"""
 import argparse
 import csv
-import importlib.util
 import json
 import os
 import random
@@ -30,11 +29,10 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location("mutation", os.path.join(HERE, "mutation.py"))
-mutation = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(mutation)
-ROOT, REFEREE = mutation.ROOT, mutation.REFEREE
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import mutants  # noqa: E402
+
+ROOT, REFEREE = mutants.ROOT, mutants.REFEREE
 JUDGE = os.path.join(ROOT, "examples", "judges", "pousse_uva.c")
 SAMPLE = "2\n\n4\nL2\nT2\nL2\nB2\nR2\nQUIT\n\n4\nL2\nT2\nL2\nB2\nR2\nT1\nL2\nQUIT\n"
 
@@ -48,17 +46,17 @@ def programs(work, count, seed):
         binary = os.path.join(work, name)
         subprocess.run(["cc", "-O2", "-w", *defines, "-o", binary, JUDGE], check=True)
         made.append((name, binary, "accepted" if name == "accepted" else ""))
-    seen = {mutation.digest(made[0][1]), mutation.digest(made[1][1])}
+    seen = {mutants.digest(made[0][1]), mutants.digest(made[1][1])}
     candidates = []
-    for n, mutant in enumerate(mutation.mutants_of(source), 1):
+    for n, mutant in enumerate(mutants.mutants_of(source), 1):
         mdir = os.path.join(work, f"m{n:03d}")
         os.makedirs(mdir, exist_ok=True)
         path = os.path.join(mdir, "judge.c")
         with open(path, "w") as f:
-            f.write(mutation.apply(source, mutant))
+            f.write(mutants.apply(source, mutant))
         binary = os.path.join(mdir, "judge")
-        if mutation.build(path, binary) and mutation.digest(binary) not in seen:
-            seen.add(mutation.digest(binary))
+        if mutants.build(path, binary) and mutants.digest(binary) not in seen:
+            seen.add(mutants.digest(binary))
             candidates.append((f"m{n:03d}", binary, ""))
     chosen = random.Random(seed).sample(candidates, min(count - 2, len(candidates)))
     return made + sorted(chosen)
@@ -91,7 +89,7 @@ def main():
     work = args.out or tempfile.mkdtemp(prefix="referee-contest-")
     os.makedirs(work, exist_ok=True)
     subs = programs(work, args.programs, args.seed)
-    suite = mutation.make_suite("pousse", "multi", args.suite, 1000, os.path.join(work, "suite"))
+    suite = mutants.make_suite("pousse", "multi", args.suite, 1000, os.path.join(work, "suite"))
     inputs = data(work)
     subprocess.run([REFEREE, "gen", "pousse", "--form", "multi", "--per-file", "10", "--count",
                     "2", "--seed", "11", "--n", "4", "--moves", "12", "--out", inputs,
@@ -99,7 +97,7 @@ def main():
     with open(os.path.join(inputs, "001-sample.ans"), "w") as f:
         f.write("TIE GAME\n\nX WINS\n")
     every = sorted(os.path.join(inputs, f) for f in os.listdir(inputs) if f.endswith(".in"))
-    wrong = {name: mutation.ground_truth(binary, every + suite, 10) is not None
+    wrong = {name: mutants.ground_truth(binary, every + suite, 10) is not None
              for name, binary, _ in subs}
     table = os.path.join(work, "programs.csv")
     with open(table, "w", newline="") as f:
