@@ -11,7 +11,7 @@ use std::process::Output;
 use std::time::Duration;
 
 use crate::common;
-use common::command::{csv_rows, referee, stderr};
+use common::command::{csv_rows, files_of, referee, stderr};
 use common::programs::{after_the_probe, alive_with, build, script};
 
 fn judges() -> PathBuf {
@@ -1020,18 +1020,7 @@ fn a_program_named_or_not_gives_the_same_reports() {
     };
     let bare = run("./j", "bare");
     let named = run("j=./j", "named");
-    let files = |out: &Path| -> std::collections::BTreeMap<String, Vec<u8>> {
-        walkdir::WalkDir::new(out)
-            .into_iter()
-            .map(Result::unwrap)
-            .filter(|e| e.file_type().is_file())
-            .map(|e| {
-                let name = e.path().strip_prefix(out).unwrap().display().to_string();
-                (name, fs::read(e.path()).unwrap())
-            })
-            .collect()
-    };
-    let (a, b) = (files(&bare), files(&named));
+    let (a, b) = (files_of(&bare), files_of(&named));
     assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
     assert!(a.contains_key("programs/j/findings.csv"), "{:?}", a.keys());
     for (name, bytes) in &a {

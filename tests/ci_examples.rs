@@ -11,7 +11,7 @@ use std::process::Command;
 
 use yaml_rust2::{Yaml, YamlLoader};
 
-use crate::common::command::{copy_tree, repo};
+use crate::common::command::{copy_tree, csv_rows, repo};
 use crate::common::tool;
 
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
@@ -420,19 +420,14 @@ fn slurm_runs_every_sharded_command_for_real() {
         }
         if args[0] == "audit" {
             let rows = |dir: &Path| {
-                let path = dir.join("programs/mover-only/findings.csv");
-                let mut reader = csv::Reader::from_path(path).unwrap();
-                let header = reader.headers().unwrap().clone();
-                let mut total = 0;
-                let mut kept = Vec::new();
-                for record in reader.records() {
-                    let record = record.unwrap();
-                    let field = |name: &str| {
-                        let at = header.iter().position(|h| h == name).unwrap();
-                        record[at].to_string()
-                    };
-                    total += field("count").parse::<u64>().unwrap();
-                    kept.push(
+                let rows = csv_rows(&dir.join("programs/mover-only/findings.csv"));
+                let total: u64 = rows
+                    .iter()
+                    .map(|r| r["count"].parse::<u64>().unwrap())
+                    .sum();
+                let kept: Vec<[String; 7]> = rows
+                    .iter()
+                    .map(|r| {
                         [
                             "finding",
                             "kind",
@@ -442,9 +437,9 @@ fn slurm_runs_every_sharded_command_for_real() {
                             "exit",
                             "signature",
                         ]
-                        .map(field),
-                    );
-                }
+                        .map(|name| r[name].clone())
+                    })
+                    .collect();
                 (kept, total)
             };
             let (merged_rows, merged_total) = rows(&merged);

@@ -3,7 +3,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::common::command::referee;
+use crate::common::command::{copy_tree, referee};
 use assert_cmd::Command;
 
 fn repo(path: &str) -> PathBuf {
@@ -13,16 +13,7 @@ fn repo(path: &str) -> PathBuf {
 /// A copy of the corpus in a temporary directory.
 fn corpus_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for entry in walkdir::WalkDir::new(repo("corpus")) {
-        let entry = entry.unwrap();
-        let rel = entry.path().strip_prefix(repo("corpus")).unwrap();
-        let to = dir.path().join(rel);
-        if entry.file_type().is_dir() {
-            fs::create_dir_all(&to).unwrap();
-        } else {
-            fs::copy(entry.path(), &to).unwrap();
-        }
-    }
+    copy_tree(&repo("corpus"), dir.path());
     dir
 }
 
