@@ -7,12 +7,12 @@
 //! Needs BAPCtools' `bt` in `REFEREE_BT` (`scripts/ci/bapctools.sh` installs the release these
 //! tests were checked with, 2026.10.0).
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-
-use assert_cmd::Command;
 
 use crate::common;
 use common::bapctools::{bt, run, text};
+use common::command::{files_of, referee};
 
 /// `bt generate` changes nothing in `problem`'s data, and `bt validate` says nothing but
 /// that it is done.
@@ -53,7 +53,7 @@ fn bapctools_takes_every_games_package_as_written() {
         // One directory per problem: bt compares the problems it finds beside one another.
         let dir = tempfile::tempdir().unwrap();
         let problem = dir.path().join(name);
-        let mut cmd = Command::cargo_bin("referee").unwrap();
+        let mut cmd = referee();
         cmd.args(["package", game, "--cases", "9", "--seed", "5", "--out"])
             .arg(&problem);
         if let Some(r) = rules {
@@ -126,7 +126,3 @@ fn bapctools_takes_the_example_contests_package_as_written() {
         );
     }
 }
-
-use common::command::files_of;
-#[cfg(unix)]
-use std::os::unix::fs::PermissionsExt;

@@ -53,17 +53,21 @@ fn files_whose_names_differ_only_in_bytes_that_are_not_utf8_are_two_rows() {
     assert!(verdicts.contains(&"X WINS") && verdicts.contains(&"TIE GAME"));
 }
 
-/// Peak resident memory of a command in KiB, by GNU time, when the machine has it.
+/// Peak resident memory of a command in KiB, by GNU time, when the machine has it (required
+/// with `REFEREE_REQUIRE_TOOLS`, as `.ci/run` sets it after installing it).
 fn peak_kib(args: &[&std::ffi::OsStr]) -> Option<(u64, std::process::Output)> {
     if !Path::new("/usr/bin/time").exists() {
-        eprintln!("skipped: /usr/bin/time (Debian package `time`) is not installed");
+        assert!(
+            !crate::common::tool::required(),
+            "/usr/bin/time (Debian package `time`) is not installed"
+        );
+        eprintln!("SKIPPED: /usr/bin/time (Debian package `time`) is not installed");
         return None;
     }
-    let bin = assert_cmd::cargo::cargo_bin("referee");
     let output = std::process::Command::new("/usr/bin/time")
         .arg("-f")
         .arg("peak-kib %M")
-        .arg(bin)
+        .arg(env!("CARGO_BIN_EXE_referee"))
         .args(args)
         .output()
         .unwrap();
