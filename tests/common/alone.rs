@@ -108,3 +108,33 @@ pub fn peak_of<T>(work: impl FnOnce() -> T) -> (usize, T) {
     COUNTING.store(false, Ordering::SeqCst);
     (PEAK.load(Ordering::Relaxed) - (1 << 40), result)
 }
+
+#[test]
+fn no_test_changes_the_state_of_the_process_they_share() {
+    // Spelt in pieces, so that this file does not name them.
+    let calls = [
+        ["set", "_var("].concat(),
+        ["remove", "_var("].concat(),
+        ["set_current", "_dir("].concat(),
+    ];
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut found = Vec::new();
+    for entry in walkdir::WalkDir::new(&tests) {
+        let entry = entry.unwrap();
+        if entry.path().extension().is_none_or(|x| x != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if calls.iter().any(|call| line.contains(call.as_str())) {
+                found.push(format!("{}:{}: {line}", entry.path().display(), n + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the tests share one process: run such a test alone (common::alone) with its \
+         variables instead:\n{}",
+        found.join("\n")
+    );
+}
