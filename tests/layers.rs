@@ -114,14 +114,25 @@ fn target(segments: &[&str]) -> Option<String> {
 
 /// The code of a file without its test module and comments.
 fn code(text: &str) -> String {
-    let text = text.split("#[cfg(test)]\nmod tests").next().unwrap_or(text);
-    text.lines()
-        .map(|l| match l.find("//") {
-            Some(i) => &l[..i],
-            None => l,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    let mut kept = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if line == "#[cfg(test)]" {
+            // The item it marks (rustfmt's layout: its last line is the first `}` at column 0
+            // after it, or the line itself ends it).
+            for item in lines.by_ref() {
+                if item == "}" || (!item.starts_with(' ') && item.ends_with(';')) {
+                    break;
+                }
+            }
+            continue;
+        }
+        kept.push(match line.find("//") {
+            Some(i) => &line[..i],
+            None => line,
+        });
+    }
+    kept.join("\n")
 }
 
 /// Every edge of `src/`: (from file, to file), both relative to `src/`.
