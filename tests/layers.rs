@@ -225,4 +225,19 @@ fn a_planted_edge_up_the_layers_is_found() {
         "judge_system/package/"
     );
     assert_eq!(place("judge_system/check.rs").1, "judge_system/check.rs");
+    // What is read of a file: not its test items or comments, but all the rest, below them too.
+    let read = code(
+        "use crate::a;\n#[cfg(test)]\nmod tests {\n    use crate::b;\n}\n// crate::c\n\
+         #[cfg(test)]\nuse crate::d;\nuse crate::e;\n",
+    );
+    assert!(
+        read.contains("crate::a") && read.contains("crate::e"),
+        "{read}"
+    );
+    assert!(
+        !["crate::b", "crate::c", "crate::d"]
+            .iter()
+            .any(|p| read.contains(p)),
+        "{read}"
+    );
 }
