@@ -314,8 +314,9 @@ pub fn first_byte_difference(
 }
 
 /// Bytes of untrusted text for one CSV cell or one terminal line: printable ASCII and valid
-/// UTF-8 as they are, a newline as `\n`, a backslash as `\\`, any other control byte or byte
-/// that is not UTF-8 as `\xHH`; cut after `max` characters (with `...`).
+/// UTF-8 as they are, a newline as `\n`, a backslash as `\\`, any other control byte, invisible
+/// formatting character ([`crate::text::invisible`]: a byte-order mark) or byte that is not
+/// UTF-8 as `\xHH`; cut after `max` characters (with `...`).
 pub fn escape(bytes: &[u8], max: usize) -> String {
     let mut out = String::new();
     let mut shown = 0;
@@ -330,7 +331,7 @@ pub fn escape(bytes: &[u8], max: usize) -> String {
             match c {
                 '\n' => push(&mut out, "\\n"),
                 '\\' => push(&mut out, "\\\\"),
-                c if c.is_control() => {
+                c if c.is_control() || crate::text::invisible(c) => {
                     let mut buf = [0; 4];
                     for b in c.encode_utf8(&mut buf).bytes() {
                         push(&mut out, &format!("\\x{b:02X}"));

@@ -33,7 +33,7 @@ pub enum Engine {
 pub enum Form {
     /// One case per input.
     Single,
-    /// The problem's multi-case form ([`Game::join`]).
+    /// The problem's multi-case form (`Game::join`'s).
     Multi,
 }
 
@@ -104,7 +104,7 @@ pub fn reference_reading<G: Game>(
 pub enum Constraints {
     /// What the engine judges: the game's grammar.
     Engine,
-    /// The original problem's limits ([`Game::outside_contest`]); for `validate`, also the one
+    /// The original problem's limits (each game's `outside_contest`); for `validate`, also the one
     /// canonical layout (single spaces, no leading zeros, no extra blank lines), as a contest's
     /// input validator must demand.
     Contest,
@@ -254,6 +254,12 @@ pub trait Game: Sized + Send + Sync + 'static {
         None
     }
 
+    /// The most bytes one case can take inside the original contest's limits in the contest's
+    /// layout, where those limits bound it (with room to spare): the contest's input validator
+    /// stops a case that goes past it, whatever follows. `None` (the default) where the limits
+    /// bound no case's length (Pousse's games have no move limit).
+    const CONTEST_CASE_BYTES: Option<u64> = None;
+
     /// Where a judged case lies outside the original contest's limits, which a contest's input
     /// validator enforces while the engine judges more: what the limits allow and what the case
     /// has. `None` inside them (the default: no limits beyond the grammar's).
@@ -270,6 +276,18 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// game's multi-case form (Pousse: the UVa 844 wrapper; LittleSquares: grids separated by an
     /// empty line; Some Game: consecutive data sets), whose output is theirs in order.
     fn join(inputs: &[Vec<u8>]) -> Vec<u8>;
+
+    /// [`join`](Game::join) of the `count` inputs `inputs` gives, written to `out` a case at a
+    /// time: memory bounded by one case, whatever the count (`gen --per-file`). The default
+    /// holds them all; a game whose joining can be streamed writes each as it comes.
+    fn write_joined(
+        count: usize,
+        inputs: &mut dyn Iterator<Item = Vec<u8>>,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        let all: Vec<Vec<u8>> = inputs.take(count).collect();
+        out.write_all(&Self::join(&all))
+    }
 
     /// The single-case form in a few words, for messages and reports.
     const SINGLE_FORM: &'static str;

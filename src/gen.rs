@@ -2,13 +2,15 @@
 //! engine's answers on request).
 
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::detect::file_suffix;
 use crate::error::{JudgeError, RunError};
-use crate::game::{case_for_programs, in_form, render, Case, Constraints, Engine, Form, Game};
+use crate::game::{case_for_programs, render, Case, Constraints, Engine, Form, Game};
 use crate::knobs::Knobs;
 use crate::random::Rng;
+use crate::report::write::AtomicFile;
 
 /// What to write.
 #[derive(Debug, Clone)]
@@ -58,7 +60,7 @@ pub fn generate<G: Game>(request: &Request, rules: G::Options) -> Result<usize, 
         G::Case::shape(&request.knobs)?
     };
     let per_file = request.per_file.max(1);
-    let files = request.count as u64 * if request.answers { 2 } else { 1 };
+    let files = (request.count as u64).saturating_mul(if request.answers { 2 } else { 1 });
     let existing = request
         .out
         .ancestors()
@@ -76,32 +78,79 @@ pub fn generate<G: Game>(request: &Request, rules: G::Options) -> Result<usize, 
     fs::create_dir_all(&request.out).map_err(|e| RunError::io(&request.out, e))?;
     let bar = crate::pool::progress(request.count, "gen", "files");
     for i in 0..request.count {
-        let cases: Vec<Vec<u8>> = (0..per_file)
-            .map(|j| {
-                let index = (i * per_file + j) as u64;
-                let mut rng = Rng::for_item(request.seed, index);
-                if request.like_audit {
-                    case_for_programs::<G::Case>(&mut rng, index, Some(rules), &shape).input()
-                } else {
-                    G::Case::generate(&mut rng, Some(rules), &shape).input()
-                }
-            })
-            .collect();
-        let input = in_form::<G>(request.form, &cases);
         let path = request.out.join(format!(
             "{}-{}-{i:06}{}.in",
             G::NAME,
             request.seed,
             file_suffix(rules)
         ));
-        fs::write(&path, &input).map_err(|e| RunError::io(&path, e))?;
-        if request.answers {
-            write_answer::<G>(&path, &input, rules)?;
-        }
+        let case = |j: usize| -> Vec<u8> {
+            let index = (i * per_file + j) as u64;
+            let mut rng = Rng::for_item(request.seed, index);
+            if request.like_audit {
+                case_for_programs::<G::Case>(&mut rng, index, Some(rules), &shape).input()
+            } else {
+                G::Case::generate(&mut rng, Some(rules), &shape).input()
+            }
+        };
+        write_file::<G>(&path, request, rules, case)?;
         bar.inc(1);
     }
     bar.finish_and_clear();
     Ok(request.count)
+}
+
+/// Writes file `path` of `request` (its cases `case(0)`, `case(1)`, ..., in the request's
+/// form) and its `.ans` when asked, a case at a time: memory bounded by one case, whatever
+/// `--per-file`. Each file appears whole or not at all ([`AtomicFile`]): on an error (a full
+/// disk) no part of it is left.
+fn write_file<G: Game>(
+    path: &Path,
+    request: &Request,
+    rules: G::Options,
+    case: impl Fn(usize) -> Vec<u8>,
+) -> Result<(), RunError> {
+    let ans_path = path.with_extension("ans");
+    let mut input = AtomicFile::create(path).map_err(|e| RunError::io(path, e))?;
+    let mut answer = match request.answers {
+        true => Some(AtomicFile::create(&ans_path).map_err(|e| RunError::io(&ans_path, e))?),
+        false => None,
+    };
+    let per_file = request.per_file.max(1);
+    // Each case judged alone as it is written: the multi-case form's output is its cases' in
+    // order ([`Game::join`]).
+    let mut failed: Option<RunError> = None;
+    let mut cases = (0..per_file).map(|j| {
+        let text = case(j);
+        if let (Some(answer), None) = (answer.as_mut(), failed.as_ref()) {
+            let written = answer_of::<G>(&text, rules)
+                .map_err(|e| RunError::Usage(e.located(&path.display().to_string())))
+                .and_then(|verdict| {
+                    let between = if j > 0 { G::BETWEEN } else { "" };
+                    write!(answer, "{between}{verdict}").map_err(|e| RunError::io(&ans_path, e))
+                });
+            if let Err(e) = written {
+                failed = Some(e);
+            }
+        }
+        text
+    });
+    let written = match request.form {
+        Form::Single => cases.next().map_or(Ok(()), |text| input.write_all(&text)),
+        Form::Multi => G::write_joined(per_file, &mut cases, &mut input),
+    };
+    drop(cases);
+    written.map_err(|e| RunError::io(path, e))?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    input.commit(false).map_err(|e| RunError::io(path, e))?;
+    if let Some(answer) = answer {
+        answer
+            .commit(false)
+            .map_err(|e| RunError::io(&ans_path, e))?;
+    }
+    Ok(())
 }
 
 /// How many more files the file system holding `dir` has room for, when it says: its free
@@ -247,13 +296,6 @@ pub fn named_case<G: Game>(name: &str, rules: G::Options) -> Result<Vec<u8>, Str
 /// The engine's verdicts on `input`, as a `.ans` holds them.
 pub fn answer_of<G: Game>(input: &[u8], rules: G::Options) -> Result<String, JudgeError> {
     G::judge(Engine::Fast, &mut &input[..], rules).map(|judgements| render::<G>(&judgements))
-}
-
-fn write_answer<G: Game>(path: &Path, input: &[u8], rules: G::Options) -> Result<(), RunError> {
-    let answer = answer_of::<G>(input, rules)
-        .map_err(|e| RunError::Usage(e.located(&path.display().to_string())))?;
-    let ans = path.with_extension("ans");
-    fs::write(&ans, answer).map_err(|e| RunError::io(&ans, e))
 }
 
 /// Checks that every knob given is one of `G`'s.

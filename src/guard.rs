@@ -12,8 +12,10 @@ use std::io::Read;
 use std::path::Path;
 
 /// A path as reports show it: `/`-separated, without a leading `./`, and unambiguous: a byte
-/// that is not part of valid UTF-8, or a control character, is written `\xHH` (two hexadecimal
-/// digits), and a backslash is written `\\`. Two different paths never show alike.
+/// that is not part of valid UTF-8, a control character or an invisible formatting character
+/// ([`crate::text::invisible`]: a right-to-left override would show a name backwards) is written `\xHH` per
+/// byte (two hexadecimal digits), and a backslash is written `\\`. Two different paths never
+/// show alike.
 pub fn display(path: &Path) -> String {
     #[cfg(unix)]
     let bytes = {
@@ -28,7 +30,7 @@ pub fn display(path: &Path) -> String {
         for c in chunk.valid().chars() {
             match c {
                 '\\' => out.push_str("\\\\"),
-                c if c.is_control() => {
+                c if c.is_control() || crate::text::invisible(c) => {
                     let mut buf = [0; 4];
                     for b in c.encode_utf8(&mut buf).bytes() {
                         out.push_str(&format!("\\x{b:02X}"));
@@ -221,5 +223,18 @@ mod tests {
             assert!(open_regular(&tree_dir.join("fifo.ans")).is_err());
         }
         assert!(read("a.ans", 3).unwrap_err().contains("7 bytes"));
+    }
+
+    #[test]
+    fn names_show_unambiguously_and_never_reordered() {
+        // A right-to-left override would show `exe.txt` as `txt.exe`; a zero-width space would
+        // make two names look alike.
+        assert_eq!(
+            display(Path::new("a/\u{202E}txt.exe")),
+            "a/\\xE2\\x80\\xAEtxt.exe"
+        );
+        assert_eq!(display(Path::new("x\u{200B}.in")), "x\\xE2\\x80\\x8B.in");
+        assert_eq!(display(Path::new("./b\\c\n.in")), "b\\\\c\\x0A.in");
+        assert_eq!(display(Path::new("plain/é.in")), "plain/é.in");
     }
 }

@@ -110,8 +110,9 @@ impl Knobs {
         self.values
             .get(name)
             .map(|v| {
-                v.parse()
-                    .map_err(|_| format!("--{name} takes a whole number, not '{v}'"))
+                crate::text::whole_number(v)
+                    .and_then(|n| n.to_string().parse().ok())
+                    .ok_or_else(|| format!("--{name} takes a whole number, not '{v}'"))
             })
             .transpose()
     }

@@ -5,14 +5,17 @@
 //! A game is one folder ([`pousse`], [`littlesquares`], [`somegame`]) implementing
 //! [`game::Game`]; every driver (judge, verify, grade, gen, stress, fuzz, bench) is generic over
 //! it, and [`games`] is the one place that turns a game's name into its type. The binary is a
-//! thin layer over [`cli`]. No `unsafe` anywhere (forbidden below): SIMD goes through `wide`,
+//! thin layer over [`cli`]. No `unsafe` (denied below) but where the kernel has no safe
+//! wrapper for what audit needs: the sandbox of the programs it runs ([`audit::sandbox`]:
+//! what the child does between `fork` and `exec`, the seccomp listener) and the reaping of a
+//! run with its memory's high-water mark ([`audit::usage::reap`]). SIMD goes through `wide`,
 //! memory mappings through `memmap2`'s safe anonymous maps. `docs/architecture.md` draws the
 //! layers.
 
 // The docs are the developers' (built with --document-private-items): public items may name
 // the private ones that implement them.
 #![allow(rustdoc::private_intra_doc_links)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod answer;
 pub mod audit;

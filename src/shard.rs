@@ -149,7 +149,12 @@ impl ShardSpec {
                      or set REFEREE_SHARDS (the Job's completions)",
                 )?,
             };
-            return Shard::new(index + 1, n)
+            // The index counts from 0: an index past the count (the largest one included) is
+            // refused, never wrapped.
+            return index
+                .checked_add(1)
+                .ok_or_else(|| format!("need an index below {n}"))
+                .and_then(|k| Shard::new(k, n))
                 .map_err(|e| format!("JOB_COMPLETION_INDEX={index} of {n} slices: {e}"));
         }
         Err(format!(
@@ -198,6 +203,9 @@ mod tests {
     #[test]
     fn auto_reads_slurm_arrays_kubernetes_indexed_jobs_and_referee_shard() {
         let slice = |pairs: &[(&str, &str)], shards| ShardSpec::Auto.resolve(shards, env(pairs));
+        // The largest index does not wrap to the first slice.
+        let largest = slice(&[("JOB_COMPLETION_INDEX", "18446744073709551615")], Some(4));
+        assert!(largest.unwrap_err().contains("18446744073709551615"));
         let slurm = [
             ("SLURM_ARRAY_TASK_ID", "5"),
             ("SLURM_ARRAY_TASK_MIN", "3"),

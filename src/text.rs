@@ -402,6 +402,37 @@ impl<R: Read> ByteStream<R> {
     }
 }
 
+/// A whole number written plainly (`2000000000`, `2_000_000_000`) or in scientific notation
+/// (`2e9`), as counts are given on the command line; `None` for anything else.
+pub fn whole_number(text: &str) -> Option<u64> {
+    let plain = text.replace('_', "");
+    if let Ok(v) = plain.parse::<u64>() {
+        return Some(v);
+    }
+    match plain.parse::<f64>() {
+        Ok(v) if v >= 0.0 && v.fract() == 0.0 && v < 1.8e19 => Some(v as u64),
+        _ => None,
+    }
+}
+
+/// Whether `c` is a formatting character that shows nothing, or changes how the text around it
+/// shows: the bidirectional controls (U+202A to U+202E, U+2066 to U+2069, U+061C, U+200E,
+/// U+200F), zero-width characters, the soft hyphen, the byte-order mark, the interlinear
+/// annotation characters.
+pub fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{061C}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,6 +26,8 @@ pub struct CaseFile {
     pub error: Option<String>,
     /// The tree it was found in: files beside it (its `.ans`) are read only from there.
     pub tree: Tree,
+    /// Its size in bytes when the walk found it (none for what is not read).
+    pub size: Option<u64>,
 }
 
 /// Every `*.in` file under `paths` (a file named directly is taken whatever its name), sorted
@@ -54,7 +56,11 @@ pub fn walk_cases(paths: &[PathBuf]) -> Result<Walk, RunError> {
             RootWalk::Dir(DirWalk::new(root, tree, &meta))
         } else {
             let error = (!meta.is_file()).then(|| kind(meta.file_type()).to_string());
-            RootWalk::File(Some(found(root, error, &tree)))
+            let size = error.is_none().then_some(meta.len());
+            RootWalk::File(Some(CaseFile {
+                size,
+                ..found(root, error, &tree)
+            }))
         });
     }
     let mut heads: Vec<Option<CaseFile>> = Vec::with_capacity(roots.len());
@@ -74,6 +80,7 @@ fn found(path: &Path, error: Option<String>, tree: &Tree) -> CaseFile {
         name: display(path),
         error,
         tree: tree.clone(),
+        size: None,
     }
 }
 
@@ -261,7 +268,18 @@ impl DirWalk {
     /// not a case; a directory is entered).
     fn visit(&mut self, path: &Path) -> Option<CaseFile> {
         let is_in = path.extension().is_some_and(|x| x == "in");
-        let link = std::fs::symlink_metadata(path).ok()?;
+        // An entry that cannot be examined (a path too long, an I/O error, no permission) is
+        // reported, never skipped: it may be a case.
+        let link = match std::fs::symlink_metadata(path) {
+            Ok(link) => link,
+            Err(e) => {
+                return Some(found(
+                    path,
+                    Some(format!("cannot be examined: {e}")),
+                    &self.tree,
+                ))
+            }
+        };
         let is_link = link.file_type().is_symlink();
         // What a link points to is looked up; anything else is what it is (one lookup per
         // entry on the hot path).
@@ -302,6 +320,10 @@ impl DirWalk {
         }
         let error = (!meta.is_file())
             .then(|| format!("{}, not a regular file (not read)", kind(meta.file_type())));
-        Some(found(path, error, &self.tree))
+        let size = error.is_none().then_some(meta.len());
+        Some(CaseFile {
+            size,
+            ..found(path, error, &self.tree)
+        })
     }
 }

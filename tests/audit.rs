@@ -24,10 +24,19 @@ fn python(script: &str, args: &str) -> String {
 
 /// Runs `referee audit GAME --cmd CMD` with `extra` flags into `out` (hang guard: 10 minutes).
 fn audit(game: &str, cmd: &str, out: &Path, extra: &[&str]) -> Output {
+    // The CPU time limit, unless the test sets its own: ten times what the slowest correct
+    // judge here takes on the largest extremes (about 2 s: a game of 10^5 moves on the largest
+    // board under the ICFP rules), so that no correct judge is a timeout on a slower machine.
+    let timeout: &[&str] = if extra.contains(&"--timeout") {
+        &[]
+    } else {
+        &["--timeout", "20"]
+    };
     referee()
         .args(["audit", game, "--cmd", cmd, "--out"])
         .arg(out)
         .args(extra)
+        .args(timeout)
         // A hang guard only: an audit of a few thousand cases, in a debug build, on a machine
         // whose cores are all busy with other work.
         .timeout(Duration::from_secs(1200))
@@ -70,7 +79,7 @@ fn form(run: &Output) -> String {
 
 #[test]
 fn the_input_form_is_the_one_the_program_answers() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let both = build(dir.path(), "pousse.c", &[], "both");
     let multi = build(dir.path(), "pousse_uva.c", &[], "uva");
     let single = build(dir.path(), "littlesquares_tc.c", &[], "tc");
@@ -155,7 +164,7 @@ fn fails_as_saved(cmd: &str, out: &Path, row: &std::collections::BTreeMap<String
 
 #[test]
 fn every_program_that_answers_wrongly_is_a_finding_never_a_refusal() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     // Output in the game's grammar but wrong on the statement's own examples: audited in the
     // form it answers, the example its first finding, shrunk and confirmed.
     let always_tie = script(
@@ -226,7 +235,7 @@ fn every_program_that_answers_wrongly_is_a_finding_never_a_refusal() {
 
 #[test]
 fn findings_stay_in_the_programs_form_end_to_end() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let cmd = build(
         dir.path(),
         "pousse_uva.c",
@@ -275,7 +284,7 @@ fn findings_stay_in_the_programs_form_end_to_end() {
 
 #[test]
 fn random_cases_keep_to_the_contests_limits_unless_told_otherwise() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let tc = build(dir.path(), "littlesquares_tc.c", &[], "tc");
     // Correct inside the limits: no finding.
     let out = dir.path().join("contest");
@@ -319,7 +328,7 @@ fn random_cases_keep_to_the_contests_limits_unless_told_otherwise() {
 
 #[test]
 fn the_long_game_crash_is_found_from_random_cases() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let cmd = build(
         dir.path(),
         "pousse_uva.c",
@@ -354,7 +363,7 @@ fn the_long_game_crash_is_found_from_random_cases() {
 
 #[test]
 fn planted_bugs_are_found_classified_and_shrunk() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     // Game, program, kind, the largest shrunk case (moves for Pousse, rows otherwise), flags.
     let planted: [(&str, String, &str, usize, Vec<&str>); 6] = [
         (
@@ -442,7 +451,7 @@ fn planted_bugs_are_found_classified_and_shrunk() {
 
 #[test]
 fn a_failure_that_does_not_come_back_is_flaky() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let judge = build(dir.path(), "pousse.c", &[], "pousse");
     let count = dir.path().join("count");
     // The probe runs twice; the program sleeps on the first case run only.
@@ -455,7 +464,16 @@ fn a_failure_that_does_not_come_back_is_flaky() {
         ),
     );
     let out = dir.path().join("out");
-    let flags = ["--cases", "20", "--jobs", "1", "--timeout", "1"];
+    // It keeps its count between runs, which a confined program cannot: unconfined.
+    let flags = [
+        "--cases",
+        "20",
+        "--jobs",
+        "1",
+        "--timeout",
+        "1",
+        "--unconfined",
+    ];
     let run = audit("pousse", &sleepy, &out, &flags);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let rows = findings(&out);
@@ -476,7 +494,7 @@ fn a_failure_that_does_not_come_back_is_flaky() {
 
 #[test]
 fn correct_judges_give_no_finding() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let correct = [
         ("pousse", build(dir.path(), "pousse.c", &[], "pousse"), "1"),
         (
@@ -530,7 +548,7 @@ fn correct_judges_give_no_finding() {
 
 #[test]
 fn input_files_are_read_as_cases_written_in_the_form_and_shrunk() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let cmd = build(
         dir.path(),
         "pousse_uva.c",
@@ -573,7 +591,7 @@ fn input_files_are_read_as_cases_written_in_the_form_and_shrunk() {
 
 #[test]
 fn auditing_referee_itself_finds_nothing() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let bin = assert_cmd::cargo::cargo_bin("referee")
         .display()
         .to_string();
@@ -597,7 +615,7 @@ fn auditing_referee_itself_finds_nothing() {
 
 #[test]
 fn the_same_seed_gives_the_same_findings_whatever_the_jobs() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let cmd = build(dir.path(), "pousse.c", &["-DPLANT_MOVER_ONLY"], "mover");
     let mut reports = Vec::new();
     for jobs in ["1", "2"] {
@@ -623,6 +641,7 @@ fn the_same_seed_gives_the_same_findings_whatever_the_jobs() {
         for row in &mut rows {
             row.remove("cpu-millis"); // times differ
             row.remove("wall-millis");
+            row.remove("memory-kib");
         }
         reports.push(rows);
     }
@@ -648,10 +667,10 @@ fn the_same_seed_gives_the_same_findings_whatever_the_jobs() {
 
 #[test]
 fn hostile_programs_neither_hang_the_audit_nor_outlive_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let judge = build(dir.path(), "pousse.c", &[], "pousse");
     // Each answers the probe (two runs) like the correct judge, then misbehaves.
-    let hostile = |name: &str, body: &str| after_the_probe(dir.path(), name, 2, &judge, body);
+    let hostile = |name: &str, body: &str| after_the_probe(dir.path(), name, &judge, body);
     let cases = [
         // A child left sleeping, holding the output pipe open.
         (
@@ -712,11 +731,11 @@ fn hostile_programs_neither_hang_the_audit_nor_outlive_it() {
 #[test]
 fn an_interrupted_audit_ends_every_process_it_started() {
     use std::os::unix::process::CommandExt;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let judge = build(dir.path(), "pousse.c", &[], "pousse");
     // Each answers the probe (two runs) like the correct judge, then leaves processes behind and
     // sleeps: a plain background child, a double fork that leaves the process group (setsid), SIGTERM ignored.
-    let hostile = |name: &str, body: &str| after_the_probe(dir.path(), name, 2, &judge, body);
+    let hostile = |name: &str, body: &str| after_the_probe(dir.path(), name, &judge, body);
     let bin = assert_cmd::cargo::cargo_bin("referee");
     for (signal, to_group) in [("INT", true), ("TERM", false), ("INT", false)] {
         let round = format!("{signal}-{to_group}");
@@ -742,11 +761,9 @@ fn an_interrupted_audit_ends_every_process_it_started() {
             // Interrupted during the probe itself: its first run leaves a double fork.
             (
                 "in-the-probe",
-                after_the_probe(
+                script(
                     dir.path(),
-                    &format!("in-the-probe-{round}"),
-                    0,
-                    &judge,
+                    &format!("in-the-probe-{round}.sh"),
                     "setsid sh -c 'sleep 3158 & sleep 3159' & sleep 3160",
                 ),
             ),
@@ -821,7 +838,7 @@ fn an_interrupted_audit_ends_every_process_it_started() {
 
 #[test]
 fn programs_that_cannot_run_end_the_audit_with_exit_2() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let not_executable = dir.path().join("judge.txt");
     fs::write(&not_executable, "not a program").unwrap();
     for cmd in [
@@ -848,7 +865,7 @@ fn programs_that_cannot_run_end_the_audit_with_exit_2() {
 fn time_bounds_the_whole_audit() {
     // A judge wrong everywhere, audited with --keep-going for 4 s: the cases stop at 3 s,
     // narrowing and shrinking end by 4 s (the hang guard: 40 s).
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let cmd = build(dir.path(), "pousse.c", &["-DPLANT_MOVER_ONLY"], "mover");
     let out = dir.path().join("out");
     let started = std::time::Instant::now();
@@ -873,7 +890,7 @@ fn time_bounds_the_whole_audit() {
 
 #[test]
 fn the_html_report_shows_how_to_reproduce_each_finding() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let cmd = build(dir.path(), "pousse.c", &["-DPLANT_MOVER_ONLY"], "mover");
     let out = dir.path().join("out");
     let html = dir.path().join("audit.html");
@@ -941,13 +958,13 @@ impl Drop for BusyMachine {
 
 #[test]
 fn a_timeout_is_the_programs_whatever_else_runs_on_the_machine() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let judge = build(dir.path(), "pousse.c", &[], "pousse");
     let _busy = BusyMachine::start();
     // Burning CPU after the probe: past the CPU time limit, however busy the machine.
-    let burns = after_the_probe(dir.path(), "burns", 2, &judge, "while :; do :; done");
+    let burns = after_the_probe(dir.path(), "burns", &judge, "while :; do :; done");
     // Sleeping after the probe: stopped by the wall-clock cap, using no CPU time.
-    let sleeps = after_the_probe(dir.path(), "sleeps", 2, &judge, "sleep 3171");
+    let sleeps = after_the_probe(dir.path(), "sleeps", &judge, "sleep 3171");
     for (cmd, stopped) in [(&burns, "of CPU time"), (&sleeps, "wall-clock cap")] {
         let out = dir.path().join(cmd.replace('/', "_"));
         let flags = ["--cases", "100", "--timeout", "0.5", "--shrink-time", "2"];
@@ -972,7 +989,7 @@ fn a_timeout_is_the_programs_whatever_else_runs_on_the_machine() {
 #[test]
 fn a_program_that_never_answers_within_time_is_a_finding() {
     // The hang guard: ten times --time.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let out = dir.path().join("out");
     let started = std::time::Instant::now();
     let run = referee()
@@ -1004,7 +1021,7 @@ fn a_program_that_never_answers_within_time_is_a_finding() {
 
 #[test]
 fn a_program_named_or_not_gives_the_same_reports() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     build(dir.path(), "pousse.c", &["-DPLANT_MOVER_ONLY"], "j");
     let run = |cmd: &str, out: &str| {
         let run = referee()
@@ -1024,7 +1041,8 @@ fn a_program_named_or_not_gives_the_same_reports() {
     assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
     assert!(a.contains_key("programs/j/findings.csv"), "{:?}", a.keys());
     for (name, bytes) in &a {
-        // The findings' CPU and wall-clock times, and the manifest's, differ from run to run.
+        // The findings' CPU and wall-clock times and memory, and the manifest's, differ from
+        // run to run.
         if name.ends_with("findings.csv") {
             let rows = |bytes: &[u8]| -> Vec<Vec<String>> {
                 csv::Reader::from_reader(bytes)
@@ -1033,7 +1051,7 @@ fn a_program_named_or_not_gives_the_same_reports() {
                         let r = r.unwrap();
                         r.iter()
                             .enumerate()
-                            .filter(|(i, _)| ![8, 9].contains(i))
+                            .filter(|(i, _)| ![8, 9, 10].contains(i))
                             .map(|(_, v)| v.to_string())
                             .collect()
                     })
@@ -1108,7 +1126,7 @@ fn shortest_wrong_game(cmd: &str) -> Option<usize> {
 
 #[test]
 fn pousse_findings_shrink_to_at_most_one_move_more_than_the_shortest_wrong_game() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let planted = [
         build(dir.path(), "pousse.c", &["-DPLANT_MOVER_ONLY"], "mover"),
         build(

@@ -87,7 +87,7 @@ fn check_junit(path: &Path, failures: usize, errors: usize) -> quick_junit::Repo
 /// A directory of cases: two from the corpus, one invalid at line 3, column 1, and one whose
 /// answer file is wrong.
 fn cases_with_problems() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     for name in ["sample-1-tie", "sample-2-x-wins"] {
         for ext in ["in", "ans"] {
             fs::copy(
@@ -110,7 +110,7 @@ fn cases_with_problems() -> tempfile::TempDir {
 #[test]
 fn verify_junit_has_a_suite_per_game_and_a_failure_per_problem() {
     let cases = cases_with_problems();
-    let out = tempfile::tempdir().unwrap();
+    let out = crate::common::scratch::reachable();
     let junit = out.path().join("junit.xml");
     let run = output(
         referee(&["verify", "--game", "pousse", "--out"])
@@ -161,7 +161,7 @@ fn verify_junit_has_a_suite_per_game_and_a_failure_per_problem() {
 
 #[test]
 fn grade_and_stress_junit_follow_the_schema() {
-    let out = tempfile::tempdir().unwrap();
+    let out = crate::common::scratch::reachable();
     let junit = out.path().join("grade.xml");
     let run = output(
         referee(&[
@@ -218,7 +218,7 @@ fn build_judge(dir: &Path, source: &str, defines: &[&str]) -> String {
 
 #[test]
 fn audit_shards_merge_by_signature_and_report_as_junit() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let judge = build_judge(dir.path(), "pousse.c", &["-DPLANT_MOVER_ONLY"]);
     let audit = |out: &Path, extra: &[&str]| {
         let mut args = vec![
@@ -347,7 +347,7 @@ fn audit_shards_merge_by_signature_and_report_as_junit() {
 
 #[test]
 fn stress_shards_split_the_case_indices_and_merge() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let shards: Vec<PathBuf> = (1..=3).map(|k| dir.path().join(format!("s{k}"))).collect();
     for (k, out) in shards.iter().enumerate() {
         let run = output(
@@ -399,7 +399,7 @@ fn stress_shards_split_the_case_indices_and_merge() {
 
 #[test]
 fn grade_shards_merged_equal_one_run() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let grade = |out: &Path, extra: &[&str]| {
         let mut args = vec![
             "grade",
@@ -437,7 +437,7 @@ fn github_annotations_and_the_step_summary() {
     for i in 0..11 {
         fs::write(cases.path().join(format!("more-{i:02}.in")), "2\nX\n").unwrap();
     }
-    let out = tempfile::tempdir().unwrap();
+    let out = crate::common::scratch::reachable();
     let summary = out.path().join("summary.md");
     fs::write(&summary, "earlier steps' summary\n").unwrap();
     let run = output(
@@ -503,7 +503,7 @@ fn github_annotations_and_the_step_summary() {
 #[test]
 fn json_summaries_of_judge_and_verify() {
     let cases = cases_with_problems();
-    let out = tempfile::tempdir().unwrap();
+    let out = crate::common::scratch::reachable();
     let run = output(
         referee(&[
             "verify",

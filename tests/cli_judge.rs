@@ -197,6 +197,8 @@ fn stress_refuses_time_limits_that_are_not_seconds() {
                 "must be a non-negative number of seconds",
             ));
     }
+    // Its reports in a scratch directory, not the checkout's default `stress-failures`.
+    let dir = crate::common::scratch::reachable();
     referee()
         .args([
             "stress",
@@ -207,8 +209,34 @@ fn stress_refuses_time_limits_that_are_not_seconds() {
             "5",
             "--seed",
             "3",
+            "--out",
         ])
+        .arg(dir.path().join("stress"))
         .assert()
         .success()
         .stderr(predicates::str::contains("stress somegame: 50 cases"));
+}
+
+#[test]
+fn help_texts_read_as_text() {
+    // Every subcommand's help: no documentation link markup, and `package` names every system
+    // it writes for.
+    for command in [
+        "judge", "verify", "merge", "grade", "gen", "stress", "audit", "show", "validate", "check",
+        "package",
+    ] {
+        let run = crate::common::command::referee()
+            .args([command, "--help"])
+            .output()
+            .unwrap();
+        let help = crate::common::command::stdout(&run);
+        assert!(run.status.success(), "{command}");
+        assert!(
+            !help.contains("[`"),
+            "{command} --help shows link markup:\n{help}"
+        );
+        if command == "package" {
+            assert!(help.contains("DMOJ") && help.contains("Kattis"), "{help}");
+        }
+    }
 }

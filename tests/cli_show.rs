@@ -185,3 +185,26 @@ fn stress_writes_an_html_report_of_its_run() {
     assert!(page.contains("<td>somegame</td>"), "{page}");
     assert!(page.contains("seed: 3"), "{page}");
 }
+
+#[test]
+fn a_move_past_the_last_is_refused_as_a_case_past_the_last_is() {
+    // sample-1-tie.in is a game of 5 moves: --move 5 is its last board, --move 6 is none.
+    let show = |args: &[&str]| {
+        crate::common::command::referee()
+            .args(["show", "pousse", "corpus/pousse/sample-1-tie.in"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    assert!(show(&["--move", "5"]).status.success());
+    for (args, says) in [
+        (&["--move", "6"][..], "no move 6: case 1 has 5 moves"),
+        (&["--case", "2"], "no case 2"),
+    ] {
+        let run = show(args);
+        let err = crate::common::command::stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(run.stdout.is_empty(), "{args:?}");
+    }
+}

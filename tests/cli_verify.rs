@@ -388,3 +388,74 @@ fn grade_gives_ac_pe_wa_no_and_je() {
     grade(&cases, &subs, &out).assert().success();
     assert_eq!(lines(&out.join("summary.csv"))[2], "bob,3,1,1,1,0,0,WA");
 }
+
+#[test]
+fn the_slowest_files_are_timed_over_all_their_cases() {
+    // One file of 20,000 games: the summary's time for it is its rows' engine time together
+    // (`--timings`), never one case's.
+    let dir = crate::common::scratch::reachable();
+    let cases = dir.path().join("cases");
+    crate::common::command::referee()
+        .args([
+            "gen",
+            "pousse",
+            "--form",
+            "multi",
+            "--per-file",
+            "20000",
+            "--n",
+            "6",
+        ])
+        .args(["--moves", "40", "--out"])
+        .arg(&cases)
+        .assert()
+        .success();
+    let out = dir.path().join("r");
+    let run = crate::common::command::referee()
+        .arg("verify")
+        .arg(&cases)
+        .args(["--no-reference", "--timings", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = crate::common::command::stderr(&run);
+    assert!(run.status.success(), "{err}");
+    let rows = crate::common::command::csv_rows(&out.join("verdicts.csv"));
+    assert_eq!(rows.len(), 20000);
+    let total: u64 = rows
+        .iter()
+        .map(|r| r["engine_micros"].parse::<u64>().unwrap())
+        .sum();
+    let line = err
+        .lines()
+        .find(|l| l.contains("slowest (engine)"))
+        .expect(&err);
+    let shown = format!("({:.1} ms)", total as f64 / 1000.0);
+    assert!(line.contains(&shown), "{line} (the rows' total: {shown})");
+}
+
+#[test]
+fn a_byte_order_mark_in_an_answer_file_is_shown() {
+    // `TIE GAME` after a byte-order mark is not `TIE GAME`: the row says so, and shows it.
+    let dir = crate::common::scratch::reachable();
+    let cases = dir.path().join("cases");
+    std::fs::create_dir(&cases).unwrap();
+    std::fs::copy(
+        crate::common::command::repo().join("corpus/pousse/sample-1-tie.in"),
+        cases.join("a.in"),
+    )
+    .unwrap();
+    std::fs::write(cases.join("a.ans"), "\u{FEFF}TIE GAME\n").unwrap();
+    let out = dir.path().join("r");
+    let run = crate::common::command::referee()
+        .arg("verify")
+        .arg(&cases)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let rows = crate::common::command::csv_rows(&out.join("verdicts.csv"));
+    assert_eq!(rows[0]["status"], "expected-mismatch");
+    assert_eq!(rows[0]["expected"], "\\xEF\\xBB\\xBFTIE GAME", "{rows:?}");
+}

@@ -13,12 +13,12 @@ use std::process::Command;
 
 use crate::common;
 use common::command::{copy_tree, csv_rows, files_of, referee_process, repo, stderr};
-use common::programs::{after_the_probe, alive_with, build};
+use common::programs::{after_the_probe, alive_with, build, script};
 
 #[test]
 fn the_example_contests_data_is_the_package_referee_writes() {
     // examples/contest/README.md says how the package was made; its data must stay that.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let fresh = dir.path().join("pousse");
     let made = referee_process()
         .args(["package", "pousse", "--cases", "10", "--seed", "7", "--out"])
@@ -46,7 +46,7 @@ fn the_example_contests_data_is_the_package_referee_writes() {
 
 #[test]
 fn the_example_contest_is_audited_and_its_data_strengthened() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let package = dir.path().join("pousse");
     copy_tree(&repo().join("examples/contest/pousse"), &package);
     let before = files_of(&package.join("data"));
@@ -220,7 +220,7 @@ fn passes(program: &str, input: &Path) -> bool {
 
 #[test]
 fn strengthening_cases_are_in_the_problems_form_and_never_reject_a_program_that_must_pass() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let d = dir.path();
     // Programs that read UVa 844's multi-case form only, as its public solutions do, and one
     // that reads both forms; the one expected accepted with the 32,767-move buffer is wrong.
@@ -304,7 +304,8 @@ fn strengthening_cases_are_in_the_problems_form_and_never_reject_a_program_that_
     let dropped = manifest["report"]["dropped"].to_string();
     assert!(
         dropped.contains("buffer finding 1 (crash): it rejects buffer, which must be accepted"),
-        "{dropped}"
+        "{dropped}\nbuffer's findings: {}",
+        manifest["report"]["programs"][1]["findings"]
     );
     // The full-line bug, which the data misses, gets a case in the problem's form that every
     // program that must be accepted passes.
@@ -348,7 +349,7 @@ fn cases_judged(out: &Path) -> u64 {
 
 #[test]
 fn every_case_is_generated_and_judged_once_whatever_the_number_of_programs() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let good = judge(dir.path(), &[], "good");
     let audit = |programs: &[&str], out: &Path| {
         let mut cmd = referee_process();
@@ -381,7 +382,7 @@ fn every_case_is_generated_and_judged_once_whatever_the_number_of_programs() {
 
 #[test]
 fn a_table_of_programs_says_which_accepted_one_is_wrong() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let good = judge(dir.path(), &[], "good");
     let planted = judge(dir.path(), &["-DPLANT_MOVER_ONLY"], "planted");
     let table = dir.path().join("programs.csv");
@@ -460,7 +461,9 @@ fn a_table_of_programs_says_which_accepted_one_is_wrong() {
 #[test]
 fn submissions_are_built_by_their_language_and_one_that_does_not_build_is_reported() {
     // Each submission hands its input to `referee judge`: a correct judge in every language.
-    let dir = tempfile::tempdir().unwrap();
+    // referee's binary is outside the sandbox's system directories: --allow-read lets them run
+    // it, as an organiser lets a judge read a file beside it.
+    let dir = crate::common::scratch::reachable();
     let package = dir.path().join("pousse");
     copy_tree(
         &repo().join("examples/contest/pousse/data"),
@@ -477,9 +480,11 @@ fn submissions_are_built_by_their_language_and_one_that_does_not_build_is_report
     )
     .unwrap();
     fs::write(
-        accepted.join("relay.rs"),
+        accepted.join("Relay.java"),
         format!(
-            "fn main() {{\n    let s = std::process::Command::new(\"{referee_path}\").args([\"judge\", \"pousse\"]).status().unwrap();\n    std::process::exit(s.code().unwrap_or(1));\n}}\n"
+            "public class Relay {{\n    public static void main(String[] args) throws Exception {{\n        \
+             Process p = new ProcessBuilder(\"{referee_path}\", \"judge\", \"pousse\").inheritIO().start();\n        \
+             System.exit(p.waitFor());\n    }}\n}}\n"
         ),
     )
     .unwrap();
@@ -491,7 +496,15 @@ fn submissions_are_built_by_their_language_and_one_that_does_not_build_is_report
     let run = referee_process()
         .args(["audit", "pousse", "--package"])
         .arg(&package)
-        .args(["--cases", "100", "--batch", "20", "--out"])
+        .args([
+            "--cases",
+            "100",
+            "--batch",
+            "20",
+            "--allow-read",
+            referee_path,
+        ])
+        .arg("--out")
         .arg(&out)
         .output()
         .unwrap();
@@ -504,7 +517,7 @@ fn submissions_are_built_by_their_language_and_one_that_does_not_build_is_report
         .iter()
         .map(|p| (p["program"].as_str(), p))
         .collect();
-    for name in ["accepted/relay.cpp", "accepted/relay.rs"] {
+    for name in ["accepted/relay.cpp", "accepted/Relay.java"] {
         let p = by_name[name];
         assert_eq!(p["does"], "accepted", "{p:?}\n{err}");
         assert_eq!(p["verdict"], "as expected", "{p:?}");
@@ -512,24 +525,42 @@ fn submissions_are_built_by_their_language_and_one_that_does_not_build_is_report
     }
     let p = by_name["wrong_answer/broken.c"];
     assert!(
-        p["referee-cases"].starts_with("not run: does not build"),
+        p["referee-cases"].starts_with("not run: compile-error: C (gcc"),
         "{p:?}"
     );
     assert!(p["verdict"].starts_with("not run"), "{p:?}");
-    assert!(out.join("build/accepted-relay.rs/program").is_file());
+    assert!(out.join("build/accepted-Relay.java/Relay.class").is_file());
 }
 
 #[test]
 fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started() {
     use std::time::{Duration, Instant};
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let good = judge(dir.path(), &[], "good");
-    // --time bounds the whole run, a program that never answers after the probe included.
-    let stuck = after_the_probe(dir.path(), "stuck", 1, &good, "sleep 3261");
+    // --time bounds the whole run, a program that never answers after the probe included. It
+    // counts its runs (the probe's input is also the first cases' run), which needs state
+    // between runs, which a confined program has not: these programs run unconfined.
+    let count = dir.path().join("stuck.count");
+    let stuck = script(
+        dir.path(),
+        "stuck.sh",
+        &format!(
+            "echo x >> {count}; if [ \"$(wc -l < {count})\" -le 1 ]; then exec {good}; fi\nsleep 3261",
+            count = count.display()
+        ),
+    );
     let out = dir.path().join("timed");
     let started = Instant::now();
     let run = referee_process()
-        .args(["audit", "pousse", "--time", "6", "--timeout", "600"])
+        .args([
+            "audit",
+            "pousse",
+            "--time",
+            "6",
+            "--timeout",
+            "600",
+            "--unconfined",
+        ])
         .args([
             "--cmd",
             &format!("good={good}"),
@@ -563,17 +594,10 @@ fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started(
     assert!(alive_with("sleep 3261").is_empty());
 
     // A signal: every program's processes end, the reports are written, exit 128 + signal.
-    let background = after_the_probe(
-        dir.path(),
-        "background",
-        1,
-        &good,
-        "sleep 3262 & sleep 3263",
-    );
+    let background = after_the_probe(dir.path(), "background", &good, "sleep 3262 & sleep 3263");
     let double_fork = after_the_probe(
         dir.path(),
         "double-fork",
-        1,
         &good,
         "setsid sh -c 'sleep 3264 & sleep 3265' & sleep 3266",
     );
@@ -630,7 +654,7 @@ fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started(
 
 #[test]
 fn reports_are_never_written_inside_the_trees_audit_reads() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let package = dir.path().join("pousse");
     copy_tree(&repo().join("examples/contest/pousse"), &package);
     let before = files_of(&package);
@@ -669,7 +693,7 @@ fn reports_are_never_written_inside_the_trees_audit_reads() {
 
 #[test]
 fn the_shards_of_a_contest_audit_merge_into_its_reports() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let good = judge(dir.path(), &[], "good");
     let mover = judge(dir.path(), &["-DPLANT_MOVER_ONLY"], "mover");
     let audit = |out: &Path, shard: Option<&str>| {
@@ -741,4 +765,23 @@ fn the_shards_of_a_contest_audit_merge_into_its_reports() {
         .output()
         .unwrap();
     assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    // So is a slice a signal interrupted: its reports hold what it found before, not its slice.
+    let stopped = dir.path().join("s2-interrupted");
+    copy_tree(&shards[1], &stopped);
+    let manifest = stopped.join("audit.json");
+    let mut json: serde_json::Value =
+        serde_json::from_slice(&fs::read(&manifest).unwrap()).unwrap();
+    json["report"]["interrupted"] = serde_json::Value::Bool(true);
+    fs::write(&manifest, serde_json::to_vec_pretty(&json).unwrap()).unwrap();
+    let run = referee_process()
+        .arg("merge")
+        .arg(&shards[0])
+        .arg(&stopped)
+        .arg("--out")
+        .arg(dir.path().join("with-interrupted"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(stderr(&run).contains("interrupted"), "{}", stderr(&run));
+    assert!(!dir.path().join("with-interrupted").exists());
 }

@@ -25,7 +25,7 @@ fn case_files(dir: &Path, input: &str, answer: &str) -> (PathBuf, PathBuf) {
 #[test]
 fn files_whose_names_differ_only_in_bytes_that_are_not_utf8_are_two_rows() {
     use std::os::unix::ffi::OsStrExt;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let cases = dir.path().join("cases");
     fs::create_dir(&cases).unwrap();
     let name = |b: u8| cases.join(std::ffi::OsStr::from_bytes(&[b'x', b, b'.', b'i', b'n']));
@@ -78,7 +78,7 @@ fn peak_kib(args: &[&std::ffi::OsStr]) -> Option<(u64, std::process::Output)> {
 
 #[test]
 fn grading_a_gigantic_output_takes_little_memory_and_reports_it_escaped() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let cases = dir.path().join("cases");
     fs::create_dir(&cases).unwrap();
     fs::write(cases.join("a.in"), "1\nL1\nQUIT\n").unwrap();
@@ -127,7 +127,7 @@ fn grading_a_gigantic_output_takes_little_memory_and_reports_it_escaped() {
 #[test]
 fn links_that_leave_the_tree_are_not_followed() {
     use std::os::unix::fs::symlink;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let secret = dir.path().join("secret.txt");
     fs::write(&secret, "the secret content\n").unwrap();
     let outside = dir.path().join("outside");
@@ -188,7 +188,7 @@ fn links_that_leave_the_tree_are_not_followed() {
 
 #[test]
 fn leading_blank_lines_of_any_length_are_read() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     // 16 MB of newlines before a grid, and 5000 before a Some Game header: each file is
     // recognised and judged (recognition used to stop after 4 KiB, and the LittleSquares
     // parser rescanned the blank prefix for every read).
@@ -199,7 +199,7 @@ fn leading_blank_lines_of_any_length_are_read() {
     let mut board = "\n".repeat(5000);
     board.push_str("1 1 1 1\n0\n");
     fs::write(dir.path().join("board.in"), &board).unwrap();
-    let out = tempfile::tempdir().unwrap();
+    let out = crate::common::scratch::reachable();
     // Over 8 MiB the reference runs only when asked to.
     let run = referee()
         .arg("verify")
@@ -230,7 +230,7 @@ fn shard(cases: &Path, k: u64, n: u64, out: &Path) {
 
 #[test]
 fn merge_refuses_what_is_not_one_run() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let d = |name: &str| dir.path().join(name);
     shard(&corpus, 1, 2, &d("s1"));
@@ -261,6 +261,36 @@ fn merge_refuses_what_is_not_one_run() {
     let mixed = merge(&["s1", "other-input"]);
     assert_eq!(mixed.status.code(), Some(2));
     assert!(stderr(&mixed).contains("case lists"), "{}", stderr(&mixed));
+    // Shards of two copies of a corpus under the same names, one file different in one: the
+    // walk's digest of every name and size tells them apart.
+    for (copy, changed) in [("a", false), ("b", true)] {
+        let root = d(copy);
+        crate::common::command::copy_tree(&corpus, &root.join("corpus"));
+        if changed {
+            let case = root.join("corpus/pousse/sample-1-tie.in");
+            let text = read(&case);
+            fs::write(&case, format!("{text}\n")).unwrap();
+        }
+        let k = if changed { 2 } else { 1 };
+        let run = referee()
+            .current_dir(&root)
+            .args(["verify", "corpus", "--shard", &format!("{k}/2"), "--out"])
+            .arg(d(&format!("copy-{copy}")))
+            .output()
+            .unwrap();
+        assert!(
+            run.status.code().is_some_and(|c| c <= 1),
+            "{}",
+            stderr(&run)
+        );
+    }
+    let copies = merge(&["copy-a", "copy-b"]);
+    assert_eq!(copies.status.code(), Some(2), "{}", stderr(&copies));
+    assert!(
+        stderr(&copies).contains("case lists"),
+        "{}",
+        stderr(&copies)
+    );
     // A manifest under another command's file name is not that command's run.
     shard(&corpus, 2, 2, &d("renamed"));
     fs::rename(
@@ -312,7 +342,7 @@ fn corpus_of(dir: &Path, files: usize, verdict: &str) {
 
 #[test]
 fn reports_killed_at_any_point_or_written_at_once_are_never_mixed() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let (wins, ties) = (dir.path().join("wins"), dir.path().join("ties"));
     corpus_of(&wins, 300, "X WINS");
     corpus_of(&ties, 200, "TIE GAME");
@@ -396,7 +426,7 @@ fn reports_killed_at_any_point_or_written_at_once_are_never_mixed() {
 
 #[test]
 fn flags_and_outputs_are_checked_before_any_work() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     // A LittleSquares grid of 24 empty squares takes the reference seconds; an --out that is
     // a file is refused before that.
     let cases = dir.path().join("cases");
@@ -542,7 +572,7 @@ fn endless_inputs_end_with_an_error() {
 #[cfg(unix)]
 #[test]
 fn a_fifo_among_the_cases_is_reported_not_opened() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let fifo = dir.path().join("pipe.in");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
     if !made.is_ok_and(|s| s.success()) {
@@ -550,7 +580,7 @@ fn a_fifo_among_the_cases_is_reported_not_opened() {
         return;
     }
     fs::write(dir.path().join("real.in"), "1\nL1\nQUIT\n").unwrap();
-    let out = tempfile::tempdir().unwrap();
+    let out = crate::common::scratch::reachable();
     let run = referee()
         .arg("verify")
         .arg(dir.path())
@@ -587,7 +617,7 @@ fn verify_rows_without_the_secret(tree: &Path, out: &Path) -> Vec<Vec<String>> {
 #[test]
 fn answer_files_are_read_only_inside_the_tree_and_never_waited_on() {
     use std::os::unix::fs::symlink;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let secret = dir.path().join("secret.txt");
     fs::write(&secret, "X WINS\nthe secret content\n").unwrap();
     let cases = dir.path().join("cases");
@@ -671,7 +701,7 @@ fn answer_files_are_read_only_inside_the_tree_and_never_waited_on() {
 
 #[test]
 fn a_closed_standard_output_ends_the_run_quietly() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let input = dir.path().join("many.in");
     let mut text = String::from("20000\n");
     for _ in 0..20000 {
@@ -700,7 +730,7 @@ fn a_closed_standard_output_ends_the_run_quietly() {
 
 #[test]
 fn ci_output_paths_are_checked_before_any_work_and_no_directory_is_made() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let cases = dir.path().join("cases");
     fs::create_dir(&cases).unwrap();
     fs::write(cases.join("a.in"), "1\nL1\nQUIT\n").unwrap();
@@ -759,7 +789,7 @@ fn ci_output_paths_are_checked_before_any_work_and_no_directory_is_made() {
 fn the_front_door_says_what_each_run_does() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // grade: both shipped submissions are graded NO, which is a result, not a failure.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let run = referee()
         .args(["grade", "--cases", "corpus/pousse", "--submissions"])
         .arg(root.join("examples/submissions"))
@@ -832,7 +862,7 @@ fn the_front_door_says_what_each_run_does() {
 #[test]
 fn check_writes_fresh_feedback_and_never_waits_on_a_fifo() {
     use std::os::unix::fs::symlink;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let (input, answer) = case_files(dir.path(), "1\nL1\nQUIT\n", "X WINS\n");
     let feedback = dir.path().join("feedback");
     fs::create_dir(&feedback).unwrap();
@@ -912,7 +942,7 @@ fn the_reference_reads_no_more_than_the_machine_can_hold_and_littlesquares_memor
     }
     // 32 MiB of blank lines before a 2x4 grid: engine, reference, recognition and reports take
     // memory for the grid and the reading buffer, not for the lines.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let cases = dir.path().join("cases");
     fs::create_dir(&cases).unwrap();
     let mut text = vec![b'\n'; 32 << 20];
@@ -975,7 +1005,7 @@ fn the_reference_reads_no_more_than_the_machine_can_hold_and_littlesquares_memor
 fn verify_runs_the_reference_only_on_inputs_it_can_hold() {
     // The default bound is the available memory over the reference's worst factor (hundreds
     // of megabytes); --reference-max-bytes sets it, here below one of two files.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let cases = dir.path().join("cases");
     fs::create_dir(&cases).unwrap();
     fs::write(cases.join("small.in"), "1\nL1\nQUIT\n").unwrap();
@@ -1009,7 +1039,7 @@ fn verify_runs_the_reference_only_on_inputs_it_can_hold() {
 #[test]
 fn a_packages_outputs_and_answers_are_read_only_inside_it() {
     use std::os::unix::fs::symlink;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let secret = dir.path().join("secret.txt");
     fs::write(&secret, "X WINS\nthe secret content\n").unwrap();
     let package = dir.path().join("pousse");
@@ -1083,7 +1113,7 @@ fn the_contest_validator_ends_on_endless_input_as_the_engines_does() {
 
 #[test]
 fn gen_refuses_cases_it_cannot_hold_before_any_work() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let out = dir.path().join("g");
     for (args, says) in [
         (
@@ -1098,7 +1128,17 @@ fn gen_refuses_cases_it_cannot_hold_before_any_work() {
             &["littlesquares", "--rows", "1000000000"],
             "--rows must be at most 100000000",
         ),
+        (
+            &["littlesquares", "--cols", "100000000"],
+            "--cols must be at most 1048576 (the widest row the engine reads)",
+        ),
         (&["pousse", "--count", "1000000000000000"], "has room for"),
+        // As docs/testing.md writes them.
+        (
+            &["pousse", "--moves", "1e12"],
+            "--moves must be at most 100000000",
+        ),
+        (&["pousse", "--count", "1e12"], "has room for"),
     ] {
         let run = referee()
             .arg("gen")
@@ -1125,7 +1165,7 @@ fn gen_refuses_cases_it_cannot_hold_before_any_work() {
 
 #[test]
 fn check_names_the_file_it_cannot_read() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::reachable();
     let (input, answer) = case_files(dir.path(), "2\nL1\nQUIT\n", "UNDECIDED\n");
     let missing = dir.path().join("missing");
     for (input, answer) in [(&missing, &answer), (&input, &missing)] {
@@ -1142,4 +1182,422 @@ fn check_names_the_file_it_cannot_read() {
             + &fs::read_to_string(dir.path().join("judgeerror.txt")).unwrap_or_default();
         assert!(said.contains(&missing.display().to_string()), "{said}");
     }
+}
+
+#[test]
+fn an_entry_that_cannot_be_examined_is_a_row_never_skipped() {
+    // A case whose path is longer than the system takes (2,040 directories `d`, made one below
+    // the other): verify reports it, and says it did not judge it.
+    let dir = crate::common::scratch::reachable();
+    let cases = dir.path().join("cases");
+    fs::create_dir(&cases).unwrap();
+    fs::write(cases.join("a.in"), "2\nQUIT\n").unwrap();
+    let mut at = rustix::fs::open(
+        &cases,
+        rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::RDONLY,
+        rustix::fs::Mode::empty(),
+    )
+    .unwrap();
+    for _ in 0..2040 {
+        rustix::fs::mkdirat(&at, "d", rustix::fs::Mode::from_raw_mode(0o755)).unwrap();
+        at = rustix::fs::openat(
+            &at,
+            "d",
+            rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::RDONLY,
+            rustix::fs::Mode::empty(),
+        )
+        .unwrap();
+    }
+    let deep = rustix::fs::openat(
+        &at,
+        "deep.in",
+        rustix::fs::OFlags::CREATE | rustix::fs::OFlags::WRONLY,
+        rustix::fs::Mode::from_raw_mode(0o644),
+    )
+    .unwrap();
+    rustix::io::write(&deep, b"1\nL1\nQUIT\n").unwrap();
+    let out = dir.path().join("reports");
+    let run = referee()
+        .arg("verify")
+        .arg(&cases)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    let rows = csv_records(&out.join("verdicts.csv"));
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    let deep = rows
+        .iter()
+        .find(|r| r[0].contains("/d/d/"))
+        .expect("the deep row");
+    assert!(deep.iter().any(|c| c == "invalid-input"), "{deep:?}");
+    assert!(
+        deep.iter()
+            .any(|c| c.starts_with("cannot be examined: File name too long")),
+        "{deep:?}"
+    );
+}
+
+#[test]
+fn zero_and_nonsense_limits_are_refused_naming_the_flag() {
+    // Each would put a correct program or case over its limit and blame it: exit 2 before any
+    // work, naming the flag, nothing written.
+    let dir = crate::common::scratch::reachable();
+    let out = dir.path().join("out");
+    let audit = |flag: &str, value: &str| {
+        referee()
+            .args(["audit", "pousse", "--cmd", "cat", "--cases", "10"])
+            .arg(format!("{flag}={value}"))
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    for (flag, value) in [
+        ("--timeout", "0"),
+        ("--timeout", "-1"),
+        ("--timeout", "NaN"),
+        ("--time", "0"),
+        ("--compile-time", "0"),
+        ("--max-output", "0"),
+        ("--max-output", "100"),
+        ("--memory", "0"),
+    ] {
+        let run = audit(flag, value);
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{flag} {value}: {err}");
+        assert!(err.contains(flag), "{flag} {value}: {err}");
+        assert!(!out.exists(), "{flag} {value}: {err}");
+    }
+    for (flag, value) in [("--case-time", "0"), ("--time", "0")] {
+        let run = referee()
+            .args(["stress", "pousse", "--cases", "10", flag, value])
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "stress {flag} {value}: {err}");
+        assert!(err.contains(flag), "stress {flag} {value}: {err}");
+        assert!(!out.exists(), "stress {flag} {value}: nothing is saved");
+    }
+}
+
+#[test]
+fn output_files_never_replace_what_the_run_reads_or_writes() {
+    use crate::common::command::{copy_tree, repo};
+    let dir = crate::common::scratch::reachable();
+    let corpus = dir.path().join("corpus");
+    copy_tree(&repo().join("corpus/pousse"), &corpus.join("pousse"));
+    let subs = dir.path().join("subs");
+    copy_tree(&repo().join("examples/submissions"), &subs);
+    let rep = dir.path().join("rep");
+    let input = corpus.join("pousse/sample-1-tie.in");
+    let output = subs.join("alice/sample-1-tie.out");
+    let before = (fs::read(&input).unwrap(), fs::read(&output).unwrap());
+    let refused = |args: &[&std::ffi::OsStr], why: &str| {
+        let run = referee().args(args).output().unwrap();
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(why), "{args:?}: {err}");
+        assert!(!rep.exists(), "{args:?}: no work done");
+    };
+    let os = |s: &str| std::ffi::OsString::from(s);
+    let (c, r) = (corpus.as_os_str(), rep.as_os_str());
+    for flag in ["--junit", "--html"] {
+        refused(
+            &[
+                &os("verify"),
+                c,
+                &os("--out"),
+                r,
+                &os(flag),
+                input.as_os_str(),
+            ],
+            "writing it would replace what the run reads",
+        );
+    }
+    refused(
+        &[
+            &os("grade"),
+            &os("--cases"),
+            corpus.join("pousse").as_os_str(),
+            &os("--submissions"),
+            subs.as_os_str(),
+            &os("--out"),
+            r,
+            &os("--junit"),
+            output.as_os_str(),
+        ],
+        "writing it would replace what the run reads",
+    );
+    refused(
+        &[
+            &os("verify"),
+            c,
+            &os("--out"),
+            r,
+            &os("--junit"),
+            rep.join("verdicts.csv").as_os_str(),
+        ],
+        "one of the reports the run writes",
+    );
+    let page = rep.join("j.xml");
+    refused(
+        &[
+            &os("verify"),
+            c,
+            &os("--out"),
+            r,
+            &os("--junit"),
+            page.as_os_str(),
+            &os("--html"),
+            page.as_os_str(),
+        ],
+        "are the same file",
+    );
+    assert_eq!(
+        (fs::read(&input).unwrap(), fs::read(&output).unwrap()),
+        before
+    );
+    // merge's --out is never one of its shards.
+    let (s1, s2) = (dir.path().join("s1"), dir.path().join("s2"));
+    shard(&corpus, 1, 2, &s1);
+    shard(&corpus, 2, 2, &s2);
+    let shard_before = crate::common::command::files_of(&s1);
+    let run = referee()
+        .arg("merge")
+        .arg(&s1)
+        .arg(&s2)
+        .arg("--out")
+        .arg(&s1)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(stderr(&run).contains("holds the shard"), "{}", stderr(&run));
+    assert_eq!(crate::common::command::files_of(&s1), shard_before);
+}
+
+#[test]
+fn an_out_that_cannot_be_replaced_is_refused_before_any_work() {
+    // A mount point (as Docker and Kubernetes volumes are), in a mount namespace of the test's
+    // own, and an immutable directory (when the test may mark one): exit 2 before the work,
+    // where the commit would have failed after all of it.
+    let dir = crate::common::scratch::reachable();
+    let volume = dir.path().join("volume");
+    fs::create_dir(&volume).unwrap();
+    let run = std::process::Command::new("unshare")
+        .args(["--user", "--map-root-user", "--mount", "sh", "-c"])
+        .arg("mount -t tmpfs tmpfs \"$1\" && exec \"$2\" verify corpus --out \"$1\"")
+        .arg("sh")
+        .arg(&volume)
+        .arg(env!("CARGO_BIN_EXE_referee"))
+        .current_dir(crate::common::command::repo())
+        .output()
+        .unwrap();
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains("is a mount point"), "{err}");
+    assert!(!err.contains("verified"), "no work done: {err}");
+    let fixed = dir.path().join("fixed");
+    fs::create_dir(&fixed).unwrap();
+    let marked = std::process::Command::new("chattr")
+        .arg("+i")
+        .arg(&fixed)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if marked {
+        let run = referee()
+            .args(["verify", "corpus", "--out"])
+            .arg(&fixed)
+            .output()
+            .unwrap();
+        let _ = std::process::Command::new("chattr")
+            .arg("-i")
+            .arg(&fixed)
+            .status();
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{err}");
+        assert!(err.contains("is immutable"), "{err}");
+    }
+}
+
+#[test]
+fn a_signal_during_verify_leaves_the_previous_reports_and_no_staging() {
+    let dir = crate::common::scratch::reachable();
+    let cases = dir.path().join("cases");
+    referee()
+        .args([
+            "gen", "pousse", "--count", "1", "--n", "100", "--moves", "1000000", "--out",
+        ])
+        .arg(&cases)
+        .assert()
+        .success();
+    let out = dir.path().join("rep");
+    for (signal, code) in [("INT", 130), ("TERM", 143)] {
+        let mut child = referee_process()
+            .arg("verify")
+            .arg(&cases)
+            .arg("--out")
+            .arg(&out)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Until its staging directory is there (hang guard: 60 s).
+        let started = Instant::now();
+        let staged = || {
+            fs::read_dir(dir.path())
+                .unwrap()
+                .flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with(".rep.referee-"))
+        };
+        while !staged() {
+            assert!(started.elapsed() < Duration::from_secs(60), "hang guard");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::process::Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        let status = child.wait().unwrap();
+        let mut err = String::new();
+        std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+        assert_eq!(status.code(), Some(code), "{err}");
+        assert!(
+            err.contains(&format!("interrupted by signal {}", code - 128)),
+            "{err}"
+        );
+        assert!(!staged(), "a staging directory was left: {err}");
+        assert!(!out.exists(), "no report written");
+    }
+}
+
+#[test]
+fn gen_holds_one_case_whatever_the_cases_per_file() {
+    // A million cases in one file, with their answers: written a case at a time. The whole
+    // file's cases held at once took about 130 bytes each (130 MB here).
+    let dir = crate::common::scratch::reachable();
+    let out = dir.path().join("g");
+    let os = std::ffi::OsStr::new;
+    let Some((kib, run)) = peak_kib(&[
+        os("gen"),
+        os("pousse"),
+        os("--form"),
+        os("multi"),
+        os("--per-file"),
+        os("1000000"),
+        os("--n"),
+        os("2"),
+        os("--moves"),
+        os("1"),
+        os("--answers"),
+        os("--out"),
+        out.as_os_str(),
+    ]) else {
+        return;
+    };
+    assert!(run.status.success(), "{}", stderr(&run));
+    let input = fs::metadata(out.join("pousse-1-000000.in")).unwrap().len();
+    assert!(input > 8_000_000, "{input} bytes");
+    assert!(kib < 40 << 10, "peak {kib} KiB for a file of {input} bytes");
+    // The answers are the engine's on the whole file.
+    referee()
+        .arg("verify")
+        .arg(&out)
+        .arg("--no-reference")
+        .arg("--out")
+        .arg(dir.path().join("r"))
+        .assert()
+        .success();
+}
+
+#[test]
+fn gen_on_a_full_file_system_leaves_no_part_of_a_file() {
+    // A tmpfs of 1 MiB in a mount namespace of the test's own: gen stops at the first file that
+    // does not fit (exit 2, naming it), and every file there is whole, each `.in` with its
+    // `.ans`; no temporary file is left.
+    let dir = crate::common::scratch::reachable();
+    let small = dir.path().join("small");
+    fs::create_dir(&small).unwrap();
+    let listing = dir.path().join("listing");
+    let run = std::process::Command::new("unshare")
+        .args(["--user", "--map-root-user", "--mount", "sh", "-c"])
+        .arg(
+            "mount -t tmpfs -o size=1m tmpfs \"$1\" || exit 99; \"$2\" gen pousse --count 100 \
+             --n 100 --moves 10000 --answers --out \"$1/g\"; code=$?; \
+             \"$2\" verify \"$1/g\" --no-reference --out \"$4\" > /dev/null 2>&1; \
+             echo \"verify $?\" > \"$3\"; ls -a \"$1/g\" >> \"$3\"; exit $code",
+        )
+        .arg("sh")
+        .arg(&small)
+        .arg(env!("CARGO_BIN_EXE_referee"))
+        .arg(&listing)
+        .arg(dir.path().join("reports"))
+        .output()
+        .unwrap();
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains("No space left on device"), "{err}");
+    let listing = read(&listing);
+    let mut lines = listing.lines();
+    // The files there are every one whole: verify finds no invalid input nor mismatch.
+    assert_eq!(lines.next(), Some("verify 0"), "{listing}");
+    let names: Vec<&str> = lines.filter(|l| *l != "." && *l != "..").collect();
+    assert!(!names.is_empty(), "{listing}");
+    assert!(
+        names.iter().all(|n| !n.starts_with('.')),
+        "a temporary file left: {listing}"
+    );
+    let inputs = names.iter().filter(|n| n.ends_with(".in")).count();
+    let answers = names.iter().filter(|n| n.ends_with(".ans")).count();
+    assert_eq!(inputs, answers, "{listing}");
+}
+
+#[test]
+fn endless_valid_input_ends_at_its_first_broken_limit_or_at_the_input_bound() {
+    // An endless grid of valid rows: under the contest's limits (10 rows), it ends at once.
+    let args = ["validate", "littlesquares", "--constraints", "contest"];
+    let started = Instant::now();
+    let (code, said) = fed_forever(&args, b"", b"..\n");
+    assert_eq!(code, Some(43), "{said}");
+    assert!(
+        said.contains("case 1: expected a case of at most 1024 bytes"),
+        "{said}"
+    );
+    // Hang guard: ten times what it takes.
+    assert!(started.elapsed() < Duration::from_secs(10), "{said}");
+    // An endless Pousse game breaks no limit of the contest's: it ends at the input bound,
+    // whose flag is named.
+    for constraints in ["engine", "contest"] {
+        let args = [
+            "validate",
+            "pousse",
+            "--constraints",
+            constraints,
+            "--max-input-bytes",
+            "1e6",
+        ];
+        let (code, said) = fed_forever(&args, b"4\n", b"L1\n");
+        assert_eq!(code, Some(43), "{args:?}: {said}");
+        assert!(
+            said.contains("longer than 1000000 bytes (--max-input-bytes)"),
+            "{said}"
+        );
+    }
+    // Cases one after another: the first outside the limits ends it (the second of an
+    // endless run of games, the first on a board of 101).
+    let args = ["validate", "pousse", "--constraints", "contest"];
+    let (code, said) = fed_forever(
+        &args,
+        b"1000000\n\n2\nL1\nQUIT\n\n101\nQUIT\n",
+        b"\n2\nQUIT\n",
+    );
+    assert_eq!(code, Some(43), "{said}");
+    assert!(
+        said.contains("case 2: expected a board size N <= 100"),
+        "{said}"
+    );
 }

@@ -40,6 +40,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "judge_system/check.rs",
             "judge_system/validate.rs",
             "judge_system/layout.rs",
+            "judge_system/problem_yaml.rs",
         ],
     ),
     (

@@ -12,6 +12,7 @@ mod ci_output;
 mod cli_judge;
 mod cli_show;
 mod cli_verify;
+mod confinement;
 mod contest;
 mod coverage;
 mod fuzz_seeds;

@@ -532,6 +532,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         time: None,
         limits: program::Limits {
             cpu: Duration::from_secs(5),
+            memory: 2 << 30,
             max_output: 1 << 20,
             stderr_tail: 1 << 10,
             padding: 0,
@@ -550,6 +551,9 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         constraints: referee::game::Constraints::Contest,
         save_runs: None,
         add_to: None,
+        // The in-process audit of this test runs its judge as it is: the sandbox is the
+        // subject of tests/confinement.rs.
+        confinement: referee::audit::sandbox::Confinement::Unconfined,
     };
     let report = audit::<TakeAway<true>>(&settings, &entrants, Vec::new()).unwrap();
     let program = &report.programs[0];

@@ -18,6 +18,7 @@ use super::data::{DataOutcome, ProblemForm};
 use super::entrants::Class;
 use super::finding::Evidence;
 use super::runner::TimeLimit;
+use super::sandbox::Confinement;
 use super::verdict::{Standing, Unaudited};
 use super::{Kind, Source};
 use crate::game::Form;
@@ -181,6 +182,8 @@ pub struct FindingRecord {
     /// The run's wall-clock time.
     #[serde(with = "super::seconds")]
     pub wall: Duration,
+    /// The most memory the run's processes held together, in bytes.
+    pub memory: u64,
     /// What stands behind it.
     pub evidence: Evidence,
     /// Shrinking steps taken.
@@ -328,6 +331,10 @@ pub struct AuditReport {
     pub problem: ProblemForm,
     /// Every run's time limit after the existing data's.
     pub time_limit: TimeLimit,
+    /// Every run's memory limit, in bytes.
+    pub memory_limit: u64,
+    /// How the programs ran: in the sandbox, or `--unconfined`.
+    pub confinement: Confinement,
     /// Whether the run has existing data (in any slice).
     pub has_data: bool,
     /// Every program, in the order given.

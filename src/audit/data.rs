@@ -256,6 +256,8 @@ pub struct OnData {
     /// The most CPU time one file took.
     #[serde(with = "super::seconds")]
     pub slowest: Duration,
+    /// The most memory one file's run held, in bytes.
+    pub memory: u64,
     /// The files it ran.
     pub files: usize,
 }
@@ -289,6 +291,7 @@ impl OnData {
                 .map_or(Class::Accepted, |f| Class::of_kind(f.kind)),
             failed,
             slowest: self.slowest.max(other.slowest),
+            memory: self.memory.max(other.memory),
             files: self.files + other.files,
         }
     }
@@ -349,10 +352,12 @@ pub fn run_on_data<G: Game>(
     cut: Option<Instant>,
 ) -> Result<OnData, NoAnswer> {
     let mut slowest = Duration::ZERO;
+    let mut memory = 0;
     for (ran, file) in files.iter().enumerate() {
         let limit = runner.time_limit.for_bytes(file.input.len());
         let tried = runner.run_to_end(&file.input, &file.expected, limit, cut)?;
         slowest = slowest.max(tried.run.cpu);
+        memory = memory.max(tried.run.memory);
         if let Some(kind) = tried.kind {
             return Ok(OnData {
                 class: Class::of_kind(kind),
@@ -362,6 +367,7 @@ pub fn run_on_data<G: Game>(
                     kind,
                 }),
                 slowest,
+                memory,
                 files: ran + 1,
             });
         }
@@ -370,6 +376,7 @@ pub fn run_on_data<G: Game>(
         class: Class::Accepted,
         failed: None,
         slowest,
+        memory,
         files: files.len(),
     })
 }
@@ -456,6 +463,7 @@ mod tests {
             class,
             failed: None,
             slowest: Duration::from_millis(ms),
+            memory: 1 << 20,
             files: 3,
         };
         let fast = result(Class::Accepted, 10);

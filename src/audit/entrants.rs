@@ -5,8 +5,12 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
 
-use super::program::Program;
+use super::outcome::exit_text;
+use super::program::{mebibytes, Ending, Limits, Program};
+use super::sandbox::{Sandbox, Workspace, NOBODY};
 use crate::error::RunError;
 
 /// What a program is expected to do on the problem's data, or does: the classes of a Kattis
@@ -19,19 +23,23 @@ pub enum Class {
     WrongAnswer,
     /// Over the time limit on some case.
     TimeLimitExceeded,
-    /// Crashes on some case (or writes more than the output cap).
+    /// Crashes on some case (or writes more than the output cap); expected, it allows
+    /// [`Class::MemoryLimitExceeded`] too, as Kattis' folders fold that into it.
     RunTimeError,
+    /// Over the memory limit on some case.
+    MemoryLimitExceeded,
     /// Expected only: anything but accepted.
     Rejected,
 }
 
 impl Class {
     /// Every class a folder or a table may name.
-    pub const ALL: [Class; 5] = [
+    pub const ALL: [Class; 6] = [
         Class::Accepted,
         Class::WrongAnswer,
         Class::TimeLimitExceeded,
         Class::RunTimeError,
+        Class::MemoryLimitExceeded,
         Class::Rejected,
     ];
 
@@ -42,6 +50,7 @@ impl Class {
             Class::WrongAnswer => "wrong_answer",
             Class::TimeLimitExceeded => "time_limit_exceeded",
             Class::RunTimeError => "run_time_error",
+            Class::MemoryLimitExceeded => "memory_limit_exceeded",
             Class::Rejected => "rejected",
         }
     }
@@ -57,6 +66,7 @@ impl Class {
         match kind {
             Kind::Timeout => Class::TimeLimitExceeded,
             Kind::Crash | Kind::OutputLimit => Class::RunTimeError,
+            Kind::MemoryLimit => Class::MemoryLimitExceeded,
             _ => Class::WrongAnswer,
         }
     }
@@ -65,6 +75,7 @@ impl Class {
     pub fn allows(self, does: Class) -> bool {
         match self {
             Class::Rejected => does != Class::Accepted,
+            Class::RunTimeError => matches!(does, Class::RunTimeError | Class::MemoryLimitExceeded),
             expected => expected == does,
         }
     }
@@ -138,7 +149,7 @@ pub fn named(spec: &str) -> Option<(String, String)> {
 /// a file (`python3 judge.py`: `judge.py`), else its first word (`./judge`: `judge`), as a
 /// valid name (other characters as `-`).
 pub fn name_of(program: &Program) -> String {
-    let argv = program.argv();
+    let argv = program.words();
     let word = argv
         .iter()
         .rev()
@@ -285,42 +296,61 @@ pub struct Language {
     /// The build command: `{bin}` is the program to make, `{dir}` its directory, `{srcs}` every
     /// source file (one word each), `{main}` the main source file.
     pub build: &'static [&'static str],
-    /// The run command, with `{bin}`, `{dir}`, `{main}`, `{class}` (the main file's stem) and
-    /// `{python3}` (`pypy3` when it is on `PATH`, as Kattis runs Python 3, else `python3`).
+    /// The run command, with `{bin}`, `{dir}`, `{main}`, `{class}` (the main file's stem),
+    /// `{memory}` (the memory limit in MiB) and `{python3}` (`pypy3` when it is on `PATH`, as
+    /// Kattis runs Python 3, else `python3`).
     pub run: &'static [&'static str],
+    /// A command that prints the directory of the compiler's toolchain, for a compiler outside
+    /// the system's directories (rustup's): the build runs `DIR/bin/COMPILER` and reads `DIR`.
+    pub toolchain: Option<&'static [&'static str]>,
 }
 
-/// The languages of a package's submissions, as Kattis builds them (the compilers on `PATH`).
+/// The languages of a package's submissions, as Kattis builds and runs them (the compilers on
+/// `PATH`; confined, the sandbox's `PATH`).
 pub const LANGUAGES: [Language; 5] = [
     Language {
         name: "C",
         extensions: &["c"],
         build: &["gcc", "-O2", "-std=gnu17", "-o", "{bin}", "{srcs}", "-lm"],
         run: &["{bin}"],
+        toolchain: None,
     },
     Language {
         name: "C++",
         extensions: &["cpp", "cc", "cxx", "c++"],
         build: &["g++", "-O2", "-std=gnu++17", "-o", "{bin}", "{srcs}"],
         run: &["{bin}"],
+        toolchain: None,
     },
     Language {
         name: "Python 3",
         extensions: &["py"],
         build: &[],
         run: &["{python3}", "{main}"],
+        toolchain: None,
     },
     Language {
         name: "Java",
         extensions: &["java"],
         build: &["javac", "-encoding", "UTF-8", "-d", "{dir}", "{srcs}"],
-        run: &["java", "-Xss64m", "-cp", "{dir}", "{class}"],
+        run: &[
+            "java",
+            "-Dfile.encoding=UTF-8",
+            "-XX:+UseSerialGC",
+            "-Xss64m",
+            "-Xmx{memory}m",
+            "-cp",
+            "{dir}",
+            "{class}",
+        ],
+        toolchain: None,
     },
     Language {
         name: "Rust",
         extensions: &["rs"],
         build: &["rustc", "-O", "--edition", "2021", "-o", "{bin}", "{main}"],
         run: &["{bin}"],
+        toolchain: Some(&["rustc", "--print", "sysroot"]),
     },
 ];
 
@@ -330,14 +360,34 @@ fn language_of(path: &Path) -> Option<&'static Language> {
     LANGUAGES.iter().find(|l| l.extensions.contains(&ext))
 }
 
+/// How submissions are built: in the sandbox (or not, `--unconfined`), within the compile
+/// limits, and run.
+#[derive(Debug)]
+pub struct Builder<'a> {
+    /// The sandbox builds and runs go in; `None`: unconfined.
+    pub sandbox: Option<&'a Arc<Sandbox>>,
+    /// The CPU time one build may take (`--compile-time`).
+    pub cpu: Duration,
+    /// The memory limit of every run, in bytes; a build may take as much, and at least
+    /// [`BUILD_MEMORY`].
+    pub memory: u64,
+}
+
+/// The least memory a build may take: 2048 MiB.
+pub const BUILD_MEMORY: u64 = 2048 << 20;
+
+/// The most bytes kept of what a compiler writes.
+const COMPILER_OUTPUT: usize = 1 << 20;
+
 /// The submissions of the package at `package`, `submissions/<class>/<file or directory>` in
-/// name order, each built into `build/<name>/`: a class folder Kattis does not know is
-/// skipped, and said in `skipped`; a submission that does not build is an entrant with the
-/// compiler's message.
+/// name order, each built into `build/<name>/` by `builder`: a class folder Kattis does not
+/// know is skipped, and said in `skipped`; a submission that does not build is an entrant with
+/// the reason (`compile-error: ...`).
 pub fn from_package(
     package: &Path,
     build: &Path,
     skipped: &mut Vec<String>,
+    builder: &Builder,
 ) -> Result<Vec<Entrant>, RunError> {
     let submissions = package.join("submissions");
     let classes = sorted_entries(&submissions).map_err(|e| RunError::io(&submissions, e))?;
@@ -370,7 +420,7 @@ pub fn from_package(
                 program: Err(String::new()),
             };
             let out = build.join(entrant.dir());
-            entrant.program = build_submission(&entry, &out);
+            entrant.program = builder.build(&entry, &out);
             entrants.push(entrant);
         }
     }
@@ -397,101 +447,218 @@ fn sorted_entries(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(entries)
 }
 
-/// Builds the submission at `source` (a file, or a directory of one language's files) into
-/// `out`: the program to run, or why it cannot be.
-fn build_submission(source: &Path, out: &Path) -> Result<Program, String> {
-    let files: Vec<PathBuf> = if source.is_dir() {
-        sorted_entries(source)
-            .map_err(|e| format!("unreadable: {e}"))?
-            .into_iter()
-            .filter(|p| p.is_file() && language_of(p).is_some())
-            .collect()
-    } else {
-        vec![source.to_path_buf()]
-    };
-    let Some(language) = files.first().and_then(|f| language_of(f)) else {
-        return Err(format!(
-            "no source file of a known language ({})",
-            LANGUAGES.map(|l| l.name).join(", ")
-        ));
-    };
-    if files
-        .iter()
-        .any(|f| language_of(f).is_none_or(|l| l.name != language.name))
-    {
-        return Err("source files of several languages".to_string());
-    }
-    let main = if files.len() == 1 {
-        files[0].clone()
-    } else {
-        files
+/// A submission's source files, its language and its main file.
+struct Sources {
+    files: Vec<PathBuf>,
+    language: &'static Language,
+    main: PathBuf,
+}
+
+impl Sources {
+    /// The sources at `source` (a file, or a directory of one language's files).
+    fn of(source: &Path) -> Result<Sources, String> {
+        let files: Vec<PathBuf> = if source.is_dir() {
+            sorted_entries(source)
+                .map_err(|e| format!("unreadable: {e}"))?
+                .into_iter()
+                .filter(|p| p.is_file() && language_of(p).is_some())
+                .collect()
+        } else {
+            vec![source.to_path_buf()]
+        };
+        let Some(language) = files.first().and_then(|f| language_of(f)) else {
+            return Err(format!(
+                "no source file of a known language ({})",
+                LANGUAGES.map(|l| l.name).join(", ")
+            ));
+        };
+        if files
             .iter()
-            .find(|f| {
-                let stem = f
-                    .file_stem()
-                    .map_or(String::new(), |s| s.to_string_lossy().to_string());
-                stem == "main" || stem == "Main"
-            })
-            .cloned()
-            .ok_or_else(|| {
-                format!(
-                    "{} {} files and none named main",
-                    files.len(),
-                    language.name
-                )
-            })?
-    };
-    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let dir = absolute(out);
-    let bin = dir.join("program");
-    let class = main
-        .file_stem()
-        .map_or(String::new(), |s| s.to_string_lossy().to_string());
-    let fill = |words: &[&str]| -> Vec<String> {
-        let mut argv = Vec::new();
-        for word in words {
-            match *word {
-                "{srcs}" => argv.extend(files.iter().map(|f| absolute(f).display().to_string())),
-                "{bin}" => argv.push(bin.display().to_string()),
-                "{dir}" => argv.push(dir.display().to_string()),
-                "{main}" => argv.push(absolute(&main).display().to_string()),
-                "{class}" => argv.push(class.clone()),
-                "{python3}" => argv.push(python3().to_string()),
-                other => argv.push(other.to_string()),
+            .any(|f| language_of(f).is_none_or(|l| l.name != language.name))
+        {
+            return Err("source files of several languages".to_string());
+        }
+        let main = if files.len() == 1 {
+            files[0].clone()
+        } else {
+            files
+                .iter()
+                .find(|f| {
+                    let stem = f
+                        .file_stem()
+                        .map_or(String::new(), |s| s.to_string_lossy().to_string());
+                    stem == "main" || stem == "Main"
+                })
+                .cloned()
+                .ok_or_else(|| {
+                    format!(
+                        "{} {} files and none named main",
+                        files.len(),
+                        language.name
+                    )
+                })?
+        };
+        Ok(Sources {
+            files,
+            language,
+            main,
+        })
+    }
+
+    /// The sources copied into directory `dir` (the build reads them there, and nothing of the
+    /// package): the copies, in the same order, and the main file's copy.
+    fn copied_into(&self, dir: &Path) -> Result<(Vec<PathBuf>, PathBuf), String> {
+        let mut copies = Vec::new();
+        for file in &self.files {
+            let copy = dir.join(file.file_name().unwrap_or_default());
+            std::fs::copy(file, &copy)
+                .map_err(|e| format!("{}: cannot copy: {e}", crate::walk::display(file)))?;
+            copies.push(copy);
+        }
+        let main = dir.join(self.main.file_name().unwrap_or_default());
+        Ok((copies, main))
+    }
+}
+
+impl Builder<'_> {
+    /// Builds the submission at `source` into `out`: the program to run, or why it cannot be
+    /// (`compile-error: ...`).
+    fn build(&self, source: &Path, out: &Path) -> Result<Program, String> {
+        let sources = Sources::of(source)?;
+        let language = sources.language;
+        std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+        let dir = std::path::absolute(out).map_err(|e| format!("{}: {e}", out.display()))?;
+        let (files, main) = sources.copied_into(&dir)?;
+        if self.sandbox.is_some_and(|s| s.as_nobody()) {
+            // The build, as nobody, writes in its directory.
+            for path in files.iter().chain([&dir]) {
+                std::os::unix::fs::chown(path, Some(NOBODY), Some(NOBODY))
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
             }
         }
-        argv
-    };
-    if !language.build.is_empty() {
-        let argv = fill(language.build);
-        let built = Command::new(&argv[0])
-            .args(&argv[1..])
-            .stdin(std::process::Stdio::null())
-            .output()
-            .map_err(|e| {
-                format!(
-                    "{} ({}): cannot run {}: {e}",
-                    language.name,
-                    argv.join(" "),
-                    argv[0]
-                )
-            })?;
-        if !built.status.success() {
-            let message = String::from_utf8_lossy(&built.stderr);
-            let first = message.lines().take(3).collect::<Vec<_>>().join(" | ");
-            return Err(format!("does not build ({}): {first}", argv.join(" ")));
+        let class = main
+            .file_stem()
+            .map_or(String::new(), |s| s.to_string_lossy().to_string());
+        let memory_mib = (self.memory >> 20).to_string();
+        let python3 = python3(self.sandbox.is_some());
+        let fill = |words: &[&str]| -> Vec<String> {
+            let mut argv = Vec::new();
+            for word in words {
+                match *word {
+                    "{srcs}" => argv.extend(files.iter().map(|f| f.display().to_string())),
+                    "{bin}" => argv.push(dir.join("program").display().to_string()),
+                    "{dir}" => argv.push(dir.display().to_string()),
+                    "{main}" => argv.push(main.display().to_string()),
+                    "{class}" => argv.push(class.clone()),
+                    "{python3}" => argv.push(python3.to_string()),
+                    other => argv.push(other.replace("{memory}", &memory_mib)),
+                }
+            }
+            argv
+        };
+        if !language.build.is_empty() {
+            let mut argv = fill(language.build);
+            let mut reads = Vec::new();
+            if let Some(toolchain) = language.toolchain.and_then(toolchain_of) {
+                argv[0] = toolchain.join("bin").join(&argv[0]).display().to_string();
+                reads.push(toolchain);
+            }
+            self.compile(language, argv, reads, &dir)?;
         }
+        let argv = fill(language.run);
+        Ok(match self.sandbox {
+            Some(sandbox) => Program::in_jail(argv, sandbox, vec![dir], Workspace::Tmpfs),
+            None => Program::from_argv(argv),
+        })
     }
-    Ok(Program::from_argv(fill(language.run)))
+
+    /// Runs the compiler `argv` in `dir`, confined like the programs, within the compile
+    /// limits: why the submission did not build, if it did not.
+    fn compile(
+        &self,
+        language: &Language,
+        argv: Vec<String>,
+        reads: Vec<PathBuf>,
+        dir: &Path,
+    ) -> Result<(), String> {
+        let shown = argv.join(" ");
+        let compiler = match self.sandbox {
+            Some(sandbox) => Program::in_jail(
+                argv,
+                sandbox,
+                reads,
+                Workspace::Directory(dir.to_path_buf()),
+            ),
+            None => Program::from_argv(argv),
+        };
+        let limits = Limits {
+            cpu: self.cpu,
+            memory: self.memory.max(BUILD_MEMORY),
+            max_output: COMPILER_OUTPUT,
+            stderr_tail: 4 << 10,
+            padding: 0,
+        };
+        let run = compiler.run(b"", &limits, None).map_err(|e| {
+            format!(
+                "compile-error: {} ({shown}): cannot run the compiler: {e}",
+                language.name
+            )
+        })?;
+        let why = match run.ending {
+            Ending::Exited(0) => return Ok(()),
+            Ending::Exited(_) | Ending::Signalled(_) => {
+                let message = String::from_utf8_lossy(&run.stderr_tail);
+                let first = message.lines().take(3).collect::<Vec<_>>().join(" | ");
+                format!("{}: {first}", exit_text(run.ending))
+            }
+            Ending::TimedOut | Ending::WallCap => format!(
+                "past the compile limit of {:.0} s of CPU time (--compile-time); {}",
+                self.cpu.as_secs_f64(),
+                run.stopped()
+            ),
+            Ending::MemoryLimit => format!(
+                "over the build's memory limit of {}; {}",
+                mebibytes(limits.memory),
+                run.stopped()
+            ),
+            Ending::OutputLimit => format!(
+                "the compiler wrote more than {} on standard output",
+                mebibytes(COMPILER_OUTPUT as u64)
+            ),
+            Ending::Forbidden(refusal) => format!(
+                "the compiler made a call the sandbox forbids: {}",
+                refusal.call
+            ),
+            Ending::Cut => "interrupted".to_string(),
+        };
+        Err(format!("compile-error: {} ({shown}): {why}", language.name))
+    }
+}
+
+/// The directory a toolchain command prints (`rustc --print sysroot`), when it runs.
+fn toolchain_of(command: &[&str]) -> Option<PathBuf> {
+    let printed = Command::new(command[0])
+        .args(&command[1..])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    let dir = PathBuf::from(String::from_utf8_lossy(&printed.stdout).trim());
+    dir.join("bin").is_dir().then_some(dir)
 }
 
 /// The Python 3 that runs submissions: `pypy3` when it is on `PATH` (Kattis and
-/// problemtools run Python 3 with PyPy), else `python3`.
-fn python3() -> &'static str {
-    let on_path = |name: &str| {
+/// problemtools run Python 3 with PyPy), else `python3`; confined, on the sandbox's `PATH`.
+fn python3(confined: bool) -> &'static str {
+    let path = if confined {
+        Some(std::ffi::OsString::from(crate::audit::sandbox::PATH))
+    } else {
         std::env::var_os("PATH")
-            .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(name).is_file()))
+    };
+    let on_path = |name: &str| {
+        path.as_ref()
+            .is_some_and(|paths| std::env::split_paths(paths).any(|dir| dir.join(name).is_file()))
     };
     if on_path("pypy3") {
         "pypy3"
@@ -520,6 +687,8 @@ mod tests {
         assert!(Class::Rejected.allows(Class::WrongAnswer));
         assert!(!Class::Rejected.allows(Class::Accepted));
         assert!(!Class::WrongAnswer.allows(Class::TimeLimitExceeded));
+        assert!(Class::RunTimeError.allows(Class::MemoryLimitExceeded));
+        assert!(!Class::MemoryLimitExceeded.allows(Class::RunTimeError));
     }
 
     #[test]

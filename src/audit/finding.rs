@@ -170,11 +170,13 @@ impl Kept {
     }
 }
 
-/// The exit code or signal of a crash, for signatures and the detail column.
+/// The exit code or signal of a crash, or the forbidden call it was ended on, for signatures
+/// and the detail column.
 pub fn crash_detail(kind: Kind, ending: Ending) -> String {
     match ending {
         Ending::Exited(code) if kind == Kind::Crash => format!("exit {code}"),
         Ending::Signalled(signal) => format!("signal {signal}"),
+        Ending::Forbidden(refusal) => format!("forbidden: {}", refusal.call),
         _ => String::new(),
     }
 }

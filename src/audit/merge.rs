@@ -85,6 +85,13 @@ fn combine(
 ) -> Result<(AuditReport, Vec<ReportFile>), RunError> {
     let first = &reports[0];
     for (dir, report) in dirs.iter().zip(reports) {
+        if report.interrupted {
+            return Err(RunError::Usage(format!(
+                "{}: an audit a signal interrupted: its slice is not whole (its reports hold what \
+                 it found before); run that shard again",
+                dir.display()
+            )));
+        }
         let names = |r: &AuditReport| {
             r.programs
                 .iter()
@@ -116,6 +123,8 @@ fn combine(
         strict: first.strict,
         problem: first.problem.clone(),
         time_limit: time_limit(reports),
+        memory_limit: first.memory_limit,
+        confinement: first.confinement.clone(),
         has_data: reports.iter().any(|r| r.has_data),
         programs,
         tests,

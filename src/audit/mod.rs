@@ -34,9 +34,11 @@
 //!
 //! Every run of a program goes through its [`runner::Runner`] (counted, held to the time
 //! limit, cut at the deadline or on interruption): the time limit counts CPU time, as judge
-//! systems do, and wall-clock time only caps a program that sleeps or blocks ([`clock`]), so
-//! a busy machine gives the same verdicts as an idle one. An interrupted audit ends every
-//! process it started, writes its reports and exits 128 + the signal.
+//! systems do, and wall-clock time only caps a program that sleeps or blocks ([`usage`]), so
+//! a busy machine gives the same verdicts as an idle one; the memory its processes hold is held
+//! to the memory limit. Every program, and every submission's build, runs in the [`sandbox`]
+//! (unless `--unconfined`), as a judge system's sandbox confines a submission. An interrupted
+//! audit ends every process it started, writes its reports and exits 128 + the signal.
 //!
 //! The same seed gives the same cases and the same findings whatever `--jobs`: cases are drawn
 //! from their own random streams ([`crate::random::Rng::for_item`]) and each program's failures
@@ -44,8 +46,6 @@
 
 #[cfg(target_os = "linux")]
 pub mod audited;
-#[cfg(target_os = "linux")]
-pub mod clock;
 #[cfg(target_os = "linux")]
 pub mod confirm;
 #[cfg(target_os = "linux")]
@@ -75,6 +75,9 @@ pub mod report;
 #[cfg(target_os = "linux")]
 pub mod runner;
 #[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+pub mod sandbox;
+#[cfg(target_os = "linux")]
 mod schedule;
 #[cfg(target_os = "linux")]
 pub mod seconds;
@@ -86,6 +89,8 @@ mod settle;
 mod shrink;
 #[cfg(target_os = "linux")]
 pub mod strengthen;
+#[cfg(target_os = "linux")]
+pub mod usage;
 pub mod verdict;
 
 use std::fmt;
@@ -98,8 +103,11 @@ use std::fmt;
 pub enum Kind {
     /// Ran past its CPU time limit, or past the wall-clock cap (it sleeps or blocks).
     Timeout,
-    /// Exited with a code other than 0, or was ended by a signal.
+    /// Exited with a code other than 0, was ended by a signal, or made a call the sandbox
+    /// forbids.
     Crash,
+    /// Its processes held more memory than the memory limit.
+    MemoryLimit,
     /// Wrote more than the output cap.
     OutputLimit,
     /// Exited normally without writing anything.
@@ -117,13 +125,14 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in report order.
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 9] = [
         Kind::EngineDisputed,
         Kind::WrongAnswer,
         Kind::PresentationError,
         Kind::NoOutput,
         Kind::Crash,
         Kind::Timeout,
+        Kind::MemoryLimit,
         Kind::OutputLimit,
         Kind::Flaky,
     ];
@@ -133,6 +142,7 @@ impl Kind {
         match self {
             Kind::Timeout => "timeout",
             Kind::Crash => "crash",
+            Kind::MemoryLimit => "memory-limit",
             Kind::OutputLimit => "output-limit",
             Kind::NoOutput => "no-output",
             Kind::PresentationError => "presentation-error",

@@ -41,7 +41,10 @@ pub fn classify(run: &Run, expected: &str) -> Option<Kind> {
         Ending::Cut => None,
         Ending::TimedOut | Ending::WallCap => Some(Kind::Timeout),
         Ending::OutputLimit => Some(Kind::OutputLimit),
-        Ending::Signalled(_) | Ending::Exited(1..) | Ending::Exited(..0) => Some(Kind::Crash),
+        Ending::MemoryLimit => Some(Kind::MemoryLimit),
+        Ending::Signalled(_) | Ending::Exited(1..) | Ending::Exited(..0) | Ending::Forbidden(_) => {
+            Some(Kind::Crash)
+        }
         Ending::Exited(0) if run.stdout.is_empty() && !expected.is_empty() => Some(Kind::NoOutput),
         Ending::Exited(_) => match compare(expected, &run.stdout) {
             Verdict::AC => None,
@@ -51,12 +54,17 @@ pub fn classify(run: &Run, expected: &str) -> Option<Kind> {
     }
 }
 
-/// The exit column: the code, or the signal.
+/// The exit column: the code, the signal, or the forbidden call the run was ended on.
 pub fn exit_text(ending: Ending) -> String {
     match ending {
         Ending::Exited(code) => code.to_string(),
         Ending::Signalled(signal) => format!("signal {signal}"),
-        Ending::TimedOut | Ending::WallCap | Ending::OutputLimit | Ending::Cut => String::new(),
+        Ending::Forbidden(refusal) => format!("forbidden: {}", refusal.call),
+        Ending::TimedOut
+        | Ending::WallCap
+        | Ending::MemoryLimit
+        | Ending::OutputLimit
+        | Ending::Cut => String::new(),
     }
 }
 
@@ -161,6 +169,7 @@ mod tests {
             stderr_tail: Vec::new(),
             elapsed: Duration::ZERO,
             cpu: Duration::ZERO,
+            memory: 0,
         }
     }
 

@@ -1,18 +1,23 @@
 //! Running someone else's program on one input, so that nothing it does can hang the audit,
-//! grow its memory, or outlive it.
+//! grow its memory, reach outside its run, or outlive it.
 //!
 //! The program runs in a process group of its own, executed directly (no shell), with the input
-//! on its standard input. One thread watches it with `poll` on its three pipes and a pidfd: it
-//! feeds standard input as the program reads it (a program that closes it early, or reads
-//! nothing, just stops the feeding), keeps standard output up to a cap (beyond it the run ends:
-//! `output-limit`), keeps the last bytes of standard error, and holds the run to its limits as
-//! judge systems do ([`super::clock`]): the **CPU time** of the process group (past it, the run
-//! ends as [`Ending::TimedOut`]), and a **wall-clock cap** of [`super::clock::WALL_FACTOR`] times
-//! that, not counting the time the program waited for a CPU, for a program that sleeps or
-//! blocks ([`Ending::WallCap`]). A run that ended on its own is held to its CPU time too, read
-//! from its process once it has exited. However the run ends, the whole process group is killed, so a forked
-//! child that sleeps on, or keeps the pipes open, goes with it; a descendant that left the
-//! group is reaped by [`sweep`], the audit being their subreaper.
+//! on its standard input, confined by its [`Jail`] ([`super::sandbox`]) unless the audit runs
+//! `--unconfined`. One thread watches it with `poll` on its three pipes, a pidfd and the
+//! listener of its forbidden calls: it feeds standard input as the program reads it (a program
+//! that closes it early, or reads nothing, just stops the feeding), keeps standard output up to
+//! a cap (beyond it the run ends: `output-limit`), keeps the last bytes of standard error, ends
+//! the run on a forbidden call ([`Ending::Forbidden`]), and holds the run to its limits as judge
+//! systems do ([`super::usage`]): the **CPU time** of the process group (past it, the run ends
+//! as [`Ending::TimedOut`]), the **memory** its processes hold together (past the limit,
+//! [`Ending::MemoryLimit`]), and a **wall-clock cap** of [`super::usage::WALL_FACTOR`] times the
+//! CPU limit, not counting the time the program waited for a CPU (nor the time the watch did,
+//! during which its input is not fed), for a program that sleeps or blocks
+//! ([`Ending::WallCap`]). A run that ended on its own is held to its CPU time and its
+//! memory's high-water mark too, read from its process once it has exited. However the run
+//! ends, the whole process group is killed, so a forked child that sleeps on, or keeps the
+//! pipes open, goes with it; a descendant that left the group is reaped by [`sweep`], the audit
+//! being their subreaper.
 //!
 //! Every process group alive is registered, so that an interrupted audit ends them all
 //! ([`interrupt`]): the runs in progress then end as [`Ending::Cut`], and no run starts after.
@@ -21,23 +26,31 @@ use std::collections::BTreeSet;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::process::{Pid, Signal};
 
-use super::clock::{group_usage, process_usage, sample_every, wall_cap, Usage};
+use super::sandbox::{self, Jail, Refusal, Sandbox, Workspace};
+use super::usage::{
+    group_usage, process_usage, reap, sample_every, thread_waited, wall_cap, Usage,
+};
 
 /// How a run is bounded.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     /// The CPU time the run may take (its process group's user and system time): the time
-    /// limit. Its wall-clock time is capped at [`super::clock::wall_cap`] of it.
+    /// limit. Its wall-clock time is capped at [`super::usage::wall_cap`] of it.
     pub cpu: Duration,
-    /// The most bytes of standard output kept; more ends the run.
+    /// The bytes of memory the run's processes may hold together (their resident sets); more
+    /// ends the run ([`Ending::MemoryLimit`]). The stack may grow as large.
+    pub memory: u64,
+    /// The most bytes of standard output kept; more ends the run. Confined, also the size of
+    /// its scratch and of the largest file it writes.
     pub max_output: usize,
     /// How many of the last bytes of standard error are kept.
     pub stderr_tail: usize,
@@ -62,8 +75,12 @@ pub enum Ending {
     /// Its wall-clock time passed the cap, not counting its waits for a CPU, before its CPU
     /// time reached the limit: it sleeps or blocks.
     WallCap,
+    /// Its processes held more memory than the limit.
+    MemoryLimit,
     /// It wrote more than the output cap.
     OutputLimit,
+    /// It made a call the sandbox forbids, and was ended on it.
+    Forbidden(Refusal),
     /// The audit cut it short (its deadline passed, or it was interrupted): the run says
     /// nothing about the program.
     Cut,
@@ -110,6 +127,9 @@ pub struct Run {
     pub elapsed: Duration,
     /// CPU time: user and system time of its processes and of the children they waited for.
     pub cpu: Duration,
+    /// The most memory its processes held together, in bytes: the highest reading while it
+    /// ran, or its largest process's high-water mark when that is more.
+    pub memory: u64,
 }
 
 impl Run {
@@ -121,6 +141,7 @@ impl Run {
             stderr_tail: Vec::new(),
             elapsed: Duration::ZERO,
             cpu: Duration::ZERO,
+            memory: 0,
         }
     }
 
@@ -136,19 +157,36 @@ impl Run {
                 self.elapsed.as_secs_f64(),
                 self.cpu.as_secs_f64()
             ),
+            Ending::MemoryLimit => format!(
+                "killed holding {} of memory, over the limit",
+                mebibytes(self.memory)
+            ),
+            Ending::Forbidden(refusal) => {
+                format!("ended on a call the sandbox forbids: {}", refusal.call)
+            }
             _ => String::new(),
         }
     }
 }
 
-/// A program to run: its command line, split into words as a shell would, run directly.
+/// `bytes` in MiB, in words (`2048.0 MiB`).
+pub fn mebibytes(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
+}
+
+/// A program to run: its command line, split into words as a shell would, run directly, and
+/// its confinement (none with `--unconfined`).
 #[derive(Debug, Clone)]
 pub struct Program {
+    /// The words run.
     argv: Vec<String>,
+    /// The words as given (shown in reports and reproducing commands).
+    shown: Vec<String>,
+    jail: Option<Arc<Jail>>,
 }
 
 impl Program {
-    /// The program of a command line (`PROGRAM [ARGS...]`, quotes honoured).
+    /// The program of a command line (`PROGRAM [ARGS...]`, quotes honoured), unconfined.
     pub fn parse(command: &str) -> Result<Program, String> {
         let argv = shlex::split(command).ok_or_else(|| {
             format!("cannot split the command '{command}' into words (unbalanced quotes?)")
@@ -156,27 +194,72 @@ impl Program {
         if argv.is_empty() {
             return Err("the command is empty".into());
         }
-        Ok(Program { argv })
+        Ok(Program::from_argv(argv))
     }
 
-    /// The program of `argv` (at least one word).
+    /// The program of `argv` (at least one word), unconfined.
     pub fn from_argv(argv: Vec<String>) -> Program {
         assert!(!argv.is_empty(), "a program has a name");
-        Program { argv }
+        Program {
+            shown: argv.clone(),
+            argv,
+            jail: None,
+        }
     }
 
-    /// The command line, quoted back for a shell (for reproducing commands).
+    /// This program confined in `sandbox`, writing in a scratch of its own each run. The words
+    /// of its command that name an existing file or directory are its own files (whoever wrote
+    /// the command named them): it reads them, and gets them as absolute paths, since it runs
+    /// in its scratch. The first word, when it has no `/`, is a command looked up on the
+    /// sandbox's `PATH`.
+    pub fn confined(&self, sandbox: &Arc<Sandbox>) -> Program {
+        let mut argv = Vec::with_capacity(self.argv.len());
+        let mut reads = Vec::new();
+        for (i, word) in self.argv.iter().enumerate() {
+            let path = Path::new(word);
+            let looked_up = i == 0 && !word.contains('/');
+            match std::path::absolute(path) {
+                Ok(absolute) if !looked_up && !word.is_empty() && path.exists() => {
+                    argv.push(absolute.display().to_string());
+                    reads.push(absolute);
+                }
+                _ => argv.push(word.clone()),
+            }
+        }
+        Program {
+            argv,
+            shown: self.shown.clone(),
+            jail: Some(Arc::new(Jail::new(sandbox, reads, Workspace::Tmpfs))),
+        }
+    }
+
+    /// The program of `argv` confined in `sandbox`, reading `reads`, writing in `workspace`.
+    pub fn in_jail(
+        argv: Vec<String>,
+        sandbox: &Arc<Sandbox>,
+        reads: Vec<PathBuf>,
+        workspace: Workspace,
+    ) -> Program {
+        Program {
+            jail: Some(Arc::new(Jail::new(sandbox, reads, workspace))),
+            ..Program::from_argv(argv)
+        }
+    }
+
+    /// The command line as given, quoted back for a shell (for reproducing commands).
     pub fn display(&self) -> String {
-        shlex::try_join(self.argv.iter().map(String::as_str))
-            .unwrap_or_else(|_| self.argv.join(" "))
+        shlex::try_join(self.shown.iter().map(String::as_str))
+            .unwrap_or_else(|_| self.shown.join(" "))
     }
 
-    /// Its words.
-    pub fn argv(&self) -> &[String] {
-        &self.argv
+    /// Its words, as given.
+    pub fn words(&self) -> &[String] {
+        &self.shown
     }
 
-    fn spawn(&self, padding: usize) -> io::Result<Child> {
+    /// Starts the program within `limits`: the child, and when it is confined the listener of
+    /// its forbidden calls and its cell (to keep until the run has ended).
+    fn spawn(&self, limits: &Limits) -> io::Result<(Child, Option<(OwnedFd, sandbox::Cell)>)> {
         let mut command = Command::new(&self.argv[0]);
         command
             .args(&self.argv[1..])
@@ -184,21 +267,62 @@ impl Program {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
-        if padding > 0 {
-            command.env(PADDING_VARIABLE, "x".repeat(padding));
+        let bounds = sandbox::Limits {
+            memory: limits.memory,
+            output: limits.max_output as u64,
+        };
+        let mut cell = match &self.jail {
+            Some(jail) => Some(jail.prepare(&mut command, &bounds)?),
+            None => {
+                sandbox::limit_unconfined(&mut command, &bounds);
+                None
+            }
+        };
+        if limits.padding > 0 {
+            command.env(PADDING_VARIABLE, "x".repeat(limits.padding));
         }
-        command.spawn()
+        let child = command.spawn().map_err(|e| self.explained(e))?;
+        let confined = match cell.take() {
+            Some(mut cell) => {
+                let listener = cell.listener()?.ok_or_else(|| {
+                    io::Error::other("the sandbox's listener of forbidden calls did not come back")
+                })?;
+                Some((listener, cell))
+            }
+            None => None,
+        };
+        Ok((child, confined))
+    }
+
+    /// `e`, with what the sandbox's identity means for it when it is a refusal to run.
+    fn explained(&self, e: io::Error) -> io::Error {
+        match &self.jail {
+            Some(jail)
+                if jail.sandbox().as_nobody() && e.kind() == io::ErrorKind::PermissionDenied =>
+            {
+                io::Error::new(
+                    e.kind(),
+                    format!(
+                        "{e}: as root, programs run as nobody (uid {}), so the program and the \
+                         directories above it must be readable by all",
+                        sandbox::NOBODY
+                    ),
+                )
+            }
+            _ => e,
+        }
     }
 
     /// Runs the program on `input` within `limits`, cut at `deadline` if it is still running
     /// then ([`Ending::Cut`]; also after [`interrupt`]). An error means it could not be
-    /// started (not found, not executable).
+    /// started (not found, not executable, not confined).
     pub fn run(&self, input: &[u8], limits: &Limits, deadline: Option<Instant>) -> io::Result<Run> {
         let started = Instant::now();
         if past(deadline) {
             return Ok(Run::cut());
         }
-        let mut child = self.spawn(limits.padding)?;
+        let (mut child, confined) = self.spawn(limits)?;
+        let (refusals, _cell) = confined.map_or((None, None), |(l, c)| (Some(l), Some(c)));
         let pid = Pid::from_child(&child);
         let group = pid.as_raw_nonzero().get();
         GROUPS
@@ -210,8 +334,8 @@ impl Program {
         if interrupted() {
             let _ = rustix::process::kill_process_group(pid, Signal::KILL);
         }
-        let watched =
-            Watch::new(&mut child, pid, input, limits, started, deadline).and_then(Watch::run);
+        let watched = Watch::new(&mut child, pid, input, limits, refusals, started, deadline)
+            .and_then(Watch::run);
         // However the run went, nothing of the program's process group survives it.
         let _ = rustix::process::kill_process_group(pid, Signal::KILL);
         // Its CPU time is read once it has exited, before it is reaped.
@@ -220,17 +344,20 @@ impl Program {
             rustix::process::WaitIdOptions::EXITED | rustix::process::WaitIdOptions::NOWAIT,
         );
         let own = process_usage(group);
-        let status = child.wait();
+        let reaped = reap(group);
         GROUPS
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&group);
         exited?;
-        let status = status?;
+        let (status, high_water) = reaped?;
         let watched = watched?;
         let cpu = own.cpu.max(watched.usage.cpu);
+        let memory = watched.peak.max(high_water);
         let ending = match watched.ending {
             Some(Ending::Cut) => Ending::Cut,
+            Some(ending @ (Ending::MemoryLimit | Ending::Forbidden(_))) => ending,
+            None if memory > limits.memory => Ending::MemoryLimit,
             _ if cpu > limits.cpu => Ending::TimedOut,
             Some(ending) => ending,
             None => match (status.code(), status.signal()) {
@@ -245,6 +372,7 @@ impl Program {
             stderr_tail: watched.stderr_tail,
             elapsed: started.elapsed(),
             cpu,
+            memory,
         })
     }
 }
@@ -297,15 +425,18 @@ enum Slot {
     Stderr,
     /// The pidfd, until the program exits.
     Exit,
+    /// The listener of the forbidden calls, while the run is confined.
+    Refusals,
 }
 
-/// What the watch saw: `ending` when the watch ended the run, the outputs, and the group's
-/// last usage read.
+/// What the watch saw: `ending` when the watch ended the run, the outputs, the group's last
+/// usage read and the most memory read.
 struct Watched {
     ending: Option<Ending>,
     stdout: Vec<u8>,
     stderr_tail: Vec<u8>,
     usage: Usage,
+    peak: u64,
 }
 
 /// Watching one run: feeding its input, collecting its outputs, holding it to its limits.
@@ -317,6 +448,7 @@ struct Watch<'a> {
     stdin: Option<ChildStdin>,
     stdout: Option<ChildStdout>,
     stderr: Option<ChildStderr>,
+    refusals: Option<OwnedFd>,
     out: Vec<u8>,
     tail: Tail,
     buf: Vec<u8>,
@@ -326,7 +458,11 @@ struct Watch<'a> {
     cut_at: Option<Instant>,
     exited_at: Option<Instant>,
     usage: Usage,
+    peak: u64,
     next_sample: Instant,
+    /// How long this thread had waited for a CPU when the run started: a program whose input
+    /// or output waits on a busy audit is not blamed for that wait either.
+    watch_waited: Duration,
 }
 
 /// Once the program has exited, what still holds its pipes open (a forked child) gets this
@@ -342,6 +478,7 @@ impl<'a> Watch<'a> {
         pid: Pid,
         input: &'a [u8],
         limits: &'a Limits,
+        refusals: Option<OwnedFd>,
         started: Instant,
         cut_at: Option<Instant>,
     ) -> io::Result<Watch<'a>> {
@@ -365,6 +502,7 @@ impl<'a> Watch<'a> {
             stdin,
             stdout,
             stderr,
+            refusals,
             out: Vec::new(),
             tail: Tail {
                 bytes: Vec::new(),
@@ -376,7 +514,9 @@ impl<'a> Watch<'a> {
             cut_at,
             exited_at: None,
             usage: Usage::default(),
+            peak: 0,
             next_sample: started + sample_every(limits.cpu),
+            watch_waited: thread_waited(),
         })
     }
 
@@ -416,11 +556,12 @@ impl<'a> Watch<'a> {
             stdout: self.out,
             stderr_tail: self.tail.finish(),
             usage: self.usage,
+            peak: self.peak,
         }
     }
 
-    /// The ending the limits give the run now, if any: cut by the audit, over its CPU time,
-    /// or over its wall-clock cap (the group's usage read when due).
+    /// The ending the limits give the run now, if any: cut by the audit, over its memory, over
+    /// its CPU time, or over its wall-clock cap (the group's usage read when due).
     fn limit_reached(&mut self, now: Instant) -> Option<Ending> {
         if past(self.cut_at) {
             return Some(Ending::Cut);
@@ -430,12 +571,19 @@ impl<'a> Watch<'a> {
         }
         self.usage = group_usage(self.group);
         self.next_sample = now + sample_every(self.limits.cpu);
+        self.peak = self.peak.max(self.usage.memory);
+        if self.usage.memory > self.limits.memory {
+            return Some(Ending::MemoryLimit);
+        }
         if self.usage.cpu > self.limits.cpu {
             return Some(Ending::TimedOut);
         }
+        // Not counted: the program's waits for a CPU, and this watch's (while it waits, the
+        // program's input is not fed nor its output read).
+        let watch_waited = thread_waited().saturating_sub(self.watch_waited);
         let counted = now
             .saturating_duration_since(self.started)
-            .saturating_sub(self.usage.waited);
+            .saturating_sub(self.usage.waited.max(watch_waited));
         (counted >= wall_cap(self.limits.cpu)).then_some(Ending::WallCap)
     }
 
@@ -466,6 +614,9 @@ impl<'a> Watch<'a> {
             self.exited_at
                 .is_none()
                 .then(|| (Slot::Exit, self.pidfd.as_fd(), PollFlags::IN)),
+            self.refusals
+                .as_ref()
+                .map(|l| (Slot::Refusals, l.as_fd(), PollFlags::IN)),
         ];
         let polled: Vec<_> = slots.into_iter().flatten().collect();
         let mut fds: Vec<PollFd> = polled
@@ -520,6 +671,17 @@ impl<'a> Watch<'a> {
                 self.exited_at = Some(Instant::now());
                 // It no longer reads its input.
                 self.stdin = None;
+            }
+            Slot::Refusals => {
+                let listener = self.refusals.as_ref().expect("polled");
+                if revents.contains(PollFlags::IN) {
+                    if let Some(refusal) = sandbox::seccomp::receive(listener) {
+                        return Ok(Some(Ending::Forbidden(refusal)));
+                    }
+                } else {
+                    // Every process of the run is gone.
+                    self.refusals = None;
+                }
             }
         }
         Ok(None)
@@ -649,6 +811,7 @@ mod tests {
     fn limits(cpu_ms: u64) -> Limits {
         Limits {
             cpu: Duration::from_millis(cpu_ms),
+            memory: 1 << 30,
             max_output: 1 << 16,
             stderr_tail: 64,
             padding: 0,
@@ -656,9 +819,7 @@ mod tests {
     }
 
     fn sh(script: &str) -> Program {
-        Program {
-            argv: vec!["sh".into(), "-c".into(), script.into()],
-        }
+        Program::from_argv(vec!["sh".into(), "-c".into(), script.into()])
     }
 
     #[test]
@@ -755,6 +916,65 @@ mod tests {
         let far = Instant::now() + Duration::from_secs(60);
         let run = sh("sleep 30").run(b"", &limits(200), Some(far)).unwrap();
         assert_eq!(run.ending, Ending::WallCap);
+    }
+
+    #[test]
+    fn memory_over_the_limit_ends_the_run() {
+        // 400 MiB written under a 100 MiB limit: read while it runs, the run ends there.
+        let hog =
+            |script: &str| Program::from_argv(vec!["python3".into(), "-c".into(), script.into()]);
+        let limits = Limits {
+            memory: 100 << 20,
+            ..limits(30_000)
+        };
+        let run = hog("x = b'x' * (400 << 20)\nimport time\ntime.sleep(30)")
+            .run(b"", &limits, None)
+            .unwrap();
+        assert_eq!(run.ending, Ending::MemoryLimit, "{run:?}");
+        assert!(run.memory > 100 << 20, "{run:?}");
+        assert!(
+            run.stopped().contains("over the limit"),
+            "{}",
+            run.stopped()
+        );
+        // Under it, the run is the program's and its memory is measured.
+        let run = hog("x = b'x' * (20 << 20)\nprint(len(x))")
+            .run(b"", &limits, None)
+            .unwrap();
+        assert_eq!(run.ending, Ending::Exited(0), "{run:?}");
+        assert!(run.memory > 20 << 20 && run.memory < 100 << 20, "{run:?}");
+    }
+
+    #[test]
+    fn a_confined_run_is_held_to_its_sandbox() {
+        let sandbox = Sandbox::probe(&[]).expect("the sandbox works on the test machine");
+        let confined = |script: &str| sh(script).confined(&sandbox);
+        // A forbidden call ends the run, named.
+        let run = confined(
+            "exec python3 -c 'import socket; socket.socket().connect((\"127.0.0.1\", 9))'",
+        )
+        .run(b"", &limits(10_000), None)
+        .unwrap();
+        assert_eq!(
+            run.ending,
+            Ending::Forbidden(Refusal { call: "connect" }),
+            "{run:?}"
+        );
+        assert!(run.stopped().contains("connect"), "{}", run.stopped());
+        // It writes in its scratch, its working directory, and nowhere else; it sees none of
+        // the auditor's environment.
+        let run = confined(
+            "echo kept > here && cat here; touch /etc/referee-test 2>/dev/null || echo refused; \
+             [ \"$HOME\" = \"$(pwd)\" ] && echo home; echo \"${CARGO:-none}\"",
+        )
+        .run(b"", &limits(10_000), None)
+        .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&run.stdout),
+            "kept\nrefused\nhome\nnone\n",
+            "{run:?}"
+        );
+        assert!(!Path::new("/etc/referee-test").exists());
     }
 
     #[test]

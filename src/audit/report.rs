@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::audited::{AuditReport, FindingRecord, Outcome, ProgramRecord};
 use super::data::DataOutcome;
 use super::entrants::{dir_name, Class};
+use super::sandbox::Confinement;
 use super::settings::{FormRule, Settings};
 use super::strengthen::{scores_of, uncovered};
 use super::verdict::{does, verdict, Facts, Scores, Standing};
@@ -30,6 +31,9 @@ pub const PROGRAMS: &str = "programs.csv";
 pub const FINDINGS: &str = "findings.csv";
 /// The manifest of an audit's report directory.
 pub const MANIFEST: &str = "audit.json";
+/// The names an audit's reports take in its report directory (`build/` holds the package's
+/// submissions built).
+pub const REPORTS: [&str; 5] = [PROGRAMS, MANIFEST, "programs", "tests", "build"];
 
 /// The columns of `programs.csv`, one row per program in the order given.
 pub const PROGRAMS_HEADER: [&str; 12] = [
@@ -48,7 +52,7 @@ pub const PROGRAMS_HEADER: [&str; 12] = [
 ];
 
 /// The columns of `findings.csv`: one row per signature kept, first found first.
-pub const FINDINGS_HEADER: [&str; 19] = [
+pub const FINDINGS_HEADER: [&str; 20] = [
     "finding",
     "kind",
     "game",
@@ -59,6 +63,7 @@ pub const FINDINGS_HEADER: [&str; 19] = [
     "exit",
     "cpu-millis",
     "wall-millis",
+    "memory-kib",
     "signature",
     "count",
     "confirmed",
@@ -317,7 +322,7 @@ pub fn detail(f: &FindingRecord) -> String {
     if f.batch_only {
         detail.push_str(", fails only with the other cases of its run");
     }
-    if f.seen == Kind::Timeout && !f.stopped.is_empty() {
+    if matches!(f.seen, Kind::Timeout | Kind::MemoryLimit) && !f.stopped.is_empty() {
         detail.push_str(&format!(", {}", f.stopped));
     }
     if f.kind == Kind::Flaky {
@@ -357,6 +362,7 @@ pub fn finding_row(
         f.exit.clone(),
         f.cpu.as_millis().to_string(),
         f.wall.as_millis().to_string(),
+        (f.memory >> 10).to_string(),
         f.signature.clone(),
         f.count.to_string(),
         f.evidence.text(),
@@ -405,6 +411,15 @@ pub fn options<O: RuleSet>(game: &str, settings: &Settings<O>) -> BTreeMap<Strin
     );
     put("timeout", settings.limits.cpu.as_secs_f64().to_string());
     put("timeout-clock", "cpu".to_string());
+    put("memory-mib", (settings.limits.memory >> 20).to_string());
+    put(
+        "confinement",
+        match settings.confinement {
+            Confinement::Unconfined => "unconfined",
+            Confinement::Confined { .. } => "confined",
+        }
+        .to_string(),
+    );
     put("keep-going", settings.keep_going.to_string());
     put("max-findings", settings.max_findings.to_string());
     put("strict", settings.strict.to_string());
@@ -514,7 +529,7 @@ pub fn write_report(
         scores_explained: SCORES_EXPLAINED,
         time_limit: report.time_limit.describe(),
         timeout_clock: "cpu",
-        wall_cap_factor: super::clock::WALL_FACTOR,
+        wall_cap_factor: super::usage::WALL_FACTOR,
         runs: report.runs(),
     };
     staging.json(

@@ -1,6 +1,6 @@
 //! Running one program: every run of an audit goes through its [`Runner`], so each is counted,
 //! held to the time limit (CPU time, as judge systems count it; wall-clock time only caps, see
-//! [`super::clock`]), written in the form the program reads, and cut at the audit's deadline or
+//! [`super::usage`]), written in the form the program reads, and cut at the audit's deadline or
 //! on interruption.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -23,7 +23,7 @@ pub const LEAST_LIMIT: Duration = Duration::from_millis(250);
 /// expected accepted on the existing data, [`LIMIT_FACTOR`] times the slowest, scaled by the
 /// run's input against the data's largest file, at least [`LEAST_LIMIT`], at most `--timeout`;
 /// `--timeout` itself when no such time is known. A run's wall-clock time is capped at
-/// [`super::clock::WALL_FACTOR`] times its limit, its waits for a CPU not counted.
+/// [`super::usage::WALL_FACTOR`] times its limit, its waits for a CPU not counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TimeLimit {
     /// `--timeout`: no run takes more CPU time.
@@ -69,7 +69,7 @@ impl TimeLimit {
     pub fn describe(&self) -> String {
         let cap = format!(
             "; wall-clock cap {} x the limit, waits for a CPU not counted",
-            super::clock::WALL_FACTOR
+            super::usage::WALL_FACTOR
         );
         match self.from_data {
             None => format!(
@@ -189,7 +189,9 @@ impl<'a, G: Game> Runner<'a, G> {
         self.run_limited(input, expected, &limits, cut)
     }
 
-    /// One run within `limits`, cut at `cut`, classified against `expected` (not counted).
+    /// One run within `limits`, cut at `cut`, classified against `expected` (not counted). A
+    /// run may always write twice its expected output: an output limit below a correct answer
+    /// would blame the program for the audit's settings.
     fn run_limited(
         &self,
         input: &[u8],
@@ -197,6 +199,10 @@ impl<'a, G: Game> Runner<'a, G> {
         limits: &Limits,
         cut: Option<Instant>,
     ) -> Option<Tried> {
+        let limits = &Limits {
+            max_output: limits.max_output.max(2 * expected.len()),
+            ..*limits
+        };
         match self.program.run(input, limits, cut) {
             Ok(run) => {
                 // A run stopped by the wall-clock cap (it sleeps or blocks) is charged its CPU

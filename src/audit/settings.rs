@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use super::program::Limits;
+use super::sandbox::Confinement;
 use crate::game::{Constraints, Form};
 use crate::shard::Shard;
 
@@ -62,6 +63,8 @@ pub struct Settings<O> {
     pub save_runs: Option<PathBuf>,
     /// The package whose `data/secret/` the strengthening cases are added to.
     pub add_to: Option<PathBuf>,
+    /// How the programs run.
+    pub confinement: Confinement,
 }
 
 /// The shares of `--time` at which each stage ends: the existing data's runs, the cases, the

@@ -25,11 +25,11 @@
 
 use std::time::{Duration, Instant};
 
-use super::clock::thread_cpu;
 use super::narrow::{alone, first_failing};
 use super::outcome::{difference, Tried};
 use super::program::past;
 use super::runner::Runner;
+use super::usage::thread_cpu;
 use super::Kind;
 use crate::game::{Case, Engine, Form, Game};
 use crate::random::Rng;

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::{amount, rules_help, seconds, CiArgs, HtmlArgs, ShardArgs};
+use super::{amount, limit_seconds, rules_help, seconds, CiArgs, HtmlArgs, ShardArgs};
 use crate::error::RunError;
 use crate::game::{rules_from_flag, Constraints, Form, Game};
 use crate::games::{GameName, Visitor};
@@ -75,9 +75,32 @@ pub(super) struct AuditArgs {
     /// data, as judge systems set it.
     #[arg(long, default_value_t = 2.0)]
     pub(super) timeout: f64,
-    /// The most bytes of standard output read from one run; more is `output-limit`.
+    /// The most bytes of standard output read from one run; more is `output-limit`. A confined
+    /// program's scratch (its `/tmp`, HOME and TMPDIR) holds as much, and no file it writes is
+    /// larger.
     #[arg(long, value_parser = amount, default_value = "16777216")]
     pub(super) max_output: u64,
+    /// The memory the processes of one run may hold together, in MiB (their resident sets, read
+    /// while they run, and the largest one's high-water mark); more is `memory-limit`. The
+    /// stack may grow as large. Default: the package's `limits.memory` (problem.yaml), else
+    /// 2048, Kattis' default.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    pub(super) memory: Option<u64>,
+    /// The CPU time one submission's build may take, in seconds (its wall-clock time capped at
+    /// three times that); past it, or past its memory (the memory limit, at least 2048 MiB),
+    /// the submission is `compile-error`.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub(super) compile_time: f64,
+    /// A file or directory every program may read, besides the system's directories and its
+    /// own files (the paths its command names); repeatable. For a judge that reads a file
+    /// beside it.
+    #[arg(long, value_name = "PATH")]
+    pub(super) allow_read: Vec<PathBuf>,
+    /// Run the programs with the auditor's rights, outside the sandbox: for programs you trust,
+    /// on a kernel without a mechanism the sandbox needs (docs/security.md). Their limits
+    /// (time, memory, output) still hold.
+    #[arg(long, conflicts_with = "allow_read")]
+    pub(super) unconfined: bool,
     /// Random cases per run, in the multi-case form (one in the single-case form); a failing
     /// run is narrowed to one case that fails alone.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
@@ -113,6 +136,10 @@ pub(super) struct AuditArgs {
     pub(super) html: HtmlArgs,
 }
 
+/// The least `--max-output` may be, in bytes (whatever it is, a run may write twice its
+/// expected output: [`crate::audit::runner`]).
+const LEAST_OUTPUT: u64 = 4096;
+
 /// `--form`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(super) enum FormChoice {
@@ -127,8 +154,19 @@ pub(super) enum FormChoice {
 impl AuditArgs {
     /// Checks the flags that do not depend on the game, before any work.
     fn check(&self) -> Result<(), RunError> {
-        self.ci.check(&self.out)?;
-        self.html.check(&self.out)?;
+        limit_seconds("--timeout", self.timeout)?;
+        limit_seconds("--compile-time", self.compile_time)?;
+        if let Some(time) = self.time {
+            limit_seconds("--time", time)?;
+        }
+        seconds("--shrink-time", self.shrink_time)?;
+        if self.max_output < LEAST_OUTPUT {
+            return Err(RunError::Usage(format!(
+                "--max-output must be at least {LEAST_OUTPUT} bytes, not {}: a correct program's \
+                 output would be over it",
+                self.max_output
+            )));
+        }
         if self.add_to.is_some() && self.sharding.slice()?.is_some() {
             return Err(RunError::Usage(
                 "--add-to adds the strengthening cases of a whole run; with --shard, merge the \
@@ -166,6 +204,21 @@ impl AuditArgs {
                 )));
             }
         }
+        let reads: Vec<(&str, &std::path::Path)> = [
+            ("--package", &self.package),
+            ("--add-to", &self.add_to),
+            ("--programs", &self.programs),
+        ]
+        .into_iter()
+        .filter_map(|(flag, path)| path.as_deref().map(|p| (flag, p)))
+        .chain(self.inputs.iter().map(|p| ("--inputs", p.as_path())))
+        .collect();
+        super::Destinations {
+            out: &self.out,
+            reads,
+            reports: &crate::audit::report::REPORTS,
+        }
+        .check(&self.ci, Some(&self.html))?;
         Ok(())
     }
 
@@ -181,14 +234,46 @@ impl AuditArgs {
         }
     }
 
+    /// The memory limit of every run, in bytes: `--memory`, else the package's
+    /// `limits.memory`, else Kattis' default.
+    fn memory(&self) -> Result<u64, RunError> {
+        use crate::judge_system::problem_yaml::{memory_mib, DEFAULT_MEMORY_MIB};
+        let mib = match (self.memory, &self.package) {
+            (Some(mib), _) => mib,
+            (None, Some(package)) => memory_mib(package)
+                .map_err(RunError::Usage)?
+                .unwrap_or(DEFAULT_MEMORY_MIB),
+            (None, None) => DEFAULT_MEMORY_MIB,
+        };
+        Ok(mib << 20)
+    }
+
+    /// The sandbox the programs run in, checked before any of them runs; `None` with
+    /// `--unconfined`.
+    #[cfg(target_os = "linux")]
+    fn sandbox(&self) -> Result<Option<std::sync::Arc<crate::audit::sandbox::Sandbox>>, RunError> {
+        if self.unconfined {
+            return Ok(None);
+        }
+        crate::audit::sandbox::Sandbox::probe(&self.allow_read)
+            .map(Some)
+            .map_err(|why| {
+                RunError::Usage(format!(
+                    "{why}. audit runs other people's programs in a sandbox; --unconfined runs \
+                     them with your rights instead (docs/security.md)"
+                ))
+            })
+    }
+
     /// The settings of an audit of `programs` programs judging `G`.
     #[cfg(target_os = "linux")]
     fn settings<G: Game>(
         &self,
         programs: usize,
+        confinement: crate::audit::sandbox::Confinement,
     ) -> Result<crate::audit::settings::Settings<G::Options>, RunError> {
         use crate::audit::settings::{FormRule, Settings};
-        let time = self.time.map(|t| seconds("--time", t)).transpose()?;
+        let time = self.time.map(|t| limit_seconds("--time", t)).transpose()?;
         Ok(Settings {
             rules: rules_from_flag::<G>(self.rules.as_deref())?,
             seed: self.seed,
@@ -198,7 +283,8 @@ impl AuditArgs {
             },
             time,
             limits: crate::audit::program::Limits {
-                cpu: seconds("--timeout", self.timeout)?,
+                cpu: limit_seconds("--timeout", self.timeout)?,
+                memory: self.memory()?,
                 max_output: self.max_output.min(usize::MAX as u64) as usize,
                 stderr_tail: 4 << 10,
                 padding: 0,
@@ -222,30 +308,48 @@ impl AuditArgs {
             constraints: self.constraints,
             save_runs: self.save_runs.clone(),
             add_to: self.add_to.clone(),
+            confinement,
         })
     }
 
     /// The programs: `--cmd` values, `--programs`' table, a package's submissions (built into
-    /// OUT/build); what was left out is said in `notes`.
+    /// OUT/build), each confined in `sandbox` when there is one; what was left out is said in
+    /// `notes`.
     #[cfg(target_os = "linux")]
     fn entrants(
         &self,
         notes: &mut Vec<String>,
+        sandbox: Option<&std::sync::Arc<crate::audit::sandbox::Sandbox>>,
     ) -> Result<Vec<crate::audit::entrants::Entrant>, RunError> {
         use crate::audit::entrants;
         let mut all = entrants::from_commands(&self.cmd)?;
         if let Some(table) = &self.programs {
             all.extend(entrants::from_table(table)?);
         }
+        if let Some(sandbox) = sandbox {
+            for entrant in &mut all {
+                if let Ok(program) = &entrant.program {
+                    entrant.program = Ok(program.confined(sandbox));
+                }
+            }
+        }
         if let Some(package) = &self.package {
             let dir = self.out.join("build");
             std::fs::create_dir_all(&dir).map_err(|e| RunError::io(&dir, e))?;
+            if let Some(sandbox) = sandbox.filter(|s| s.as_nobody()) {
+                sandbox.reachable(&dir).map_err(RunError::Usage)?;
+            }
             eprintln!(
                 "building the submissions of {} into {}",
                 package.display(),
                 dir.display()
             );
-            all.extend(entrants::from_package(package, &dir, notes)?);
+            let builder = entrants::Builder {
+                sandbox,
+                cpu: limit_seconds("--compile-time", self.compile_time)?,
+                memory: self.memory()?,
+            };
+            all.extend(entrants::from_package(package, &dir, notes, &builder)?);
         }
         entrants::unique(all)
     }
@@ -255,18 +359,26 @@ impl AuditArgs {
 pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     use crate::audit::audited::AuditReport;
     use crate::audit::program;
+    use crate::audit::sandbox::Confinement;
     args.check()?;
+    let sandbox = args.sandbox()?;
+    let confinement = sandbox
+        .as_ref()
+        .map_or(Confinement::Unconfined, |s| s.confinement());
     let mut notes = Vec::new();
-    let entrants = args.entrants(&mut notes)?;
+    let entrants = args.entrants(&mut notes, sandbox.as_ref())?;
     struct Audit<'a> {
         args: &'a AuditArgs,
         entrants: &'a [crate::audit::entrants::Entrant],
         notes: Vec<String>,
+        confinement: Confinement,
     }
     impl Visitor for Audit<'_> {
         type Output = Result<(AuditReport, std::collections::BTreeMap<String, String>), RunError>;
         fn visit<G: Game>(self) -> Self::Output {
-            let settings = self.args.settings::<G>(self.entrants.len())?;
+            let settings = self
+                .args
+                .settings::<G>(self.entrants.len(), self.confinement)?;
             let report = crate::audit::pipeline::audit::<G>(&settings, self.entrants, self.notes)?;
             let options = crate::audit::report::options(G::NAME, &settings);
             Ok((report, options))
@@ -278,6 +390,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
         args: &args,
         entrants: &entrants,
         notes,
+        confinement,
     });
     listening.close();
     let (report, options) = ran?;

@@ -60,6 +60,11 @@ pub(super) fn summary(shown: &Shown, report: &AuditReport) -> Result<u8, RunErro
         report.problem.why,
         report.time_limit.describe()
     );
+    eprintln!(
+        "programs run {}; memory limit {}",
+        report.confinement.text(),
+        crate::audit::program::mebibytes(report.memory_limit)
+    );
     if report.effort.random_dropped > 0 {
         eprintln!(
             "note: {} random cases outside the contest's limits dropped",

@@ -20,8 +20,8 @@ pub(super) struct GenArgs {
     #[arg(long)]
     out: Option<PathBuf>,
     /// How many files.
-    #[arg(long, default_value_t = 1)]
-    count: usize,
+    #[arg(long, value_parser = super::amount, default_value = "1")]
+    count: u64,
     /// Seed; the same seed, knobs and rule set give the same files.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -144,7 +144,7 @@ pub(super) fn generate(args: GenArgs) -> Result<ExitCode, RunError> {
     }
     let request = crate::gen::Request {
         out,
-        count: args.count,
+        count: usize::try_from(args.count).unwrap_or(usize::MAX),
         seed: args.seed,
         answers: args.answers,
         knobs: args.knobs.0,

@@ -35,14 +35,15 @@ pub(super) struct GradeArgs {
 
 pub(super) fn grade(args: GradeArgs) -> Result<ExitCode, RunError> {
     check_rules(args.game, args.rules.as_deref())?;
-    super::out_apart(
-        &args.out,
-        [
+    super::Destinations {
+        out: &args.out,
+        reads: vec![
             ("--cases", args.cases.as_path()),
             ("--submissions", args.submissions.as_path()),
         ],
-    )?;
-    args.ci.check(&args.out)?;
+        reports: &crate::grade::REPORTS,
+    }
+    .check(&args.ci, None)?;
     let options = crate::grade::Options {
         game: args.game,
         rules: args.rules,

@@ -102,7 +102,7 @@ enum Command {
     /// Cross-examine someone else's judge program: run it on input files and seeded random
     /// cases, compare its output with the engine's, and shrink where it is wrong.
     #[command(after_help = AUDIT_EXIT)]
-    Audit(audit::AuditArgs),
+    Audit(Box<audit::AuditArgs>),
     /// Draw one case: the Pousse board after a move (as in the problem statement, with the
     /// straights and any repetition), the LittleSquares decomposition, the Some Game line.
     #[command(after_help = SHOW_EXIT)]
@@ -115,8 +115,9 @@ enum Command {
     /// team's output is compared verdict by verdict (flags go before the files).
     #[command(after_help = VALIDATOR_EXIT_CODES)]
     Check(validators::CheckArgs),
-    /// Write a Kattis problem package (statement, sample and secret data with the engine's
-    /// answers, input and output validators running referee, submissions).
+    /// Write a problem package for Kattis, DOMjudge and BAPCtools (problemtools' formats), or a
+    /// DMOJ problem with `--system dmoj`: statement, sample and secret data with the engine's
+    /// answers, validators running referee, submissions.
     #[command(after_help = PACKAGE_EXIT)]
     Package(package::PackageArgs),
 }
@@ -129,16 +130,8 @@ const VALIDATOR_EXIT_CODES: &str = "Exit codes: validate: 42 valid, 43 invalid. 
 /// A count of steps or bytes, written as a whole number (`2000000000`, `2_000_000_000`) or in
 /// exponent notation (`2e9`).
 fn amount(text: &str) -> Result<u64, String> {
-    let plain = text.replace('_', "");
-    if let Ok(v) = plain.parse::<u64>() {
-        return Ok(v);
-    }
-    match plain.parse::<f64>() {
-        Ok(v) if v >= 0.0 && v.fract() == 0.0 && v < 1.8e19 => Ok(v as u64),
-        _ => Err(format!(
-            "'{text}' is not a whole number (like 2000000000 or 2e9)"
-        )),
-    }
+    crate::text::whole_number(text)
+        .ok_or_else(|| format!("'{text}' is not a whole number (like 2000000000 or 2e9)"))
 }
 
 /// A throughput for summaries: `1234 cases/s`, `2.5 cases/s`, or for runs slower than one case
@@ -169,6 +162,13 @@ fn rules_help() -> String {
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The commands that stage reports leave no staging directory behind when a signal ends
+    // them (audit, interrupted, writes what it found instead).
+    let _cleaning = matches!(
+        cli.command,
+        Command::Verify(_) | Command::Merge(_) | Command::Grade(_) | Command::Stress(_)
+    )
+    .then(crate::report::write::clean_up_on_signals);
     let outcome = match cli.command {
         Command::Judge(args) => judge::judge(args),
         Command::Verify(args) => verify::verify(args),
@@ -176,7 +176,7 @@ pub fn main() -> ExitCode {
         Command::Grade(args) => grade::grade(args),
         Command::Gen(args) => generate::generate(args),
         Command::Stress(args) => stress::stress(args),
-        Command::Audit(args) => audit::audit(args),
+        Command::Audit(args) => audit::audit(*args),
         Command::Show(args) => show::show(args),
         Command::Validate(args) => validators::validate_input(args),
         Command::Check(args) => validators::check_output(args),
@@ -225,6 +225,80 @@ fn done(problems: bool) -> ExitCode {
     }
 }
 
+/// Where a run writes, and what it reads, checked before any work.
+struct Destinations<'a> {
+    /// The report directory, `--out`.
+    out: &'a std::path::Path,
+    /// The files and trees the run reads, each with its flag or role.
+    reads: Vec<(&'a str, &'a std::path::Path)>,
+    /// The names the run's reports take in `out`.
+    reports: &'a [&'a str],
+}
+
+impl Destinations<'_> {
+    /// Checks, before any work, that `--out` holds nothing the run reads, and that each output
+    /// file (`--junit`, `--html`, `$GITHUB_STEP_SUMMARY`) can be written where asked without
+    /// replacing anything the run reads or writes: not a directory, in a directory that exists
+    /// (or `--out`, which the run makes), not inside what the run reads, not one of the run's
+    /// reports, and no two of them the same file.
+    fn check(&self, ci: &CiArgs, html: Option<&HtmlArgs>) -> Result<(), RunError> {
+        out_apart(self.out, self.reads.iter().copied())?;
+        let mut files: Vec<(&str, &std::path::Path)> = Vec::new();
+        if let Some(junit) = &ci.junit {
+            files.push(("--junit", junit));
+        }
+        if let Some(page) = html.and_then(|h| h.html.as_deref()) {
+            files.push(("--html", page));
+        }
+        for (flag, path) in &files {
+            check_output_file(flag, path, Some(self.out))?;
+            self.apart(flag, path)?;
+        }
+        if let [(a, first), (b, second)] = files[..] {
+            use crate::report::write::real_path;
+            if real_path(first) == real_path(second) {
+                return Err(RunError::Usage(format!(
+                    "{a} {} and {b} {} are the same file: give each its own",
+                    first.display(),
+                    second.display()
+                )));
+            }
+        }
+        ci.check_step_summary()
+    }
+
+    /// Refuses the output file `path` (the value of `flag`) when it is, or lies inside, what the
+    /// run reads, or is one of the reports the run writes in `--out`.
+    fn apart(&self, flag: &str, path: &std::path::Path) -> Result<(), RunError> {
+        use crate::report::write::{inside, real_path};
+        for (what, tree) in &self.reads {
+            if inside(path, tree) {
+                return Err(RunError::Usage(format!(
+                    "{flag} {} is inside {what} {}: writing it would replace what the run \
+                     reads; give it a path apart",
+                    path.display(),
+                    tree.display()
+                )));
+            }
+        }
+        let real = real_path(path);
+        if let Ok(rest) = real.strip_prefix(real_path(self.out)) {
+            if let Some(first) = rest.components().next() {
+                let name = first.as_os_str().to_string_lossy();
+                if self.reports.contains(&name.as_ref()) {
+                    return Err(RunError::Usage(format!(
+                        "{flag} {}: {name} is one of the reports the run writes in --out {}; \
+                         give it another name",
+                        path.display(),
+                        self.out.display()
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Refuses a report directory `out` that holds one of the files or trees a command reads
 /// (`trees`, each with its flag or role): its reports would be written among the data.
 fn out_apart<'a>(
@@ -268,6 +342,22 @@ fn seconds(flag: &str, value: f64) -> Result<Duration, RunError> {
     })
 }
 
+/// The least a limit of time may be: below it, every run or case would be over it.
+const LEAST_SECONDS: Duration = Duration::from_millis(1);
+
+/// A limit of time, which must be at least [`LEAST_SECONDS`]: zero would put every program or
+/// case over it, and report that as their fault.
+fn limit_seconds(flag: &str, value: f64) -> Result<Duration, RunError> {
+    let limit = seconds(flag, value)?;
+    if limit < LEAST_SECONDS {
+        return Err(RunError::Usage(format!(
+            "{flag} must be at least {} s, not {value}: every run would be over it",
+            LEAST_SECONDS.as_secs_f64()
+        )));
+    }
+    Ok(limit)
+}
+
 /// When to print GitHub Actions annotations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Annotations {
@@ -294,13 +384,9 @@ struct CiArgs {
 }
 
 impl CiArgs {
-    /// Checks, before any work, that the JUnit file and the step summary
-    /// ($GITHUB_STEP_SUMMARY) can be written where asked, by a run writing its reports into
-    /// `out`.
-    fn check(&self, out: &std::path::Path) -> Result<(), RunError> {
-        if let Some(path) = &self.junit {
-            check_output_file("--junit", path, Some(out))?;
-        }
+    /// Checks, before any work, that the step summary ($GITHUB_STEP_SUMMARY) can be written
+    /// where asked (the JUnit file is checked with the run's [`Destinations`]).
+    fn check_step_summary(&self) -> Result<(), RunError> {
         if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()) {
             check_output_file("$GITHUB_STEP_SUMMARY", std::path::Path::new(&path), None)?;
         }
@@ -338,15 +424,6 @@ struct HtmlArgs {
 }
 
 impl HtmlArgs {
-    /// Checks, before any work, that the report can be written where asked, by a run writing
-    /// its reports into `out`.
-    fn check(&self, out: &std::path::Path) -> Result<(), RunError> {
-        match &self.html {
-            Some(path) => check_output_file("--html", path, Some(out)),
-            None => Ok(()),
-        }
-    }
-
     /// Writes the page `page()` when asked.
     fn write(
         &self,

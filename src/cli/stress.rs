@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::{rules_help, seconds, CiArgs, HtmlArgs, ShardArgs};
+use super::{limit_seconds, rules_help, seconds, CiArgs, HtmlArgs, ShardArgs};
 use crate::error::RunError;
 use crate::game::{rules_from_flag, Game};
 use crate::games::{GameName, Visitor};
@@ -55,13 +55,17 @@ pub(super) struct StressArgs {
 }
 
 pub(super) fn stress(args: StressArgs) -> Result<ExitCode, RunError> {
-    args.html.check(&args.out)?;
-    args.ci.check(&args.out)?;
+    super::Destinations {
+        out: &args.out,
+        reads: Vec::new(),
+        reports: &crate::stress::REPORTS,
+    }
+    .check(&args.ci, Some(&args.html))?;
     let limits = crate::stress::Limits {
         seed: args.seed,
         cases: args.cases,
-        time: args.time.map(|t| seconds("--time", t)).transpose()?,
-        case_time: seconds("--case-time", args.case_time)?,
+        time: args.time.map(|t| limit_seconds("--time", t)).transpose()?,
+        case_time: limit_seconds("--case-time", args.case_time)?,
         shrink_time: seconds("--shrink-time", args.shrink_time)?,
         keep_going: args.keep_going,
         max_findings: args.max_findings,

@@ -34,6 +34,10 @@ pub(super) struct ValidateArgs {
     /// is valid when it is byte for byte the engine's verdicts on this input.
     #[arg(long, value_name = "INPUT")]
     answer_of: Option<PathBuf>,
+    /// The most bytes of input read: a longer input is invalid (exit 43), so an endless one
+    /// ends. Under `--constraints contest`, a case ends at the contest's limits before that.
+    #[arg(long, value_parser = super::amount, default_value = "1000000000")]
+    max_input_bytes: u64,
 }
 
 /// The judge system whose checker protocol `check` speaks.
@@ -93,7 +97,7 @@ pub(super) fn validate_input(args: ValidateArgs) -> Result<ExitCode, RunError> {
                     }
                 });
             }
-            let input = crate::text::Bounded::new(self.input, 16_000_000_000);
+            let input = crate::text::Bounded::new(self.input, self.args.max_input_bytes);
             match validate::<G>(input, rules, self.args.constraints) {
                 Ok(cases) => {
                     eprintln!(

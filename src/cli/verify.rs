@@ -72,12 +72,16 @@ pub(super) struct MergeArgs {
 
 pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
     check_rules(args.game, args.rules.as_deref())?;
-    super::out_apart(
-        &args.out,
-        args.paths.iter().map(|p| ("the input", p.as_path())),
-    )?;
-    args.html.check(&args.out)?;
-    args.ci.check(&args.out)?;
+    super::Destinations {
+        out: &args.out,
+        reads: args
+            .paths
+            .iter()
+            .map(|p| ("the input", p.as_path()))
+            .collect(),
+        reports: &crate::verify::run::REPORTS,
+    }
+    .check(&args.ci, Some(&args.html))?;
     let settings = crate::verify::Settings {
         reference_budget: args.reference_budget,
         no_reference: args.no_reference,
@@ -146,7 +150,23 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
 }
 
 pub(super) fn merge(args: MergeArgs) -> Result<ExitCode, RunError> {
-    args.ci.check(&args.out)?;
+    let reports: Vec<&str> = [
+        &crate::verify::run::REPORTS[..],
+        &crate::grade::REPORTS,
+        &crate::stress::REPORTS,
+        &crate::audit::report::REPORTS,
+    ]
+    .concat();
+    super::Destinations {
+        out: &args.out,
+        reads: args
+            .shards
+            .iter()
+            .map(|s| ("the shard", s.as_path()))
+            .collect(),
+        reports: &reports,
+    }
+    .check(&args.ci, None)?;
     let merged = crate::report::merge::merge(
         &args.shards,
         &args.out,

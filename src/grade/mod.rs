@@ -27,7 +27,7 @@ use crate::shard::Shard;
 use crate::walk::{display, walk_cases, CaseFile};
 
 pub use reports::{
-    suites, summary, GradeReports, GradeRow, GradeRows, Outcome, KEPT_ROWS, MANIFEST,
+    suites, summary, GradeReports, GradeRow, GradeRows, Outcome, KEPT_ROWS, MANIFEST, REPORTS,
 };
 
 /// How to grade.
@@ -184,10 +184,10 @@ pub fn grade(
     let mut all = CaseListBuilder::default();
     let mut judged = CaseListBuilder::default();
     let walk = walk_cases(&[cases.to_path_buf()])?.filter(|f| {
-        all.add(&f.name);
+        all.add(f);
         let mine = shard.is_none_or(|s| s.contains(&relative(f)));
         if mine {
-            judged.add(&f.name);
+            judged.add(f);
         }
         mine
     });

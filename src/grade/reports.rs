@@ -16,6 +16,8 @@ pub const GRADES: &str = "grades.csv";
 pub const SUMMARY: &str = "summary.csv";
 /// The manifest of a grade report directory.
 pub const MANIFEST: &str = "grade.json";
+/// The names a grade run's reports take in its report directory.
+pub const REPORTS: [&str; 3] = [GRADES, SUMMARY, MANIFEST];
 /// The columns of `grades.csv`.
 pub const GRADES_HEADER: [&str; 6] = ["submission", "file", "verdict", "expected", "got", "detail"];
 /// The rows kept for the CI results by default: the first this many that are not `AC`, and

@@ -14,6 +14,7 @@
 pub mod check;
 pub mod layout;
 pub mod package;
+pub mod problem_yaml;
 pub mod validate;
 
 /// The rule set named by a validator argument: `R`, `rules=R`, or `--rules R`.

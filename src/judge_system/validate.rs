@@ -1,7 +1,9 @@
 //! The input validator: the engine's parser, and for a contest problem the original problem's
 //! limits and the strict layout of [`super::layout`].
 
+use std::cell::RefCell;
 use std::io::Read;
+use std::rc::Rc;
 
 use super::layout::LayoutCheck;
 use crate::error::{InputError, JudgeError};
@@ -23,57 +25,114 @@ const AFTER_THE_LAST_CASE: u64 = 1 << 16;
 
 /// Checks `input` under `constraints`; the number of cases when valid. Reads at most
 /// [`AFTER_THE_LAST_CASE`] bytes past what the engine reads, so an endless input ends as soon
-/// as the engine stops.
+/// as the engine stops. Under the contest's constraints each case is checked against the
+/// original problem's limits as soon as it is read, and a case longer than those limits allow
+/// ([`Game::CONTEST_CASE_BYTES`]) is stopped there: an input ends at its first broken limit,
+/// however long it goes on.
 pub fn validate<G: Game>(
     input: impl Read,
     options: G::Options,
     constraints: Constraints,
 ) -> Result<usize, Invalid> {
-    let (judged, layout) = match constraints {
-        Constraints::Engine => {
-            let mut input = input;
-            (G::judge(Engine::Fast, &mut input, options), None)
+    if constraints == Constraints::Engine {
+        let mut input = input;
+        return G::judge(Engine::Fast, &mut input, options)
+            .map(|judgements| judgements.len())
+            .map_err(|e| Invalid(e.to_string()));
+    }
+    let watch = Rc::new(RefCell::new(Watch::default()));
+    let mut checked = LayoutCheck::new(CaseBound {
+        inner: input,
+        watch: Rc::clone(&watch),
+        most: G::CONTEST_CASE_BYTES,
+    });
+    let judged = G::judge_each(&mut checked, options, &mut |judgement| {
+        let mut watch = watch.borrow_mut();
+        watch.cases += 1;
+        watch.since_case = 0;
+        if watch.outside.is_none() {
+            watch.outside = G::outside_contest(&judgement)
+                .map(|(expected, found)| (watch.cases, expected, found));
         }
-        Constraints::Contest => {
-            let mut checked = LayoutCheck::new(input);
-            let judged = G::judge(Engine::Fast, &mut checked, options);
-            // After a grammar error, only a layout fault before it matters, and every such
-            // fault shows within the next byte: a few more bytes are read, never the rest of
-            // an endless input. After the last case, what follows is read to its end, up to
-            // a bound.
-            let bound = match judged {
-                Err(_) => AFTER_AN_ERROR,
-                Ok(_) => AFTER_THE_LAST_CASE,
-            };
-            let read_to = checked.position();
-            let rest = std::io::copy(&mut (&mut checked).take(bound + 1), &mut std::io::sink());
-            if judged.is_ok() && rest.is_ok_and(|n| n > bound) {
-                return Err(Invalid(format!(
-                    "{read_to}: expected the end of the input, found more than {bound} bytes \
-                     after the last case"
-                )));
-            }
-            (judged, checked.finish())
-        }
+    });
+    let state = watch.borrow().clone();
+    if let Some((case, expected, found)) = state.outside {
+        return Err(Invalid(format!(
+            "case {case}: expected {expected}, found {found}"
+        )));
+    }
+    if let Some(most) = state.too_long {
+        return Err(Invalid(format!(
+            "{}: case {}: expected a case of at most {most} bytes (the contest's limits), found \
+             more",
+            checked.position(),
+            state.cases + 1
+        )));
+    }
+    // After a grammar error, only a layout fault before it matters, and every such fault
+    // shows within the next byte: a few more bytes are read, never the rest of an endless
+    // input. After the last case, what follows is read to its end, up to a bound.
+    let bound = match judged {
+        Err(_) => AFTER_AN_ERROR,
+        Ok(_) => AFTER_THE_LAST_CASE,
     };
-    match (judged, layout) {
+    let read_to = checked.position();
+    watch.borrow_mut().since_case = 0;
+    let rest = std::io::copy(&mut (&mut checked).take(bound + 1), &mut std::io::sink());
+    if judged.is_ok() && rest.is_ok_and(|n| n > bound) {
+        return Err(Invalid(format!(
+            "{read_to}: expected the end of the input, found more than {bound} bytes after the \
+             last case"
+        )));
+    }
+    match (judged, checked.finish()) {
         // The earlier of a grammar error and a layout fault is reported.
         (Err(JudgeError::Input(e)), Some(l)) => Err(Invalid(earlier(e, l).to_string())),
         (Err(e), _) => Err(Invalid(e.to_string())),
-        (Ok(_), Some(l)) => Err(Invalid(l.to_string())),
-        (Ok(judgements), None) => {
-            if constraints == Constraints::Contest {
-                for (i, j) in judgements.iter().enumerate() {
-                    if let Some((expected, found)) = G::outside_contest(j) {
-                        return Err(Invalid(format!(
-                            "case {}: expected {expected}, found {found}",
-                            i + 1
-                        )));
-                    }
-                }
-            }
-            Ok(judgements.len())
+        (Ok(()), Some(l)) => Err(Invalid(l.to_string())),
+        (Ok(()), None) => Ok(state.cases),
+    }
+}
+
+/// What the contest's validator has seen of the cases so far.
+#[derive(Debug, Clone, Default)]
+struct Watch {
+    /// Cases judged.
+    cases: usize,
+    /// Bytes read since the last case judged.
+    since_case: u64,
+    /// The first case outside the contest's limits: its number, what the limits allow, what
+    /// it has.
+    outside: Option<(usize, String, String)>,
+    /// Set when a case went past the most bytes a case may take: that most.
+    too_long: Option<u64>,
+}
+
+/// The input of a contest's validator: once a case is outside the limits, or longer than a
+/// case may be (`most` bytes), it reads no more (an error ends the engine's reading).
+struct CaseBound<R> {
+    inner: R,
+    watch: Rc<RefCell<Watch>>,
+    most: Option<u64>,
+}
+
+impl<R: Read> Read for CaseBound<R> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let mut watch = self.watch.borrow_mut();
+        let stop = |why: &str| std::io::Error::other(why.to_string());
+        if watch.outside.is_some() {
+            return Err(stop("a case outside the contest's limits"));
         }
+        if let Some(most) = self.most {
+            if watch.since_case > most {
+                watch.too_long = Some(most);
+                return Err(stop("a case longer than the contest's limits allow"));
+            }
+        }
+        drop(watch);
+        let n = self.inner.read(out)?;
+        self.watch.borrow_mut().since_case += n as u64;
+        Ok(n)
     }
 }
 

@@ -358,6 +358,12 @@ impl Case for GridCase {
 
     fn shape(knobs: &Knobs) -> Result<GridShape, String> {
         let (rows, cols) = knobs.grid()?;
+        let widest = super::fold::MAX_WIDTH as u64;
+        if let Some(cols) = cols.filter(|&c| c > widest) {
+            return Err(format!(
+                "--cols must be at most {widest} (the widest row the engine reads), not {cols}"
+            ));
+        }
         Ok(GridShape {
             rows: rows.map(|r| r as usize),
             cols: cols.map(|c| c as usize),

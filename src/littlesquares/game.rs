@@ -41,6 +41,17 @@ impl Game for LittleSquares {
         }
     }
 
+    fn judge_each(
+        input: &mut dyn Read,
+        (): (),
+        each: &mut dyn FnMut(Judgement),
+    ) -> Result<(), JudgeError> {
+        super::parse::judge_each(input, each)
+    }
+
+    /// Ten rows of ten squares and their line ends, or the literal of such a grid: far less.
+    const CONTEST_CASE_BYTES: Option<u64> = Some(1 << 10);
+
     const SINGLE_FORM: &'static str = "one grid, a row per line";
     const MULTI_FORM: &'static str = "grids separated by an empty line";
     /// The first and third examples of the statement.
@@ -54,6 +65,21 @@ impl Game for LittleSquares {
 
     fn join(inputs: &[Vec<u8>]) -> Vec<u8> {
         inputs.join(&b"\n"[..])
+    }
+
+    /// Grids separated by an empty line.
+    fn write_joined(
+        count: usize,
+        inputs: &mut dyn Iterator<Item = Vec<u8>>,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        for (i, input) in inputs.take(count).enumerate() {
+            if i > 0 {
+                out.write_all(b"\n")?;
+            }
+            out.write_all(&input)?;
+        }
+        Ok(())
     }
 
     /// The Grundy value from the definitions, for grids beyond the reference's search.

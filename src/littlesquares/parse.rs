@@ -112,7 +112,18 @@ fn start<R: Read>(reader: &mut R, rest: &mut Vec<u8>) -> std::io::Result<Start> 
 
 /// Judges every grid of the input with the engine, reading it once, in memory proportional to
 /// the width of a row.
-pub fn judge<R: Read>(mut reader: R) -> Result<Vec<Judgement>, JudgeError> {
+pub fn judge<R: Read>(reader: R) -> Result<Vec<Judgement>, JudgeError> {
+    let mut out = Vec::new();
+    judge_each(reader, &mut |j| out.push(j))?;
+    Ok(out)
+}
+
+/// [`judge`], each grid's judgement handed to `each` as soon as the grid is read (a grid held
+/// while it is read, never the input).
+pub fn judge_each<R: Read>(
+    mut reader: R,
+    each: &mut dyn FnMut(Judgement),
+) -> Result<(), JudgeError> {
     let mut rest = Vec::new();
     let blank_line_error = |(line, byte): (u64, u8)| -> JudgeError {
         InputError::new(
@@ -128,42 +139,48 @@ pub fn judge<R: Read>(mut reader: R) -> Result<Vec<Judgement>, JudgeError> {
         Start::Empty(end, None) => {
             Err(InputError::new(end, Some(1), "a grid", "end of input").into())
         }
-        Start::Literal(at) => judge_literals(ByteStream::new(Cursor::new(rest).chain(reader), at)),
-        Start::Rows(at, None) => judge_rows(LineReader::after_lines(
-            Cursor::new(rest).chain(reader),
-            MAX_WIDTH + 1,
-            at.line - 1,
-        )),
+        Start::Literal(at) => {
+            judge_literals(ByteStream::new(Cursor::new(rest).chain(reader), at), each)
+        }
+        Start::Rows(at, None) => judge_rows(
+            LineReader::after_lines(Cursor::new(rest).chain(reader), MAX_WIDTH + 1, at.line - 1),
+            each,
+        ),
     }
 }
 
-fn judge_rows<R: Read>(mut lines: LineReader<R>) -> Result<Vec<Judgement>, JudgeError> {
-    let mut out = Vec::new();
+fn judge_rows<R: Read>(
+    mut lines: LineReader<R>,
+    each: &mut dyn FnMut(Judgement),
+) -> Result<(), JudgeError> {
+    let mut judged = 0u64;
     let mut fold = Fold::default();
     while let Some(line) = lines.next_line()? {
         if line.bytes.is_empty() {
             if !fold.is_empty() {
-                out.push(std::mem::take(&mut fold).finish());
+                each(std::mem::take(&mut fold).finish());
+                judged += 1;
             }
             continue;
         }
         if !fold.push_row(line.bytes) {
             let width = fold.width();
             let (i, expected) = row_fault(line.bytes, width);
-            let case = Some(out.len() as u64 + 1);
+            let case = Some(judged + 1);
             let at = Position::new(line.number, i as u64 + 1);
             return Err(InputError::new(at, case, expected, found(line.bytes, i)).into());
         }
     }
     if !fold.is_empty() {
-        out.push(fold.finish());
+        each(fold.finish());
+        judged += 1;
     }
-    if out.is_empty() {
+    if judged == 0 {
         return Err(
             InputError::new(lines.end_position(), Some(1), "a grid", "end of input").into(),
         );
     }
-    Ok(out)
+    Ok(())
 }
 
 /// What is at the stream's position, for a message.
@@ -180,15 +197,18 @@ fn skip_space<R: Read>(s: &mut ByteStream<R>) -> Result<(), JudgeError> {
 }
 
 /// The literal form, streamed: a row is held only up to the width it may have, plus one byte.
-fn judge_literals<R: Read>(mut s: ByteStream<R>) -> Result<Vec<Judgement>, JudgeError> {
-    let mut out = Vec::new();
+fn judge_literals<R: Read>(
+    mut s: ByteStream<R>,
+    each: &mut dyn FnMut(Judgement),
+) -> Result<(), JudgeError> {
+    let mut judged = 0u64;
     let mut row: Vec<u8> = Vec::new();
     loop {
         skip_space(&mut s)?;
-        if s.peek()?.is_none() && !out.is_empty() {
-            return Ok(out);
+        if s.peek()?.is_none() && judged > 0 {
+            return Ok(());
         }
-        let case = Some(out.len() as u64 + 1);
+        let case = Some(judged + 1);
         macro_rules! fail {
             ($expected:expr) => {{
                 let found = found_next(&mut s)?;
@@ -244,7 +264,8 @@ fn judge_literals<R: Read>(mut s: ByteStream<R>) -> Result<Vec<Judgement>, Judge
                 _ => fail!("',' or '}'"),
             }
         }
-        out.push(fold.finish());
+        each(fold.finish());
+        judged += 1;
     }
 }
 

@@ -75,12 +75,24 @@ impl Game for Pousse {
     }
 
     fn join(inputs: &[Vec<u8>]) -> Vec<u8> {
-        let mut out = format!("{}\n", inputs.len()).into_bytes();
-        for input in inputs {
-            out.push(b'\n');
-            out.extend_from_slice(input);
-        }
+        let mut out = Vec::new();
+        Self::write_joined(inputs.len(), &mut inputs.iter().cloned(), &mut out)
+            .expect("writing to memory");
         out
+    }
+
+    /// UVa 844's wrapper: the count, then each game after a blank line.
+    fn write_joined(
+        count: usize,
+        inputs: &mut dyn Iterator<Item = Vec<u8>>,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        writeln!(out, "{count}")?;
+        for input in inputs.take(count) {
+            out.write_all(b"\n")?;
+            out.write_all(&input)?;
+        }
+        Ok(())
     }
 
     /// Windows of the games replayed by the reference from the engine's boards.

@@ -220,10 +220,19 @@ fn focus(mv: Option<Move>, n: usize) -> (usize, usize) {
 pub fn draw(input: &[u8], rules: Rules, request: &DrawRequest) -> Result<String, JudgeError> {
     let judgements = super::judge::judge(input, rules)?;
     let j = *case_of::<super::Pousse>(&judgements, request.case)?;
-    let upto = request
-        .step
-        .unwrap_or(j.decisive_move.unwrap_or(j.moves))
-        .min(j.moves);
+    if let Some(step) = request.step.filter(|&s| s > j.moves) {
+        return Err(JudgeError::Refused {
+            case: request.case,
+            reason: format!(
+                "no move {step}: case {} has {} move{} (--move 0 to {})",
+                request.case,
+                j.moves,
+                if j.moves == 1 { "" } else { "s" },
+                j.moves
+            ),
+        });
+    }
+    let upto = request.step.unwrap_or(j.decisive_move.unwrap_or(j.moves));
     let played = play_upto(input, request.case, upto, 1)?;
     let paint = Paint::new(request.color);
     let n = played.n;

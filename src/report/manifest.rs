@@ -1,6 +1,6 @@
 //! The manifest of a report directory (`verify.json`, `grade.json`): what run wrote the reports
 //! beside it. It names the tool, the command and its options, the case list (a digest of every
-//! case's name, before any sharding), the shard when the run was one, and a digest of each
+//! case's name and size, before any sharding), the shard when the run was one, and a digest of each
 //! report. `referee merge` uses it to refuse what is not one run, and any reader can check with
 //! it that the files of a directory belong together. It holds no time or machine name, so the
 //! same run gives the same manifest.
@@ -20,12 +20,15 @@ pub fn tool() -> String {
     format!("referee {}", env!("CARGO_PKG_VERSION"))
 }
 
-/// The digest of a case list: how many cases, and FNV-1a of their names (one per line).
+/// The digest of a case list: how many cases, and FNV-1a of their names and sizes (one per
+/// line). Shards of one run list the same cases; shards of inputs that differ in a file's name
+/// or size (the walk knows both without reading a file; a shard reads only its own slice) do
+/// not, and are not merged.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CaseList {
     /// Cases.
     pub files: u64,
-    /// FNV-1a of the names, in hexadecimal.
+    /// FNV-1a of the names and sizes, in hexadecimal.
     pub fnv1a: String,
 }
 
@@ -34,7 +37,7 @@ impl CaseList {
     pub fn of(files: &[CaseFile]) -> CaseList {
         let mut list = CaseListBuilder::default();
         for f in files {
-            list.add(&f.name);
+            list.add(f);
         }
         list.finish()
     }
@@ -57,10 +60,13 @@ impl Default for CaseListBuilder {
 }
 
 impl CaseListBuilder {
-    /// Adds the case named `name`.
-    pub fn add(&mut self, name: &str) {
+    /// Adds case `file`: its name and size.
+    pub fn add(&mut self, file: &CaseFile) {
         self.files += 1;
-        self.hash = crate::hash::fnv1a_more(self.hash, name.as_bytes());
+        self.hash = crate::hash::fnv1a_more(self.hash, file.name.as_bytes());
+        if let Some(size) = file.size {
+            self.hash = crate::hash::fnv1a_more(self.hash, format!("\t{size}").as_bytes());
+        }
         self.hash = crate::hash::fnv1a_more(self.hash, b"\n");
     }
 

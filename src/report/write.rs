@@ -10,12 +10,14 @@
 //!
 //! The staging directory is created before the run does any work, so an unwritable report
 //! directory fails the run at once. Commits into one directory are serialised by a lock on its
-//! parent directory.
+//! parent directory. A run ended by a signal removes its staging directory, the report
+//! directory keeping the previous run's reports ([`clean_up_on_signals`]).
 
 use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use serde::Serialize;
 
@@ -102,35 +104,82 @@ pub fn inside(out: &Path, dir: &Path) -> bool {
 /// under a temporary name, then renamed over it, so a reader sees the old file or the new one,
 /// never a part.
 pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| {
-            io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("{}: not a file name", path.display()),
-            )
-        })?
-        .to_string_lossy()
-        .to_string();
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    static SERIAL: AtomicU64 = AtomicU64::new(0);
-    let temporary = parent.join(format!(
-        ".{name}.referee-{}-{}",
-        std::process::id(),
-        SERIAL.fetch_add(1, Ordering::Relaxed)
-    ));
-    let written = fs::File::create(&temporary).and_then(|mut file| {
-        file.write_all(bytes)?;
-        file.sync_all()
-    });
-    match written.and_then(|()| fs::rename(&temporary, path)) {
-        Ok(()) => Ok(()),
-        Err(e) => {
-            let _ = fs::remove_file(&temporary);
-            Err(e)
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(bytes)?;
+    file.commit(true)
+}
+
+/// A file written under a temporary name beside its place (`.NAME.referee-PID-N`), and renamed
+/// there once whole ([`commit`](Self::commit)): a reader sees the old file or the new one, and a
+/// run that fails halfway (a full disk, an error) leaves no part of it under its name. Dropped
+/// without a commit, the temporary file is removed.
+#[derive(Debug)]
+pub struct AtomicFile {
+    path: PathBuf,
+    temporary: PathBuf,
+    writer: Option<BufWriter<fs::File>>,
+}
+
+impl AtomicFile {
+    /// Starts writing the file `path`.
+    pub fn create(path: &Path) -> io::Result<AtomicFile> {
+        let name = path
+            .file_name()
+            .ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("{}: not a file name", path.display()),
+                )
+            })?
+            .to_string_lossy()
+            .to_string();
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        static SERIAL: AtomicU64 = AtomicU64::new(0);
+        let temporary = parent.join(format!(
+            ".{name}.referee-{}-{}",
+            std::process::id(),
+            SERIAL.fetch_add(1, Ordering::Relaxed)
+        ));
+        let file = fs::File::create(&temporary)?;
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            temporary,
+            writer: Some(BufWriter::new(file)),
+        })
+    }
+
+    /// Puts the file in its place, synced to the disk first when `sync`.
+    pub fn commit(mut self, sync: bool) -> io::Result<()> {
+        let writer = self.writer.take().expect("not committed yet");
+        let done = writer
+            .into_inner()
+            .map_err(io::IntoInnerError::into_error)
+            .and_then(|file| if sync { file.sync_all() } else { Ok(()) })
+            .and_then(|()| fs::rename(&self.temporary, &self.path));
+        if done.is_err() {
+            let _ = fs::remove_file(&self.temporary);
+        }
+        done
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.writer.as_mut().expect("not committed").write(bytes)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.writer.as_mut().expect("not committed").flush()
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.writer.take().is_some() {
+            let _ = fs::remove_file(&self.temporary);
         }
     }
 }
@@ -157,6 +206,39 @@ pub struct Staging {
     /// lists are this command's own, replaced rather than kept.
     manifests: Vec<String>,
     committed: bool,
+}
+
+/// The staging directories of this process not committed yet; a commit holds the lock, so that
+/// a signal never removes a staging directory halfway through its switch.
+static STAGED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Until the returned handle is closed, SIGINT, SIGTERM and SIGHUP end the process cleanly: the
+/// staging directories not yet committed are removed (a commit in progress ends first), it is
+/// said on standard error that the reports are the previous run's, and the process exits with
+/// 128 + the signal.
+pub fn clean_up_on_signals() -> io::Result<signal_hook::iterator::Handle> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    let handle = signals.handle();
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            let staged = STAGED.lock().unwrap_or_else(|e| e.into_inner());
+            for path in staged.iter() {
+                // Files may still be appearing in it: a few tries.
+                for _ in 0..10 {
+                    if fs::remove_dir_all(path).is_ok() || !path.exists() {
+                        break;
+                    }
+                }
+            }
+            eprintln!(
+                "interrupted by signal {signal}: no report written (the report directory keeps \
+                 the previous run's)"
+            );
+            std::process::exit(128 + signal);
+        }
+    });
+    Ok(handle)
 }
 
 /// The prefix of staging directories of report directory `name`.
@@ -198,6 +280,7 @@ impl Staging {
                     )));
                 }
                 fs::read_dir(&dir)?;
+                irreplaceable(&dir).map_err(invalid)?;
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => return Err(e),
@@ -214,7 +297,10 @@ impl Staging {
             std::process::id(),
             SERIAL.fetch_add(1, Ordering::Relaxed)
         ));
+        let mut staged = STAGED.lock().unwrap_or_else(|e| e.into_inner());
         fs::create_dir(&path)?;
+        staged.push(path.clone());
+        drop(staged);
         Ok(Staging {
             dir,
             path,
@@ -310,6 +396,8 @@ impl Staging {
 
     /// Puts the reports in place of the directory's previous ones, in one step.
     pub fn commit(mut self) -> io::Result<()> {
+        let mut staged = STAGED.lock().unwrap_or_else(|e| e.into_inner());
+        staged.retain(|p| *p != self.path);
         fs::File::open(&self.path)?.sync_all()?;
         let parent = self
             .path
@@ -375,9 +463,44 @@ impl Staging {
 impl Drop for Staging {
     fn drop(&mut self) {
         if !self.committed {
+            let mut staged = STAGED.lock().unwrap_or_else(|e| e.into_inner());
+            staged.retain(|p| *p != self.path);
             let _ = fs::remove_dir_all(&self.path);
         }
     }
+}
+
+/// Why directory `dir` cannot be replaced as a whole, as a run's reports replace it: a mount
+/// point (a volume of Docker or Kubernetes, a bind mount, a tmpfs), which cannot be renamed, or a
+/// directory marked immutable or append-only. Found before any work, where the commit would
+/// find it after all of it.
+#[cfg(target_os = "linux")]
+fn irreplaceable(dir: &Path) -> Result<(), String> {
+    use rustix::fs::{statx, AtFlags, StatxAttributes, StatxFlags, CWD};
+    let Ok(status) = statx(CWD, dir, AtFlags::empty(), StatxFlags::BASIC_STATS) else {
+        return Ok(());
+    };
+    let has = |attribute: StatxAttributes| {
+        status.stx_attributes_mask.contains(attribute) && status.stx_attributes.contains(attribute)
+    };
+    let why = if has(StatxAttributes::MOUNT_ROOT) {
+        "a mount point"
+    } else if has(StatxAttributes::IMMUTABLE) {
+        "immutable (chattr +i)"
+    } else if has(StatxAttributes::APPEND) {
+        "append-only (chattr +a)"
+    } else {
+        return Ok(());
+    };
+    Err(format!(
+        "is {why}; reports replace their directory as a whole, which cannot be done to it: give \
+         them a directory inside it"
+    ))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn irreplaceable(_dir: &Path) -> Result<(), String> {
+    Ok(())
 }
 
 /// Puts directory `new` in the place of `dir`: swaps them when `dir` exists (returning

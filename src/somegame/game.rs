@@ -74,6 +74,18 @@ impl Game for SomeGame {
         inputs.concat()
     }
 
+    /// Data sets one after another.
+    fn write_joined(
+        count: usize,
+        inputs: &mut dyn Iterator<Item = Vec<u8>>,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        for input in inputs.take(count) {
+            out.write_all(&input)?;
+        }
+        Ok(())
+    }
+
     /// The walk of whole cycles, without the scan that settles most boards first.
     fn judge_general_path(input: &[u8], (): ()) -> Option<Result<Vec<Judgement>, JudgeError>> {
         Some(super::judge_by_walk(input))

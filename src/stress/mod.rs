@@ -354,6 +354,9 @@ impl<G: Game> Saved<G> {
 pub const FINDINGS: &str = "findings.csv";
 /// The manifest of a stress report directory.
 pub const MANIFEST: &str = "stress.json";
+/// The names a stress run's reports take in its report directory (besides each finding's
+/// files).
+pub const REPORTS: [&str; 2] = [FINDINGS, MANIFEST];
 /// The columns of `findings.csv`: one row per signature kept, first found first (the fields
 /// of [`FindingRow`]).
 pub const FINDINGS_HEADER: [&str; 10] = [

@@ -508,7 +508,10 @@ fn row_for<G: Game>(
         index: Some(index),
         ..base.clone()
     };
-    row.expected = expected.flatten().unwrap_or_default().to_string();
+    // Escaped as outputs are: a byte-order mark or a control character is seen, not hidden.
+    row.expected = expected.flatten().map_or(String::new(), |e| {
+        crate::answer::escape(e.as_bytes(), usize::MAX)
+    });
     let Some(j) = judgement else {
         row.status = Some(Status::ExpectedMismatch);
         row.detail = count_mismatch();

@@ -10,10 +10,9 @@
 //! Only the directories given on the command line are looked at for `problem.yaml`: nothing
 //! above them is read.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use yaml_rust2::{Yaml, YamlLoader};
+use yaml_rust2::Yaml;
 
 use crate::game::{Game, RuleSet};
 use crate::games::GameName;
@@ -21,9 +20,6 @@ use crate::judge_system::check::{check, Decision, Layout};
 use crate::judge_system::validate::{validate, Constraints};
 use crate::report::{Row, Status};
 use crate::walk::{display, CaseFile};
-
-/// The largest yaml file read.
-const LARGEST_YAML: u64 = 1 << 20;
 
 /// A package among the paths given to `verify`.
 #[derive(Debug, Clone)]
@@ -65,16 +61,6 @@ pub fn find(paths: &[PathBuf]) -> Vec<Package> {
         .collect()
 }
 
-fn read_yaml(path: &Path) -> Option<Yaml> {
-    let mut text = String::new();
-    crate::guard::open_regular(path)
-        .ok()?
-        .take(LARGEST_YAML)
-        .read_to_string(&mut text)
-        .ok()?;
-    YamlLoader::load_from_str(&text).ok()?.into_iter().next()
-}
-
 /// The output validator's arguments in `root`'s yaml files, in every format version.
 fn validator_arguments(root: &Path) -> Vec<String> {
     let mut arguments = Vec::new();
@@ -88,12 +74,12 @@ fn validator_arguments(root: &Path) -> Vec<String> {
             _ => Vec::new(),
         }
     };
-    if let Some(y) = read_yaml(&root.join("problem.yaml")) {
+    if let Some(y) = crate::judge_system::problem_yaml::read(&root.join("problem.yaml")) {
         arguments.extend(words(&y["validator_flags"]));
         arguments.extend(words(&y["validation"]["args"]));
     }
     for name in ["data/testdata.yaml", "data/test_group.yaml"] {
-        if let Some(y) = read_yaml(&root.join(name)) {
+        if let Some(y) = crate::judge_system::problem_yaml::read(&root.join(name)) {
             arguments.extend(words(&y["output_validator_flags"]));
             arguments.extend(words(&y["output_validator_args"]));
         }
@@ -208,7 +194,7 @@ pub fn output_row<G: Game>(
 
 /// The game named in a package's `problem.yaml` keywords, if any.
 pub fn game_of(package: &Package) -> Option<GameName> {
-    let y = read_yaml(&package.root.join("problem.yaml"))?;
+    let y = crate::judge_system::problem_yaml::read(&package.root.join("problem.yaml"))?;
     let keywords: Vec<String> = match &y["keywords"] {
         Yaml::Array(a) => a
             .iter()

@@ -20,6 +20,9 @@ use crate::walk::{walk_cases, CaseFile};
 /// The manifest's file name in a verify report directory.
 pub const MANIFEST: &str = "verify.json";
 
+/// The names a verify run's reports take in its report directory.
+pub const REPORTS: [&str; 3] = ["verdicts.csv", "mismatches.csv", MANIFEST];
+
 /// The rows a run keeps for its summaries (CI outputs, the HTML report): every problem row up
 /// to this many, and as many others, the first ones; the reports hold every row.
 pub const KEPT_ROWS: usize = 10_000;
@@ -65,8 +68,11 @@ pub struct Outcome {
     kept_others: usize,
     /// The bound on each kind of kept row.
     kept_limit: usize,
-    /// The three files the engine took longest on, with its microseconds.
-    pub slowest: Vec<(String, u64)>,
+    /// The three files the engine took longest on (all their cases), with its microseconds;
+    /// the file being counted is in `current` until its rows end.
+    slowest: Vec<(String, u64)>,
+    /// The file whose rows are being counted, and the engine's microseconds on them so far.
+    current: Option<(String, u64)>,
     /// The path of each file with a kept problem row, by its reported name (for the HTML
     /// report's views).
     pub inputs: BTreeMap<String, PathBuf>,
@@ -79,6 +85,25 @@ impl Outcome {
             kept_limit,
             ..Outcome::default()
         }
+    }
+
+    /// `file` among the three `slowest`, if it took longer than one of them.
+    fn rank(slowest: &mut Vec<(String, u64)>, file: String, us: u64) {
+        if slowest.len() < 3 || slowest.iter().any(|t| us > t.1) {
+            slowest.push((file, us));
+            slowest.sort_by_key(|t| std::cmp::Reverse(t.1));
+            slowest.truncate(3);
+        }
+    }
+
+    /// The three files the engine took longest on, all their cases together, with its
+    /// microseconds.
+    pub fn slowest(&self) -> Vec<(String, u64)> {
+        let mut slowest = self.slowest.clone();
+        if let Some((file, total)) = self.current.clone() {
+            Self::rank(&mut slowest, file, total);
+        }
+        slowest
     }
 
     /// Counts `row`, and keeps it while there is room.
@@ -99,11 +124,15 @@ impl Outcome {
         };
         *counts.entry(status).or_default() += 1;
         if let Some(us) = row.engine_micros {
-            let among_slowest = self.slowest.len() < 3 || self.slowest.iter().any(|t| us > t.1);
-            if among_slowest && self.slowest.iter().all(|(f, _)| *f != row.file) {
-                self.slowest.push((row.file.clone(), us));
-                self.slowest.sort_by_key(|t| std::cmp::Reverse(t.1));
-                self.slowest.truncate(3);
+            // A file's rows come one after another: its time is theirs together.
+            match &mut self.current {
+                Some((file, total)) if *file == row.file => *total += us,
+                _ => {
+                    if let Some((file, total)) = self.current.take() {
+                        Self::rank(&mut self.slowest, file, total);
+                    }
+                    self.current = Some((row.file.clone(), us));
+                }
             }
         }
         let keep = if status.is_problem() {
@@ -200,10 +229,10 @@ pub fn run(
     let mut inputs: BTreeMap<String, PathBuf> = BTreeMap::new();
     let shard = batch.shard;
     let files = walk.filter(|f| {
-        all.add(&f.name);
+        all.add(f);
         let mine = shard.is_none_or(|s| s.contains(&f.name));
         if mine {
-            judged.add(&f.name);
+            judged.add(f);
         }
         mine
     });
@@ -303,9 +332,9 @@ pub fn summary(outcome: &Outcome, out: &Path) -> String {
             .collect();
         s.push_str(&format!("  {game}: {}\n", parts.join(", ")));
     }
-    if !outcome.slowest.is_empty() {
+    if !outcome.slowest().is_empty() {
         let slowest: Vec<String> = outcome
-            .slowest
+            .slowest()
             .iter()
             .map(|(f, us)| format!("{f} ({:.1} ms)", *us as f64 / 1000.0))
             .collect();

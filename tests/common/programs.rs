@@ -33,20 +33,34 @@ pub fn script(dir: &Path, name: &str, body: &str) -> String {
     path.display().to_string()
 }
 
-/// An executable shell script `NAME.sh` in `dir` that answers its first `probes` runs (an
-/// audit's probe of the input form: two runs for one program, whose form is found by trying
-/// both; one in a contest, whose form is known) with `judge`, then runs `body`; it counts its
-/// runs in `NAME.count`.
-pub fn after_the_probe(dir: &Path, name: &str, probes: usize, judge: &str, body: &str) -> String {
-    let count = dir.join(format!("{name}.count")).display().to_string();
-    script(
+/// A command that runs the executable shell script `NAME.sh` in `dir`, which answers an
+/// audit's probe of the input form (the statement's examples, both in the multi-case form or the
+/// second alone in the single-case form) with `judge`, and runs `body` on any other input (its
+/// standard input already read). It keeps no state between runs (a confined program cannot): it
+/// tells the probe by its input, which it compares with `probe-multi.in` and
+/// `probe-single.in` written beside it; the command names those files and the judge, so a
+/// confined run may read them.
+pub fn after_the_probe(dir: &Path, name: &str, judge: &str, body: &str) -> String {
+    use referee::game::{in_form, Form, Game};
+    use referee::pousse::Pousse;
+    let probes: Vec<Vec<u8>> = Pousse::PROBES
+        .iter()
+        .map(|p| p.as_bytes().to_vec())
+        .collect();
+    let multi = dir.join("probe-multi.in");
+    let single = dir.join("probe-single.in");
+    fs::write(&multi, in_form::<Pousse>(Form::Multi, &probes)).unwrap();
+    fs::write(&single, in_form::<Pousse>(Form::Single, &probes[1..])).unwrap();
+    let script = script(
         dir,
         &format!("{name}.sh"),
         &format!(
-            "echo x >> {count}; if [ \"$(wc -l < {count})\" -le {probes} ]; then exec {judge}; \
-             fi\n{body}"
+            "input=$(mktemp)\ncat > \"$input\"\n\
+             if cmp -s \"$input\" \"$2\" || cmp -s \"$input\" \"$3\"; then \
+             exec \"$1\" < \"$input\"; fi\nrm -f \"$input\"\n{body}"
         ),
-    )
+    );
+    format!("{script} {judge} {} {}", multi.display(), single.display())
 }
 
 /// The processes whose command line holds `marker` (referee's own excluded), with their

@@ -61,7 +61,7 @@ pub enum FormatVersion {
 pub enum System {
     /// The problem package format (Kattis, DOMjudge, BAPCtools), in `--format-version`.
     Kattis,
-    /// DMOJ's judge: `init.yml` and a Python checker ([`dmoj`]).
+    /// DMOJ's judge: `init.yml` and a Python checker (`dmoj.rs`).
     Dmoj,
 }
 

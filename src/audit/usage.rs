@@ -1,9 +1,10 @@
-//! The clocks of a run, as judge systems keep them: the **CPU time** of the program (the user
-//! and system time of every process of its process group, and of the children they waited
-//! for), which the time limit counts, and the **wall-clock** time, which only caps a program
-//! that sleeps or blocks.
+//! What a run's processes use, as judge systems measure it: the **CPU time** of the program
+//! (the user and system time of every process of its process group, and of the children they
+//! waited for), which the time limit counts; the **wall-clock** time, which only caps a
+//! program that sleeps or blocks; and the **memory** its processes hold, which the memory
+//! limit counts.
 //!
-//! Both come from `/proc` (Linux), for each process whose process group is the run's:
+//! All come from `/proc` (Linux), for each process whose process group is the run's:
 //! `/proc/PID/schedstat` (its first field: the nanoseconds the process ran on a CPU; its
 //! second: the nanoseconds it spent runnable, waiting for a CPU) and `/proc/PID/stat` (fields
 //! `cutime` and `cstime`: the CPU time of the children it waited for, in clock ticks; `utime`
@@ -11,8 +12,13 @@
 //! cap does not count the wait for a CPU: a program starved of CPU by a busy machine is not
 //! stopped for it. When the program has exited, its CPU time is read from its process before
 //! it is reaped, or is the last reading of its group when that is more (children it never
-//! waited for).
+//! waited for). The memory is the resident set of the group's processes together
+//! (`/proc/PID/statm`, its second field), read while they run; once the program has exited,
+//! the kernel's high-water mark of its largest process (`ru_maxrss`) stands for the moments
+//! between two readings.
 
+use std::io;
+use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::time::Duration;
 
@@ -39,6 +45,8 @@ pub struct Usage {
     pub cpu: Duration,
     /// The longest time one of them spent waiting for a CPU.
     pub waited: Duration,
+    /// The bytes they hold in memory together (their resident sets).
+    pub memory: u64,
 }
 
 /// What one `/proc/PID` says.
@@ -94,13 +102,36 @@ fn usage_of(dir: &Path) -> Option<(i32, Usage)> {
         Usage {
             cpu: own + ticks(process.children_ticks),
             waited,
+            memory: 0,
         },
     ))
+}
+
+/// How long the calling thread has waited for a CPU (runnable, not running), from
+/// `/proc/thread-self/schedstat`; zero where the kernel does not say.
+pub fn thread_waited() -> Duration {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| parse_schedstat(&s))
+        .map_or(Duration::ZERO, |(_, waited)| Duration::from_nanos(waited))
 }
 
 /// What process `pid` has used (one that has exited and is not reaped yet included).
 pub fn process_usage(pid: i32) -> Usage {
     usage_of(&Path::new("/proc").join(pid.to_string())).map_or_else(Usage::default, |(_, u)| u)
+}
+
+/// The bytes process `/proc/PID` directory `dir` holds in memory (its resident set).
+fn resident(dir: &Path) -> u64 {
+    let Ok(statm) = std::fs::read_to_string(dir.join("statm")) else {
+        return 0;
+    };
+    let pages: u64 = statm
+        .split_ascii_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
+    pages.saturating_mul(rustix::param::page_size() as u64)
 }
 
 /// What the processes of process group `group` have used, read from `/proc`.
@@ -121,10 +152,32 @@ pub fn group_usage(group: i32) -> Usage {
             if their_group == group {
                 total.cpu += used.cpu;
                 total.waited = total.waited.max(used.waited);
+                total.memory = total.memory.saturating_add(resident(&entry.path()));
             }
         }
     }
     total
+}
+
+/// Reaps process `pid`: its exit status, and the high-water mark of the resident set of the
+/// largest of it and the children it waited for, in bytes.
+#[allow(unsafe_code)]
+pub fn reap(pid: i32) -> io::Result<(std::process::ExitStatus, u64)> {
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data the kernel fills.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: pointers to locals that outlive the call.
+        let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if reaped == pid {
+            let kib = u64::try_from(usage.ru_maxrss).unwrap_or(0);
+            return Ok((std::process::ExitStatus::from_raw(status), kib * 1024));
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
 }
 
 /// How often a run's usage is read: a twentieth of its CPU limit, between 5 and 50 ms (a run
@@ -167,6 +220,7 @@ mod tests {
         let group = child.id() as i32;
         let started = std::time::Instant::now();
         let mut used = Usage::default();
+        // Hang guard: 20 s.
         while used.cpu < Duration::from_millis(50) && started.elapsed() < Duration::from_secs(20) {
             std::thread::sleep(Duration::from_millis(20));
             used = group_usage(group);
@@ -175,6 +229,8 @@ mod tests {
         let _ = child.kill();
         let _ = child.wait();
         assert!(used.cpu >= Duration::from_millis(50), "{used:?}");
+        // A shell holds some memory, far less than a gigabyte.
+        assert!(used.memory > 0 && used.memory < 1 << 30, "{used:?}");
         assert!(alone.cpu >= used.cpu, "{alone:?} {used:?}");
         assert_eq!(wall_cap(Duration::from_secs(2)), Duration::from_secs(6));
         assert_eq!(

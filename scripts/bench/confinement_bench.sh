@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# What the sandbox costs audit, measured in one run, confined against --unconfined (best of 3):
+#   - per run: `referee audit pousse` on the C judge of examples/judges, one case per run
+#     (--batch 1 --jobs 1, RUNS runs): the time per run, and the difference;
+#   - cases per second at the default batch (--batch 20, --jobs 1 and all cores, CASES cases);
+#   - the example contest (examples/contest/pousse, 10 submissions, --cases 400): the whole
+#     audit's wall-clock time, builds included.
+# Prints a Markdown table and the ratios (confined over unconfined; the target at the default
+# batch is at least 0.8). Needs cc. Usage: [RUNS=1000] [CASES=20000] scripts/bench/confinement_bench.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+RUNS=${RUNS:-1000}
+CASES=${CASES:-20000}
+cargo build --release --quiet
+B=$PWD/target/release/referee
+W=$(mktemp -d)
+chmod 755 "$W"   # as root, the programs run as nobody, who must reach them
+trap 'rm -rf "$W"' EXIT
+cc -O2 -o "$W/pousse" examples/judges/pousse.c
+
+# rate MODE BATCH JOBS CASES: audit's cases per second, best of 3.
+rate() {
+  local best=0 r
+  for _ in 1 2 3; do
+    # shellcheck disable=SC2086
+    r=$("$B" audit pousse --cmd "$W/pousse" --cases "$4" --batch "$2" --jobs "$3" $1 \
+      --out "$W/out" 2>&1 | sed -n 's/.* cases in .* (\([0-9.]*\) cases\/s).*/\1/p')
+    best=$(python3 -c "print(max($best, ${r:-0}))")
+  done
+  echo "$best"
+}
+# contest MODE: the example contest's audit in seconds, best of 3.
+contest() {
+  local best=1e9 start end
+  for _ in 1 2 3; do
+    start=$(date +%s.%N)
+    # shellcheck disable=SC2086
+    "$B" audit pousse --package examples/contest/pousse --cases 400 $1 --out "$W/contest" \
+      >/dev/null 2>&1 || true
+    end=$(date +%s.%N)
+    best=$(python3 -c "print(min($best, $end - $start))")
+  done
+  echo "$best"
+}
+
+cores=$(nproc)
+one_c=$(rate "" 1 1 "$RUNS"); one_u=$(rate --unconfined 1 1 "$RUNS")
+def_c=$(rate "" 20 1 "$CASES"); def_u=$(rate --unconfined 20 1 "$CASES")
+all_c=$(rate "" 20 "$cores" "$CASES"); all_u=$(rate --unconfined 20 "$cores" "$CASES")
+con_c=$(contest ""); con_u=$(contest --unconfined)
+python3 - "$RUNS" "$one_c" "$one_u" "$def_c" "$def_u" "$all_c" "$all_u" "$con_c" "$con_u" "$cores" <<'PY'
+import sys
+runs, one_c, one_u, def_c, def_u, all_c, all_u, con_c, con_u, cores = map(float, sys.argv[1:])
+print("| run | confined | unconfined | confined / unconfined |")
+print("|---|---|---|---|")
+print(f"| {runs:.0f} runs of one case, --jobs 1: ms per run | {1000/one_c:.2f} | {1000/one_u:.2f} | {one_c/one_u:.2f} (speed) |")
+print(f"| --batch 20 --jobs 1: cases/s | {def_c:.0f} | {def_u:.0f} | {def_c/def_u:.2f} |")
+print(f"| --batch 20 --jobs {cores:.0f}: cases/s | {all_c:.0f} | {all_u:.0f} | {all_c/all_u:.2f} |")
+print(f"| the example contest, --cases 400: s | {con_c:.1f} | {con_u:.1f} | {con_u/con_c:.2f} (speed) |")
+print()
+print(f"- the sandbox's cost per run: {1000/one_c - 1000/one_u:.2f} ms")
+print(f"- cases per second at the default batch, confined over unconfined: {def_c/def_u:.2f} (--jobs 1), {all_c/all_u:.2f} (--jobs {cores:.0f}); target at least 0.8")
+PY
