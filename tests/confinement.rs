@@ -212,6 +212,51 @@ fn targets(dir: &Path, listener: &Listener, marker: &str) -> Targets {
     }
 }
 
+/// A contest of attack submissions audited by the tests: its scratch directory, the listener
+/// and targets its attacks are told of, its package and its report directory.
+struct Contest {
+    /// Kept until the test ends (the directory goes with it).
+    _dir: tempfile::TempDir,
+    listener: Listener,
+    targets: Targets,
+    package: PathBuf,
+    out: PathBuf,
+}
+
+impl Contest {
+    /// The example contest's data with `submissions` (`CLASS/FILE`, attack file), `memory` MiB
+    /// its memory limit; `marker` marks the fork bomb's processes.
+    fn new(marker: &str, memory: u64, submissions: &[(&str, &str)]) -> Contest {
+        let dir = reachable();
+        let listener = Listener::start();
+        let targets = targets(dir.path(), &listener, marker);
+        let package = package(dir.path(), memory, submissions, &targets);
+        let out = dir.path().join("out");
+        Contest {
+            _dir: dir,
+            listener,
+            targets,
+            package,
+            out,
+        }
+    }
+
+    /// `referee audit pousse --package PACKAGE --out OUT EXTRA...` in a PID namespace of its
+    /// own.
+    fn audit(&self, extra: &[&str]) -> Output {
+        let mut args = vec![
+            "audit",
+            "pousse",
+            "--package",
+            self.package.to_str().unwrap(),
+            "--out",
+            self.out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        in_own_pid_namespace(&args)
+    }
+}
+
 /// Every attack but memory's, its folder and the class a judge system's sandbox gives it.
 const CONTEST: [(&str, &str, &str); 10] = [
     ("accepted/judge.c", "answers.c", "accepted"),
@@ -228,20 +273,13 @@ const CONTEST: [(&str, &str, &str); 10] = [
 
 #[test]
 fn a_contest_of_attacks_is_contained_and_judged_as_a_judge_systems_sandbox_would() {
-    let dir = reachable();
-    let listener = Listener::start();
     let marker = format!("31{}", std::process::id() % 10_000 + 10_000);
-    let targets = targets(dir.path(), &listener, &marker);
     let submissions: Vec<(&str, &str)> = CONTEST.iter().map(|(n, a, _)| (*n, *a)).collect();
     // The memory limit is 1 GiB: the recursion 500 MB deep passes.
-    let package = package(dir.path(), 1024, &submissions, &targets);
-    let out = dir.path().join("out");
+    let contest = Contest::new(&marker, 1024, &submissions);
+    let (out, targets) = (&contest.out, &contest.targets);
     let started = Instant::now();
-    let run = in_own_pid_namespace(&[
-        "audit",
-        "pousse",
-        "--package",
-        package.to_str().unwrap(),
+    let run = contest.audit(&[
         "--cases",
         "20",
         "--batch",
@@ -254,8 +292,6 @@ fn a_contest_of_attacks_is_contained_and_judged_as_a_judge_systems_sandbox_would
         // about a second of CPU time here), not capped below that.
         "--timeout",
         "60",
-        "--out",
-        out.to_str().unwrap(),
     ]);
     let err = stderr(&run);
     // Hang guard: ten times what it takes on a busy machine.
@@ -263,15 +299,15 @@ fn a_contest_of_attacks_is_contained_and_judged_as_a_judge_systems_sandbox_would
     // The build that never ends is the one thing the package's verdict says.
     assert_eq!(run.status.code(), Some(1), "{err}");
     assert!(err.contains("programs run confined as"), "{err}");
-    assert_eq!(confinement_of(&out), "confined");
-    let programs = programs(&out);
+    assert_eq!(confinement_of(out), "confined");
+    let programs = programs(out);
     for (name, _, class) in CONTEST.iter().filter(|c| !c.2.is_empty()) {
         let p = &programs[*name];
         assert_eq!(p["does"], *class, "{name}: {p:?}\n{err}");
         assert_eq!(p["verdict"], "as expected", "{name}: {p:?}\n{err}");
     }
     // The forbidden call is named.
-    let connect = findings(&out, "run_time_error/connect.c");
+    let connect = findings(out, "run_time_error/connect.c");
     assert_eq!(connect[0]["kind"], "crash", "{connect:?}");
     assert_eq!(connect[0]["exit"], "forbidden: connect", "{connect:?}");
     assert!(
@@ -291,7 +327,7 @@ fn a_contest_of_attacks_is_contained_and_judged_as_a_judge_systems_sandbox_would
         "a submission wrote outside its run"
     );
     assert_eq!(
-        listener.connections(),
+        contest.listener.connections(),
         0,
         "a submission reached the network"
     );
@@ -305,37 +341,24 @@ fn a_contest_of_attacks_is_contained_and_judged_as_a_judge_systems_sandbox_would
 
 #[test]
 fn unconfined_the_same_attacks_succeed() {
-    let dir = reachable();
-    let listener = Listener::start();
     let marker = format!("32{}", std::process::id() % 10_000 + 10_000);
-    let targets = targets(dir.path(), &listener, &marker);
-    let submissions = [
-        ("accepted/judge.c", "answers.c"),
-        ("accepted/write_outside.c", "write_outside.c"),
-        ("accepted/read_outside.c", "read_outside.c"),
-        ("accepted/find_answers.c", "find_answers.c"),
-        ("accepted/environment.c", "environment.c"),
-        ("accepted/connect.c", "connect.c"),
-    ];
-    let package = package(dir.path(), 1024, &submissions, &targets);
-    let out = dir.path().join("out");
-    let run = in_own_pid_namespace(&[
-        "audit",
-        "pousse",
-        "--package",
-        package.to_str().unwrap(),
-        "--cases",
-        "10",
-        "--shrink-time",
-        "2",
-        "--unconfined",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let contest = Contest::new(
+        &marker,
+        1024,
+        &[
+            ("accepted/judge.c", "answers.c"),
+            ("accepted/write_outside.c", "write_outside.c"),
+            ("accepted/read_outside.c", "read_outside.c"),
+            ("accepted/find_answers.c", "find_answers.c"),
+            ("accepted/environment.c", "environment.c"),
+            ("accepted/connect.c", "connect.c"),
+        ],
+    );
+    let run = contest.audit(&["--cases", "10", "--shrink-time", "2", "--unconfined"]);
     let err = stderr(&run);
     assert_eq!(run.status.code(), Some(1), "{err}");
-    assert_eq!(confinement_of(&out), "unconfined");
-    let programs = programs(&out);
+    assert_eq!(confinement_of(&contest.out), "unconfined");
+    let programs = programs(&contest.out);
     for name in [
         "accepted/read_outside.c",
         "accepted/find_answers.c",
@@ -344,38 +367,19 @@ fn unconfined_the_same_attacks_succeed() {
         assert_eq!(programs[name]["does"], "wrong_answer", "{name}\n{err}");
     }
     assert_eq!(programs["accepted/judge.c"]["does"], "accepted", "{err}");
-    assert!(targets.written.exists(), "{err}");
-    assert!(listener.connections() > 0, "{err}");
-    let _ = fs::remove_file(Path::new("/tmp").join(&targets.marker));
+    assert!(contest.targets.written.exists(), "{err}");
+    assert!(contest.listener.connections() > 0, "{err}");
+    let _ = fs::remove_file(Path::new("/tmp").join(&contest.targets.marker));
 }
 
 #[test]
 fn unconfined_kill_minus_one_ends_the_audit_itself() {
     // In the test's own PID namespace, where it hits nothing but the audit: the attack the
     // sandbox stops above, shown to work without it.
-    let dir = reachable();
-    let listener = Listener::start();
-    let targets = targets(dir.path(), &listener, "3300");
-    let package = package(
-        dir.path(),
-        1024,
-        &[("accepted/kill_all.c", "kill_all.c")],
-        &targets,
-    );
-    let out = dir.path().join("out");
-    let run = in_own_pid_namespace(&[
-        "audit",
-        "pousse",
-        "--package",
-        package.to_str().unwrap(),
-        "--cases",
-        "10",
-        "--unconfined",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let contest = Contest::new("3300", 1024, &[("accepted/kill_all.c", "kill_all.c")]);
+    let run = contest.audit(&["--cases", "10", "--unconfined"]);
     assert_ne!(run.status.code(), Some(0), "{}", stderr(&run));
-    assert!(!out.join("audit.json").exists(), "{}", stderr(&run));
+    assert!(!contest.out.join("audit.json").exists(), "{}", stderr(&run));
 }
 
 #[test]
@@ -383,39 +387,21 @@ fn three_gibibytes_under_a_two_gibibyte_limit_is_memory_limit() {
     // A package whose only submission is expected over its memory: no program expected
     // accepted sets a time limit from the data, so the limit is --timeout's, ten times the
     // CPU time this machine's kernel takes to hand out 2 GiB.
-    let dir = reachable();
-    let listener = Listener::start();
-    let targets = targets(dir.path(), &listener, "3400");
-    let package = package(
-        dir.path(),
+    let contest = Contest::new(
+        "3400",
         2048,
         &[("memory_limit_exceeded/touch_memory.c", "touch_memory.c")],
-        &targets,
     );
-    let out = dir.path().join("out");
-    let run = in_own_pid_namespace(&[
-        "audit",
-        "pousse",
-        "--package",
-        package.to_str().unwrap(),
-        "--cases",
-        "10",
-        "--shrink-time",
-        "5",
-        "--timeout",
-        "60",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let run = contest.audit(&["--cases", "10", "--shrink-time", "5", "--timeout", "60"]);
     let err = stderr(&run);
     assert_eq!(run.status.code(), Some(0), "{err}");
-    let program = &programs(&out)["memory_limit_exceeded/touch_memory.c"];
+    let program = &programs(&contest.out)["memory_limit_exceeded/touch_memory.c"];
     assert_eq!(
         program["does"], "memory_limit_exceeded",
         "{program:?}\n{err}"
     );
     assert_eq!(program["verdict"], "as expected", "{program:?}");
-    let rows = findings(&out, "memory_limit_exceeded/touch_memory.c");
+    let rows = findings(&contest.out, "memory_limit_exceeded/touch_memory.c");
     assert_eq!(rows[0]["kind"], "memory-limit", "{rows:?}\n{err}");
     let held: u64 = rows[0]["memory-kib"].parse().unwrap();
     assert!(held > 2 << 20 && held < 3 << 20, "{rows:?}");

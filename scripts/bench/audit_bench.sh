@@ -17,6 +17,8 @@ CASES1=${CASES1:-3000}
 cargo build --release --quiet
 B=$PWD/target/release/referee
 W=$(mktemp -d)
+# As root, audit runs the programs as nobody, who must reach them.
+chmod 755 "$W"
 trap 'rm -rf "$W"' EXIT
 cc -O2 -o "$W/back_to_back" scripts/bench/back_to_back.c
 cc -O2 -o "$W/pousse" examples/judges/pousse.c

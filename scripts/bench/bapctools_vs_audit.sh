@@ -10,6 +10,8 @@ scripts/ci/bapctools.sh >/dev/null
 cargo build --release --locked --quiet
 export PATH="$PWD/target/release:$PATH"
 work=$(mktemp -d)
+# As root, audit runs the programs as nobody, who must reach them.
+chmod 755 "$work"
 export XDG_CONFIG_HOME="$work/config"
 for side in fuzz audit; do
     mkdir -p "$work/$side"

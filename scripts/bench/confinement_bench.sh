@@ -14,7 +14,8 @@ CASES=${CASES:-20000}
 cargo build --release --quiet
 B=$PWD/target/release/referee
 W=$(mktemp -d)
-chmod 755 "$W"   # as root, the programs run as nobody, who must reach them
+# As root, audit runs the programs as nobody, who must reach them.
+chmod 755 "$W"
 trap 'rm -rf "$W"' EXIT
 cc -O2 -o "$W/pousse" examples/judges/pousse.c
 

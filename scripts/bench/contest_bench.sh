@@ -17,6 +17,8 @@ JOBS=${JOBS:-2}
 cargo build --release --quiet
 B=$PWD/target/release/referee
 W=$(mktemp -d)
+# As root, audit runs the programs as nobody, who must reach them.
+chmod 755 "$W"
 trap 'rm -rf "$W"' EXIT
 cc -O2 -o "$W/judge" examples/judges/pousse.c
 flags=(--cases "$CASES" --batch "$BATCH" --jobs "$JOBS")

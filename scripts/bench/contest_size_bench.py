@@ -88,6 +88,8 @@ def main():
         subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     work = args.out or tempfile.mkdtemp(prefix="referee-contest-")
     os.makedirs(work, exist_ok=True)
+    # As root, audit runs the programs as nobody, who must reach them.
+    os.chmod(work, 0o755)
     subs = programs(work, args.programs, args.seed)
     suite = mutants.make_suite("pousse", "multi", args.suite, 1000, os.path.join(work, "suite"))
     inputs = data(work)

@@ -237,6 +237,8 @@ def main():
     judges = [j for j in judges if j[0] not in {g for g, _, _ in given}] + given
     work = args.out or tempfile.mkdtemp(prefix="referee-mutation-")
     os.makedirs(work, exist_ok=True)
+    # As root, audit runs the programs as nobody, who must reach them.
+    os.chmod(work, 0o755)
     summaries, details = [], {}
     for game in args.games.split(","):
         for _, path, form in [j for j in judges if j[0] == game]:
