@@ -18,8 +18,10 @@ fn judges() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/judges")
 }
 
-fn python(script: &str, args: &str) -> String {
-    format!("python3 {} {args}", judges().join(script).display())
+/// `python3 SCRIPT ARGS` for the judge `script` of `examples/judges/`, copied into `dir`.
+fn python(dir: &Path, script: &str, args: &str) -> String {
+    let copy = crate::common::programs::copied(dir, &judges().join(script));
+    format!("python3 {copy} {args}")
 }
 
 /// Runs `referee audit GAME --cmd CMD` with `extra` flags into `out` (hang guard: 10 minutes).
@@ -375,14 +377,14 @@ fn planted_bugs_are_found_classified_and_shrunk() {
         ),
         (
             "pousse",
-            python("pousse.py", "--plant full-line"),
+            python(dir.path(), "pousse.py", "--plant full-line"),
             "wrong-answer",
             8,
             vec![],
         ),
         (
             "pousse",
-            python("pousse.py", "--plant hang-on-n1"),
+            python(dir.path(), "pousse.py", "--plant hang-on-n1"),
             "timeout",
             8,
             vec![],
@@ -408,7 +410,7 @@ fn planted_bugs_are_found_classified_and_shrunk() {
         ),
         (
             "somegame",
-            python("somegame.py", "--plant no-wrap"),
+            python(dir.path(), "somegame.py", "--plant no-wrap"),
             "wrong-answer",
             6,
             vec![],
@@ -502,8 +504,12 @@ fn correct_judges_give_no_finding() {
             build(dir.path(), "pousse_uva.c", &[], "uva"),
             "20",
         ),
-        ("littlesquares", python("littlesquares.py", ""), "10"),
-        ("somegame", python("somegame.py", ""), "10"),
+        (
+            "littlesquares",
+            python(dir.path(), "littlesquares.py", ""),
+            "10",
+        ),
+        ("somegame", python(dir.path(), "somegame.py", ""), "10"),
     ];
     for (game, cmd, batch) in correct {
         let out = dir.path().join(format!("{game}-{batch}-out"));
@@ -592,9 +598,8 @@ fn input_files_are_read_as_cases_written_in_the_form_and_shrunk() {
 #[test]
 fn auditing_referee_itself_finds_nothing() {
     let dir = crate::common::scratch::reachable();
-    let bin = assert_cmd::cargo::cargo_bin("referee")
-        .display()
-        .to_string();
+    // referee's binary, audited as any judge: copied where the program's user can read it.
+    let bin = crate::common::programs::copied(dir.path(), &assert_cmd::cargo::cargo_bin("referee"));
     for (game, rules) in [
         ("pousse", "waterloo"),
         ("pousse", "icfp98"),

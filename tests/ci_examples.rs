@@ -24,7 +24,8 @@ fn path_with_referee() -> String {
 
 /// A work directory holding a copy of the shipped corpus, as a contest repository would.
 fn workdir() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+    // Reachable by every user: an audit run as root runs its programs as nobody.
+    let dir = crate::common::scratch::reachable();
     copy_tree(&repo().join("corpus"), &dir.path().join("corpus"));
     dir
 }
@@ -358,7 +359,7 @@ fn slurm_runs_every_sharded_command_for_real() {
     let Some(conf) = slurm() else {
         return;
     };
-    let scratch = tempfile::tempdir().unwrap();
+    let scratch = crate::common::scratch::reachable();
     let judge = scratch.path().join("mover-only");
     let built = Command::new("cc")
         .args(["-O2", "-DPLANT_MOVER_ONLY", "-o"])

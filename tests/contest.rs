@@ -469,7 +469,11 @@ fn submissions_are_built_by_their_language_and_one_that_does_not_build_is_report
         &repo().join("examples/contest/pousse/data"),
         &package.join("data"),
     );
-    let referee_path = env!("CARGO_BIN_EXE_referee");
+    // referee's binary, copied where the programs' user can read it.
+    let referee_path = &crate::common::programs::copied(
+        dir.path(),
+        std::path::Path::new(env!("CARGO_BIN_EXE_referee")),
+    );
     let accepted = package.join("submissions/accepted");
     fs::create_dir_all(&accepted).unwrap();
     fs::write(

@@ -516,7 +516,9 @@ async fn a_contest_audits_page_shows_scores_which_case_rejects_whom_and_each_fin
         return;
     }
     let _browser = ONE_BROWSER.lock().await;
-    let (_scratch, dir) = scratch::scratch("contest");
+    // The audit's programs where their user (nobody, as root) can reach them.
+    let scratch = scratch::reachable();
+    let dir = scratch.path().to_path_buf();
     let good = build(&dir, "pousse.c", &[], "good");
     let mover = build(&dir, "pousse.c", &["-DPLANT_MOVER_ONLY"], "mover");
     let html = dir.join("contest.html");

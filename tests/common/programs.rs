@@ -23,6 +23,17 @@ pub fn build(dir: &Path, source: &str, defines: &[&str], name: &str) -> String {
     out.display().to_string()
 }
 
+/// A copy of file `source` (of the repository, or referee's binary) in `dir`, with its mode: a
+/// program an audit runs confined must be readable by the user it runs as (nobody, when the
+/// tests run as root), wherever the checkout lies. Its path.
+pub fn copied(dir: &Path, source: &Path) -> String {
+    let copy = dir.join(source.file_name().unwrap());
+    if !copy.exists() {
+        fs::copy(source, &copy).unwrap();
+    }
+    copy.display().to_string()
+}
+
 /// An executable shell script `name` in `dir`.
 pub fn script(dir: &Path, name: &str, body: &str) -> String {
     let path = dir.join(name);
