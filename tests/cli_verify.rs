@@ -390,6 +390,35 @@ fn grade_gives_ac_pe_wa_no_and_je() {
 }
 
 #[test]
+fn grade_takes_one_case_file_and_names_every_judge_error() {
+    let root = tempfile::tempdir().unwrap();
+    let case = root.path().join("game.in");
+    fs::write(&case, "1\nL1\nQUIT\n").unwrap();
+    let subs = root.path().join("submissions");
+    fs::create_dir_all(subs.join("alice")).unwrap();
+    fs::write(subs.join("alice/game.out"), "X WINS\n").unwrap();
+    // `--cases FILE`: the file is the case, its output beside the submission's others.
+    let out = root.path().join("one");
+    grade(&case, &subs, &out).assert().success();
+    let grades = fs::read_to_string(out.join("grades.csv")).unwrap();
+    assert!(grades.contains("alice,game.in,AC,"), "{grades}");
+    // A case that is a judge error is named on standard error by its path, with no
+    // submission to grade as with one.
+    fs::write(root.path().join("game.ans"), "O WINS\n").unwrap();
+    let empty = root.path().join("nobody");
+    fs::create_dir(&empty).unwrap();
+    for subs in [&subs, &empty] {
+        let run = grade(&case, subs, &root.path().join("je"))
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(1));
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert!(said.contains("JE game.in: judge error:"), "{said}");
+        assert!(!said.contains("more judge errors"), "{said}");
+    }
+}
+
+#[test]
 fn the_slowest_files_are_timed_over_all_their_cases() {
     // One file of 20,000 games: the summary's time for it is its rows' engine time together
     // (`--timings`), never one case's.

@@ -27,7 +27,8 @@ use crate::shard::Shard;
 use crate::walk::{display, walk_cases, CaseFile};
 
 pub use reports::{
-    suites, summary, GradeReports, GradeRow, GradeRows, Outcome, KEPT_ROWS, MANIFEST, REPORTS,
+    suites, summary, GradeReports, GradeRow, GradeRows, Outcome, KEPT_ROWS, MANIFEST,
+    NAMED_JUDGE_ERRORS, REPORTS,
 };
 
 /// How to grade.
@@ -170,7 +171,7 @@ pub fn grade(
     out: &Path,
 ) -> Result<Outcome, RunError> {
     let mut staging = Staging::new(out).map_err(|e| RunError::io(out, e))?;
-    let relative = |f: &CaseFile| display(f.path.strip_prefix(cases).unwrap_or(&f.path));
+    let relative = |f: &CaseFile| display(&case_name(&f.path, cases));
     let tree = crate::guard::Tree::new(submissions).map_err(|e| RunError::io(submissions, e))?;
     let mut names: Vec<(String, PathBuf)> = fs::read_dir(submissions)
         .map_err(|e| RunError::io(submissions, e))?
@@ -194,13 +195,14 @@ pub fn grade(
     let bar = progress(0, "grading", "cases");
     let mut graded_cases = 0;
     let mut judge_error_cases = 0;
+    let mut named_judge_errors = Vec::new();
     let jobs = crate::pool::threads(jobs);
     crate::ordered::for_each_ordered(
         walk,
         jobs,
         jobs * 64,
         |f: CaseFile, emit: &mut (dyn FnMut(GradedCase) + Send)| {
-            let rel = f.path.strip_prefix(cases).unwrap_or(&f.path).to_path_buf();
+            let rel = case_name(&f.path, cases);
             let expected = match &f.error {
                 Some(e) => Err(e.clone()),
                 None => judge_case(&f, options),
@@ -224,7 +226,11 @@ pub fn grade(
                 Ok(e) => escape(e.as_bytes(), 200),
                 Err(why) => {
                     judge_error_cases += 1;
-                    format!("judge error: {why}")
+                    let why = format!("judge error: {why}");
+                    if named_judge_errors.len() < NAMED_JUDGE_ERRORS {
+                        named_judge_errors.push((case.name.clone(), why.clone()));
+                    }
+                    why
                 }
             };
             for (submission, g) in submission_names.iter().zip(case.grades) {
@@ -253,8 +259,22 @@ pub fn grade(
         .finish(staging, &mut manifest)
         .map_err(|e| RunError::io(out, e))?;
     outcome.judge_errors = judge_error_cases;
+    // Named from the cases, so that they are named with no submission to grade too.
+    outcome.judge_errors_named = named_judge_errors;
     eprint!("{}", summary(&outcome, names.len(), graded_cases, out));
     Ok(outcome)
+}
+
+/// The name of the case file `path` found under `cases`: its path below `cases`, or its file
+/// name when `cases` is the file itself (a submission's output for it is then `NAME.out` in the
+/// submission's folder).
+fn case_name(path: &Path, cases: &Path) -> PathBuf {
+    match path.strip_prefix(cases) {
+        Ok(below) if !below.as_os_str().is_empty() => below.to_path_buf(),
+        _ => path
+            .file_name()
+            .map_or_else(|| path.to_path_buf(), PathBuf::from),
+    }
 }
 
 /// One case graded: its name, the engine's output or why it is a judge error, and each

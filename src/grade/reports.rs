@@ -24,7 +24,7 @@ pub const GRADES_HEADER: [&str; 6] = ["submission", "file", "verdict", "expected
 /// the first this many that are; every row is in `grades.csv`.
 pub const KEPT_ROWS: usize = 10_000;
 /// The judge errors named in the summary; the rest are counted.
-const NAMED_JUDGE_ERRORS: usize = 20;
+pub const NAMED_JUDGE_ERRORS: usize = 20;
 /// The bytes of a submission's rows held before they are appended to its part.
 const PART_CHUNK: usize = 16 * 1024;
 
