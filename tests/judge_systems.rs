@@ -213,7 +213,7 @@ fn the_input_validator_exits_42_or_43_with_the_place() {
         .assert()
         .code(43)
         .stderr(predicates::str::contains(
-            "<stdin>:2:5: expected a single space",
+            "<stdin>:2:5: case 1: expected a single space",
         ));
     referee()
         .args(["validate", "littlesquares", "--constraints", "contest"])

@@ -2,7 +2,7 @@
 //! limits and the strict layout of [`super::layout`].
 
 use std::cell::RefCell;
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read};
 use std::rc::Rc;
 
 use super::layout::LayoutCheck;
@@ -12,8 +12,8 @@ use crate::game::{Engine, Game};
 pub use crate::game::Constraints;
 
 /// Why an input is not valid: a message of the form `LINE:COL: expected ..., found ...`
-/// (1-based line and byte column), or `case K: expected ..., found ...` for a case outside the
-/// contest's limits.
+/// (1-based line and byte column); for a case outside the contest's limits,
+/// `LINE:1: case K: expected ..., found ...`, LINE the case's first line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Invalid(pub String);
 
@@ -42,7 +42,7 @@ pub fn validate<G: Game>(
     }
     let watch = Rc::new(RefCell::new(Watch::default()));
     let mut checked = LayoutCheck::new(CaseBound {
-        inner: input,
+        inner: BufReader::new(input),
         watch: Rc::clone(&watch),
         most: G::CONTEST_CASE_BYTES,
     });
@@ -50,15 +50,16 @@ pub fn validate<G: Game>(
         let mut watch = watch.borrow_mut();
         watch.cases += 1;
         watch.since_case = 0;
+        let first_line = watch.lines.case_ended();
         if watch.outside.is_none() {
             watch.outside = G::outside_contest(&judgement)
-                .map(|(expected, found)| (watch.cases, expected, found));
+                .map(|(expected, found)| (watch.cases, first_line, expected, found));
         }
     });
     let state = watch.borrow().clone();
-    if let Some((case, expected, found)) = state.outside {
+    if let Some((case, line, expected, found)) = state.outside {
         return Err(Invalid(format!(
-            "case {case}: expected {expected}, found {found}"
+            "{line}:1: case {case}: expected {expected}, found {found}"
         )));
     }
     if let Some(most) = state.too_long {
@@ -101,17 +102,64 @@ struct Watch {
     cases: usize,
     /// Bytes read since the last case judged.
     since_case: u64,
-    /// The first case outside the contest's limits: its number, what the limits allow, what
-    /// it has.
-    outside: Option<(usize, String, String)>,
+    /// The first case outside the contest's limits: its number, its first line, what the
+    /// limits allow, what it has.
+    outside: Option<(usize, u64, String, String)>,
+    /// The lines handed to the engine.
+    lines: Lines,
     /// Set when a case went past the most bytes a case may take: that most.
     too_long: Option<u64>,
 }
 
+/// Where the cases begin, from the lines handed to the engine one at a time: a case begins on
+/// the first line of the last block of non-empty lines begun since the previous case ended
+/// (so a case count and the empty lines between cases come before it). Lines are 1-based.
+#[derive(Debug, Clone, Default)]
+struct Lines {
+    /// Lines ended (line feeds handed over).
+    ended: u64,
+    /// Whether the current line has a byte handed over.
+    in_line: bool,
+    /// The first line of the current case's block, once it has one.
+    block: Option<u64>,
+    /// Whether an empty line came after that block began.
+    empty_since: bool,
+}
+
+impl Lines {
+    fn saw(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            if byte == b'\n' {
+                if !self.in_line {
+                    self.empty_since = true;
+                }
+                self.ended += 1;
+                self.in_line = false;
+            } else if !self.in_line {
+                self.in_line = true;
+                if self.block.is_none() || self.empty_since {
+                    self.block = Some(self.ended + 1);
+                    self.empty_since = false;
+                }
+            }
+        }
+    }
+
+    /// The first line of the case just judged; the next case's lines begin after it.
+    fn case_ended(&mut self) -> u64 {
+        let first = self.block.unwrap_or(self.ended + 1);
+        self.block = None;
+        self.empty_since = false;
+        first
+    }
+}
+
 /// The input of a contest's validator: once a case is outside the limits, or longer than a
-/// case may be (`most` bytes), it reads no more (an error ends the engine's reading).
+/// case may be (`most` bytes), it reads no more (an error ends the engine's reading). It hands
+/// over at most one line a read, so that what the engine has read when it judges a case ends
+/// where the case ends, and the case's first line is known.
 struct CaseBound<R> {
-    inner: R,
+    inner: BufReader<R>,
     watch: Rc<RefCell<Watch>>,
     most: Option<u64>,
 }
@@ -130,8 +178,17 @@ impl<R: Read> Read for CaseBound<R> {
             }
         }
         drop(watch);
-        let n = self.inner.read(out)?;
-        self.watch.borrow_mut().since_case += n as u64;
+        let available = self.inner.fill_buf()?;
+        let line = available
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(available.len(), |i| i + 1);
+        let n = line.min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        self.inner.consume(n);
+        let mut watch = self.watch.borrow_mut();
+        watch.since_case += n as u64;
+        watch.lines.saw(&out[..n]);
         Ok(n)
     }
 }
@@ -163,7 +220,7 @@ mod tests {
         assert_eq!(
             pousse(big, Constraints::Contest),
             Err(Invalid(
-                "case 1: expected a board size N <= 100 (the contest's limit), found N = 101"
+                "1:1: case 1: expected a board size N <= 100 (the contest's limit), found N = 101"
                     .into()
             ))
         );
@@ -175,7 +232,7 @@ mod tests {
         assert_eq!(
             validate::<SomeGame>(spaced.as_bytes(), (), Constraints::Contest),
             Err(Invalid(
-                "2:6: expected the end of the line, found a space".into()
+                "2:6: case 1: expected the end of the line, found a space".into()
             ))
         );
         let odd = "...\n...\n...\n";
@@ -183,7 +240,7 @@ mod tests {
         let refused = validate::<LittleSquares>(odd.as_bytes(), (), Constraints::Contest);
         assert_eq!(
             refused,
-            Err(Invalid("case 1: expected an even number of rows from 2 to 10, all of the same even length from 2 to 10 (the contest's limits), found a 3 x 3 grid".into()))
+            Err(Invalid("1:1: case 1: expected an even number of rows from 2 to 10, all of the same even length from 2 to 10 (the contest's limits), found a 3 x 3 grid".into()))
         );
     }
 
@@ -231,6 +288,45 @@ mod tests {
     }
 
     #[test]
+    fn a_case_outside_the_contests_limits_is_named_by_the_line_it_begins_on() {
+        // Pousse in the UVa form: the second game, its N on line 7.
+        let uva = "2\n\n4\nL1\nQUIT\n\n101\nL1\nQUIT\n";
+        assert_eq!(
+            pousse(uva, Constraints::Contest).unwrap_err().0,
+            "7:1: case 2: expected a board size N <= 100 (the contest's limit), found N = 101"
+        );
+        let first = "2\n\n101\nQUIT\n\n4\nQUIT\n";
+        assert!(pousse(first, Constraints::Contest)
+            .unwrap_err()
+            .0
+            .starts_with("3:1: case 1: "));
+        // LittleSquares: grids separated by an empty line, the second of 12 rows from line 4.
+        let grids = format!("..\n..\n\n{}", "..\n".repeat(12));
+        let refused = validate::<LittleSquares>(grids.as_bytes(), (), Constraints::Contest);
+        assert!(
+            refused
+                .as_ref()
+                .unwrap_err()
+                .0
+                .starts_with("4:1: case 2: expected"),
+            "{refused:?}"
+        );
+        // Some Game: data sets stacked, the third of 101 x 101 squares from line 7.
+        let small = "1 2 2 2\n1 0\n0 0\n";
+        let mut stacked = format!("{small}{small}1 101 101 2\n");
+        for _ in 0..101 {
+            stacked.push_str(&vec!["0"; 101].join(" "));
+            stacked.push('\n');
+        }
+        let refused = validate::<SomeGame>(stacked.as_bytes(), (), Constraints::Contest);
+        assert_eq!(
+            refused.unwrap_err().0,
+            "7:1: case 3: expected a board of at most 10000 squares (the package's limit), found \
+             10201 squares"
+        );
+    }
+
+    #[test]
     fn grammar_errors_keep_their_place() {
         assert_eq!(
             pousse("3\nZ1\nQUIT\n", Constraints::Contest).unwrap_err().0,
@@ -242,7 +338,7 @@ mod tests {
             validate::<SomeGame>(leading_zero.as_bytes(), (), Constraints::Contest)
                 .unwrap_err()
                 .0,
-            "1:7: expected a number without leading zeros, found a leading zero"
+            "1:7: case 1: expected a number without leading zeros, found a leading zero"
         );
     }
 }
