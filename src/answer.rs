@@ -313,6 +313,30 @@ pub fn first_byte_difference(
     })
 }
 
+/// Text [`escape`]d for one line made readable as lines again, for a `<pre>`: each `\n` a
+/// newline and `\\` a backslash; the other escapes (`\xHH`) stay, so nothing invisible is
+/// shown raw.
+pub fn as_lines(escaped: &str) -> String {
+    let mut out = String::with_capacity(escaped.len());
+    let mut chars = escaped.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('\\') => out.push('\\'),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
 /// Bytes of untrusted text for one CSV cell or one terminal line: printable ASCII and valid
 /// UTF-8 as they are, a newline as `\n`, a backslash as `\\`, any other control byte, invisible
 /// formatting character ([`crate::text::invisible`]: a byte-order mark) or byte that is not
@@ -447,6 +471,18 @@ mod tests {
         let c = compare_reader("X WINS\n", b"X WINS\n".chain(spaces)).unwrap();
         assert_eq!(c.verdict, Verdict::WA);
         assert!(c.detail.contains("far longer"), "{}", c.detail);
+    }
+
+    #[test]
+    fn escaped_text_reads_as_lines_again_with_control_bytes_still_escaped() {
+        let raw = b"TIE GAME\nback\\slash \x1b[31m\n";
+        let escaped = escape(raw, 100);
+        assert_eq!(as_lines(&escaped), "TIE GAME\nback\\slash \\x1B[31m\n");
+        assert_eq!(
+            as_lines("a\\\\n"),
+            "a\\n",
+            "an escaped backslash before n is not a newline"
+        );
     }
 
     #[test]

@@ -61,6 +61,22 @@ fn tools_present(test: &str) -> bool {
     false
 }
 
+/// Asserts that the page open in `client` is no wider than its window.
+async fn assert_no_sideways_scroll(client: &Client) {
+    let widths = client
+        .execute(
+            "return [document.documentElement.scrollWidth, window.innerWidth]",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (page, window) = (widths[0].as_u64().unwrap(), widths[1].as_u64().unwrap());
+    assert!(
+        page <= window,
+        "the page is {page} px wide in a {window} px window"
+    );
+}
+
 /// Starts chromedriver on a free port and connects a headless Chromium to it.
 async fn browser() -> (Client, Driver) {
     let port = TcpListener::bind("127.0.0.1:0")
@@ -543,7 +559,34 @@ async fn a_contest_audits_page_shows_scores_which_case_rejects_whom_and_each_fin
         String::from_utf8_lossy(&run.stderr)
     );
     let (client, _driver) = browser().await;
+    client.set_window_size(1400, 1600).await.unwrap();
     client.goto(&url(&html)).await.unwrap();
+    // The page reads as a report at 1400 px: no sideways scrolling, its header in sentences
+    // (no `key: value` lines), no escape sequence shown as text.
+    assert_no_sideways_scroll(&client).await;
+    let body = client
+        .find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let header = client
+        .find(Locator::Css("header"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        header.contains("2 programs audited as judges of pousse")
+            && !header.contains("tpr-existing:"),
+        "{header}"
+    );
+    assert!(
+        !body.contains("\\n"),
+        "an escaped newline shown as text:\n{body}"
+    );
     let texts = |css: &'static str| {
         let client = client.clone();
         async move {
@@ -614,5 +657,83 @@ async fn a_contest_audits_page_shows_scores_which_case_rejects_whom_and_each_fin
     let rows = texts("table.rows tbody tr").await;
     assert_eq!(rows.len(), 2, "{rows:?}");
     assert!(rows[1].contains("proved wrong"), "{rows:?}");
+    client.close().await.unwrap();
+}
+
+/// The audit page of a package of submissions of known cost (tests/limits.rs): the limits'
+/// section draws every run, the limit and the margin lines, and each warning, at 1400 px without
+/// sideways scrolling.
+#[tokio::test(flavor = "current_thread")]
+#[ignore = "runs Chromium and chromedriver (apt-get install chromium chromium-driver): cargo test -- --include-ignored (.ci/run does)"]
+async fn the_limits_picture_shows_every_run_against_the_limit_and_the_margin() {
+    if !tools_present("the_limits_picture_shows_every_run_against_the_limit_and_the_margin") {
+        return;
+    }
+    let _browser = ONE_BROWSER.lock().await;
+    let scratch = scratch::reachable();
+    let package = crate::limits::package(scratch.path(), "2025-09", "  time_resolution: 0.1\n");
+    let html = scratch.path().join("limits.html");
+    let out = scratch.path().join("out");
+    let (_, text, advice) =
+        crate::limits::audit(&package, &out, &["--html", html.to_str().unwrap()]);
+    let runs: Vec<(usize, bool)> = advice["measured"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["files"].as_array().unwrap().iter())
+        .map(|f| (f["cpu"].as_array().unwrap().len(), f["failed"] == "timeout"))
+        .collect();
+    let capped = runs.iter().filter(|(_, t)| *t).count();
+    let all: usize = runs.iter().map(|(n, _)| n).sum();
+    let (client, _driver) = browser().await;
+    client.set_window_size(1400, 1600).await.unwrap();
+    client.goto(&url(&html)).await.unwrap();
+    assert_no_sideways_scroll(&client).await;
+    let count = |css: &'static str| {
+        let client = client.clone();
+        async move { client.find_all(Locator::Css(css)).await.unwrap().len() }
+    };
+    assert_eq!(count("#limits svg .run").await, all, "{text}");
+    assert_eq!(count("#limits svg .run.capped").await, capped, "{text}");
+    assert!(
+        capped >= 2,
+        "slow.c is stopped at the cap on both files\n{text}"
+    );
+    assert_eq!(count("#limits svg line.limit").await, 2);
+    assert_eq!(count("#limits svg .program").await, 6);
+    assert_eq!(count("#limits td.warning").await, 3, "{text}");
+    let figure = client
+        .find(Locator::Css("#limits figure svg"))
+        .await
+        .unwrap();
+    assert!(figure.is_displayed().await.unwrap());
+    let labels = client
+        .find_all(Locator::Css("#limits svg text"))
+        .await
+        .unwrap();
+    let mut shown = Vec::new();
+    for label in labels {
+        shown.push(label.text().await.unwrap());
+    }
+    assert!(shown.contains(&"limit 0.3 s".to_string()), "{shown:?}");
+    assert!(shown.contains(&"1.5 x = 0.45 s".to_string()), "{shown:?}");
+    assert!(
+        shown.contains(&"time_limit_exceeded/margin.c".to_string()),
+        "{shown:?}"
+    );
+    // A run's dot says what it is.
+    let title = client
+        .find(Locator::Css(
+            "#limits svg .program[data-program='accepted/steady.c'] .run title",
+        ))
+        .await
+        .unwrap()
+        .html(true)
+        .await
+        .unwrap();
+    assert!(
+        title.starts_with("accepted/steady.c, ") && title.contains("run 1: 0.1"),
+        "{title}"
+    );
     client.close().await.unwrap();
 }

@@ -71,7 +71,7 @@ const SEAMS: &[(&str, &str, &str)] = &[
         "audit/",
         "judge_system/package/",
         "`audit --add-to` adds its strengthening cases to a package as the package writer lays \
-         them out",
+         them out, and writes the advised limits where the package's format keeps them",
     ),
 ];
 

@@ -21,6 +21,7 @@ mod html_report;
 mod invalid_input;
 mod judge_systems;
 mod layers;
+mod limits;
 mod linear_work;
 mod littlesquares;
 mod package;

@@ -524,6 +524,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         name: "judge".into(),
         expected: None,
         program: Ok(program::Program::parse(&format!("python3 {}", script.display())).unwrap()),
+        language: None,
     }];
     let settings = Settings {
         rules: (),
@@ -554,6 +555,11 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         // The in-process audit of this test runs its judge as it is: the sandbox is the
         // subject of tests/confinement.rs.
         confinement: referee::audit::sandbox::Confinement::Unconfined,
+        advising: referee::audit::limits::Advising {
+            repeat: 0,
+            rules: referee::audit::limits::TimeRules::defaults("2025-09"),
+            set_memory_mib: None,
+        },
     };
     let report = audit::<TakeAway<true>>(&settings, &entrants, Vec::new()).unwrap();
     let program = &report.programs[0];

@@ -351,6 +351,10 @@ pub struct AuditReport {
     pub effort: Effort,
     /// Whether a signal interrupted the audit.
     pub interrupted: bool,
+    /// The advice on the problem's limits, from repeated runs (`--repeat`), when there is data
+    /// and a program expected accepted.
+    #[serde(default)]
+    pub limits: Option<super::limits::Advice>,
 }
 
 impl AuditReport {

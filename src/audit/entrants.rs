@@ -109,6 +109,9 @@ pub struct Entrant {
     pub expected: Option<Class>,
     /// The program, or why it cannot be run (it did not build).
     pub program: Result<Program, String>,
+    /// The language it is written in, when known (a package's submission, or a table's
+    /// `language` column).
+    pub language: Option<String>,
 }
 
 impl Entrant {
@@ -211,13 +214,15 @@ pub fn from_commands(specs: &[String]) -> Result<Vec<Entrant>, RunError> {
             name,
             expected: None,
             program: Ok(program),
+            language: None,
         });
     }
     unique(entrants)
 }
 
 /// The entrants of a table (CSV with a header): `name`, `command`, and optionally `expected`
-/// (a class of [`Class::ALL`]). Errors name the file and the line (from 1).
+/// (a class of [`Class::ALL`]) and `language` (a name, for the limits' advice). Errors name the
+/// file and the line (from 1).
 pub fn from_table(path: &Path) -> Result<Vec<Entrant>, RunError> {
     let shown = crate::walk::display(path);
     let file = crate::guard::open_regular(path).map_err(|e| RunError::io(path, e))?;
@@ -237,6 +242,7 @@ pub fn from_table(path: &Path) -> Result<Vec<Entrant>, RunError> {
         )));
     };
     let expected_at = column("expected");
+    let language_at = column("language");
     let mut entrants = Vec::new();
     for record in reader.records() {
         let record = record.map_err(|e| RunError::Usage(format!("{shown}: {e}")))?;
@@ -259,10 +265,16 @@ pub fn from_table(path: &Path) -> Result<Vec<Entrant>, RunError> {
                 ))
             })?),
         };
+        let language = language_at
+            .and_then(|i| record.get(i))
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string);
         entrants.push(Entrant {
             name,
             expected,
             program: Ok(program),
+            language,
         });
     }
     if entrants.is_empty() {
@@ -418,6 +430,9 @@ pub fn from_package(
                 name,
                 expected: Some(class),
                 program: Err(String::new()),
+                language: Sources::of(&entry)
+                    .ok()
+                    .map(|s| s.language.name.to_string()),
             };
             let out = build.join(entrant.dir());
             entrant.program = builder.build(&entry, &out);

@@ -133,6 +133,12 @@ fn combine(
         notes: union(reports.iter().map(|r| &r.notes)),
         effort: effort(reports),
         interrupted: reports.iter().any(|r| r.interrupted),
+        limits: crate::audit::limits::merge(
+            &reports
+                .iter()
+                .filter_map(|r| r.limits.as_ref())
+                .collect::<Vec<_>>(),
+        ),
     };
     Ok((report, files))
 }

@@ -55,6 +55,10 @@ pub mod entrants;
 #[cfg(target_os = "linux")]
 pub mod finding;
 #[cfg(target_os = "linux")]
+pub mod limits;
+#[cfg(target_os = "linux")]
+pub mod limits_page;
+#[cfg(target_os = "linux")]
 pub mod merge;
 #[cfg(target_os = "linux")]
 mod narrow;
@@ -70,6 +74,8 @@ pub mod plan;
 pub mod probe;
 #[cfg(target_os = "linux")]
 pub mod program;
+#[cfg(target_os = "linux")]
+pub mod repeat;
 #[cfg(target_os = "linux")]
 pub mod report;
 #[cfg(target_os = "linux")]

@@ -22,19 +22,11 @@ pub fn audit_page(
     properties: &[(String, String)],
 ) -> Page {
     let mut page = Page::new(title);
-    page.about = properties
-        .iter()
-        .map(|(k, v)| format!("{k}: {v}"))
-        .chain([
-            format!(
-                "the problem's form: {} ({})",
-                report.problem.form.map_or("none", |f| f.as_str()),
-                report.problem.why
-            ),
-            format!("reports in {}", out.display()),
-        ])
-        .collect();
+    page.about = about(report, out, properties);
     page.tables.push(scores(report));
+    if let Some(advice) = &report.limits {
+        page.tables.push(super::limits_page::limits_table(advice));
+    }
     let mut anchors: Vec<Option<String>> = Vec::new();
     for program in &report.programs {
         let mut first = None;
@@ -63,6 +55,47 @@ pub fn audit_page(
     page
 }
 
+/// The lines under the title, in words: what was audited and how, the time limit of the runs,
+/// where the reports are.
+fn about(report: &AuditReport, out: &Path, properties: &[(String, String)]) -> Vec<String> {
+    let property = |key: &str| {
+        properties
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    let programs = report.programs.len();
+    let mut about = vec![format!(
+        "{programs} program{} audited as judges of {} (rules {}){}, in the {} form ({}).",
+        if programs == 1 { "" } else { "s" },
+        report.game,
+        report.rules,
+        property("seed").map_or(String::new(), |s| format!(", seed {s}")),
+        report.problem.form.map_or("no", |f| f.as_str()),
+        report.problem.why
+    )];
+    about.push(format!(
+        "Programs run {}; the memory limit {}.",
+        report.confinement.text(),
+        crate::audit::program::mebibytes(report.memory_limit)
+    ));
+    about.push(format!(
+        "Time limit of the runs: {}.",
+        report.time_limit.describe()
+    ));
+    about.push(format!("Reports in {}.", out.display()));
+    about
+}
+
+/// "with the strengthening case", "with the 2 strengthening cases", "with no strengthening case".
+fn with_tests(count: usize) -> String {
+    match count {
+        0 => "with no strengthening case".into(),
+        1 => "with the strengthening case".into(),
+        n => format!("with the {n} strengthening cases"),
+    }
+}
+
 /// The scores table: each rate before and after strengthening.
 fn scores(report: &AuditReport) -> Table {
     let s = scores_of(report);
@@ -73,7 +106,7 @@ fn scores(report: &AuditReport) -> Table {
         columns: vec![
             "".into(),
             "existing data".into(),
-            format!("with the {} strengthening cases", report.tests.len()),
+            with_tests(report.tests.len()),
         ],
         rows: vec![
             vec![
@@ -87,6 +120,7 @@ fn scores(report: &AuditReport) -> Table {
                 Cell::text(s.tnr_strengthened.text()),
             ],
         ],
+        figure: None,
     }
 }
 
@@ -142,6 +176,7 @@ fn matrix(report: &AuditReport, lines: &[ProgramLine], anchors: &[Option<String>
             .into(),
         columns,
         rows,
+        figure: None,
     }
 }
 

@@ -171,6 +171,8 @@ pub fn audit<G: Game>(
     phases.end("probe");
     let time_limit = data_stage(&mut subjects, &data, settings, &deadlines);
     phases.end("existing data");
+    let limits = limits_stage(&subjects, &data, settings, &deadlines);
+    phases.end("repeated runs");
     let cases = cases_stage(&mut subjects, &data, &problem, settings, &deadlines);
     phases.end("cases");
     no_form_stage(&mut subjects, settings);
@@ -179,6 +181,16 @@ pub fn audit<G: Game>(
     let strengthened =
         strengthening_stage(&subjects, &programs, &data, &problem, settings, &deadlines)?;
     phases.end("strengthening");
+    let mut limits = limits;
+    if let (Some(package), Some(advice)) = (&settings.add_to, limits.as_mut()) {
+        if !interrupted() {
+            advice.written = crate::judge_system::package::limits::write_limits(
+                package,
+                &advice.to_write(),
+                advice.rules.sets_time_limit(),
+            )?;
+        }
+    }
     drop(subjects);
     files.extend(strengthened.files);
     let report = AuditReport {
@@ -204,6 +216,7 @@ pub fn audit<G: Game>(
             elapsed: deadlines.started.elapsed(),
         },
         interrupted: interrupted(),
+        limits,
     };
     report::write(settings, staging, &report, &data.found, &files)?;
     Ok(report)
@@ -284,6 +297,30 @@ fn data_stage<G: Game>(
     }
     run(subjects, false);
     limit
+}
+
+/// The repeated runs of the programs expected accepted, to time out or to run out of memory,
+/// whose results the existing data judged, and the advice on the limits they give
+/// ([`super::repeat`]).
+fn limits_stage<G: Game>(
+    subjects: &[Subject<G>],
+    data: &Data<G::Case>,
+    settings: &Settings<G::Options>,
+    deadlines: &Deadlines,
+) -> Option<super::limits::Advice> {
+    let programs: Vec<(&Entrant, &Runner<G>)> = subjects
+        .iter()
+        .filter(|s| matches!(s.stage, Stage::Tried(_, DataOutcome::Ran(_))))
+        .filter_map(|s| s.runnable().map(|r| (s.entrant, r)))
+        .collect();
+    super::repeat::advise(
+        &programs,
+        &data.files,
+        &settings.advising,
+        settings.limits.cpu,
+        deadlines.repeats,
+        settings.jobs,
+    )
 }
 
 /// What the cases stage did.

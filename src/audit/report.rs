@@ -691,15 +691,24 @@ pub fn shown(
             _ => None,
         },
         sides: vec![
-            ("the program's output".into(), f.got.clone()),
-            ("the engine's verdict".into(), f.expected.clone()),
+            (
+                "the program's output".into(),
+                crate::answer::as_lines(&f.got),
+            ),
+            (
+                "the engine's verdict".into(),
+                crate::answer::as_lines(&f.expected),
+            ),
         ],
         facts: vec![
             ("reproduce".into(), reproduce(program, f)),
             ("input form".into(), f.form.as_str().to_string()),
             ("limits".into(), limits(f).to_string()),
             ("how it was confirmed".into(), f.evidence.text()),
-            ("the program's standard error".into(), f.stderr.clone()),
+            (
+                "the program's standard error".into(),
+                crate::answer::as_lines(&f.stderr),
+            ),
         ],
         columns: FINDINGS_HEADER
             .iter()

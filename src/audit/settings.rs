@@ -65,11 +65,15 @@ pub struct Settings<O> {
     pub add_to: Option<PathBuf>,
     /// How the programs run.
     pub confinement: Confinement,
+    /// The repeated runs of the limits' advice (`--repeat`), and the package's rules.
+    pub advising: super::limits::Advising,
 }
 
-/// The shares of `--time` at which each stage ends: the existing data's runs, the cases, the
-/// examination of what they found; the strengthening cases take the rest.
+/// The shares of `--time` at which each stage ends: the existing data's runs, the repeated runs
+/// of the limits' advice, the cases, the examination of what they found; the strengthening
+/// cases take the rest.
 const DATA_SHARE: f64 = 0.1;
+const REPEATS_SHARE: f64 = 0.2;
 pub const CASES_SHARE: f64 = 0.75;
 const FINDINGS_SHARE: f64 = 0.9;
 
@@ -80,6 +84,8 @@ pub struct Deadlines {
     pub started: Instant,
     /// The existing data's runs.
     pub data: Option<Instant>,
+    /// The repeated runs of the limits' advice.
+    pub repeats: Option<Instant>,
     /// The cases.
     pub cases: Option<Instant>,
     /// The examination of failures (isolating, reproducing, shrinking).
@@ -96,6 +102,7 @@ impl Deadlines {
         Deadlines {
             started,
             data: at(DATA_SHARE),
+            repeats: at(REPEATS_SHARE),
             cases: at(CASES_SHARE),
             findings: at(FINDINGS_SHARE),
             end: at(1.0),

@@ -29,8 +29,9 @@ pub(super) struct AuditArgs {
     #[arg(long, value_name = "DIR")]
     pub(super) package: Option<PathBuf>,
     /// Add the strengthening cases to this package's `data/secret/`, named to sort after the
-    /// cases there (never over one). Not with --shard (merge the shards; their cases are in
-    /// the merged tests/).
+    /// cases there (never over one), and the advised time and memory limits (--repeat) to its
+    /// problem.yaml (`limits`) or DMOJ's init.yml (`time`, `memory`), saying what changed. Not
+    /// with --shard (merge the shards; their cases are in the merged tests/).
     #[arg(long, value_name = "DIR")]
     pub(super) add_to: Option<PathBuf>,
     /// The problem's input form, which every run uses: the game's single-case form, its
@@ -63,7 +64,8 @@ pub(super) struct AuditArgs {
     #[arg(long, value_parser = amount, conflicts_with = "time")]
     pub(super) cases: Option<u64>,
     /// The whole run's wall-clock budget, in seconds: the existing data's runs take at most its
-    /// first tenth, the cases run until three quarters, narrowing, reproducing and shrinking
+    /// first tenth, the repeated runs (--repeat) until two tenths, the cases run until three
+    /// quarters, narrowing, reproducing and shrinking
     /// what they found until nine tenths, the strengthening cases the last tenth.
     #[arg(long)]
     pub(super) time: Option<f64>,
@@ -75,6 +77,11 @@ pub(super) struct AuditArgs {
     /// data, as judge systems set it.
     #[arg(long, default_value_t = 2.0)]
     pub(super) timeout: f64,
+    /// Runs of each program expected accepted, to time out or to run out of memory on each data
+    /// file, for the advice on the problem's limits: CPU time and peak memory each run, their
+    /// spread the noise. 0: no advice. With --time, they take at most its second tenth.
+    #[arg(long, value_name = "K", default_value_t = crate::audit::limits::DEFAULT_REPEAT as u16, value_parser = clap::value_parser!(u16).range(..=100))]
+    pub(super) repeat: u16,
     /// The most bytes of standard output read from one run; more is `output-limit`. A confined
     /// program's scratch (its `/tmp`, HOME and TMPDIR) holds as much, and no file it writes is
     /// larger.
@@ -234,6 +241,24 @@ impl AuditArgs {
         }
     }
 
+    /// What the advice on the limits needs: `--repeat`, and the package's rules and memory
+    /// limit (the format's defaults without a package).
+    #[cfg(target_os = "linux")]
+    fn advising(&self) -> Result<crate::audit::limits::Advising, RunError> {
+        use crate::judge_system::problem_yaml::{memory_mib, time_rules, TimeRules};
+        Ok(crate::audit::limits::Advising {
+            repeat: usize::from(self.repeat),
+            rules: match &self.package {
+                Some(package) => time_rules(package).map_err(RunError::Usage)?,
+                None => TimeRules::defaults("2025-09"),
+            },
+            set_memory_mib: match &self.package {
+                Some(package) => memory_mib(package).map_err(RunError::Usage)?,
+                None => None,
+            },
+        })
+    }
+
     /// The memory limit of every run, in bytes: `--memory`, else the package's
     /// `limits.memory`, else Kattis' default.
     fn memory(&self) -> Result<u64, RunError> {
@@ -309,6 +334,7 @@ impl AuditArgs {
             save_runs: self.save_runs.clone(),
             add_to: self.add_to.clone(),
             confinement,
+            advising: self.advising()?,
         })
     }
 

@@ -75,6 +75,9 @@ pub(super) fn summary(shown: &Shown, report: &AuditReport) -> Result<u8, RunErro
         program_said(shown, report, program, line);
     }
     effort_said(report);
+    for line in report.limits.iter().flat_map(|a| a.lines()) {
+        eprintln!("{line}");
+    }
     strengthening_said(shown, report, &lines);
     let properties = properties(report, shown.options);
     let suites = [suite(report, &lines, &properties)];

@@ -41,6 +41,107 @@ pub fn memory_mib(root: &Path) -> Result<Option<u64>, String> {
     }
 }
 
+/// How a package's time limit is set (its `limits` in `problem.yaml`): the multipliers and the
+/// resolution of the rule, and the limit it sets itself, if any.
+///
+/// In the 2023-07 and 2025-09 formats the limit is `ac_to_time_limit` times the slowest
+/// accepted time, rounded up to a multiple of `time_resolution`, unless `time_limit` sets it;
+/// a submission expected to time out must take over `time_limit_to_tle` times the limit
+/// (defaults 2.0, 1.5 and 1.0 s). The legacy format names them `time_multiplier` and
+/// `time_safety_margin` (defaults 5 and 2), rounds to whole seconds and sets no limit itself.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TimeRules {
+    /// `problem_format_version`: `legacy` when absent.
+    pub format: String,
+    /// The slowest accepted time times this is the limit.
+    pub ac_to_time_limit: f64,
+    /// A submission expected to time out takes over the limit times this.
+    pub time_limit_to_tle: f64,
+    /// The limit is a multiple of this, in seconds.
+    pub time_resolution: f64,
+    /// The limit `problem.yaml` sets, in seconds.
+    pub time_limit: Option<f64>,
+    /// Whether the package sets any of the multipliers (else they are the format's defaults).
+    pub from_package: bool,
+}
+
+impl TimeRules {
+    /// The rules of a package of `format` that sets none of them.
+    pub fn defaults(format: &str) -> TimeRules {
+        let legacy = format == "legacy";
+        TimeRules {
+            format: format.to_string(),
+            ac_to_time_limit: if legacy { 5.0 } else { 2.0 },
+            time_limit_to_tle: if legacy { 2.0 } else { 1.5 },
+            time_resolution: 1.0,
+            time_limit: None,
+            from_package: false,
+        }
+    }
+
+    /// Whether the format keeps the time limit in `problem.yaml` (2023-07 and later).
+    pub fn sets_time_limit(&self) -> bool {
+        self.format != "legacy"
+    }
+}
+
+/// The time rules of the package at `root` ([`TimeRules`]): the format's defaults for what
+/// `problem.yaml` does not set (or when it is absent); an error naming the file and the key when
+/// a value is not a positive number.
+pub fn time_rules(root: &Path) -> Result<TimeRules, String> {
+    let path = root.join("problem.yaml");
+    let Some(yaml) = read(&path) else {
+        return Ok(TimeRules::defaults("2025-09"));
+    };
+    let format = match &yaml["problem_format_version"] {
+        Yaml::String(v) if !v.is_empty() => v.clone(),
+        _ => "legacy".to_string(),
+    };
+    let mut rules = TimeRules::defaults(&format);
+    let limits = &yaml["limits"];
+    let number = |value: &Yaml, key: &str| -> Result<Option<f64>, String> {
+        let n = match value {
+            Yaml::BadValue | Yaml::Null => return Ok(None),
+            Yaml::Integer(i) => *i as f64,
+            Yaml::Real(r) => r.parse::<f64>().unwrap_or(f64::NAN),
+            _ => f64::NAN,
+        };
+        if n.is_finite() && n > 0.0 {
+            Ok(Some(n))
+        } else {
+            Err(format!(
+                "{}: limits.{key} must be a positive number, found {value:?}",
+                crate::walk::display(&path)
+            ))
+        }
+    };
+    let (ac, tle) = if rules.sets_time_limit() {
+        let m = &limits["time_multipliers"];
+        (
+            number(&m["ac_to_time_limit"], "time_multipliers.ac_to_time_limit")?,
+            number(
+                &m["time_limit_to_tle"],
+                "time_multipliers.time_limit_to_tle",
+            )?,
+        )
+    } else {
+        (
+            number(&limits["time_multiplier"], "time_multiplier")?,
+            number(&limits["time_safety_margin"], "time_safety_margin")?,
+        )
+    };
+    rules.from_package = ac.is_some() || tle.is_some();
+    rules.ac_to_time_limit = ac.unwrap_or(rules.ac_to_time_limit);
+    rules.time_limit_to_tle = tle.unwrap_or(rules.time_limit_to_tle);
+    if rules.sets_time_limit() {
+        if let Some(r) = number(&limits["time_resolution"], "time_resolution")? {
+            rules.time_resolution = r;
+        }
+        rules.time_limit = number(&limits["time_limit"], "time_limit")?;
+    }
+    Ok(rules)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,5 +158,44 @@ mod tests {
         std::fs::write(dir.join("problem.yaml"), "limits:\n  memory: lots\n").unwrap();
         assert!(memory_mib(&dir).unwrap_err().contains("limits.memory"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_time_rules_are_read_in_each_format_with_the_formats_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = |yaml: &str| {
+            std::fs::write(dir.path().join("problem.yaml"), yaml).unwrap();
+            time_rules(dir.path())
+        };
+        let new = rules("problem_format_version: 2025-09\nname: x\n").unwrap();
+        assert_eq!(new, TimeRules::defaults("2025-09"));
+        assert_eq!((new.ac_to_time_limit, new.time_limit_to_tle), (2.0, 1.5));
+        let set = rules(
+            "problem_format_version: 2023-07-draft\nlimits:\n  time_multipliers:\n    \
+             ac_to_time_limit: 3\n  time_resolution: 0.1\n  time_limit: 2.5\n",
+        )
+        .unwrap();
+        assert_eq!(
+            (
+                set.ac_to_time_limit,
+                set.time_limit_to_tle,
+                set.time_resolution
+            ),
+            (3.0, 1.5, 0.1)
+        );
+        assert_eq!(set.time_limit, Some(2.5));
+        assert!(set.from_package);
+        let legacy = rules("name: x\nlimits:\n  time_safety_margin: 3\n  time_limit: 9\n").unwrap();
+        assert_eq!(legacy.format, "legacy");
+        assert_eq!(
+            (legacy.ac_to_time_limit, legacy.time_limit_to_tle),
+            (5.0, 3.0)
+        );
+        assert_eq!(
+            legacy.time_limit, None,
+            "the legacy format sets no limit itself"
+        );
+        let bad = rules("problem_format_version: 2025-09\nlimits:\n  time_limit: -1\n");
+        assert!(bad.unwrap_err().contains("limits.time_limit"));
     }
 }

@@ -117,7 +117,8 @@ pub struct ShownFinding {
     pub input: std::path::PathBuf,
     /// The data file its case came from, when it came from one (for annotations).
     pub data_file: Option<String>,
-    /// Side-by-side accounts, each a heading and a text.
+    /// Side-by-side accounts, each a heading and a text (in lines, control bytes escaped:
+    /// [`crate::answer::as_lines`]).
     pub sides: Vec<(String, String)>,
     /// Facts listed under its message, each a label and a text.
     pub facts: Vec<(String, String)>,

@@ -103,6 +103,8 @@ pub struct Table {
     pub columns: Vec<String>,
     /// Its rows of cells.
     pub rows: Vec<Vec<Cell>>,
+    /// A picture shown above it (SVG, written as it is: its maker escapes its text).
+    pub figure: Option<String>,
 }
 
 /// A cell of a [`Table`].
@@ -110,7 +112,7 @@ pub struct Table {
 pub struct Cell {
     /// Its text.
     pub text: String,
-    /// Its CSS class (`rejects`, `passes`, `unknown`, or empty).
+    /// Its CSS class (`rejects`, `passes`, `unknown`, `warning`, or empty).
     pub class: String,
     /// The anchor it links to, if any.
     pub link: Option<String>,

@@ -1,0 +1,225 @@
+//! The advice on a problem's limits (`audit --repeat`), tested with submissions of known cost:
+//! each burns a fixed CPU time on every data file (one a random extra share, its noise) and
+//! holds a fixed memory, then answers as the correct judge (`tests/fixtures/costs/burn.c`).
+//! The package's rule (2 x the slowest accepted run, rounded up to 0.1 s; expected time-outs over
+//! 1.5 x the limit) puts the limit at 0.3 s for a slowest accepted run of 0.12 s, which every
+//! burner below keeps clear of by at least 0.03 s, ten times the noise of a CPU-time reading.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::common::command::{repo, stderr};
+use crate::common::scratch::reachable;
+
+/// A burner's source: `burn_ms` of CPU time, up to `noise_ms` more at random, `touch_mb` MiB
+/// held.
+fn burner(burn_ms: u32, noise_ms: u32, touch_mb: u32) -> String {
+    let judge = fs::read_to_string(repo().join("examples/judges/pousse.c")).unwrap();
+    let burn = fs::read_to_string(repo().join("tests/fixtures/costs/burn.c")).unwrap();
+    format!(
+        "#define BURN_MS {burn_ms}\n#define NOISE_MS {noise_ms}\n#define TOUCH_MB {touch_mb}\n\
+         #define main judge_main\n{judge}\n#undef main\n{burn}"
+    )
+}
+
+/// The submissions: folder, name, and cost.
+const SUBMISSIONS: [(&str, u32, u32, u32); 6] = [
+    // The slowest accepted run decides the limit: 2 x 0.12 s, rounded up to 0.3 s.
+    ("accepted/steady.c", 120, 0, 100),
+    // 20 to 100 ms: its noise is reported.
+    ("accepted/noisy.c", 20, 80, 0),
+    // Under the limit: no data file times it out.
+    ("time_limit_exceeded/passes.c", 100, 0, 0),
+    // Over the limit, under 1.5 x it (0.45 s): within the margin.
+    ("time_limit_exceeded/margin.c", 370, 0, 0),
+    // Far over (1 s): stopped at the cap (0.56 s), beyond the margin on every file.
+    ("time_limit_exceeded/slow.c", 1000, 0, 0),
+    // 30 MiB, under the advised 256 MiB (2 x the 100 MiB steady.c holds, rounded up).
+    ("memory_limit_exceeded/small.c", 0, 0, 30),
+];
+
+/// A package of two of the example contest's data files, in `format`, with `limits` in its
+/// problem.yaml and the submissions above.
+pub(crate) fn package(dir: &Path, format: &str, limits: &str) -> PathBuf {
+    let package = dir.join("burners");
+    let secret = package.join("data/secret");
+    fs::create_dir_all(&secret).unwrap();
+    let example = repo().join("examples/contest/pousse/data/secret");
+    for stem in ["001-n1-row-and-column", "003-quit-at-once"] {
+        for ext in ["in", "ans"] {
+            let name = format!("{stem}.{ext}");
+            fs::copy(example.join(&name), secret.join(&name)).unwrap();
+        }
+    }
+    fs::write(
+        package.join("problem.yaml"),
+        format!(
+            "problem_format_version: {format}\nname: Burners\nkeywords: [pousse]\nlimits:\n{limits}"
+        ),
+    )
+    .unwrap();
+    for (name, burn, noise, touch) in SUBMISSIONS {
+        let path = package.join("submissions").join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, burner(burn, noise, touch)).unwrap();
+    }
+    package
+}
+
+/// `referee audit pousse --package PACKAGE --out OUT ARGS`: its exit code, stderr and
+/// `audit.json`'s advice.
+pub(crate) fn audit(package: &Path, out: &Path, args: &[&str]) -> (i32, String, serde_json::Value) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["audit", "pousse", "--package"])
+        .arg(package)
+        .arg("--out")
+        .arg(out)
+        .args(["--cases", "3", "--seed", "1"])
+        .args(args)
+        .output()
+        .unwrap();
+    let text = stderr(&output);
+    let json: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap_or_default())
+            .unwrap_or_else(|e| panic!("audit.json: {e}\n{text}"));
+    (
+        output.status.code().unwrap_or(-1),
+        text,
+        json["report"]["limits"].clone(),
+    )
+}
+
+/// The warnings' (concern, program) pairs.
+fn concerns(advice: &serde_json::Value) -> Vec<(String, String)> {
+    advice["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            (
+                w["concern"].as_str().unwrap().to_string(),
+                w["program"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+fn runs_of<'a>(advice: &'a serde_json::Value, program: &str) -> &'a Vec<serde_json::Value> {
+    advice["measured"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["program"] == program)
+        .unwrap_or_else(|| panic!("{program} measured"))["files"]
+        .as_array()
+        .unwrap()
+}
+
+fn cpu(file: &serde_json::Value) -> Vec<f64> {
+    file["cpu"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_f64().unwrap())
+        .collect()
+}
+
+#[test]
+fn the_advised_limits_land_where_the_rule_puts_them_and_each_warning_fires_where_it_should() {
+    let dir = reachable();
+    let package = package(
+        dir.path(),
+        "2025-09",
+        "  time_resolution: 0.1\n  memory: 1024\n",
+    );
+    let out = dir.path().join("out");
+    let (code, text, advice) = audit(&package, &out, &["--add-to", package.to_str().unwrap()]);
+    assert!(code == 0 || code == 1, "exit {code}\n{text}");
+    assert_eq!(advice["time_limit"], 0.3, "{text}");
+    assert_eq!(advice["memory_mib"], 256, "{text}");
+    assert_eq!(advice["repeat"], 5);
+    // Five runs of each accepted file; the noisy one's spread is seen.
+    for file in runs_of(&advice, "accepted/steady.c") {
+        assert_eq!(cpu(file).len(), 5, "{file}");
+    }
+    let spread = runs_of(&advice, "accepted/noisy.c")
+        .iter()
+        .map(|f| {
+            let c = cpu(f);
+            c.iter().copied().fold(0.0, f64::max) - c.iter().copied().fold(9.0, f64::min)
+        })
+        .fold(0.0, f64::max);
+    assert!(
+        spread > 0.02,
+        "noisy.c's runs spread over {spread} s\n{text}"
+    );
+    assert_eq!(advice["deciding"]["program"], "accepted/steady.c");
+    let mut said = concerns(&advice);
+    said.sort();
+    assert_eq!(
+        said,
+        [
+            ("mle-not-exceeded", "memory_limit_exceeded/small.c"),
+            ("tle-not-timed-out", "time_limit_exceeded/passes.c"),
+            ("tle-within-margin", "time_limit_exceeded/margin.c"),
+        ]
+        .map(|(c, p)| (c.to_string(), p.to_string())),
+        "{text}"
+    );
+    // The slow one stops at the cap on each file, after one run.
+    for file in runs_of(&advice, "time_limit_exceeded/slow.c") {
+        assert_eq!(file["failed"], "timeout");
+        assert_eq!(cpu(file).len(), 1);
+    }
+    assert_eq!(advice["tle_tests"].as_array().unwrap().len(), 2, "{text}");
+    assert!(
+        text.contains("  time limit: 0.3 s, from accepted/steady.c"),
+        "{text}"
+    );
+    // --add-to wrote both limits, said so, and they read back.
+    let yaml = fs::read_to_string(package.join("problem.yaml")).unwrap();
+    assert!(yaml.contains("\n  time_limit: 0.3\n"), "{yaml}");
+    assert!(yaml.contains("\n  memory: 256\n"), "{yaml}");
+    assert!(yaml.contains("\n  time_resolution: 0.1\n"), "{yaml}");
+    assert!(text.contains("limits.memory 256 (was 1024)"), "{text}");
+    let rules = referee::judge_system::problem_yaml::time_rules(&package).unwrap();
+    assert_eq!(rules.time_limit, Some(0.3));
+
+    // Audited again under the limit now set: the same advice, nothing written.
+    let (_, again, advice) = audit(
+        &package,
+        &dir.path().join("again"),
+        &["--add-to", package.to_str().unwrap()],
+    );
+    assert_eq!(advice["time_limit"], 0.3, "{again}");
+    assert!(advice["written"].as_array().unwrap().is_empty(), "{again}");
+}
+
+#[test]
+fn a_set_limit_the_measurements_contradict_is_said_and_repeat_0_gives_no_advice() {
+    let dir = reachable();
+    // 0.1 s is under steady.c's 0.12 s, and 64 MiB under the 100 MiB it holds.
+    let package = package(
+        dir.path(),
+        "2023-07-draft",
+        "  time_resolution: 0.1\n  time_limit: 0.1\n  memory: 1024\n",
+    );
+    let out = dir.path().join("out");
+    let (_, text, advice) = audit(&package, &out, &[]);
+    let said = concerns(&advice);
+    assert!(
+        said.contains(&("set-limit-contradicted".into(), "accepted/steady.c".into())),
+        "{text}"
+    );
+    assert!(
+        said.contains(&("accepted-near-limit".into(), "accepted/steady.c".into())),
+        "{text}"
+    );
+    assert_eq!(
+        advice["time_limit"], 0.3,
+        "the rule's advice stands beside it\n{text}"
+    );
+    let (_, text, advice) = audit(&package, &dir.path().join("none"), &["--repeat", "0"]);
+    assert!(advice.is_null(), "{advice}\n{text}");
+    assert!(!text.contains("limits:"), "{text}");
+}
