@@ -935,39 +935,11 @@ fn the_html_report_shows_how_to_reproduce_each_finding() {
     }
 }
 
-/// One busy loop per core while it lives: the machine as busy as it gets.
-struct BusyMachine(Vec<std::process::Child>);
-
-impl BusyMachine {
-    fn start() -> BusyMachine {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        BusyMachine(
-            (0..cores)
-                .map(|_| {
-                    std::process::Command::new("sh")
-                        .args(["-c", "while :; do :; done"])
-                        .spawn()
-                        .unwrap()
-                })
-                .collect(),
-        )
-    }
-}
-
-impl Drop for BusyMachine {
-    fn drop(&mut self) {
-        for child in &mut self.0 {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
 #[test]
 fn a_timeout_is_the_programs_whatever_else_runs_on_the_machine() {
     let dir = crate::common::scratch::reachable();
     let judge = build(dir.path(), "pousse.c", &[], "pousse");
-    let _busy = BusyMachine::start();
+    let _busy = crate::common::programs::BusyMachine::start();
     // Burning CPU after the probe: past the CPU time limit, however busy the machine.
     let burns = after_the_probe(dir.path(), "burns", &judge, "while :; do :; done");
     // Sleeping after the probe: stopped by the wall-clock cap, using no CPU time.

@@ -61,6 +61,17 @@ fn tools_present(test: &str) -> bool {
     false
 }
 
+/// The text of the first element `css` finds in the page open in `client`.
+async fn text_of(client: &Client, css: &str) -> String {
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
 /// Asserts that the page open in `client` is no wider than its window.
 async fn assert_no_sideways_scroll(client: &Client) {
     let widths = client
@@ -340,13 +351,7 @@ async fn a_pousse_replay_shows_the_engines_board_after_every_move() {
         (middle, boards[middle as usize].clone())
     );
     // The mismatch shows both sides and the answer file.
-    let sides = client
-        .find(Locator::Css(".sides"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let sides = text_of(&client, ".sides").await;
     assert!(
         sides.contains("engine") && sides.contains("reference"),
         "{sides}"
@@ -564,20 +569,8 @@ async fn a_contest_audits_page_shows_scores_which_case_rejects_whom_and_each_fin
     // The page reads as a report at 1400 px: no sideways scrolling, its header in sentences
     // (no `key: value` lines), no escape sequence shown as text.
     assert_no_sideways_scroll(&client).await;
-    let body = client
-        .find(Locator::Css("body"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let header = client
-        .find(Locator::Css("header"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let body = text_of(&client, "body").await;
+    let header = text_of(&client, "header").await;
     assert!(
         header.contains("2 programs audited as judges of pousse")
             && !header.contains("tpr-existing:"),

@@ -185,13 +185,23 @@ fn the_advised_limits_land_where_the_rule_puts_them_and_each_warning_fires_where
     let rules = referee::judge_system::problem_yaml::time_rules(&package).unwrap();
     assert_eq!(rules.time_limit, Some(0.3));
 
-    // Audited again under the limit now set: the same advice, nothing written.
+    // Audited again under the limit now set, every core busy with another program: the same
+    // advice (CPU time does not see the load), nothing written.
+    let idle = advice["deciding"]["high"].as_f64().unwrap();
+    let busy = crate::common::programs::BusyMachine::start();
     let (_, again, advice) = audit(
         &package,
         &dir.path().join("again"),
         &["--add-to", package.to_str().unwrap()],
     );
+    drop(busy);
     assert_eq!(advice["time_limit"], 0.3, "{again}");
+    let loaded = advice["deciding"]["high"].as_f64().unwrap();
+    assert!(
+        (loaded - idle).abs() < 0.02,
+        "the slowest accepted run took {loaded} s busy, {idle} s before\n{again}"
+    );
+    assert_eq!(concerns(&advice).len(), 3, "{again}");
     assert!(advice["written"].as_array().unwrap().is_empty(), "{again}");
 }
 
@@ -222,4 +232,61 @@ fn a_set_limit_the_measurements_contradict_is_said_and_repeat_0_gives_no_advice(
     let (_, text, advice) = audit(&package, &dir.path().join("none"), &["--repeat", "0"]);
     assert!(advice.is_null(), "{advice}\n{text}");
     assert!(!text.contains("limits:"), "{text}");
+}
+
+/// The limits `--add-to` writes, read back by the judge systems' own readers: problemtools'
+/// (`load_metadata`, the package in 2023-07-draft, the newest format it reads) and BAPCtools'
+/// (`bt run` says the time limit it uses).
+#[test]
+#[ignore = "runs problemtools and BAPCtools: REFEREE_VERIFYPROBLEM and REFEREE_BT set (scripts/ci/), cargo test -- --include-ignored (.ci/run does)"]
+fn problemtools_and_bapctools_read_the_written_limits_back() {
+    let verifyproblem = crate::common::tool::from_env(
+        "REFEREE_VERIFYPROBLEM",
+        "Kattis problemtools' verifyproblem, installed by scripts/ci/problemtools.sh",
+    );
+    let bt = crate::common::bapctools::bt();
+    let dir = reachable();
+    let limits = referee::judge_system::package::limits::Limits {
+        time: Some("0.3".into()),
+        memory_mib: Some(256),
+    };
+    if let Some(verifyproblem) = verifyproblem {
+        let package = package(
+            &dir.path().join("problemtools"),
+            "2023-07-draft",
+            "  time_resolution: 0.1\n  memory: 1024\n",
+        );
+        let changed =
+            referee::judge_system::package::limits::write_limits(&package, &limits, true).unwrap();
+        assert_eq!(changed.len(), 2, "{changed:?}");
+        let python = verifyproblem.parent().unwrap().join("python");
+        let read = std::process::Command::new(python)
+            .args([
+                "-c",
+                "import sys; from pathlib import Path; \
+                 from problemtools.metadata import load_metadata; \
+                 m = load_metadata(Path(sys.argv[1])); \
+                 print(m.limits.time_limit, m.limits.memory)",
+            ])
+            .arg(&package)
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&read.stdout).trim(),
+            "0.3 256",
+            "{}",
+            stderr(&read)
+        );
+    }
+    if let Some(bt) = bt {
+        let package = package(
+            &dir.path().join("bapctools"),
+            "2025-09",
+            "  time_resolution: 0.1\n  memory: 1024\n",
+        );
+        referee::judge_system::package::limits::write_limits(&package, &limits, true).unwrap();
+        let run = crate::common::bapctools::run(&bt, &package, &["run", "accepted/noisy.c"]);
+        let text = crate::common::bapctools::text(&run);
+        assert!(text.contains("using timelimit: 0.3s"), "{text}");
+    }
 }

@@ -561,7 +561,17 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
             set_memory_mib: None,
         },
     };
+    // A process of the caller's own (as another test's `referee` is) outlives the in-process
+    // audit: only what escaped the audited programs is swept.
+    let mut bystander = std::process::Command::new("sleep")
+        .arg("3271")
+        .spawn()
+        .unwrap();
     let report = audit::<TakeAway<true>>(&settings, &entrants, Vec::new()).unwrap();
+    let survived = matches!(bystander.try_wait(), Ok(None));
+    let _ = bystander.kill();
+    let _ = bystander.wait();
+    assert!(survived, "the audit killed a process it did not start");
     let program = &report.programs[0];
     let findings = &program.findings;
     assert_eq!(findings.len(), 1, "{findings:?}");

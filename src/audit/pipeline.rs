@@ -716,9 +716,7 @@ fn on_every_case<G: Game>(
     end: Option<Instant>,
 ) -> Vec<Vec<OnCase>> {
     let n = subjects.len();
-    let pairs: Vec<(usize, usize)> = (0..candidates.len())
-        .flat_map(|c| (0..n).map(move |p| (c, p)))
-        .collect();
+    let pairs = screening_order(candidates.len(), &keepers(programs), &targets(programs));
     let outcomes = each_of(pairs.len(), jobs, |k| {
         let (c, p) = pairs[k];
         let runnable = subjects[p]
@@ -733,6 +731,32 @@ fn on_every_case<G: Game>(
         fails[c][p] = outcome;
     }
     fails
+}
+
+/// The order of the strengthening's runs, (candidate, program) pairs of `candidates`
+/// candidates and every program: the runs that decide whether a candidate is usable first, every
+/// program that must pass it (`must_pass`) on every candidate; then the programs it is to reject
+/// (`to_reject`); then the others (for the report). A budget that ends early leaves the last
+/// runs undone, not the screening.
+fn screening_order(
+    candidates: usize,
+    must_pass: &[bool],
+    to_reject: &[usize],
+) -> Vec<(usize, usize)> {
+    let role = |p: usize| {
+        if must_pass[p] {
+            0
+        } else if to_reject.contains(&p) {
+            1
+        } else {
+            2
+        }
+    };
+    let mut pairs: Vec<(usize, usize)> = (0..candidates)
+        .flat_map(|c| (0..must_pass.len()).map(move |p| (c, p)))
+        .collect();
+    pairs.sort_by_key(|&(c, p)| (role(p), c));
+    pairs
 }
 
 /// How the program of `runner` does on `candidate`, run as a judge system runs a data file
@@ -750,4 +774,28 @@ fn on_case<G: Game>(runner: &Runner<G>, candidate: &Candidate, end: Option<Insta
         }
     }
     OnCase::Rejected
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_programs_that_must_pass_screen_every_candidate_before_any_other_run() {
+        // Programs 0 and 3 must pass; 1 is to be rejected; 2 is neither.
+        let order = screening_order(2, &[true, false, false, true], &[1]);
+        assert_eq!(
+            order,
+            [
+                (0, 0),
+                (0, 3),
+                (1, 0),
+                (1, 3),
+                (0, 1),
+                (1, 1),
+                (0, 2),
+                (1, 2)
+            ]
+        );
+    }
 }

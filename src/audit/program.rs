@@ -16,7 +16,7 @@
 //! ([`Ending::WallCap`]). A run that ended on its own is held to its CPU time and its
 //! memory's high-water mark too, read from its process once it has exited. However the run
 //! ends, the whole process group is killed, so a forked child that sleeps on, or keeps the
-//! pipes open, goes with it; a descendant that left the group is reaped by [`sweep`], the audit
+//! pipes open, goes with it; a descendant that left the group is reaped by [`Reaper`], the audit
 //! being their subreaper.
 //!
 //! Every process group alive is registered, so that an interrupted audit ends them all
@@ -103,7 +103,7 @@ pub fn past(deadline: Option<Instant>) -> bool {
 }
 
 /// Ends every run in progress (their whole process groups) and refuses new ones; what escaped
-/// the groups is left to [`sweep`].
+/// the groups is left to [`Reaper`].
 pub fn interrupt() {
     INTERRUPTED.store(true, Ordering::SeqCst);
     let groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
@@ -713,43 +713,67 @@ impl<'a> Watch<'a> {
 /// While it lives, this process is the subreaper of its descendants (Linux): a program's
 /// descendant that leaves its process group and outlives it becomes a child of the audit. When
 /// it is dropped, however the audit ends (its work done, an error, an interruption), every
-/// such descendant is ended ([`sweep`]).
+/// such descendant is ended. The caller's own children are not the audit's: those
+/// alive when it was made, and any in the caller's process group (where a program's never is:
+/// each runs in a group of its own), are left alone.
 #[derive(Debug)]
-pub struct Reaper(());
+pub struct Reaper {
+    /// The children this process had when the audit began.
+    before: BTreeSet<i32>,
+}
 
 impl Reaper {
     /// Adopts the orphans of the programs run from now on.
     pub fn adopt() -> Reaper {
         let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
-        Reaper(())
+        Reaper {
+            before: children().into_iter().map(|c| c.pid).collect(),
+        }
+    }
+
+    /// Kills and reaps every child that is an orphan of the audited programs: not one the
+    /// caller had before, not in the caller's process group. Each death may hand the audit
+    /// more orphans (a double fork), so it scans again until a scan finds none (at most 100
+    /// scans).
+    fn sweep(&self) {
+        let own_group = rustix::process::getpgrp().as_raw_nonzero().get();
+        for _ in 0..100 {
+            let orphans: Vec<i32> = children()
+                .into_iter()
+                .filter(|c| c.group != own_group && !self.before.contains(&c.pid))
+                .map(|c| c.pid)
+                .collect();
+            if orphans.is_empty() {
+                return;
+            }
+            for pid in orphans.into_iter().filter_map(Pid::from_raw) {
+                let _ = rustix::process::kill_process(pid, Signal::KILL);
+                let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::empty());
+            }
+        }
     }
 }
 
 impl Drop for Reaper {
     fn drop(&mut self) {
-        sweep();
+        self.sweep();
     }
 }
 
-/// Kills and reaps every process whose parent is this one: the descendants of audited programs
-/// that escaped their process group, and came to the audit, their subreaper, when their
-/// parents died. Called when no program is running. Each death may hand the audit more
-/// orphans (a double fork), so it scans again until a scan finds none (at most 100 scans).
-pub fn sweep() {
-    for _ in 0..100 {
-        if sweep_once() == 0 {
-            return;
-        }
-    }
+/// A child process of this one.
+struct Descendant {
+    pid: i32,
+    /// Its process group.
+    group: i32,
 }
 
-/// One scan of [`sweep`]: the children killed.
-fn sweep_once() -> usize {
+/// The children of this process, read from `/proc`.
+fn children() -> Vec<Descendant> {
     let me = rustix::process::getpid().as_raw_nonzero().get();
     let Ok(entries) = std::fs::read_dir("/proc") else {
-        return 0;
+        return Vec::new();
     };
-    let mut killed = 0;
+    let mut children = Vec::new();
     for entry in entries.flatten() {
         let Some(pid) = entry
             .file_name()
@@ -761,20 +785,19 @@ fn sweep_once() -> usize {
         let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
             continue;
         };
-        // The fields after the command name (which may hold spaces, in parentheses).
+        // The fields after the command name (which may hold spaces, in parentheses): state,
+        // parent, process group, ...
         let Some(rest) = stat.rsplit_once(") ").map(|(_, r)| r) else {
             continue;
         };
-        let parent: Option<i32> = rest.split(' ').nth(1).and_then(|p| p.parse().ok());
-        if parent == Some(me) {
-            if let Some(pid) = Pid::from_raw(pid) {
-                let _ = rustix::process::kill_process(pid, Signal::KILL);
-                let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::empty());
-                killed += 1;
+        let mut fields = rest.split(' ').skip(1).map(|f| f.parse::<i32>().ok());
+        if let (Some(Some(parent)), Some(Some(group))) = (fields.next(), fields.next()) {
+            if parent == me {
+                children.push(Descendant { pid, group });
             }
         }
     }
-    killed
+    children
 }
 
 /// The signal that interrupted the audit (0: none).

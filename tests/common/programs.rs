@@ -88,3 +88,31 @@ pub fn alive_with(marker: &str) -> Vec<String> {
     }
     found
 }
+
+/// One busy loop per core while it lives: the machine as busy as it gets.
+pub struct BusyMachine(Vec<std::process::Child>);
+
+impl BusyMachine {
+    pub fn start() -> BusyMachine {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        BusyMachine(
+            (0..cores)
+                .map(|_| {
+                    std::process::Command::new("sh")
+                        .args(["-c", "while :; do :; done"])
+                        .spawn()
+                        .unwrap()
+                })
+                .collect(),
+        )
+    }
+}
+
+impl Drop for BusyMachine {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
