@@ -251,6 +251,10 @@ impl Contest {
             self.package.to_str().unwrap(),
             "--out",
             self.out.to_str().unwrap(),
+            // The limits' repeated runs are tests/limits.rs' subject: each attack runs the data
+            // once, as a judge system runs it.
+            "--repeat",
+            "0",
         ];
         args.extend_from_slice(extra);
         in_own_pid_namespace(&args)

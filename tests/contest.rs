@@ -116,6 +116,25 @@ fn the_example_contest_is_audited_and_its_data_strengthened() {
         serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap()).unwrap();
     let tests = manifest["report"]["tests"].as_array().unwrap();
     assert_eq!(tests.len(), 1, "{err}");
+    // The limits advised from five runs of the accepted and the too-slow submissions on every
+    // data file: decided by an accepted one, the too-slow one the closest expected time-out.
+    let limits = &manifest["report"]["limits"];
+    assert!(limits["time_limit"].as_f64().unwrap() >= 1.0, "{err}");
+    assert!(
+        limits["deciding"]["program"]
+            .as_str()
+            .unwrap()
+            .starts_with("accepted/"),
+        "{err}"
+    );
+    assert_eq!(
+        limits["closest_tle"]["program"], "time_limit_exceeded/slow.py",
+        "{err}"
+    );
+    assert!(
+        err.contains("\nlimits: 5 runs of each program on each of 27 data files"),
+        "{err}"
+    );
     let scores = &manifest["summary"]["scores"];
     assert_eq!(
         scores["tpr_existing"],
