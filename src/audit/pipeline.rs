@@ -716,7 +716,13 @@ fn on_every_case<G: Game>(
     end: Option<Instant>,
 ) -> Vec<Vec<OnCase>> {
     let n = subjects.len();
-    let pairs = screening_order(candidates.len(), &keepers(programs), &targets(programs));
+    let to_reject = targets(programs);
+    // A candidate from the finding of a program the data accepts rejects at least that one.
+    let useful: Vec<bool> = candidates
+        .iter()
+        .map(|c| to_reject.iter().any(|&p| programs[p].name == c.program))
+        .collect();
+    let pairs = screening_order(&useful, &keepers(programs), &to_reject);
     let outcomes = each_of(pairs.len(), jobs, |k| {
         let (c, p) = pairs[k];
         let runnable = subjects[p]
@@ -733,13 +739,14 @@ fn on_every_case<G: Game>(
     fails
 }
 
-/// The order of the strengthening's runs, (candidate, program) pairs of `candidates`
-/// candidates and every program: the runs that decide whether a candidate is usable first, every
-/// program that must pass it (`must_pass`) on every candidate; then the programs it is to reject
+/// The order of the strengthening's runs, (candidate, program) pairs of every candidate and
+/// every program: the runs that decide whether a candidate is usable first, every program that
+/// must pass it (`must_pass`) on every candidate, the `useful` candidates (from the finding of a
+/// program the data accepts) before the others; then the programs a candidate is to reject
 /// (`to_reject`); then the others (for the report). A budget that ends early leaves the last
-/// runs undone, not the screening.
+/// runs undone, not the screening of the candidates that can strengthen the data.
 fn screening_order(
-    candidates: usize,
+    useful: &[bool],
     must_pass: &[bool],
     to_reject: &[usize],
 ) -> Vec<(usize, usize)> {
@@ -752,10 +759,10 @@ fn screening_order(
             2
         }
     };
-    let mut pairs: Vec<(usize, usize)> = (0..candidates)
+    let mut pairs: Vec<(usize, usize)> = (0..useful.len())
         .flat_map(|c| (0..must_pass.len()).map(move |p| (c, p)))
         .collect();
-    pairs.sort_by_key(|&(c, p)| (role(p), c));
+    pairs.sort_by_key(|&(c, p)| (role(p), !useful[c], c));
     pairs
 }
 
@@ -782,19 +789,20 @@ mod tests {
 
     #[test]
     fn the_programs_that_must_pass_screen_every_candidate_before_any_other_run() {
-        // Programs 0 and 3 must pass; 1 is to be rejected; 2 is neither.
-        let order = screening_order(2, &[true, false, false, true], &[1]);
+        // Programs 0 and 3 must pass; 1 is to be rejected; 2 is neither. Candidate 1 comes from
+        // a program the data accepts: it is screened first.
+        let order = screening_order(&[false, true], &[true, false, false, true], &[1]);
         assert_eq!(
             order,
             [
-                (0, 0),
-                (0, 3),
                 (1, 0),
                 (1, 3),
-                (0, 1),
+                (0, 0),
+                (0, 3),
                 (1, 1),
-                (0, 2),
-                (1, 2)
+                (0, 1),
+                (1, 2),
+                (0, 2)
             ]
         );
     }

@@ -31,6 +31,8 @@ pub struct Candidate {
     pub expected: String,
     /// Whose finding it is: `NAME finding N (KIND)`.
     pub from: String,
+    /// The program whose finding it is (its name).
+    pub program: String,
     /// Its size as the game counts it (moves, squares).
     pub size: Option<String>,
 }
@@ -82,6 +84,7 @@ pub fn candidates<G: Game>(
                         expected: render::<G>(&judged),
                         input,
                         from,
+                        program: name.to_string(),
                         size: finding.size.clone(),
                     });
                 }
