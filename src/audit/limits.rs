@@ -241,6 +241,15 @@ pub struct Advice {
 }
 
 impl Advice {
+    /// The files whose runs the budget cut short (fewer than `repeat`, none failed).
+    pub fn cut_short(&self) -> usize {
+        self.measured
+            .iter()
+            .flat_map(|m| &m.files)
+            .filter(|f| f.cpu.len() < self.repeat && f.failed.is_none())
+            .count()
+    }
+
     /// The rule the advice follows, and how it was measured, in a sentence.
     pub fn rule_text(&self) -> String {
         let r = &self.rules;
@@ -250,10 +259,17 @@ impl Advice {
             .map(|m| m.files.len())
             .max()
             .unwrap_or(0);
+        let cut = match self.cut_short() {
+            0 => String::new(),
+            n => format!(
+                " ({n} program-file pair{} with fewer runs: the budget, --time, ended them)",
+                plural(n)
+            ),
+        };
         format!(
-            "{} run{} of each program on each of {} data file{} (CPU time; the spread of a \
-             file's runs is its noise); the rule ({}{}): {} x the slowest accepted run, rounded \
-             up to {}; an expected time-out must take over {} x the limit",
+            "{} run{} of each program on each of {} data file{}{cut} (CPU time; the spread of \
+             a file's runs is its noise); the rule ({}{}): {} x the slowest accepted run, \
+             rounded up to {}; an expected time-out must take over {} x the limit",
             self.repeat,
             plural(self.repeat),
             files,
@@ -953,6 +969,30 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn runs_the_budget_cut_short_are_said() {
+        let whole = program(
+            "accepted/a.c",
+            Class::Accepted,
+            "C",
+            vec![runs("1.in", &[0.1, 0.1], 1)],
+        );
+        let advice = advise(vec![whole.clone()], rules(0.1), None, 2);
+        assert_eq!(advice.cut_short(), 0);
+        assert!(!advice.rule_text().contains("fewer runs"));
+        let cut = program(
+            "accepted/b.c",
+            Class::Accepted,
+            "C",
+            vec![runs("1.in", &[0.1], 1)],
+        );
+        let advice = advise(vec![whole, cut], rules(0.1), None, 2);
+        assert_eq!(advice.cut_short(), 1);
+        assert!(advice
+            .rule_text()
+            .contains("(1 program-file pair with fewer runs: the budget"));
     }
 
     #[test]
