@@ -13,6 +13,7 @@ use crate::common;
 use crate::common::scratch;
 
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -26,7 +27,9 @@ use referee::pousse::{Board, Colour, Edge, Move, Reason, Rules};
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
-/// A chromedriver process, killed when dropped.
+/// A chromedriver process in a process group of its own, with the browsers it starts: the
+/// whole group killed when dropped (a test that fails before closing its session leaves no
+/// browser running).
 struct Driver {
     child: Child,
     port: u16,
@@ -37,6 +40,9 @@ struct Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.child.id())])
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -101,6 +107,7 @@ async fn browser() -> (Client, Driver) {
         .unwrap();
     let child = Command::new(CHROMEDRIVER)
         .arg(format!("--port={port}"))
+        .process_group(0)
         .env("TMPDIR", temp.path())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
