@@ -736,7 +736,9 @@ impl Reaper {
     /// more orphans (a double fork), so it scans again until a scan finds none (at most 100
     /// scans).
     fn sweep(&self) {
-        let own_group = rustix::process::getpgrp().as_raw_nonzero().get();
+        // Read from /proc: in a PID namespace whose process group leader lies outside it, the
+        // group shows as 0 (which `getpgrp` does not expect).
+        let own_group = stat_fields(Path::new("/proc/self/stat")).map_or(0, |(_, group)| group);
         for _ in 0..100 {
             let orphans: Vec<i32> = children()
                 .into_iter()
@@ -782,22 +784,24 @@ fn children() -> Vec<Descendant> {
         else {
             continue;
         };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // The fields after the command name (which may hold spaces, in parentheses): state,
-        // parent, process group, ...
-        let Some(rest) = stat.rsplit_once(") ").map(|(_, r)| r) else {
-            continue;
-        };
-        let mut fields = rest.split(' ').skip(1).map(|f| f.parse::<i32>().ok());
-        if let (Some(Some(parent)), Some(Some(group))) = (fields.next(), fields.next()) {
+        if let Some((parent, group)) = stat_fields(&entry.path().join("stat")) {
             if parent == me {
                 children.push(Descendant { pid, group });
             }
         }
     }
     children
+}
+
+/// The parent and the process group of the process whose `/proc/PID/stat` is at `path` (0 for
+/// one outside this PID namespace).
+fn stat_fields(path: &Path) -> Option<(i32, i32)> {
+    let stat = std::fs::read_to_string(path).ok()?;
+    // The fields after the command name (which may hold spaces, in parentheses): state,
+    // parent, process group, ...
+    let rest = stat.rsplit_once(") ").map(|(_, r)| r)?;
+    let mut fields = rest.split(' ').skip(1).map(|f| f.parse::<i32>().ok());
+    Some((fields.next()??, fields.next()??))
 }
 
 /// The signal that interrupted the audit (0: none).
