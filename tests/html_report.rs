@@ -28,8 +28,8 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
 /// A chromedriver process in a process group of its own, with the browsers it starts: the
-/// whole group killed when dropped (a test that fails before closing its session leaves no
-/// browser running).
+/// whole group killed when dropped (a test that fails before closing its WebDriver client
+/// leaves no browser running).
 struct Driver {
     child: Child,
     port: u16,
