@@ -238,6 +238,77 @@ fn passes(program: &str, input: &Path) -> bool {
 }
 
 #[test]
+fn the_example_contests_strengthened_data_rejects_the_same_programs_busy_and_idle() {
+    // With --time, a busy machine runs fewer cases: it may find less, but the data's verdicts
+    // must still end, and the screening keep its share, so the strengthened data rejects the
+    // same wrong programs. (Cut at a tenth of --time, the data's runs leave the wrong programs
+    // of a busy machine with no verdict: none is a target, nothing strengthens the data.) Seed 6
+    // puts the bit rows' bug in the first random case, so what is compared is how the budget is
+    // shared, not how many cases a loaded machine reaches.
+    let dir = crate::common::scratch::reachable();
+    let package = dir.path().join("pousse");
+    copy_tree(&repo().join("examples/contest/pousse"), &package);
+    let audit = |name: &str| {
+        let out = dir.path().join(name);
+        let run = referee_process()
+            .args(["audit", "pousse", "--package"])
+            .arg(&package)
+            .arg("--out")
+            .arg(&out)
+            .args(["--time", "40", "--repeat", "0", "--seed", "6"])
+            .output()
+            .unwrap();
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(1), "{name}: {err}");
+        let manifest: serde_json::Value =
+            serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap()).unwrap();
+        // Nothing dropped for lack of time; the budget said.
+        let dropped = manifest["report"]["dropped"].as_array().unwrap();
+        assert!(
+            !dropped
+                .iter()
+                .any(|d| d.as_str().unwrap().contains("did not run")),
+            "{name}: {dropped:?}\n{err}"
+        );
+        assert!(
+            err.contains("\nbudget: --time 40.0 s: the findings' deadline "),
+            "{err}"
+        );
+        let budget = &manifest["report"]["effort"]["budget"];
+        assert_eq!(budget["time"], 40.0, "{name}: {budget}");
+        let rows = csv_rows(&out.join("programs.csv"));
+        let verdicts: Vec<(String, String, String)> = rows
+            .iter()
+            .map(|p| {
+                (
+                    p["program"].clone(),
+                    p["existing-data"].split(' ').next().unwrap().to_string(),
+                    p["after-strengthening"].clone(),
+                )
+            })
+            .collect();
+        (verdicts, err)
+    };
+    let (idle, idle_err) = audit("idle");
+    let (busy, busy_err) = {
+        let _busy = common::programs::BusyMachine::start();
+        audit("busy")
+    };
+    assert_eq!(idle, busy, "idle:\n{idle_err}\nbusy:\n{busy_err}");
+    // And that is every wrong program rejected, every accepted one accepted, the bit rows by a
+    // strengthening case.
+    for (program, on_data, after) in &idle {
+        let wrong = !program.starts_with("accepted/");
+        assert_eq!(after == "rejected", wrong, "{program}\n{idle_err}");
+        assert_eq!(
+            on_data == "accepted",
+            !wrong || program == "wrong_answer/bitrows.c",
+            "{program}\n{idle_err}"
+        );
+    }
+}
+
+#[test]
 fn strengthening_cases_are_in_the_problems_form_and_never_reject_a_program_that_must_pass() {
     let dir = crate::common::scratch::reachable();
     let d = dir.path();

@@ -249,6 +249,7 @@ fn problemtools_and_bapctools_read_the_written_limits_back() {
     let limits = referee::judge_system::package::limits::Limits {
         time: Some("0.3".into()),
         memory_mib: Some(256),
+        per_language: Vec::new(),
     };
     if let Some(verifyproblem) = verifyproblem {
         let package = package(
@@ -289,4 +290,61 @@ fn problemtools_and_bapctools_read_the_written_limits_back() {
         let text = crate::common::bapctools::text(&run);
         assert!(text.contains("using timelimit: 0.3s"), "{text}");
     }
+}
+
+#[test]
+#[ignore = "runs DMOJ's judge: REFEREE_DMOJ set (scripts/ci/dmoj.sh), cargo test -- --include-ignored (.ci/run does)"]
+fn dmoj_runs_each_test_at_the_limits_written_for_its_language() {
+    let Some(dmoj) = crate::common::dmoj::cli() else {
+        return;
+    };
+    let dir = reachable();
+    let problems = dir.path().join("problems");
+    let problem = problems.join("pousse");
+    let made = crate::common::command::referee_process()
+        .args([
+            "package", "pousse", "--system", "dmoj", "--cases", "6", "--out",
+        ])
+        .arg(&problem)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", stderr(&made));
+    // One limit does not fit: C gets 1.0 s, Python 3 gets 3.0 s, both 256 MiB.
+    let limits = referee::judge_system::package::limits::Limits {
+        time: Some("1.0".into()),
+        memory_mib: Some(256),
+        per_language: vec![
+            ("C".into(), "1.0".into()),
+            ("Python 3".into(), "3.0".into()),
+        ],
+    };
+    let changed =
+        referee::judge_system::package::limits::write_limits(&problem, &limits, true).unwrap();
+    assert!(
+        changed
+            .iter()
+            .any(|c| c.contains("language-specific resource limits C 1.0 s, Python 3 3.0 s")),
+        "{changed:?}"
+    );
+    let init = fs::read_to_string(problem.join("init.yml")).unwrap();
+    let tests: Vec<&str> = init
+        .lines()
+        .filter(|l| l.starts_with("- {source: "))
+        .collect();
+    assert!(!tests.is_empty(), "{init}");
+    for test in &tests {
+        let time = if test.contains("language: PY3") {
+            "3.0"
+        } else {
+            "1.0"
+        };
+        assert!(
+            test.contains(&format!("time: {time}, memory: 262144")),
+            "{test}"
+        );
+    }
+    // DMOJ's own runner reads them and every test still passes.
+    let (said, run) = crate::common::dmoj::test(&dmoj, dir.path(), "pousse");
+    assert_eq!(run.status.code(), Some(0), "{said}");
+    assert!(said.contains("All tests passed."), "{said}");
 }

@@ -692,14 +692,6 @@ fn problemtools_accepts_the_package_of_every_game() {
     }
 }
 
-/// The tool in `REFEREE_DMOJ`, or `None`: the test is skipped.
-fn dmoj() -> Option<PathBuf> {
-    tool::from_env(
-        "REFEREE_DMOJ",
-        "DMOJ's dmoj-cli, installed by scripts/ci/dmoj.sh",
-    )
-}
-
 /// `dmoj-cli test` on the DMOJ problem of each game as written: every test of its `init.yml`
 /// passes (the accepted submission accepted on every case, the wrong one given its class, `WA`,
 /// on some), the checker's feedback is referee's message, and the first case the wrong
@@ -708,23 +700,12 @@ fn dmoj() -> Option<PathBuf> {
 #[test]
 #[ignore = "runs DMOJ's judge: REFEREE_DMOJ set (scripts/ci/dmoj.sh), cargo test -- --include-ignored (.ci/run does)"]
 fn dmoj_judges_each_games_problem_as_written() {
-    let Some(dmoj) = dmoj() else {
+    let Some(dmoj) = crate::common::dmoj::cli() else {
         return;
     };
     // The audit below builds the submissions where the programs' user can reach them.
     let dir = crate::common::scratch::reachable();
     let problems = dir.path().join("problems");
-    let bin = Path::new(env!("CARGO_BIN_EXE_referee")).parent().unwrap();
-    let path = format!("{}:/usr/bin:/bin", bin.display());
-    std::fs::write(
-        dir.path().join("judge.yml"),
-        format!(
-            "id: referee\nkey: referee\nproblem_storage_globs:\n  - {}/*\nruntime:\n  gcc: \
-             /usr/bin/gcc\n  python3: /usr/bin/python3\n",
-            problems.display()
-        ),
-    )
-    .unwrap();
     for game in ["pousse", "littlesquares", "somegame"] {
         let problem = problems.join(game);
         referee()
@@ -732,15 +713,7 @@ fn dmoj_judges_each_games_problem_as_written() {
             .arg(&problem)
             .assert()
             .success();
-        let run = Process::new(&dmoj)
-            .args(["-c", "judge.yml", "--no-ansi", "test", game])
-            .current_dir(dir.path())
-            .env("PATH", &path)
-            .env("HOME", dir.path())
-            .output()
-            .unwrap();
-        let said = String::from_utf8_lossy(&run.stdout).to_string()
-            + &String::from_utf8_lossy(&run.stderr);
+        let (said, run) = crate::common::dmoj::test(&dmoj, dir.path(), game);
         assert_eq!(run.status.code(), Some(0), "{game}: {said}");
         assert!(said.contains("All tests passed."), "{game}: {said}");
         // The wrong submission's section: its first WA, with referee's message.

@@ -13,11 +13,13 @@ crashing. Every program's ground truth comes from the brute-force suite of scrip
 Prints: the whole run's time and each stage's, runs per second, the cases each program the
 data accepts ran (least, median), the wrong programs found (of the wrong ones by the ground
 truth; the buffer among them), the correct ones with no finding, the scores before and after
-strengthening, the strengthening cases. Exit 1 when a wrong program is not found, a correct one
-is, or a program the data accepts ran fewer than --least cases.
+strengthening, the strengthening cases, the candidates dropped (and those dropped because a
+program that must pass one did not run it to its end), and the summary's `budget:` line. Exit 1
+when a wrong program is not found, a correct one is, or a program the data accepts ran fewer
+than --least cases. With --busy, a busy loop per core runs beside the audit.
 
 Usage: scripts/bench/contest_size_bench.py [--programs 109] [--time 280] [--suite 5000] [--seed 1]
-                                [--least 2000] [--out DIR]"""
+                                [--least 2000] [--out DIR] [--busy]"""
 import argparse
 import csv
 import json
@@ -83,6 +85,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--least", type=int, default=2000)
     parser.add_argument("--out")
+    parser.add_argument("--busy", action="store_true")
     args = parser.parse_args()
     if not os.path.exists(REFEREE):
         subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
@@ -99,7 +102,8 @@ def main():
     with open(os.path.join(inputs, "001-sample.ans"), "w") as f:
         f.write("TIE GAME\n\nX WINS\n")
     every = sorted(os.path.join(inputs, f) for f in os.listdir(inputs) if f.endswith(".in"))
-    wrong = {name: mutants.ground_truth(binary, every + suite, 10) is not None
+    others, largest = suite
+    wrong = {name: mutants.ground_truth(binary, (every + others, largest), 10) is not None
              for name, binary, _ in subs}
     table = os.path.join(work, "programs.csv")
     with open(table, "w", newline="") as f:
@@ -108,10 +112,17 @@ def main():
         for name, binary, expected in subs:
             w.writerow([name, binary, expected])
     out = os.path.join(work, "audit")
+    loops = [subprocess.Popen(["sh", "-c", "while :; do :; done"])
+             for _ in range(os.cpu_count() or 1)] if args.busy else []
     started = time.time()
-    run = subprocess.run([REFEREE, "audit", "pousse", "--programs", table, "--inputs",
-                          inputs, "--time", str(args.time), "--out", out],
-                         capture_output=True, text=True)
+    try:
+        run = subprocess.run([REFEREE, "audit", "pousse", "--programs", table, "--inputs",
+                              inputs, "--time", str(args.time), "--out", out],
+                             capture_output=True, text=True)
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
     seconds = time.time() - started
     with open(os.path.join(out, "audit.json")) as f:
         manifest = json.load(f)
@@ -148,6 +159,13 @@ def main():
         print(f"- missed: {n} ({lines[n]['referee_cases']})")
     for n in false:
         print(f"- a correct program proved wrong: {n} ({lines[n]['referee_cases']})")
+    dropped = report["dropped"]
+    unscreened = [d for d in dropped if "did not run it to its end" in d]
+    print(f"- candidates dropped: {len(dropped)}, for a program that did not run one to its end: "
+          f"{len(unscreened)}")
+    for line in run.stderr.splitlines():
+        if line.startswith("budget: "):
+            print(f"- {line}")
     print(f"(reports in {out}; exit {run.returncode})")
     if missed or false or not cases or cases[0] < args.least:
         sys.exit(1)

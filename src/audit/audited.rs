@@ -316,6 +316,9 @@ pub struct Effort {
     /// The whole run's wall-clock time.
     #[serde(with = "super::seconds")]
     pub elapsed: Duration,
+    /// How `--time` was shared when the findings ended (none without it, or merged).
+    #[serde(default)]
+    pub budget: Option<super::deadlines::BudgetSpent>,
 }
 
 /// What an audit did: every program's record, the strengthening cases, the run's facts.

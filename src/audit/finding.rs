@@ -236,7 +236,8 @@ impl Found {
 
     /// Keeps `kept`, found under pre-shrink `key` (none for a failure that was not counted
     /// by [`counted`](Self::counted)); findings whose shrunk cases coincide are one finding.
-    pub fn keep(&mut self, key: Option<String>, kept: Kept) {
+    /// Whether it is kept as a new finding.
+    pub fn keep(&mut self, key: Option<String>, kept: Kept) -> bool {
         if key.is_none() {
             *self.per_kind.entry(kept.seen).or_default() += 1;
         }
@@ -249,7 +250,7 @@ impl Found {
         if let Some(key) = key {
             self.keys.insert(key, signature.clone());
         }
-        self.findings.add(signature, || kept);
+        self.findings.add(signature, || kept)
     }
 
     /// The first finding that proves the program wrong.

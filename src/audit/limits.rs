@@ -400,6 +400,17 @@ impl Advice {
                 )
             }),
             memory_mib: self.memory_mib,
+            per_language: if self.per_language {
+                self.languages
+                    .iter()
+                    .map(|l| {
+                        let digits = resolution_digits(self.rules.time_resolution).max(1);
+                        (l.language.clone(), format!("{:.*}", digits, l.time_limit))
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 }
@@ -736,7 +747,7 @@ fn languages(
             program: None,
             text: format!(
                 "one limit of {} does not fit every language: {}; a submission {} x too slow \
-                 in {} still passes it: set per-language limits (DMOJ's init.yml does)",
+                 in {} still passes it: set per-language limits (DMOJ's language-specific resource limits)",
                 seconds(one, rules),
                 languages
                     .iter()

@@ -191,6 +191,8 @@ fn effort(reports: &[AuditReport]) -> Effort {
             .map(|r| r.effort.elapsed)
             .max()
             .unwrap_or_default(),
+        // Each shard shared its own --time: its summary says how.
+        budget: None,
     }
 }
 

@@ -51,6 +51,8 @@ pub mod confirm;
 #[cfg(target_os = "linux")]
 pub mod data;
 #[cfg(target_os = "linux")]
+pub mod deadlines;
+#[cfg(target_os = "linux")]
 pub mod entrants;
 #[cfg(target_os = "linux")]
 pub mod finding;

@@ -16,6 +16,7 @@ use super::audited::{
     TestRecord,
 };
 use super::data::{self, Data, DataOutcome, ProblemForm};
+use super::deadlines::{Deadlines, Meter};
 use super::entrants::{dir_name, Class, Entrant};
 use super::finding::{Found, Kept};
 use super::outcome::exit_text;
@@ -25,7 +26,7 @@ use super::program::{interrupted, Reaper};
 use super::report::{self, ReportFile};
 use super::runner::{NoAnswer, Runner, TimeLimit};
 use super::schedule::{run_cases, Lane};
-use super::settings::{Deadlines, Settings};
+use super::settings::Settings;
 use super::settle::no_form;
 use super::strengthen::CONFIRMING_RUNS;
 use super::strengthen::{candidates, cover, keepers, screen, targets, Candidate};
@@ -95,7 +96,7 @@ impl<'e, G: Game> Subject<'e, G> {
         entrant: &'e Entrant,
         settings: &Settings<G::Options>,
         form: Form,
-        deadlines: &Deadlines,
+        deadlines: &'e Deadlines,
     ) -> Subject<'e, G> {
         let (runner, stage) = match &entrant.program {
             Ok(program) => (
@@ -104,7 +105,7 @@ impl<'e, G: Game> Subject<'e, G> {
                     settings.limits,
                     form,
                     settings.rules,
-                    deadlines.findings,
+                    deadlines,
                 )),
                 Stage::Entered,
             ),
@@ -153,7 +154,7 @@ pub fn audit<G: Game>(
     mut notes: Vec<String>,
 ) -> Result<AuditReport, RunError> {
     let _reaper = Reaper::adopt();
-    let deadlines = Deadlines::new(settings.time);
+    let deadlines = Deadlines::new(settings.time, settings.jobs);
     let staging = Staging::new(&settings.out).map_err(|e| RunError::io(&settings.out, e))?;
     if let Some(dir) = &settings.save_runs {
         std::fs::create_dir_all(dir).map_err(|e| RunError::io(dir, e))?;
@@ -170,13 +171,15 @@ pub fn audit<G: Game>(
     probe_stage(&mut subjects, &problem, settings);
     phases.end("probe");
     let time_limit = data_stage(&mut subjects, &data, settings, &deadlines);
+    deadlines.screened_by(screening_meters(&subjects));
     phases.end("existing data");
     let limits = limits_stage(&subjects, &data, settings, &deadlines);
     phases.end("repeated runs");
     let cases = cases_stage(&mut subjects, &data, &problem, settings, &deadlines);
     phases.end("cases");
-    no_form_stage(&mut subjects, settings);
+    no_form_stage(&mut subjects, settings, &deadlines);
     phases.end("programs that fit no form");
+    let budget = deadlines.spent();
     let (programs, mut files) = records::<G>(&subjects, settings.rules);
     let strengthened =
         strengthening_stage(&subjects, &programs, &data, &problem, settings, &deadlines)?;
@@ -214,6 +217,7 @@ pub fn audit<G: Game>(
             cases_time: cases.elapsed,
             phases: phases.done,
             elapsed: deadlines.started.elapsed(),
+            budget,
         },
         interrupted: interrupted(),
         limits,
@@ -299,6 +303,22 @@ fn data_stage<G: Game>(
     limit
 }
 
+/// The meters of the programs that will screen every strengthening candidate: those that can
+/// run and may have to pass one (expected accepted, or accepted by the existing data), or may
+/// be rejected by one (accepted by the data).
+fn screening_meters<G: Game>(subjects: &[Subject<G>]) -> Vec<Meter> {
+    subjects
+        .iter()
+        .filter(|s| match &s.stage {
+            Stage::Tried(_, on_data) => {
+                s.entrant.expected == Some(Class::Accepted) || !on_data.rejects()
+            }
+            _ => false,
+        })
+        .filter_map(|s| s.runnable().map(|r| r.meter().clone()))
+        .collect()
+}
+
 /// The repeated runs of the programs expected accepted, to time out or to run out of memory,
 /// whose results the existing data judged, and the advice on the limits they give
 /// ([`super::repeat`]).
@@ -318,7 +338,7 @@ fn limits_stage<G: Game>(
         &data.files,
         &settings.advising,
         settings.limits.cpu,
-        deadlines.repeats,
+        deadlines.repeats(),
         settings.jobs,
     )
 }
@@ -383,7 +403,7 @@ fn cases_stage<G: Game>(
     let (tallies, dropped) = if lanes.is_empty() {
         (Vec::new(), 0)
     } else {
-        run_cases(&plan, &lanes, settings, deadlines.cases, target, &bar)
+        run_cases(&plan, &lanes, settings, deadlines, target, &bar)
     };
     bar.finish_and_clear();
     let elapsed = started.elapsed();
@@ -463,7 +483,11 @@ fn examined(
 }
 
 /// The finding of each program whose output fits no form: its attempt, run again and shrunk.
-fn no_form_stage<G: Game>(subjects: &mut [Subject<G>], settings: &Settings<G::Options>) {
+fn no_form_stage<G: Game>(
+    subjects: &mut [Subject<G>],
+    settings: &Settings<G::Options>,
+    deadlines: &Deadlines,
+) {
     let kept: Vec<Option<Kept>> = each_of(subjects.len(), settings.jobs, |i| {
         let subject = &subjects[i];
         match (&subject.stage, subject.runnable()) {
@@ -479,7 +503,9 @@ fn no_form_stage<G: Game>(subjects: &mut [Subject<G>], settings: &Settings<G::Op
             (Stage::Tried(..), _, Some(why)) => Stage::CannotRun(why),
             (Stage::Tried(Fit::NoForm { attempts, .. }, on_data), Some(kept), None) => {
                 let mut found = Found::new(settings.max_findings);
-                found.keep(None, kept);
+                if found.keep(None, kept) {
+                    deadlines.finding_kept();
+                }
                 Stage::Examined {
                     form: FormUsed::NoForm {
                         form: attempts[0].form,

@@ -127,7 +127,7 @@ pub fn examples_in<G: Game>(form: Form, rules: G::Options) -> (Vec<u8>, String, 
 fn attempt<G: Game>(runner: &Runner<G>, form: Form) -> Result<Attempt, NoAnswer> {
     let (input, expected, cases) = examples_in::<G>(form, runner.rules);
     let limit = runner.time_limit.for_bytes(input.len());
-    let tried = runner.run_to_end(&input, &expected, limit, runner.deadline)?;
+    let tried = runner.run_to_end(&input, &expected, limit, runner.deadline())?;
     Ok(Attempt {
         fits: answers_in_shape::<G>(&tried.run, cases),
         form,

@@ -189,7 +189,7 @@ pub fn pace(report: &AuditReport) -> String {
     format!(
         " (the {audited} programs audited took {each:.1} s each of the cases' time; about {:.0} \
          s more --time would audit the {left} left; the run took {:.0} s)",
-        each * left as f64 / super::settings::CASES_SHARE,
+        each * left as f64 / super::deadlines::CASES_SHARE,
         report.effort.elapsed.as_secs_f64()
     )
 }

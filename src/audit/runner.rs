@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use super::deadlines::{Deadlines, Meter};
 use super::outcome::Tried;
 use super::plan::judged;
 use super::program::{Ending, Limits, Program};
@@ -109,8 +110,11 @@ pub struct Runner<'a, G: Game> {
     pub form: Form,
     /// The rule set.
     pub rules: G::Options,
-    /// Runs still going then are cut ([`super::program::Ending::Cut`]).
-    pub deadline: Option<Instant>,
+    /// The audit's deadlines: runs still going at the findings' end are cut
+    /// ([`super::program::Ending::Cut`]).
+    deadlines: &'a Deadlines,
+    /// The wall-clock time of the program's runs, shared by all its runners.
+    meter: Meter,
     runs: Arc<AtomicU64>,
     /// The CPU time of the runs made through this runner (shared with
     /// [`reformed`](Self::reformed) ones, not with [`metered`](Self::metered) ones), in
@@ -127,7 +131,7 @@ impl<'a, G: Game> Runner<'a, G> {
         limits: Limits,
         form: Form,
         rules: G::Options,
-        deadline: Option<Instant>,
+        deadlines: &'a Deadlines,
     ) -> Runner<'a, G> {
         Runner {
             program,
@@ -135,7 +139,8 @@ impl<'a, G: Game> Runner<'a, G> {
             time_limit: TimeLimit::fixed(limits.cpu),
             form,
             rules,
-            deadline,
+            deadlines,
+            meter: Meter::default(),
             runs: Arc::new(AtomicU64::new(0)),
             cpu: Arc::new(AtomicU64::new(0)),
             fatal: Arc::new(Mutex::new(None)),
@@ -151,7 +156,8 @@ impl<'a, G: Game> Runner<'a, G> {
             time_limit: self.time_limit,
             form,
             rules: self.rules,
-            deadline: self.deadline,
+            deadlines: self.deadlines,
+            meter: self.meter.clone(),
             runs: Arc::clone(&self.runs),
             cpu: Arc::clone(&self.cpu),
             fatal: Arc::clone(&self.fatal),
@@ -166,6 +172,22 @@ impl<'a, G: Game> Runner<'a, G> {
             cpu: Arc::new(AtomicU64::new(0)),
             ..self.reformed(self.form)
         }
+    }
+
+    /// When its runs of cases and of their failures' examination are cut: the findings' end
+    /// ([`Deadlines::findings`], which the screening's reserve brings forward).
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadlines.findings()
+    }
+
+    /// The audit's deadlines.
+    pub fn deadlines(&self) -> &'a Deadlines {
+        self.deadlines
+    }
+
+    /// The wall-clock time of the program's runs.
+    pub fn meter(&self) -> &Meter {
+        &self.meter
     }
 
     /// The CPU time of the runs made through this runner (a run stopped by the wall-clock cap
@@ -205,6 +227,7 @@ impl<'a, G: Game> Runner<'a, G> {
         };
         match self.program.run(input, limits, cut) {
             Ok(run) => {
+                self.meter.record(run.elapsed);
                 // A run stopped by the wall-clock cap (it sleeps or blocks) is charged its CPU
                 // limit, as a judge charges a timeout.
                 let charged = match run.ending {
@@ -249,7 +272,7 @@ impl<'a, G: Game> Runner<'a, G> {
             input,
             expected,
             self.time_limit.for_bytes(input.len()),
-            self.deadline,
+            self.deadline(),
         )
     }
 
@@ -268,7 +291,7 @@ impl<'a, G: Game> Runner<'a, G> {
             padding,
             ..self.limits
         };
-        self.run_limited(input, expected, &limits, self.deadline)
+        self.run_limited(input, expected, &limits, self.deadline())
     }
 
     /// The cases of `inputs` (each in the single-case form) as one input in the program's form.

@@ -24,6 +24,7 @@ use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::Instant;
 
 use super::audited::{Finish, Tally};
+use super::deadlines::Deadlines;
 use super::finding::Found;
 use super::plan::{Plan, Prepared};
 use super::program::past;
@@ -107,7 +108,7 @@ struct Stage<'s, 'r, 'a, G: Game> {
     plan: &'s Plan<G>,
     lanes: &'s [Lane<'r, 'a, G>],
     settings: &'s Settings<G::Options>,
-    until: Option<Instant>,
+    deadlines: &'s Deadlines,
     target: u64,
     state: Mutex<State<G::Case>>,
     changed: Condvar,
@@ -117,15 +118,15 @@ struct Stage<'s, 'r, 'a, G: Game> {
 }
 
 /// Runs the units of `plan` on every lane until the plan ends, each program's finish, or
-/// `until` (the cases' deadline; failures found are still examined until their runners'
-/// deadline). `target`: the cases each program runs before the programs that do not go
+/// the cases' deadline ([`Deadlines::cases`]; failures found are still examined until the
+/// findings' end). `target`: the cases each program runs before the programs that do not go
 /// first get theirs. Each program's tally, and the random cases dropped for lying outside
 /// the contest's limits.
 pub fn run_cases<G: Game>(
     plan: &Plan<G>,
     lanes: &[Lane<'_, '_, G>],
     settings: &Settings<G::Options>,
-    until: Option<Instant>,
+    deadlines: &Deadlines,
     target: u64,
     bar: &indicatif::ProgressBar,
 ) -> (Vec<Tally>, u64) {
@@ -133,7 +134,7 @@ pub fn run_cases<G: Game>(
         plan,
         lanes,
         settings,
-        until,
+        deadlines,
         target,
         state: Mutex::new(State {
             lanes: lanes
@@ -188,7 +189,7 @@ impl<G: Game> Stage<'_, '_, '_, G> {
 
     /// No unit is taken any more.
     fn over(&self) -> bool {
-        past(self.until)
+        past(self.deadlines.cases())
     }
 
     /// A worker: takes jobs until none is left.
@@ -317,7 +318,7 @@ impl<G: Game> Stage<'_, '_, '_, G> {
                     save_run(dir, p);
                 }
                 let limit = runner.time_limit.for_bytes(p.input.len());
-                runner.run_for(&p.input, &p.expected, limit, self.until)
+                runner.run_for(&p.input, &p.expected, limit, self.deadlines.cases())
             });
         let mut state = self.lock();
         let p = &mut state.lanes[lane];

@@ -1,7 +1,7 @@
 //! How to audit: the settings every stage of the pipeline reads.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::program::Limits;
 use super::sandbox::Confinement;
@@ -67,45 +67,4 @@ pub struct Settings<O> {
     pub confinement: Confinement,
     /// The repeated runs of the limits' advice (`--repeat`), and the package's rules.
     pub advising: super::limits::Advising,
-}
-
-/// The shares of `--time` at which each stage ends: the existing data's runs, the repeated runs
-/// of the limits' advice, the cases, the examination of what they found; the strengthening
-/// cases take the rest.
-const DATA_SHARE: f64 = 0.1;
-const REPEATS_SHARE: f64 = 0.2;
-pub const CASES_SHARE: f64 = 0.75;
-const FINDINGS_SHARE: f64 = 0.9;
-
-/// When each stage must end (`None`: no `--time`).
-#[derive(Debug, Clone, Copy)]
-pub struct Deadlines {
-    /// When the run started.
-    pub started: Instant,
-    /// The existing data's runs.
-    pub data: Option<Instant>,
-    /// The repeated runs of the limits' advice.
-    pub repeats: Option<Instant>,
-    /// The cases.
-    pub cases: Option<Instant>,
-    /// The examination of failures (isolating, reproducing, shrinking).
-    pub findings: Option<Instant>,
-    /// The whole run.
-    pub end: Option<Instant>,
-}
-
-impl Deadlines {
-    /// The deadlines of a run of `time` started now.
-    pub fn new(time: Option<Duration>) -> Deadlines {
-        let started = Instant::now();
-        let at = |share: f64| time.map(|t| started + t.mul_f64(share));
-        Deadlines {
-            started,
-            data: at(DATA_SHARE),
-            repeats: at(REPEATS_SHARE),
-            cases: at(CASES_SHARE),
-            findings: at(FINDINGS_SHARE),
-            end: at(1.0),
-        }
-    }
 }

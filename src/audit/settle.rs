@@ -63,7 +63,7 @@ pub fn examine<G: Game>(
     failed: Failed<G::Case>,
     found: &mut Found,
 ) -> bool {
-    if past(runner.deadline) {
+    if past(runner.deadline()) {
         found.unexamined += 1;
         return found.first_proof().is_some();
     }
@@ -74,7 +74,9 @@ pub fn examine<G: Game>(
         return found.first_proof().is_some();
     }
     let kept = settle(runner, settings, failure, kind, Reproduction::seen(1));
-    found.keep(Some(key), kept);
+    if found.keep(Some(key), kept) {
+        runner.deadlines().finding_kept();
+    }
     found.first_proof().is_some()
 }
 
@@ -170,7 +172,7 @@ fn shrunk<G: Game>(
     let now = Instant::now();
     // Its CPU time: --shrink-time, at most half the time left before --time's deadline; its
     // wall-clock cap: SHRINK_WALL_FACTOR times that, or that half.
-    let (cpu, wall) = match runner.deadline {
+    let (cpu, wall) = match runner.deadline() {
         Some(d) => {
             let share = d.saturating_duration_since(now) / 2;
             (settings.shrink_time.min(share), share)

@@ -107,7 +107,7 @@ impl Budget {
     /// thread's work took its CPU time, or the cap or the audit's deadline passed.
     pub fn spent<G: Game>(&self, runner: &Runner<G>) -> bool {
         let used = runner.cpu() + thread_cpu().saturating_sub(self.thread_at_start);
-        used >= self.cpu || past(Some(self.wall_cap)) || past(runner.deadline)
+        used >= self.cpu || past(Some(self.wall_cap)) || past(runner.deadline())
     }
 }
 
@@ -158,7 +158,7 @@ pub fn shrink<G: Game>(
                 }
                 found = first_failing_variant(runner, &batch, kind, &mut together)
                     .map(|(i, tried)| (batch.swap_remove(i).case, tried));
-                if found.is_none() && past(runner.deadline) {
+                if found.is_none() && past(runner.deadline()) {
                     break;
                 }
             }

@@ -165,13 +165,16 @@ pub fn cover(
 }
 
 /// The programs that must be accepted, which no strengthening case may reject: those that can
-/// run and are expected accepted, or were audited with no finding.
+/// run and are expected accepted, or were audited with no finding and are not rejected by the
+/// existing data (a judge system rejects those already, whatever a new case does: which
+/// candidates survive must not hang on how many of their cases a budget ran).
 pub fn keepers(programs: &[ProgramRecord]) -> Vec<bool> {
     programs
         .iter()
         .map(|p| {
             !matches!(p.outcome, Outcome::CannotRun { .. })
-                && (p.expected == Some(Class::Accepted) || p.standing() == Standing::NoFinding)
+                && (p.expected == Some(Class::Accepted)
+                    || (p.standing() == Standing::NoFinding && !p.rejected_by_data()))
         })
         .collect()
 }
@@ -239,6 +242,60 @@ mod tests {
         // A target nothing rejects every time stays uncovered.
         let (chosen, uncovered) = cover(&fails[5..], &[true], &[0], &[1]);
         assert_eq!((chosen, uncovered), (vec![], vec![0]));
+    }
+
+    /// A program of `expected` class examined with no finding in 8 cases, whose result on the
+    /// existing data is `class` (with the file it fails).
+    fn no_finding(expected: Class, class: Class) -> ProgramRecord {
+        use crate::audit::audited::{CasesOutcome, Examined, Finish, FormUsed, Tally};
+        use crate::audit::data::{DataOutcome, FailedFile, OnData};
+        let failed = (class != Class::Accepted).then(|| FailedFile {
+            name: "003.in".into(),
+            position: 2,
+            kind: crate::audit::Kind::WrongAnswer,
+        });
+        ProgramRecord {
+            name: format!("{expected}/p"),
+            expected: Some(expected),
+            command: Some("./p".into()),
+            outcome: Outcome::Examined(Examined {
+                form: FormUsed::Fits {
+                    form: crate::game::Form::Multi,
+                    why: "it fits".into(),
+                },
+                on_data: DataOutcome::Ran(OnData {
+                    class,
+                    failed,
+                    slowest: std::time::Duration::ZERO,
+                    memory: 0,
+                    files: 5,
+                }),
+                cases: CasesOutcome::Cases(Tally {
+                    cases: 8,
+                    examining: std::time::Duration::ZERO,
+                    finish: Finish::Stopped,
+                }),
+            }),
+            runs: 20,
+            findings: Vec::new(),
+            failing: std::collections::BTreeMap::new(),
+            unexamined: 0,
+            beyond_max: 0,
+        }
+    }
+
+    #[test]
+    fn a_program_the_existing_data_rejects_need_not_pass_a_strengthening_case() {
+        // With no finding of referee's (a budget that ran few of its cases), a program the
+        // data accepts may be right and must pass; one the data rejects is rejected by the
+        // judge system already, and may fail a new case too: otherwise how many cases a busy
+        // machine ran decides which candidates survive.
+        let programs = [
+            no_finding(Class::WrongAnswer, Class::Accepted),
+            no_finding(Class::WrongAnswer, Class::WrongAnswer),
+            no_finding(Class::Accepted, Class::WrongAnswer),
+        ];
+        assert_eq!(keepers(&programs), [true, false, true]);
     }
 
     #[test]

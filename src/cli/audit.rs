@@ -30,7 +30,8 @@ pub(super) struct AuditArgs {
     pub(super) package: Option<PathBuf>,
     /// Add the strengthening cases to this package's `data/secret/`, named to sort after the
     /// cases there (never over one), and the advised time and memory limits (--repeat) to its
-    /// problem.yaml (`limits`) or DMOJ's init.yml (`time`, `memory`), saying what changed. Not
+    /// problem.yaml (`limits`) or the tests of DMOJ's init.yml (`time`, `memory`), saying what
+    /// changed and what to enter on DMOJ's site. Not
     /// with --shard (merge the shards; their cases are in the merged tests/).
     #[arg(long, value_name = "DIR")]
     pub(super) add_to: Option<PathBuf>,
@@ -64,9 +65,10 @@ pub(super) struct AuditArgs {
     #[arg(long, value_parser = amount, conflicts_with = "time")]
     pub(super) cases: Option<u64>,
     /// The whole run's wall-clock budget, in seconds: the existing data's runs take at most its
-    /// first tenth, the repeated runs (--repeat) until two tenths, the cases run until three
-    /// quarters, narrowing, reproducing and shrinking
-    /// what they found until nine tenths, the strengthening cases the last tenth.
+    /// first half, the repeated runs (--repeat) a tenth more, the cases run until three
+    /// quarters, narrowing, reproducing and shrinking what they found until nine tenths, the
+    /// strengthening the rest; the findings end earlier when the strengthening's screening
+    /// needs it (its reserve, measured from the programs' runs).
     #[arg(long)]
     pub(super) time: Option<f64>,
     /// The CPU time a run may take, in seconds: the user and system time of the program's
@@ -79,7 +81,7 @@ pub(super) struct AuditArgs {
     pub(super) timeout: f64,
     /// Runs of each program expected accepted, to time out or to run out of memory on each data
     /// file, for the advice on the problem's limits: CPU time and peak memory each run, their
-    /// spread the noise. 0: no advice. With --time, they take at most its second tenth.
+    /// spread the noise. 0: no advice. With --time, they take at most a tenth of it.
     #[arg(long, value_name = "K", default_value_t = crate::audit::limits::DEFAULT_REPEAT as u16, value_parser = clap::value_parser!(u16).range(..=100))]
     pub(super) repeat: u16,
     /// The most bytes of standard output read from one run; more is `output-limit`. A confined

@@ -208,6 +208,17 @@ fn effort_said(report: &AuditReport) {
         phases.join(", "),
         effort.elapsed.as_secs_f64()
     );
+    if let Some(budget) = &effort.budget {
+        let strengthening = effort
+            .phases
+            .iter()
+            .find(|(name, _)| name == "strengthening")
+            .map_or(0.0, |(_, secs)| *secs);
+        eprintln!(
+            "budget: {}",
+            budget.text(std::time::Duration::from_secs_f64(strengthening))
+        );
+    }
 }
 
 /// The scores, the strengthening cases, the package's verdict and where the reports are.

@@ -5,6 +5,7 @@
 pub mod alone;
 pub mod bapctools;
 pub mod command;
+pub mod dmoj;
 pub mod programs;
 pub mod scratch;
 pub mod tool;

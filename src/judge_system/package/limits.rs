@@ -1,10 +1,14 @@
 //! `referee audit --add-to`: the advised time and memory limits written into a package as its
 //! format keeps them: `problem.yaml`'s `limits` (`time_limit` in seconds, 2023-07 and later;
-//! `memory` in MiB), DMOJ's `init.yml` (`time` in seconds, `memory` in KiB).
+//! `memory` in MiB); in DMOJ's `init.yml`, the `time` (seconds) and `memory` (KiB) of each entry
+//! of `tests:` (what `dmoj-cli test` runs each submission with), at its language's own limit
+//! where one limit does not fit every language. DMOJ keeps a problem's limits themselves on the
+//! site (the problem's time and memory limits, and its language-specific resource limits), not
+//! in its folder: the change lines say what to enter there.
 //!
-//! The files are edited as text, a key's line replaced or added, so that their comments and
-//! order stay; the result is read back as YAML and must give the values written, else nothing
-//! is written. Each file is replaced atomically.
+//! The files are edited as text, a key's line (or a test's entry) replaced or added, so that
+//! their comments and order stay; the result is read back as YAML and must give the values
+//! written, else nothing is written. Each file is replaced atomically.
 
 use std::fs;
 use std::path::Path;
@@ -21,12 +25,25 @@ pub struct Limits {
     pub time: Option<String>,
     /// The memory limit, in MiB.
     pub memory_mib: Option<u64>,
+    /// Each language's own time limit (referee's name of the language, the limit as written),
+    /// when one limit does not fit every language; empty otherwise.
+    pub per_language: Vec<(String, String)>,
+}
+
+impl Limits {
+    /// The time limit of a submission in `language` (referee's name).
+    fn time_for(&self, language: Option<&str>) -> Option<&String> {
+        language
+            .and_then(|l| self.per_language.iter().find(|(name, _)| name == l))
+            .map(|(_, time)| time)
+            .or(self.time.as_ref())
+    }
 }
 
 /// Writes `limits` into the package at `package`: its `problem.yaml` (the time limit only when
-/// `time_in_yaml`, the format keeping it there) and its `init.yml` when it has one. What
-/// changed, a line each (`problem.yaml: limits.time_limit 1.0 (was 2)`); nothing when every
-/// value is already there.
+/// `time_in_yaml`, the format keeping it there) and the tests of its `init.yml` when it has
+/// one. What changed, a line each (`problem.yaml: limits.time_limit 1.0 (was 2)`); nothing when
+/// every value is already there.
 pub fn write_limits(
     package: &Path,
     limits: &Limits,
@@ -42,105 +59,282 @@ pub fn write_limits(
         if let Some(mib) = limits.memory_mib {
             keys.push(("memory", mib.to_string()));
         }
-        edit(&yaml, Some("limits"), &keys, &mut changed)?;
+        edit(&yaml, &keys, &mut changed)?;
     }
     let init = package.join("init.yml");
     if init.is_file() {
-        let mut keys = Vec::new();
-        if let Some(time) = &limits.time {
-            keys.push(("time", time.clone()));
-        }
-        if let Some(mib) = limits.memory_mib {
-            keys.push(("memory", (mib * 1024).to_string()));
-        }
-        edit(&init, None, &keys, &mut changed)?;
+        edit_tests(&init, limits, &mut changed)?;
     }
     Ok(changed)
 }
 
-/// Sets `keys` in the yaml file at `path`, under the top-level mapping `block` (or at the top
-/// level), saying each change in `changed`.
-fn edit(
-    path: &Path,
-    block: Option<&str>,
-    keys: &[(&str, String)],
-    changed: &mut Vec<String>,
-) -> Result<(), RunError> {
+/// Sets the `time` and `memory` of every entry of `tests:` in DMOJ's `init.yml` at `path`, and
+/// says what to enter on DMOJ's site.
+fn edit_tests(path: &Path, limits: &Limits, changed: &mut Vec<String>) -> Result<(), RunError> {
     let shown = crate::walk::display(path);
     let text = fs::read_to_string(path).map_err(|e| RunError::io(path, e))?;
     let (edited, said) =
-        set_keys(&text, block, keys).map_err(|why| RunError::Usage(format!("{shown}: {why}")))?;
+        set_test_limits(&text, limits).map_err(|why| RunError::Usage(format!("{shown}: {why}")))?;
+    if !said.is_empty() {
+        let parsed = parsed(&edited);
+        let tests = parsed["tests"].as_vec().cloned().unwrap_or_default();
+        for test in &tests {
+            let language = dmoj_language_name(test["language"].as_str().unwrap_or(""));
+            let read = yaml_text(&test["time"]);
+            if limits
+                .time_for(language)
+                .is_some_and(|t| Some(t) != read.as_ref())
+                || limits
+                    .memory_mib
+                    .is_some_and(|m| test["memory"].as_i64() != Some(m as i64 * 1024))
+            {
+                return Err(RunError::Usage(format!(
+                    "{shown}: the limits written do not read back from its tests; set them by hand"
+                )));
+            }
+        }
+        replace(path, &edited, said, changed)?;
+    }
+    let mut site = Vec::new();
+    if let Some(time) = &limits.time {
+        site.push(format!("time limit {time} s"));
+    }
+    if let Some(mib) = limits.memory_mib {
+        site.push(format!("memory limit {} KiB", mib * 1024));
+    }
+    if !limits.per_language.is_empty() {
+        site.push(format!(
+            "language-specific resource limits {}",
+            limits
+                .per_language
+                .iter()
+                .map(|(language, time)| format!("{language} {time} s"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if !site.is_empty() {
+        changed.push(format!(
+            "{shown}: DMOJ keeps the problem's limits on the site, not in its folder: enter {}",
+            site.join("; ")
+        ));
+    }
+    Ok(())
+}
+
+/// Replaces the file at `path` with `edited` (atomically), its changes `said` added to
+/// `changed`, each named by the file.
+fn replace(
+    path: &Path,
+    edited: &str,
+    said: Vec<String>,
+    changed: &mut Vec<String>,
+) -> Result<(), RunError> {
+    crate::report::write::replace_file(path, edited.as_bytes())
+        .map_err(|e| RunError::io(path, e))?;
+    let shown = crate::walk::display(path);
+    changed.extend(said.into_iter().map(|line| format!("{shown}: {line}")));
+    Ok(())
+}
+
+/// The first document of `text` (`BadValue` when it is not YAML).
+fn parsed(text: &str) -> Yaml {
+    YamlLoader::load_from_str(text)
+        .ok()
+        .and_then(|d| d.into_iter().next())
+        .unwrap_or(Yaml::BadValue)
+}
+
+/// A YAML scalar as it would be written (`1.0`, `2`).
+fn yaml_text(value: &Yaml) -> Option<String> {
+    match value {
+        Yaml::Real(text) => Some(text.clone()),
+        Yaml::Integer(n) => Some(n.to_string()),
+        Yaml::String(text) => Some(text.clone()),
+        _ => None,
+    }
+}
+
+/// referee's name of the language of DMOJ's executor `key` (`CPP17` is `C++`).
+fn dmoj_language_name(key: &str) -> Option<&'static str> {
+    let key = key.to_ascii_uppercase();
+    [
+        ("CPP", "C++"),
+        ("C", "C"),
+        ("PYPY3", "Python 3"),
+        ("PY3", "Python 3"),
+        ("JAVA", "Java"),
+        ("RUST", "Rust"),
+    ]
+    .into_iter()
+    .find(|(prefix, _)| key.starts_with(prefix))
+    .map(|(_, name)| name)
+}
+
+/// `text` (DMOJ's `init.yml`) with the `time` and `memory` of every entry of its top-level
+/// `tests:` list set (each entry written on one line, `- {source: ..., language: ..., ...}`,
+/// as `referee package --system dmoj` writes them). What changed, a line per entry.
+pub fn set_test_limits(text: &str, limits: &Limits) -> Result<(String, Vec<String>), String> {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let Some(at) = lines.iter().position(|l| top_level_key(l) == Some("tests")) else {
+        return Ok((text.to_string(), Vec::new()));
+    };
+    let mut said = Vec::new();
+    for line in lines.iter_mut().skip(at + 1) {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        if top_level_key(line).is_some() {
+            break;
+        }
+        let indent = &line[..line.len() - line.trim_start().len()];
+        let Some(inner) = trimmed
+            .strip_prefix("- {")
+            .and_then(|rest| rest.strip_suffix('}'))
+        else {
+            if trimmed.starts_with("- ") || trimmed == "-" {
+                return Err(
+                    "an entry of `tests:` is written over several lines; set its time and \
+                     memory by hand"
+                        .to_string(),
+                );
+            }
+            continue;
+        };
+        let mut pairs: Vec<(String, String)> = split_flow(inner)
+            .into_iter()
+            .map(|piece| match piece.split_once(':') {
+                Some((k, v)) => (k.trim().to_string(), v.trim().to_string()),
+                None => (piece.trim().to_string(), String::new()),
+            })
+            .collect();
+        let value = |pairs: &[(String, String)], key: &str| {
+            pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+        };
+        let language = value(&pairs, "language").and_then(|l| dmoj_language_name(&l));
+        let mut wanted = Vec::new();
+        if let Some(time) = limits.time_for(language) {
+            wanted.push(("time", time.clone()));
+        }
+        if let Some(mib) = limits.memory_mib {
+            wanted.push(("memory", (mib * 1024).to_string()));
+        }
+        let mut changes = Vec::new();
+        for (key, new) in wanted {
+            match pairs.iter_mut().find(|(k, _)| k == key) {
+                Some((_, old)) if *old == new => {}
+                Some((_, old)) => {
+                    changes.push(format!("{key} {new} (was {old})"));
+                    *old = new;
+                }
+                None => {
+                    changes.push(format!("{key} {new} (was unset)"));
+                    pairs.push((key.to_string(), new));
+                }
+            }
+        }
+        if !changes.is_empty() {
+            let source = value(&pairs, "source").unwrap_or_else(|| "?".into());
+            said.push(format!("tests: {source} {}", changes.join(", ")));
+            let written: Vec<String> = pairs
+                .iter()
+                .map(|(k, v)| {
+                    if v.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{k}: {v}")
+                    }
+                })
+                .collect();
+            *line = format!("{indent}- {{{}}}", written.join(", "));
+        }
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    Ok((out, said))
+}
+
+/// The entries of a flow mapping's inside (`a: 1, b: [x, y]`), split at its top-level commas.
+fn split_flow(inner: &str) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '[' | '{' => depth += 1,
+            ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                pieces.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(&inner[start..]);
+    pieces
+        .into_iter()
+        .filter(|p| !p.trim().is_empty())
+        .collect()
+}
+
+/// Sets `keys` under `limits:` in the `problem.yaml` at `path`, saying each change in
+/// `changed`.
+fn edit(path: &Path, keys: &[(&str, String)], changed: &mut Vec<String>) -> Result<(), RunError> {
+    let shown = crate::walk::display(path);
+    let text = fs::read_to_string(path).map_err(|e| RunError::io(path, e))?;
+    let (edited, said) = set_keys(&text, "limits", keys)
+        .map_err(|why| RunError::Usage(format!("{shown}: {why}")))?;
     if said.is_empty() {
         return Ok(());
     }
-    let parsed = YamlLoader::load_from_str(&edited)
-        .ok()
-        .and_then(|d| d.into_iter().next())
-        .unwrap_or(Yaml::BadValue);
+    let parsed = parsed(&edited);
     for (key, value) in keys {
-        let node = match block {
-            Some(b) => &parsed[b][*key],
-            None => &parsed[*key],
-        };
-        let read = match node {
-            Yaml::Integer(i) => Some(i.to_string()),
-            Yaml::Real(r) => Some(r.clone()),
-            _ => None,
-        };
-        if read.as_deref() != Some(value.as_str()) {
+        if yaml_text(&parsed["limits"][*key]).as_deref() != Some(value.as_str()) {
             return Err(RunError::Usage(format!(
                 "{shown}: setting {key} would not read back as {value}: set the limits by hand"
             )));
         }
     }
-    crate::report::write::replace_file(path, edited.as_bytes())
-        .map_err(|e| RunError::io(path, e))?;
-    for line in said {
-        changed.push(format!("{shown}: {line}"));
-    }
-    Ok(())
+    replace(path, &edited, said, changed)
 }
 
 /// `text` with each of `keys` set under `block` (a top-level key whose value is an indented
-/// mapping, made when absent) or at the top level: a key's line replaced, or added first in
-/// the block. What changed, in words (`limits.memory 256 (was 2048)`).
+/// mapping, made when absent): a key's line replaced, or added first in the block. What
+/// changed, in words (`limits.memory 256 (was 2048)`).
 pub fn set_keys(
     text: &str,
-    block: Option<&str>,
+    block: &str,
     keys: &[(&str, String)],
 ) -> Result<(String, Vec<String>), String> {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let (start, end, indent) = match block {
-        None => (0, lines.len(), String::new()),
-        Some(block) => match lines.iter().position(|l| top_level_key(l) == Some(block)) {
-            Some(at) => {
-                let rest = value_of(&lines[at], block);
-                if !rest.is_empty() {
-                    return Err(format!(
-                        "`{block}:` is written on one line ({rest}); set the limits by hand"
-                    ));
-                }
-                let end = (at + 1..lines.len())
-                    .find(|&i| {
-                        let l = &lines[i];
-                        !l.trim().is_empty() && !l.starts_with([' ', '\t', '#'])
-                    })
-                    .unwrap_or(lines.len());
-                let indent = lines[at + 1..end]
-                    .iter()
-                    .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-                    .map_or("  ".to_string(), |l| {
-                        l[..l.len() - l.trim_start().len()].to_string()
-                    });
-                (at + 1, end, indent)
+    let (start, end, indent) = match lines.iter().position(|l| top_level_key(l) == Some(block)) {
+        Some(at) => {
+            let rest = value_of(&lines[at], block);
+            if !rest.is_empty() {
+                return Err(format!(
+                    "`{block}:` is written on one line ({rest}); set the limits by hand"
+                ));
             }
-            None => {
-                lines.push(format!("{block}:"));
-                (lines.len(), lines.len(), "  ".to_string())
-            }
-        },
+            let end = (at + 1..lines.len())
+                .find(|&i| {
+                    let l = &lines[i];
+                    !l.trim().is_empty() && !l.starts_with([' ', '\t', '#'])
+                })
+                .unwrap_or(lines.len());
+            let indent = lines[at + 1..end]
+                .iter()
+                .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+                .map_or("  ".to_string(), |l| {
+                    l[..l.len() - l.trim_start().len()].to_string()
+                });
+            (at + 1, end, indent)
+        }
+        None => {
+            lines.push(format!("{block}:"));
+            (lines.len(), lines.len(), "  ".to_string())
+        }
     };
-    let prefix = block.map_or(String::new(), |b| format!("{b}."));
+    let prefix = format!("{block}.");
     let mut said = Vec::new();
     let mut inserted = 0;
     for (key, value) in keys {
@@ -193,7 +387,7 @@ fn value_of<'a>(line: &'a str, key: &str) -> &'a str {
 mod tests {
     use super::*;
 
-    fn set(text: &str, block: Option<&str>, keys: &[(&str, &str)]) -> (String, Vec<String>) {
+    fn set(text: &str, block: &str, keys: &[(&str, &str)]) -> (String, Vec<String>) {
         let keys: Vec<(&str, String)> = keys.iter().map(|(k, v)| (*k, v.to_string())).collect();
         set_keys(text, block, &keys).unwrap()
     }
@@ -202,7 +396,7 @@ mod tests {
     fn a_missing_block_is_added_and_an_existing_one_keeps_its_other_keys_and_comments() {
         let (text, said) = set(
             "name: x\n",
-            Some("limits"),
+            "limits",
             &[("time_limit", "1.0"), ("memory", "256")],
         );
         assert_eq!(text, "name: x\nlimits:\n  memory: 256\n  time_limit: 1.0\n");
@@ -215,11 +409,7 @@ mod tests {
         );
 
         let yaml = "name: x\nlimits:\n    # the judges' machine\n    memory: 2048 # MiB\n    output: 8\nkeywords: [a]\n";
-        let (text, said) = set(
-            yaml,
-            Some("limits"),
-            &[("time_limit", "0.3"), ("memory", "256")],
-        );
+        let (text, said) = set(yaml, "limits", &[("time_limit", "0.3"), ("memory", "256")]);
         assert_eq!(
             text,
             "name: x\nlimits:\n    time_limit: 0.3\n    # the judges' machine\n    memory: 256\n    output: 8\nkeywords: [a]\n"
@@ -231,11 +421,7 @@ mod tests {
                 "limits.memory 256 (was 2048)"
             ]
         );
-        let (again, said) = set(
-            &text,
-            Some("limits"),
-            &[("time_limit", "0.3"), ("memory", "256")],
-        );
+        let (again, said) = set(&text, "limits", &[("time_limit", "0.3"), ("memory", "256")]);
         assert_eq!(
             (again, said.len()),
             (text, 0),
@@ -246,31 +432,74 @@ mod tests {
     #[test]
     fn a_nested_key_of_the_same_name_is_not_taken_for_the_blocks_own() {
         let yaml = "limits:\n  time_multipliers:\n    time_limit: 3\n  memory: 512\n";
-        let (text, _) = set(yaml, Some("limits"), &[("time_limit", "1.0")]);
+        let (text, _) = set(yaml, "limits", &[("time_limit", "1.0")]);
         assert_eq!(
             text,
             "limits:\n  time_limit: 1.0\n  time_multipliers:\n    time_limit: 3\n  memory: 512\n"
         );
     }
 
+    const INIT: &str = "test_cases:\n- {in: a.in, out: a.ans, points: 1}\ntests:\n# each submission\n- {source: submissions/accepted/a.c, language: C, time: 2, memory: 262144, expect: AC}\n- {source: submissions/accepted/b.py, language: PY3, time: 2, memory: 262144, expect: [AC, WA]}\nchecker: check.py\n";
+
+    fn limits(per_language: &[(&str, &str)]) -> Limits {
+        Limits {
+            time: Some("1.0".into()),
+            memory_mib: Some(256),
+            per_language: per_language
+                .iter()
+                .map(|(l, t)| (l.to_string(), t.to_string()))
+                .collect(),
+        }
+    }
+
     #[test]
-    fn top_level_keys_are_set_for_dmoj() {
-        let (text, said) = set(
-            "test_cases:\n- {in: a.in}\ntime: 2\n",
-            None,
-            &[("time", "1.0"), ("memory", "262144")],
-        );
+    fn dmojs_tests_get_the_limits_each_at_its_languages_own() {
+        // One limit fits: every test gets it.
+        let (text, said) = set_test_limits(INIT, &limits(&[])).unwrap();
+        assert_eq!(text, INIT.replace("time: 2", "time: 1.0"));
         assert_eq!(
-            text,
-            "memory: 262144\ntest_cases:\n- {in: a.in}\ntime: 1.0\n"
+            said,
+            [
+                "tests: submissions/accepted/a.c time 1.0 (was 2)",
+                "tests: submissions/accepted/b.py time 1.0 (was 2)"
+            ]
         );
-        assert_eq!(said, ["time 1.0 (was 2)", "memory 262144 (was unset)"]);
+        // Per language: the Python test gets Python's, the list `[AC, WA]` kept whole.
+        let (text, said) =
+            set_test_limits(INIT, &limits(&[("C", "1.0"), ("Python 3", "3.0")])).unwrap();
+        assert!(
+            text.contains("language: C, time: 1.0, memory: 262144, expect: AC}"),
+            "{text}"
+        );
+        assert!(
+            text.contains("language: PY3, time: 3.0, memory: 262144, expect: [AC, WA]}"),
+            "{text}"
+        );
+        assert_eq!(said.len(), 2);
+        // Nothing to change the second time; a file with no tests is left as it is.
+        assert!(
+            set_test_limits(&text, &limits(&[("C", "1.0"), ("Python 3", "3.0")]))
+                .unwrap()
+                .1
+                .is_empty()
+        );
+        assert!(set_test_limits("test_cases: []\n", &limits(&[]))
+            .unwrap()
+            .1
+            .is_empty());
+        // An entry over several lines is refused.
+        let why =
+            set_test_limits("tests:\n- source: a.c\n  language: C\n", &limits(&[])).unwrap_err();
+        assert!(why.contains("by hand"), "{why}");
+        assert_eq!(dmoj_language_name("CPP17"), Some("C++"));
+        assert_eq!(dmoj_language_name("PYPY3"), Some("Python 3"));
+        assert_eq!(dmoj_language_name("C11"), Some("C"));
     }
 
     #[test]
     fn a_block_on_one_line_is_refused() {
         let keys = [("memory", "256".to_string())];
-        let why = set_keys("limits: {memory: 512}\n", Some("limits"), &keys).unwrap_err();
+        let why = set_keys("limits: {memory: 512}\n", "limits", &keys).unwrap_err();
         assert!(why.contains("set the limits by hand"), "{why}");
     }
 
@@ -282,13 +511,18 @@ mod tests {
             "problem_format_version: 2025-09\nname: x\n",
         )
         .unwrap();
-        fs::write(dir.path().join("init.yml"), "time: 5\nmemory: 65536\n").unwrap();
-        let limits = Limits {
-            time: Some("1.0".into()),
-            memory_mib: Some(256),
-        };
+        fs::write(dir.path().join("init.yml"), INIT).unwrap();
+        let limits = limits(&[("C", "1.0"), ("Python 3", "3.0")]);
         let changed = write_limits(dir.path(), &limits, true).unwrap();
-        assert_eq!(changed.len(), 4, "{changed:?}");
+        assert_eq!(changed.len(), 5, "{changed:?}");
+        assert!(
+            changed[4].ends_with(
+                "init.yml: DMOJ keeps the problem's limits on the site, not in its folder: enter \
+                 time limit 1.0 s; memory limit 262144 KiB; language-specific resource limits C \
+                 1.0 s, Python 3 3.0 s"
+            ),
+            "{changed:?}"
+        );
         let rules = crate::judge_system::problem_yaml::time_rules(dir.path()).unwrap();
         assert_eq!(rules.time_limit, Some(1.0));
         assert_eq!(
@@ -296,7 +530,8 @@ mod tests {
             Ok(Some(256))
         );
         let init = fs::read_to_string(dir.path().join("init.yml")).unwrap();
-        assert_eq!(init, "time: 1.0\nmemory: 262144\n");
-        assert!(write_limits(dir.path(), &limits, true).unwrap().is_empty());
+        assert!(init.contains("language: PY3, time: 3.0,"), "{init}");
+        // The second time only the site's line: nothing is written.
+        assert_eq!(write_limits(dir.path(), &limits, true).unwrap().len(), 1);
     }
 }
