@@ -937,6 +937,7 @@ fn the_html_report_shows_how_to_reproduce_each_finding() {
 
 #[test]
 fn a_timeout_is_the_programs_whatever_else_runs_on_the_machine() {
+    let _alone = crate::common::programs::budget_test();
     let dir = crate::common::scratch::reachable();
     let judge = build(dir.path(), "pousse.c", &[], "pousse");
     let _busy = crate::common::programs::BusyMachine::start();

@@ -237,6 +237,105 @@ fn passes(program: &str, input: &Path) -> bool {
         && words(&run.stdout) == words(&fs::read(input.with_extension("ans")).unwrap())
 }
 
+/// `package` audited into `out` with `--time TIME --seed SEED` and no repeated runs, exit 1
+/// (the package's verdict lists a wrong program the data accepts): standard error and
+/// `audit.json`.
+fn audited_in_time(
+    package: &Path,
+    out: &Path,
+    time: &str,
+    seed: &str,
+) -> (String, serde_json::Value) {
+    let run = referee_process()
+        .args(["audit", "pousse", "--package"])
+        .arg(package)
+        .arg("--out")
+        .arg(out)
+        .args(["--time", time, "--repeat", "0", "--seed", seed])
+        .output()
+        .unwrap();
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{}: {err}", out.display());
+    let manifest = serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap()).unwrap();
+    (err, manifest)
+}
+
+#[test]
+fn a_program_whose_bug_the_budget_did_not_reach_is_proved_wrong_by_the_case_of_another() {
+    // A copy of the bit rows program that sleeps half a second a run: under --time it runs too
+    // few cases to reach the bug (random case 54 at seed 9, after the data's 27) and has no
+    // finding, so it must pass
+    // every strengthening case... but the bit rows' case fails it on every run, with the
+    // answer the reference confirms: it is proved wrong by that case, which strengthens the
+    // data against both. (Otherwise the case is dropped, as rejecting a program that must be
+    // accepted, and the data misses the bug of two programs.)
+    let _alone = common::programs::budget_test();
+    let dir = crate::common::scratch::reachable();
+    let package = dir.path().join("pousse");
+    copy_tree(&repo().join("examples/contest/pousse"), &package);
+    // One accepted program and the two with the bug: fewer programs share the budget.
+    let submissions = package.join("submissions");
+    for other in [
+        "accepted/judge.c",
+        "accepted/judge.py",
+        "run_time_error",
+        "time_limit_exceeded",
+        "wrong_answer/full_line_from_end.c",
+        "wrong_answer/mover_only.c",
+        "wrong_answer/touched_lines.c",
+    ] {
+        let path = submissions.join(other);
+        if path.is_dir() {
+            fs::remove_dir_all(path).unwrap();
+        } else {
+            fs::remove_file(path).unwrap();
+        }
+    }
+    let wrong = submissions.join("wrong_answer");
+    let source = fs::read_to_string(wrong.join("bitrows.c")).unwrap();
+    fs::write(
+        wrong.join("bitrows_slow.c"),
+        format!(
+            "#include <unistd.h>\n#define main bitrows_main\n{source}\n#undef main\n\
+             int main(void) {{\n    usleep(500000);\n    return bitrows_main();\n}}\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("audit");
+    let (err, manifest) = audited_in_time(&package, &out, "60", "9");
+    let rows = csv_rows(&out.join("programs.csv"));
+    let row = |name: &str| rows.iter().find(|p| p["program"] == name).unwrap();
+    for name in ["wrong_answer/bitrows.c", "wrong_answer/bitrows_slow.c"] {
+        let p = row(name);
+        assert!(p["existing-data"].starts_with("accepted"), "{p:?}\n{err}");
+        assert_eq!(p["after-strengthening"], "rejected", "{p:?}\n{err}");
+        assert!(out.join(&p["first-case"]).is_file(), "{p:?}");
+    }
+    let slow = row("wrong_answer/bitrows_slow.c");
+    assert!(
+        slow["cases"].parse::<u64>().unwrap() < 27 + 54,
+        "it did not reach the bug itself: {slow:?}"
+    );
+    assert!(
+        err.contains(
+            "the case of wrong_answer/bitrows.c finding 1 (wrong-answer), a strengthening \
+             candidate, failed on every run"
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        manifest["report"]["dropped"].as_array().unwrap().len(),
+        0,
+        "{err}"
+    );
+    assert_eq!(manifest["report"]["tests"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        manifest["summary"]["scores"]["tpr_strengthened"],
+        serde_json::json!({"hits": 2, "of": 2}),
+        "{err}"
+    );
+}
+
 #[test]
 fn the_example_contests_strengthened_data_rejects_the_same_programs_busy_and_idle() {
     // With --time, a busy machine runs fewer cases: it may find less, but the data's verdicts
@@ -245,23 +344,13 @@ fn the_example_contests_strengthened_data_rejects_the_same_programs_busy_and_idl
     // of a busy machine with no verdict: none is a target, nothing strengthens the data.) Seed 6
     // puts the bit rows' bug in the first random case, so what is compared is how the budget is
     // shared, not how many cases a loaded machine reaches.
+    let _alone = common::programs::budget_test();
     let dir = crate::common::scratch::reachable();
     let package = dir.path().join("pousse");
     copy_tree(&repo().join("examples/contest/pousse"), &package);
     let audit = |name: &str| {
         let out = dir.path().join(name);
-        let run = referee_process()
-            .args(["audit", "pousse", "--package"])
-            .arg(&package)
-            .arg("--out")
-            .arg(&out)
-            .args(["--time", "40", "--repeat", "0", "--seed", "6"])
-            .output()
-            .unwrap();
-        let err = stderr(&run);
-        assert_eq!(run.status.code(), Some(1), "{name}: {err}");
-        let manifest: serde_json::Value =
-            serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap()).unwrap();
+        let (err, manifest) = audited_in_time(&package, &out, "40", "6");
         // Nothing dropped for lack of time; the budget said.
         let dropped = manifest["report"]["dropped"].as_array().unwrap();
         assert!(

@@ -128,6 +128,7 @@ fn cpu(file: &serde_json::Value) -> Vec<f64> {
 
 #[test]
 fn the_advised_limits_land_where_the_rule_puts_them_and_each_warning_fires_where_it_should() {
+    let _alone = crate::common::programs::budget_test();
     let dir = reachable();
     let package = package(
         dir.path(),

@@ -20,6 +20,7 @@ use super::deadlines::{Deadlines, Meter};
 use super::entrants::{dir_name, Class, Entrant};
 use super::finding::{Found, Kept};
 use super::outcome::exit_text;
+use super::outcome::Tried;
 use super::plan::{FileCases, Plan, PlanSpec};
 use super::probe::{self, Fit};
 use super::program::{interrupted, Reaper};
@@ -29,7 +30,10 @@ use super::schedule::{run_cases, Lane};
 use super::settings::Settings;
 use super::settle::no_form;
 use super::strengthen::CONFIRMING_RUNS;
-use super::strengthen::{candidates, cover, keepers, screen, targets, Candidate};
+use super::strengthen::{
+    candidates, cover, finding_of, keepers, proves_wrong_on_candidate, screen, targets, unproven,
+    Candidate,
+};
 use crate::answer::escape;
 use crate::error::RunError;
 use crate::game::{Form, Game, RuleSet};
@@ -136,6 +140,13 @@ impl<'e, G: Game> Subject<'e, G> {
             _ => None,
         }
     }
+
+    fn found_mut(&mut self) -> Option<&mut Found> {
+        match &mut self.stage {
+            Stage::Examined { found, .. } => Some(found),
+            _ => None,
+        }
+    }
 }
 
 /// The state of a program that got no answer to a run.
@@ -180,9 +191,15 @@ pub fn audit<G: Game>(
     no_form_stage(&mut subjects, settings, &deadlines);
     phases.end("programs that fit no form");
     let budget = deadlines.spent();
-    let (programs, mut files) = records::<G>(&subjects, settings.rules);
-    let strengthened =
-        strengthening_stage(&subjects, &programs, &data, &problem, settings, &deadlines)?;
+    let (mut programs, mut files) = records::<G>(&subjects, settings.rules);
+    let strengthened = strengthening_stage(
+        &mut subjects,
+        &mut programs,
+        &data,
+        &problem,
+        settings,
+        &deadlines,
+    )?;
     phases.end("strengthening");
     let mut limits = limits;
     if let (Some(package), Some(advice)) = (&settings.add_to, limits.as_mut()) {
@@ -646,12 +663,14 @@ struct Strengthened {
 }
 
 /// The strengthening stage: the candidates from every program's findings, each run by every
-/// program as a judge system runs a data file (until the end of `--time`); those that a
-/// program which must be accepted fails, or was not checked on, are dropped; the cover of the
-/// programs proved wrong that the existing data accepts, added to `--add-to`'s package.
+/// program as a judge system runs a data file (until the end of `--time`); a program with no
+/// finding that a candidate proves wrong gets it as its finding (its record made again); the
+/// candidates that a program which must be accepted fails, or was not checked on, are
+/// dropped; the cover of the programs proved wrong that the existing data accepts, added to
+/// `--add-to`'s package.
 fn strengthening_stage<G: Game>(
-    subjects: &[Subject<G>],
-    programs: &[ProgramRecord],
+    subjects: &mut [Subject<G>],
+    programs: &mut [ProgramRecord],
     data: &Data<G::Case>,
     problem: &ProblemForm,
     settings: &Settings<G::Options>,
@@ -670,13 +689,15 @@ fn strengthening_stage<G: Game>(
         settings.rules,
         settings.reference_budget,
     );
-    let fails = on_every_case(
+    let Screened { fails, rejections } = on_every_case(
         subjects,
         programs,
         &candidates,
         settings.jobs,
         deadlines.end,
     );
+    let mut files =
+        proved_by_candidates::<G>(subjects, programs, &candidates, rejections, settings);
     let (usable, dropped) = screen(&fails, &keepers(programs), |p| programs[p].name.clone());
     let sizes: Vec<usize> = candidates.iter().map(|c| c.input.len()).collect();
     let (chosen, _) = cover(&fails, &usable, &targets(programs), &sizes);
@@ -694,7 +715,6 @@ fn strengthening_stage<G: Game>(
         }
         None => vec![None; chosen.len()],
     };
-    let mut files = Vec::new();
     let tests = chosen
         .iter()
         .zip(added)
@@ -732,16 +752,67 @@ fn strengthening_stage<G: Game>(
     })
 }
 
-/// How each program does on each candidate (`[candidate][program]`), `jobs` runs at once, cut
-/// at `end`; a program that cannot run does not run them.
+/// Each program with no finding that a candidate proves wrong ([`unproven`],
+/// [`proves_wrong_on_candidate`]; of `rejections`, the first candidate that does) gets it as
+/// its finding, and its record is made again. The files of those findings.
+fn proved_by_candidates<G: Game>(
+    subjects: &mut [Subject<G>],
+    programs: &mut [ProgramRecord],
+    candidates: &[Candidate],
+    rejections: Vec<Rejection>,
+    settings: &Settings<G::Options>,
+) -> Vec<ReportFile> {
+    let mut files = Vec::new();
+    let mut proved = vec![false; programs.len()];
+    for Rejection {
+        candidate: c,
+        program: p,
+        last: tried,
+    } in rejections
+    {
+        let proves = tried.kind.is_some_and(proves_wrong_on_candidate);
+        if proved[p] || !proves {
+            continue;
+        }
+        let Some(found) = subjects[p].found_mut() else {
+            continue;
+        };
+        found.keep(None, finding_of(&candidates[c], tried));
+        proved[p] = true;
+        let (record, written) = record::<G>(&subjects[p], settings.rules);
+        programs[p] = record;
+        files.extend(written);
+    }
+    files
+}
+
+/// How each program did on each candidate.
+struct Screened {
+    /// `[candidate][program]`.
+    fails: Vec<Vec<OnCase>>,
+    /// Each rejection of an [`unproven`] program, in candidate order.
+    rejections: Vec<Rejection>,
+}
+
+/// A candidate that a program failed on every run.
+struct Rejection {
+    candidate: usize,
+    program: usize,
+    /// The last failing run.
+    last: Tried,
+}
+
+/// How each program does on each candidate, `jobs` runs at once, cut at `end`; a program that
+/// cannot run does not run them.
 fn on_every_case<G: Game>(
     subjects: &[Subject<G>],
     programs: &[ProgramRecord],
     candidates: &[Candidate],
     jobs: usize,
     end: Option<Instant>,
-) -> Vec<Vec<OnCase>> {
+) -> Screened {
     let n = subjects.len();
+    let unproven = unproven(programs);
     let to_reject = targets(programs);
     // A candidate from the finding of a program the data accepts rejects at least that one.
     let useful: Vec<bool> = candidates
@@ -754,15 +825,24 @@ fn on_every_case<G: Game>(
         let runnable = subjects[p]
             .runnable()
             .filter(|_| !matches!(programs[p].outcome, Outcome::CannotRun { .. }));
-        runnable.map_or(OnCase::NotRun, |runner| {
+        runnable.map_or((OnCase::NotRun, None), |runner| {
             on_case(runner, &candidates[c], end)
         })
     });
     let mut fails = vec![vec![OnCase::NotRun; n]; candidates.len()];
-    for (&(c, p), outcome) in pairs.iter().zip(outcomes) {
+    let mut rejections = Vec::new();
+    for (&(c, p), (outcome, last)) in pairs.iter().zip(outcomes) {
         fails[c][p] = outcome;
+        if let (OnCase::Rejected, Some(last), true) = (outcome, last, unproven[p]) {
+            rejections.push(Rejection {
+                candidate: c,
+                program: p,
+                last,
+            });
+        }
     }
-    fails
+    rejections.sort_by_key(|r| (r.candidate, r.program));
+    Screened { fails, rejections }
 }
 
 /// The order of the strengthening's runs, (candidate, program) pairs of every candidate and
@@ -793,20 +873,26 @@ fn screening_order(
 }
 
 /// How the program of `runner` does on `candidate`, run as a judge system runs a data file
-/// (cut at `end`): a failure is run again, and rejects it only when every run fails.
-fn on_case<G: Game>(runner: &Runner<G>, candidate: &Candidate, end: Option<Instant>) -> OnCase {
+/// (cut at `end`): a failure is run again, and rejects it only when every run fails (the last
+/// failing run with it).
+fn on_case<G: Game>(
+    runner: &Runner<G>,
+    candidate: &Candidate,
+    end: Option<Instant>,
+) -> (OnCase, Option<Tried>) {
     let limit = runner.time_limit.for_bytes(candidate.input.len());
+    let mut last = None;
     for run in 0..CONFIRMING_RUNS {
         let Ok(tried) = runner.run_to_end(&candidate.input, &candidate.expected, limit, end) else {
-            return OnCase::NotRun;
+            return (OnCase::NotRun, None);
         };
         match (tried.kind, run) {
-            (None, 0) => return OnCase::Passes,
-            (None, _) => return OnCase::Sometimes,
-            (Some(_), _) => {}
+            (None, 0) => return (OnCase::Passes, None),
+            (None, _) => return (OnCase::Sometimes, None),
+            (Some(_), _) => last = Some(tried),
         }
     }
-    OnCase::Rejected
+    (OnCase::Rejected, last)
 }
 
 #[cfg(test)]

@@ -13,8 +13,10 @@ use std::collections::HashSet;
 use super::audited::{AuditReport, OnCase, Outcome, ProgramRecord};
 use super::confirm::confirm;
 use super::entrants::Class;
-use super::finding::{Confirmation, Found};
+use super::finding::{Confirmation, Evidence, Found, Kept, Reproduction};
+use super::outcome::Tried;
 use super::verdict::{scores, Scored, Scores, Standing};
+use super::{Kind, Source};
 use crate::game::{in_form, render, Constraints, Engine, Form, Game};
 use crate::judge_system::validate::validate;
 
@@ -35,6 +37,12 @@ pub struct Candidate {
     pub program: String,
     /// Its size as the game counts it (moves, squares).
     pub size: Option<String>,
+    /// Its case alone, in the game's single-case form.
+    pub case: Vec<u8>,
+    /// Where the finding's case comes from.
+    pub source: Source,
+    /// The shape of its case.
+    pub shape: Option<String>,
 }
 
 /// The candidates among the findings of `programs` (each a name and its findings): every
@@ -86,6 +94,9 @@ pub fn candidates<G: Game>(
                         from,
                         program: name.to_string(),
                         size: finding.size.clone(),
+                        case: finding.case.clone(),
+                        source: finding.source.clone(),
+                        shape: finding.shape.clone(),
                     });
                 }
             }
@@ -177,6 +188,59 @@ pub fn keepers(programs: &[ProgramRecord]) -> Vec<bool> {
                     || (p.standing() == Standing::NoFinding && !p.rejected_by_data()))
         })
         .collect()
+}
+
+/// The keepers nothing expects accepted (audited with no finding, accepted by the existing
+/// data): a candidate that proves one wrong ([`proves_wrong_on_candidate`]) is a finding of
+/// it, not a reason to drop the candidate. (Which of several programs with one bug a budget
+/// found must not decide whether the data is strengthened against that bug.)
+pub fn unproven(programs: &[ProgramRecord]) -> Vec<bool> {
+    keepers(programs)
+        .into_iter()
+        .zip(programs)
+        .map(|(keeper, p)| keeper && p.expected != Some(Class::Accepted))
+        .collect()
+}
+
+/// Whether failing a candidate with `kind` on every run proves a program wrong: a wrong
+/// answer (the candidate's is confirmed by the reference) or a crash; not a resource limit,
+/// which a slow but right program may meet on a case chosen for another.
+pub fn proves_wrong_on_candidate(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::WrongAnswer | Kind::PresentationError | Kind::NoOutput | Kind::Crash
+    )
+}
+
+/// The finding `candidate` gives a program that failed it on every run, `tried` the last.
+pub fn finding_of(candidate: &Candidate, tried: Tried) -> Kept {
+    let kind = tried.kind.expect("a failing run");
+    Kept {
+        kind,
+        seen: kind,
+        source: candidate.source.clone(),
+        shape: candidate.shape.clone(),
+        case: candidate.case.clone(),
+        input: candidate.input.clone(),
+        tried,
+        evidence: Evidence {
+            reruns: Reproduction {
+                runs: CONFIRMING_RUNS,
+                failed: CONFIRMING_RUNS,
+                cut: false,
+                other_kinds: Vec::new(),
+            },
+            reference: kind.about_the_answer().then_some(Confirmation::ByReference),
+        },
+        shrink_steps: 0,
+        batch_only: false,
+        outside: None,
+        size: candidate.size.clone(),
+        notes: vec![format!(
+            "the case of {}, a strengthening candidate, failed on every run",
+            candidate.from
+        )],
+    }
 }
 
 /// The programs a strengthening set must reject: proved wrong, judged by the existing data,
@@ -296,6 +360,13 @@ mod tests {
             no_finding(Class::Accepted, Class::WrongAnswer),
         ];
         assert_eq!(keepers(&programs), [true, false, true]);
+        // Of those, only the one nothing expects accepted may be proved wrong by a candidate.
+        assert_eq!(unproven(&programs), [true, false, false]);
+        assert!(proves_wrong_on_candidate(Kind::WrongAnswer));
+        assert!(proves_wrong_on_candidate(Kind::Crash));
+        assert!(!proves_wrong_on_candidate(Kind::Timeout));
+        assert!(!proves_wrong_on_candidate(Kind::MemoryLimit));
+        assert!(!proves_wrong_on_candidate(Kind::Flaky));
     }
 
     #[test]

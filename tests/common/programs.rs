@@ -89,6 +89,14 @@ pub fn alive_with(marker: &str) -> Vec<String> {
     found
 }
 
+/// Held by each test that loads the machine itself ([`BusyMachine`]) or whose outcome hangs on
+/// how a wall-clock budget (`audit --time`) is shared: such tests run one at a time, so one's
+/// busy loops neither eat another's budget nor stack on another's.
+pub fn budget_test() -> std::sync::MutexGuard<'static, ()> {
+    static BUDGET: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    BUDGET.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// One busy loop per core while it lives: the machine as busy as it gets.
 pub struct BusyMachine(Vec<std::process::Child>);
 
