@@ -237,6 +237,15 @@ fn passes(program: &str, input: &Path) -> bool {
         && words(&run.stdout) == words(&fs::read(input.with_extension("ans")).unwrap())
 }
 
+/// A copy of the example contest's package (`DIR/pousse`) in a scratch directory the
+/// programs' user can reach.
+fn example_contest() -> (tempfile::TempDir, PathBuf) {
+    let dir = crate::common::scratch::reachable();
+    let package = dir.path().join("pousse");
+    copy_tree(&repo().join("examples/contest/pousse"), &package);
+    (dir, package)
+}
+
 /// `package` audited into `out` with `--time TIME --seed SEED` and no repeated runs, exit 1
 /// (the package's verdict lists a wrong program the data accepts): standard error and
 /// `audit.json`.
@@ -264,15 +273,12 @@ fn audited_in_time(
 fn a_program_whose_bug_the_budget_did_not_reach_is_proved_wrong_by_the_case_of_another() {
     // A copy of the bit rows program that sleeps half a second a run: under --time it runs too
     // few cases to reach the bug (random case 54 at seed 9, after the data's 27) and has no
-    // finding, so it must pass
-    // every strengthening case... but the bit rows' case fails it on every run, with the
-    // answer the reference confirms: it is proved wrong by that case, which strengthens the
+    // finding, so it must pass every strengthening case... but the bit rows' case fails it on
+    // every run, with the answer the reference confirms: it is proved wrong by that case, which strengthens the
     // data against both. (Otherwise the case is dropped, as rejecting a program that must be
     // accepted, and the data misses the bug of two programs.)
     let _alone = common::programs::budget_test();
-    let dir = crate::common::scratch::reachable();
-    let package = dir.path().join("pousse");
-    copy_tree(&repo().join("examples/contest/pousse"), &package);
+    let (dir, package) = example_contest();
     // One accepted program and the two with the bug: fewer programs share the budget.
     let submissions = package.join("submissions");
     for other in [
@@ -345,12 +351,10 @@ fn the_example_contests_strengthened_data_rejects_the_same_programs_busy_and_idl
     // puts the bit rows' bug in the first random case, so what is compared is how the budget is
     // shared, not how many cases a loaded machine reaches.
     let _alone = common::programs::budget_test();
-    let dir = crate::common::scratch::reachable();
-    let package = dir.path().join("pousse");
-    copy_tree(&repo().join("examples/contest/pousse"), &package);
+    let (dir, package) = example_contest();
     let audit = |name: &str| {
         let out = dir.path().join(name);
-        let (err, manifest) = audited_in_time(&package, &out, "40", "6");
+        let (err, manifest) = audited_in_time(&package, &out, "80", "6");
         // Nothing dropped for lack of time; the budget said.
         let dropped = manifest["report"]["dropped"].as_array().unwrap();
         assert!(
@@ -360,11 +364,11 @@ fn the_example_contests_strengthened_data_rejects_the_same_programs_busy_and_idl
             "{name}: {dropped:?}\n{err}"
         );
         assert!(
-            err.contains("\nbudget: --time 40.0 s: the findings' deadline "),
+            err.contains("\nbudget: --time 80.0 s: the findings' deadline "),
             "{err}"
         );
         let budget = &manifest["report"]["effort"]["budget"];
-        assert_eq!(budget["time"], 40.0, "{name}: {budget}");
+        assert_eq!(budget["time"], 80.0, "{name}: {budget}");
         let rows = csv_rows(&out.join("programs.csv"));
         let verdicts: Vec<(String, String, String)> = rows
             .iter()
