@@ -14,11 +14,13 @@ use yaml_rust2::{Yaml, YamlLoader};
 use crate::common::command::{copy_tree, csv_rows, repo};
 use crate::common::tool;
 
-const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
-
 /// `PATH` with referee's binary first, as an installed referee would be.
 fn path_with_referee() -> String {
-    let bin = Path::new(REFEREE).parent().unwrap().display().to_string();
+    let bin = crate::common::command::referee_path()
+        .parent()
+        .unwrap()
+        .display()
+        .to_string();
     format!("{bin}:{}", std::env::var("PATH").unwrap_or_default())
 }
 
@@ -45,7 +47,7 @@ fn run(command: &mut Command) -> String {
 /// The unsharded run's reports, in `work/full`.
 fn unsharded(work: &Path) -> PathBuf {
     let full = work.join("full");
-    run(Command::new(REFEREE)
+    run(Command::new(crate::common::command::referee_path())
         .args(["verify", "corpus", "--out"])
         .arg(&full)
         .current_dir(work));
@@ -90,13 +92,13 @@ fn slurm_array_tasks_merged_equal_one_run() {
             .env("SLURM_ARRAY_TASK_MAX", max.to_string())
             .env("SLURM_ARRAY_TASK_COUNT", (max - min + 1).to_string())
             .env("SLURM_CPUS_PER_TASK", "1")
-            .env("REFEREE", REFEREE)
+            .env("REFEREE", crate::common::command::referee_path())
             .env("OUT", &out)
             .current_dir(work.path()));
     }
     run(Command::new("bash")
         .arg(repo().join("examples/ci/slurm-merge.sh"))
-        .env("REFEREE", REFEREE)
+        .env("REFEREE", crate::common::command::referee_path())
         .env("OUT", &out)
         .current_dir(work.path()));
     same_reports(&out.join("merged"), &unsharded(work.path()));
@@ -105,7 +107,7 @@ fn slurm_array_tasks_merged_equal_one_run() {
     fs::remove_dir_all(out.join(format!("slice-{max}"))).unwrap();
     let failed = Command::new("bash")
         .arg(repo().join("examples/ci/slurm-merge.sh"))
-        .env("REFEREE", REFEREE)
+        .env("REFEREE", crate::common::command::referee_path())
         .env("OUT", &out)
         .current_dir(work.path())
         .output()
@@ -326,7 +328,7 @@ fn sbatch(
     array: bool,
     script: &str,
     args: &[&str],
-    referee: &str,
+    referee: &Path,
 ) -> Option<i32> {
     let mut command = Command::new("sbatch");
     command
@@ -398,13 +400,27 @@ fn slurm_runs_every_sharded_command_for_real() {
             &repo().join("examples/submissions"),
             &work.path().join("submissions"),
         );
-        let code = sbatch(&conf, work.path(), true, "slurm-shard.sh", args, REFEREE);
+        let code = sbatch(
+            &conf,
+            work.path(),
+            true,
+            "slurm-shard.sh",
+            args,
+            crate::common::command::referee_path(),
+        );
         assert_eq!(code, Some(0), "{args:?}: the array failed");
-        let code = sbatch(&conf, work.path(), false, "slurm-merge.sh", &[], REFEREE);
+        let code = sbatch(
+            &conf,
+            work.path(),
+            false,
+            "slurm-merge.sh",
+            &[],
+            crate::common::command::referee_path(),
+        );
         let merged = work.path().join("reports/slurm/merged");
         assert!(merged.is_dir(), "{args:?}: merge exit {code:?}");
         let full = work.path().join("full");
-        let out = Command::new(REFEREE)
+        let out = Command::new(crate::common::command::referee_path())
             .args(args)
             .arg("--out")
             .arg(&full)
@@ -454,7 +470,10 @@ fn slurm_runs_every_sharded_command_for_real() {
     let flaky = work.path().join("flaky-referee");
     fs::write(
         &flaky,
-        format!("#!/bin/sh\n[ \"$SLURM_ARRAY_TASK_ID\" = 2 ] && exit 3\nexec '{REFEREE}' \"$@\"\n"),
+        format!(
+            "#!/bin/sh\n[ \"$SLURM_ARRAY_TASK_ID\" = 2 ] && exit 3\nexec '{}' \"$@\"\n",
+            crate::common::command::referee_path().display()
+        ),
     )
     .unwrap();
     fs::set_permissions(&flaky, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
@@ -465,10 +484,10 @@ fn slurm_runs_every_sharded_command_for_real() {
         true,
         "slurm-shard.sh",
         &["verify", "corpus"],
-        &flaky,
+        Path::new(&flaky),
     );
     assert_eq!(code, Some(3));
-    let merge = Command::new(REFEREE)
+    let merge = Command::new(crate::common::command::referee_path())
         .args(["merge"])
         .args(
             (0..4)

@@ -10,10 +10,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
-
 fn referee(args: &[&str]) -> Command {
-    let mut command = Command::new(REFEREE);
+    let mut command = Command::new(crate::common::command::referee_path());
     command
         .args(args)
         .current_dir(repo())

@@ -149,7 +149,7 @@ fn in_own_pid_namespace(args: &[&str]) -> Output {
             "-c",
             "\"$0\" \"$@\"; exit $?",
         ])
-        .arg(env!("CARGO_BIN_EXE_referee"))
+        .arg(crate::common::command::referee_path())
         .args(args)
         .current_dir(repo())
         .env("REFEREE_TEST_SECRET", "the auditor's token");

@@ -653,10 +653,8 @@ fn submissions_are_built_by_their_language_and_one_that_does_not_build_is_report
         &package.join("data"),
     );
     // referee's binary, copied where the programs' user can read it.
-    let referee_path = &crate::common::programs::copied(
-        dir.path(),
-        std::path::Path::new(env!("CARGO_BIN_EXE_referee")),
-    );
+    let referee_path =
+        &crate::common::programs::copied(dir.path(), crate::common::command::referee_path());
     let accepted = package.join("submissions/accepted");
     fs::create_dir_all(&accepted).unwrap();
     fs::write(

@@ -161,7 +161,7 @@ fn testlib_and_cms_speak_their_own_codes() {
 #[test]
 fn an_endless_output_is_a_wrong_answer_read_only_so_far() {
     let (_scratch, dir) = setup("endless");
-    let mut child = Process::new(env!("CARGO_BIN_EXE_referee"))
+    let mut child = Process::new(crate::common::command::referee_path())
         .args(["check", "pousse"])
         .arg(dir.join("in"))
         .arg(dir.join("ans"))
@@ -280,7 +280,7 @@ fn online_judge_tools_takes_check_as_its_judge_command() {
     let Some(oj) = oj() else {
         return;
     };
-    let referee = env!("CARGO_BIN_EXE_referee");
+    let referee = crate::common::command::referee_path().display();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for (game, constant) in [
         ("pousse", "X WINS"),

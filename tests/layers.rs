@@ -209,7 +209,10 @@ fn every_edge_of_src_goes_down_the_layers() {
 #[test]
 fn a_planted_edge_up_the_layers_is_found() {
     // The check itself: a game folder naming a driver, and a helper naming a game.
-    for (from, to) in [("pousse/case.rs", "audit/mod.rs"), ("text.rs", "game.rs")] {
+    for (from, to) in [
+        ("pousse/case/mod.rs", "audit/mod.rs"),
+        ("text.rs", "game.rs"),
+    ] {
         let ((a, _), (b, _)) = (place(from), place(to));
         assert!(b > a, "{from} -> {to}");
     }
@@ -241,4 +244,31 @@ fn a_planted_edge_up_the_layers_is_found() {
             .any(|p| read.contains(p)),
         "{read}"
     );
+}
+
+/// The test files (outside `tests/common/`) that name the built binary themselves, as
+/// `(file, line)`: every test finds it through `common::command::referee_path`.
+fn binaries_found_outside_common() -> Vec<(String, usize)> {
+    let needles = [concat!("CARGO_BIN", "_EXE"), concat!("cargo", "_bin(")];
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut found = Vec::new();
+    for entry in walkdir::WalkDir::new(&tests).sort_by_file_name() {
+        let entry = entry.unwrap();
+        let rel = entry.path().strip_prefix(&tests).unwrap();
+        if rel.starts_with("common") || entry.path().extension() != Some("rs".as_ref()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            if needles.iter().any(|n| line.contains(n)) {
+                found.push((rel.display().to_string(), i + 1));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_test_finds_the_binary_through_common() {
+    assert_eq!(binaries_found_outside_common(), Vec::new());
 }

@@ -71,7 +71,7 @@ pub(crate) fn package(dir: &Path, format: &str, limits: &str) -> PathBuf {
 /// `referee audit pousse --package PACKAGE --out OUT ARGS`: its exit code, stderr and
 /// `audit.json`'s advice.
 pub(crate) fn audit(package: &Path, out: &Path, args: &[&str]) -> (i32, String, serde_json::Value) {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_referee"))
+    let output = std::process::Command::new(crate::common::command::referee_path())
         .args(["audit", "pousse", "--package"])
         .arg(package)
         .arg("--out")

@@ -281,7 +281,7 @@ fn build(program: &Path, env: &[(&str, &str)]) -> std::process::Output {
         path |= *k == "PATH";
     }
     if !path {
-        let bin = Path::new(env!("CARGO_BIN_EXE_referee")).parent().unwrap();
+        let bin = crate::common::command::referee_path().parent().unwrap();
         cmd.env("PATH", format!("{}:/usr/bin:/bin", bin.display()));
     }
     cmd.output().unwrap()
@@ -294,7 +294,7 @@ fn programs_find_referee_or_say_how_to_install_it() {
     let (_scratch, dir) = scratch::scratch("build");
     let out = dir.join("somegame");
     package("somegame", None, &out);
-    let binary = env!("CARGO_BIN_EXE_referee");
+    let binary = crate::common::command::referee_path().to_str().unwrap();
     let program = out.join("output_validator");
     let text = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).to_string();
     // Nowhere: a clear error.
@@ -640,7 +640,7 @@ fn problemtools_accepts_the_package_of_every_game() {
         return;
     };
     let (_scratch, dir) = scratch::scratch("problemtools");
-    let bin = Path::new(env!("CARGO_BIN_EXE_referee")).parent().unwrap();
+    let bin = crate::common::command::referee_path().parent().unwrap();
     let path = format!(
         "{}:{}",
         bin.display(),

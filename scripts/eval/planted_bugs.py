@@ -20,9 +20,9 @@ PLANTS = [
         ("src/pousse/small.rs",
          "        let free = !(self.x | self.o) & p.line;\n",
          "        let free = !(self.x | self.o) & p.line;\n        if free == 0 {\n            return;\n        }\n"),
-        ("src/pousse/board.rs",
-         "        let (lo, hi) = match (filled, UP) {\n",
-         "        if filled.is_none() {\n            return;\n        }\n        let (lo, hi) = match (filled, UP) {\n"),
+        ("src/pousse/board/push.rs",
+         "        let touches = self.shift_segment::<ROWS, UP, HASH>(line, mover, filled);\n",
+         "        if filled.is_none() {\n            return;\n        }\n        let touches = self.shift_segment::<ROWS, UP, HASH>(line, mover, filled);\n"),
      ], ["pousse", "--rules", "waterloo"], "pousse_engine_matches_reference"),
     ("straights counted for the mover only", [
         ("src/pousse/play.rs",

@@ -482,33 +482,8 @@ pub fn advise(
     let advised = deciding.as_ref().map(|d| time_limit(d.high, &rules));
     let in_effect = rules.time_limit.or(advised);
     let mut warnings = Vec::new();
-    let mut time_tests = Vec::new();
-    for m in &accepted {
-        let Some(slowest) = m.slowest_high() else {
-            continue;
-        };
-        for f in m.ran() {
-            if f.high() + slowest.noise() >= slowest.high() && !time_tests.contains(&f.file) {
-                time_tests.push(f.file.clone());
-            }
-        }
-    }
-    for m in measured.iter().filter(|m| m.class == Class::Accepted) {
-        if let Some(f) = m.files.iter().find(|f| f.failed.is_some()) {
-            warnings.push(Warning {
-                concern: Concern::AcceptedFails,
-                program: Some(m.program.clone()),
-                text: format!(
-                    "{}: expected accepted, but {} on {} (of its runs there, {} ended): its \
-                     times set no limit; fix it or move it out of accepted/",
-                    m.program,
-                    f.failed.map_or("fails", Kind::as_str),
-                    f.file,
-                    f.cpu.len()
-                ),
-            });
-        }
-    }
+    let time_tests = time_tests(&accepted);
+    accepted_failing(&measured, &mut warnings);
     if let Some(limit) = in_effect {
         accepted_near(&accepted, limit, &rules, &mut warnings);
     }
@@ -531,22 +506,8 @@ pub fn advise(
             &mut warnings,
         );
     }
-    if let (Some(set), Some(d)) = (rules.time_limit, &deciding) {
-        if d.high > set {
-            warnings.push(Warning {
-                concern: Concern::SetLimitContradicted,
-                program: Some(d.program.clone()),
-                text: format!(
-                    "problem.yaml's time_limit {} is under {}'s {} on {}: it would time out; \
-                     the rule gives {}",
-                    seconds(set, &rules),
-                    d.program,
-                    d.range(),
-                    d.file,
-                    seconds(advised.unwrap_or(set), &rules)
-                ),
-            });
-        }
+    if let Some(d) = &deciding {
+        set_limit_contradicted(d, advised, &rules, &mut warnings);
     }
     let (languages, per_language) = languages(&accepted, advised, &rules, &mut warnings);
     Advice {
@@ -569,6 +530,68 @@ pub fn advise(
         rules,
         set_memory_mib,
         measured,
+    }
+}
+
+/// The data files on which an accepted program's slowest run, within its noise, is: the files
+/// that decide the time limit.
+fn time_tests(accepted: &[&Measured]) -> Vec<String> {
+    let mut time_tests = Vec::new();
+    for m in accepted {
+        let Some(slowest) = m.slowest_high() else {
+            continue;
+        };
+        for f in m.ran() {
+            if f.high() + slowest.noise() >= slowest.high() && !time_tests.contains(&f.file) {
+                time_tests.push(f.file.clone());
+            }
+        }
+    }
+    time_tests
+}
+
+/// Warns of each program expected accepted that fails a data file.
+fn accepted_failing(measured: &[Measured], out: &mut Vec<Warning>) {
+    for m in measured.iter().filter(|m| m.class == Class::Accepted) {
+        if let Some(f) = m.files.iter().find(|f| f.failed.is_some()) {
+            out.push(Warning {
+                concern: Concern::AcceptedFails,
+                program: Some(m.program.clone()),
+                text: format!(
+                    "{}: expected accepted, but {} on {} (of its runs there, {} ended): its \
+                     times set no limit; fix it or move it out of accepted/",
+                    m.program,
+                    f.failed.map_or("fails", Kind::as_str),
+                    f.file,
+                    f.cpu.len()
+                ),
+            });
+        }
+    }
+}
+
+/// Warns when `problem.yaml`'s time limit is under the deciding run `d`.
+fn set_limit_contradicted(
+    d: &Spot,
+    advised: Option<f64>,
+    rules: &TimeRules,
+    out: &mut Vec<Warning>,
+) {
+    let Some(set) = rules.time_limit else { return };
+    if d.high > set {
+        out.push(Warning {
+            concern: Concern::SetLimitContradicted,
+            program: Some(d.program.clone()),
+            text: format!(
+                "problem.yaml's time_limit {} is under {}'s {} on {}: it would time out; \
+                 the rule gives {}",
+                seconds(set, rules),
+                d.program,
+                d.range(),
+                d.file,
+                seconds(advised.unwrap_or(set), rules)
+            ),
+        });
     }
 }
 
@@ -883,14 +906,19 @@ mod tests {
         assert!(!advice.per_language && advice.languages.is_empty());
     }
 
-    #[test]
-    fn each_warning_fires_when_it_should_and_not_otherwise() {
-        let accepted = program(
+    /// An accepted program whose runs on its one file took 0.10 and 0.12 s.
+    fn accepted_a() -> Measured {
+        program(
             "accepted/a.c",
             Class::Accepted,
             "C",
             vec![runs("1.in", &[0.1, 0.12], 1)],
-        );
+        )
+    }
+
+    #[test]
+    fn the_tle_warnings_fire_when_they_should_and_not_otherwise() {
+        let accepted = accepted_a();
         let tle = |name: &str, secs: &[f64]| {
             program(
                 name,
@@ -931,7 +959,11 @@ mod tests {
             "time_limit_exceeded/passes.c"
         );
         assert_eq!(advice.tle_tests, vec!["1.in".to_string()]);
+    }
 
+    #[test]
+    fn the_accepted_warnings_fire_when_they_should_and_not_otherwise() {
+        let accepted = accepted_a();
         // problem.yaml's 0.11 s is within the accepted 0.10-0.12 s, and under its slowest run.
         let set = TimeRules {
             time_limit: Some(0.11),
@@ -947,7 +979,10 @@ mod tests {
         );
         let advice = advise(vec![accepted.clone()], rules(0.1), Some(1000), 2);
         assert!(advice.warnings.is_empty());
+    }
 
+    #[test]
+    fn the_memory_warnings_fire_when_they_should_and_not_otherwise() {
         // Memory: an expected-MLE program under the limit; a set limit under the accepted peak.
         let mle = program(
             "memory_limit_exceeded/m.c",

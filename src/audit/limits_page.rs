@@ -4,7 +4,7 @@
 //! runs and the distance to each line are seen.
 
 use super::entrants::Class;
-use super::limits::{seconds, Advice};
+use super::limits::{seconds, Advice, Measured, TimeRules};
 use crate::report::html::{Cell, Table};
 
 /// The picture's width in SVG units (it is drawn at the page's width).
@@ -98,56 +98,91 @@ pub fn runs_figure(advice: &Advice) -> String {
     }
     let mut y = top;
     for (m, row) in advice.measured.iter().zip(&heights) {
-        let colour = match m.class {
-            Class::Accepted => "#1b7f3b",
-            Class::TimeLimitExceeded => "#c05600",
-            _ => "#6a3d9a",
-        };
-        svg.push_str(&format!(
-            "<g class=\"program\" data-program=\"{0}\"><line x1=\"0\" x2=\"{WIDTH}\" y1=\"{1:.1}\" \
-             y2=\"{1:.1}\" stroke=\"#eee\"/><text x=\"4\" y=\"{2:.1}\" fill=\"{colour}\" \
-             style=\"text-anchor:start\">{0}</text>",
-            xml(&m.program),
-            y,
-            y + row / 2.0 + 4.0
-        ));
-        for (k, f) in m.files.iter().enumerate() {
-            let fy = y + 6.0 + k as f64 * PER_FILE;
-            for (run, (&cpu, &memory)) in f.cpu.iter().zip(&f.memory).enumerate() {
-                let capped = f.timed_out() && run + 1 == f.cpu.len();
-                let title = format!(
-                    "<title>{}, {}, run {}: {}{}, {} MiB</title>",
-                    xml(&m.program),
-                    xml(&f.file),
-                    run + 1,
-                    if capped { "over " } else { "" },
-                    seconds(cpu, rules),
-                    memory.div_ceil(1 << 20)
-                );
-                if capped {
-                    let cx = x(cpu);
-                    svg.push_str(&format!(
-                        "<polygon class=\"run capped\" points=\"{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}\" \
-                         fill=\"{colour}\">{title}</polygon>",
-                        cx - 3.0,
-                        fy - 3.0,
-                        cx + 3.0,
-                        fy,
-                        cx - 3.0,
-                        fy + 3.0
-                    ));
-                } else {
-                    svg.push_str(&format!(
-                        "<circle class=\"run\" cx=\"{:.1}\" cy=\"{fy:.1}\" r=\"2.2\" \
-                         fill=\"{colour}\" fill-opacity=\"0.7\">{title}</circle>",
-                        x(cpu)
-                    ));
-                }
-            }
-        }
-        svg.push_str("</g>");
+        program_runs(&mut svg, m, y, *row, &x, rules);
         y += row;
     }
+    let lines = limit_lines(advice, limit);
+    for (at, dash, label) in lines {
+        svg.push_str(&format!(
+            "<line class=\"limit\" x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{top}\" y2=\"{1:.1}\" \
+             stroke=\"#b00\" stroke-dasharray=\"{dash}\"/><text x=\"{2:.1}\" y=\"{3}\" \
+             fill=\"#b00\" style=\"text-anchor:start\">{4}</text>",
+            x(at),
+            height - 4.0,
+            x(at) + 3.0,
+            top - 2.0,
+            xml(&label)
+        ));
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+/// One program's row of [`runs_figure`] at height `y` (`row` high) into `svg`: its name, and
+/// each run of each of its files a dot at `x(cpu time)` (a triangle for a run stopped at the
+/// cap).
+fn program_runs(
+    svg: &mut String,
+    m: &Measured,
+    y: f64,
+    row: f64,
+    x: &dyn Fn(f64) -> f64,
+    rules: &TimeRules,
+) {
+    let colour = match m.class {
+        Class::Accepted => "#1b7f3b",
+        Class::TimeLimitExceeded => "#c05600",
+        _ => "#6a3d9a",
+    };
+    svg.push_str(&format!(
+        "<g class=\"program\" data-program=\"{0}\"><line x1=\"0\" x2=\"{WIDTH}\" y1=\"{1:.1}\" \
+         y2=\"{1:.1}\" stroke=\"#eee\"/><text x=\"4\" y=\"{2:.1}\" fill=\"{colour}\" \
+         style=\"text-anchor:start\">{0}</text>",
+        xml(&m.program),
+        y,
+        y + row / 2.0 + 4.0
+    ));
+    for (k, f) in m.files.iter().enumerate() {
+        let fy = y + 6.0 + k as f64 * PER_FILE;
+        for (run, (&cpu, &memory)) in f.cpu.iter().zip(&f.memory).enumerate() {
+            let capped = f.timed_out() && run + 1 == f.cpu.len();
+            let title = format!(
+                "<title>{}, {}, run {}: {}{}, {} MiB</title>",
+                xml(&m.program),
+                xml(&f.file),
+                run + 1,
+                if capped { "over " } else { "" },
+                seconds(cpu, rules),
+                memory.div_ceil(1 << 20)
+            );
+            if capped {
+                let cx = x(cpu);
+                svg.push_str(&format!(
+                    "<polygon class=\"run capped\" points=\"{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}\" \
+                     fill=\"{colour}\">{title}</polygon>",
+                    cx - 3.0,
+                    fy - 3.0,
+                    cx + 3.0,
+                    fy,
+                    cx - 3.0,
+                    fy + 3.0
+                ));
+            } else {
+                svg.push_str(&format!(
+                    "<circle class=\"run\" cx=\"{:.1}\" cy=\"{fy:.1}\" r=\"2.2\" \
+                     fill=\"{colour}\" fill-opacity=\"0.7\">{title}</circle>",
+                    x(cpu)
+                ));
+            }
+        }
+    }
+    svg.push_str("</g>");
+}
+
+/// The vertical lines of [`runs_figure`]: the limit (solid), the margin (dashed), and the
+/// advised limit when `problem.yaml` sets one (dotted); each as (seconds, dash, label).
+fn limit_lines(advice: &Advice, limit: Option<f64>) -> Vec<(f64, &'static str, String)> {
+    let rules = &advice.rules;
     let mut lines = Vec::new();
     if let Some(l) = limit {
         lines.push((l, "", format!("limit {}", seconds(l, rules))));
@@ -165,20 +200,7 @@ pub fn runs_figure(advice: &Advice) -> String {
             format!("advised {}", seconds(advised, rules)),
         ));
     }
-    for (at, dash, label) in lines {
-        svg.push_str(&format!(
-            "<line class=\"limit\" x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{top}\" y2=\"{1:.1}\" \
-             stroke=\"#b00\" stroke-dasharray=\"{dash}\"/><text x=\"{2:.1}\" y=\"{3}\" \
-             fill=\"#b00\" style=\"text-anchor:start\">{4}</text>",
-            x(at),
-            height - 4.0,
-            x(at) + 3.0,
-            top - 2.0,
-            xml(&label)
-        ));
-    }
-    svg.push_str("</svg>");
-    svg
+    lines
 }
 
 /// A round step for about five ticks up to `most` seconds.

@@ -193,56 +193,11 @@ fn report(
     team_message: bool,
     decision: &Decision,
 ) -> Result<ExitCode, RunError> {
-    // The feedback directory holds this run's files only: referee's own names left by an
-    // earlier run are removed (a link is removed, never followed), and each file is created
-    // anew, refusing anything that appears in its place meanwhile.
     if let Some(dir) = feedback {
-        for name in FEEDBACK_FILES {
-            match std::fs::remove_file(dir.join(name)) {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => {
-                    return Err(RunError::io(&dir.join(name), e))
-                }
-                _ => {}
-            }
-        }
+        clear_feedback(dir)?;
     }
-    let write = |name: &str, text: &str| -> Result<(), RunError> {
-        let Some(dir) = feedback else {
-            return Ok(());
-        };
-        let path = dir.join(name);
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-            .and_then(|mut f| io::Write::write_all(&mut f, format!("{text}\n").as_bytes()))
-            .map_err(|e| RunError::io(&path, e))
-    };
     match protocol {
-        Protocol::Kattis => match decision {
-            Decision::Accepted => {
-                write(
-                    "judgemessage.txt",
-                    "accepted: every verdict agrees with the engine",
-                )?;
-                Ok(ExitCode::from(KATTIS_ACCEPT))
-            }
-            Decision::Rejected { verdict, message } => {
-                let text = format!("{}: {message}", verdict_word(*verdict));
-                write("judgemessage.txt", &text)?;
-                if team_message {
-                    write("teammessage.txt", &text)?;
-                }
-                Ok(ExitCode::from(KATTIS_REJECT))
-            }
-            Decision::JudgeError(why) => {
-                let text = format!("judge error: {why}");
-                write("judgeerror.txt", &text)?;
-                write("judgemessage.txt", &text)?;
-                eprintln!("{text}");
-                Ok(ExitCode::from(1))
-            }
-        },
+        Protocol::Kattis => kattis(feedback, team_message, decision),
         Protocol::Testlib => {
             let (code, text) = match decision {
                 Decision::Accepted => (0, "ok every verdict agrees with the engine".to_string()),
@@ -272,6 +227,66 @@ fn report(
                 Ok(ExitCode::from(1))
             }
         },
+    }
+}
+
+/// Removes referee's own files left in the feedback directory `dir` by an earlier run (a link
+/// is removed, never followed): it holds this run's files only.
+fn clear_feedback(dir: &Path) -> Result<(), RunError> {
+    for name in FEEDBACK_FILES {
+        match std::fs::remove_file(dir.join(name)) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                return Err(RunError::io(&dir.join(name), e))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// `decision` in the Kattis protocol: its exit code, and its messages in the feedback
+/// directory, when there is one (each file created anew, refusing anything that appears in its
+/// place meanwhile).
+fn kattis(
+    feedback: Option<&Path>,
+    team_message: bool,
+    decision: &Decision,
+) -> Result<ExitCode, RunError> {
+    let write = |name: &str, text: &str| -> Result<(), RunError> {
+        let Some(dir) = feedback else {
+            return Ok(());
+        };
+        let path = dir.join(name);
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .and_then(|mut f| io::Write::write_all(&mut f, format!("{text}\n").as_bytes()))
+            .map_err(|e| RunError::io(&path, e))
+    };
+    match decision {
+        Decision::Accepted => {
+            write(
+                "judgemessage.txt",
+                "accepted: every verdict agrees with the engine",
+            )?;
+            Ok(ExitCode::from(KATTIS_ACCEPT))
+        }
+        Decision::Rejected { verdict, message } => {
+            let text = format!("{}: {message}", verdict_word(*verdict));
+            write("judgemessage.txt", &text)?;
+            if team_message {
+                write("teammessage.txt", &text)?;
+            }
+            Ok(ExitCode::from(KATTIS_REJECT))
+        }
+        Decision::JudgeError(why) => {
+            let text = format!("judge error: {why}");
+            write("judgeerror.txt", &text)?;
+            write("judgemessage.txt", &text)?;
+            eprintln!("{text}");
+            Ok(ExitCode::from(1))
+        }
     }
 }
 

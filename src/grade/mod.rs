@@ -173,13 +173,7 @@ pub fn grade(
     let mut staging = Staging::new(out).map_err(|e| RunError::io(out, e))?;
     let relative = |f: &CaseFile| display(&case_name(&f.path, cases));
     let tree = crate::guard::Tree::new(submissions).map_err(|e| RunError::io(submissions, e))?;
-    let mut names: Vec<(String, PathBuf)> = fs::read_dir(submissions)
-        .map_err(|e| RunError::io(submissions, e))?
-        .filter_map(Result::ok)
-        .filter(|e| e.path().is_dir())
-        .map(|e| (display(Path::new(&e.file_name())), e.path()))
-        .collect();
-    names.sort();
+    let names = submissions_in(submissions)?;
     let submission_names: Vec<String> = names.iter().map(|(n, _)| n.clone()).collect();
     let mut reports = GradeReports::new(&submission_names, options.kept_rows.unwrap_or(KEPT_ROWS));
     let mut all = CaseListBuilder::default();
@@ -193,9 +187,7 @@ pub fn grade(
         mine
     });
     let bar = progress(0, "grading", "cases");
-    let mut graded_cases = 0;
-    let mut judge_error_cases = 0;
-    let mut named_judge_errors = Vec::new();
+    let mut tally = Tally::default();
     let jobs = crate::pool::threads(jobs);
     crate::ordered::for_each_ordered(
         walk,
@@ -220,32 +212,7 @@ pub fn grade(
                 grades,
             })
         },
-        |case| {
-            graded_cases += 1;
-            let expected = match &case.expected {
-                Ok(e) => escape(e.as_bytes(), 200),
-                Err(why) => {
-                    judge_error_cases += 1;
-                    let why = format!("judge error: {why}");
-                    if named_judge_errors.len() < NAMED_JUDGE_ERRORS {
-                        named_judge_errors.push((case.name.clone(), why.clone()));
-                    }
-                    why
-                }
-            };
-            for (submission, g) in submission_names.iter().zip(case.grades) {
-                let row = GradeRow {
-                    submission: submission.clone(),
-                    file: case.name.clone(),
-                    verdict: g.verdict,
-                    expected: expected.clone(),
-                    got: escape(&g.head, 200),
-                    detail: g.detail,
-                };
-                reports.row(&mut staging, row)?;
-            }
-            Ok(())
-        },
+        |case| tally.write(case, &submission_names, &mut reports, &mut staging),
     )
     .map_err(|e| RunError::io(out, e))?;
     bar.finish_and_clear();
@@ -258,11 +225,72 @@ pub fn grade(
     let mut outcome = reports
         .finish(staging, &mut manifest)
         .map_err(|e| RunError::io(out, e))?;
-    outcome.judge_errors = judge_error_cases;
+    outcome.judge_errors = tally.judge_error_cases;
     // Named from the cases, so that they are named with no submission to grade too.
-    outcome.judge_errors_named = named_judge_errors;
-    eprint!("{}", summary(&outcome, names.len(), graded_cases, out));
+    outcome.judge_errors_named = tally.named_judge_errors;
+    eprint!(
+        "{}",
+        summary(&outcome, names.len(), tally.graded_cases, out)
+    );
     Ok(outcome)
+}
+
+/// The submissions: the folders directly under `submissions`, by name.
+fn submissions_in(submissions: &Path) -> Result<Vec<(String, PathBuf)>, RunError> {
+    let mut names: Vec<(String, PathBuf)> = fs::read_dir(submissions)
+        .map_err(|e| RunError::io(submissions, e))?
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .map(|e| (display(Path::new(&e.file_name())), e.path()))
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+/// The graded cases written so far, and their judge errors.
+#[derive(Default)]
+struct Tally {
+    graded_cases: usize,
+    judge_error_cases: usize,
+    /// The first [`NAMED_JUDGE_ERRORS`] judge errors: (case, why).
+    named_judge_errors: Vec<(String, String)>,
+}
+
+impl Tally {
+    /// Writes the rows of `case`, one per submission (`names`, in the order of its grades).
+    fn write(
+        &mut self,
+        case: GradedCase,
+        names: &[String],
+        reports: &mut GradeReports,
+        staging: &mut Staging,
+    ) -> std::io::Result<()> {
+        self.graded_cases += 1;
+        let expected = match &case.expected {
+            Ok(e) => escape(e.as_bytes(), 200),
+            Err(why) => {
+                self.judge_error_cases += 1;
+                let why = format!("judge error: {why}");
+                if self.named_judge_errors.len() < NAMED_JUDGE_ERRORS {
+                    self.named_judge_errors
+                        .push((case.name.clone(), why.clone()));
+                }
+                why
+            }
+        };
+        for (submission, g) in names.iter().zip(case.grades) {
+            let row = GradeRow {
+                submission: submission.clone(),
+                file: case.name.clone(),
+                verdict: g.verdict,
+                expected: expected.clone(),
+                got: escape(&g.head, 200),
+                detail: g.detail,
+            };
+            reports.row(staging, row)?;
+        }
+        Ok(())
+    }
 }
 
 /// The name of the case file `path` found under `cases`: its path below `cases`, or its file

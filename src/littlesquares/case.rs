@@ -151,14 +151,14 @@ impl GridCase {
             }
         };
         match style {
-            Style::Small => {}
+            Style::Small => GridCase::small(e, shape),
             Style::Extreme => {
                 let most = if shape.contest {
                     (CONTEST_SIDE, CONTEST_SIDE)
                 } else {
                     ENGINE_EXTREME
                 };
-                return GridCase::extreme(e, most);
+                GridCase::extreme(e, most)
             }
             Style::Strip => {
                 let mut budget = REFERENCE_EMPTY;
@@ -166,56 +166,67 @@ impl GridCase {
                 let grid = GridCase {
                     rows: strip(e, width, &mut budget).to_vec(),
                 };
-                return if e.chance(0.5) {
-                    grid
-                } else {
-                    let left = REFERENCE_EMPTY - grid.empty();
-                    grid.balanced(left)
-                };
+                grid.balanced_by_chance(e)
             }
             Style::Bands => {
                 let mut budget = REFERENCE_EMPTY;
                 let (rows, width) = (3 + e.below(3) as usize, 2 + e.below(15) as usize);
-                let mut grid = Vec::with_capacity(rows);
-                while grid.len() + 2 <= rows {
-                    grid.extend(strip(e, width, &mut budget));
-                }
-                if grid.len() < rows {
-                    grid.push((0..width).map(|_| e.chance(0.5)).collect());
-                }
-                let grid = GridCase { rows: grid }.capped(REFERENCE_EMPTY);
-                return if e.chance(0.5) {
-                    grid
-                } else {
-                    let left = REFERENCE_EMPTY - grid.empty();
-                    grid.balanced(left)
-                };
+                let grid = GridCase::bands(e, rows, width, &mut budget, 0.5);
+                grid.capped(REFERENCE_EMPTY).balanced_by_chance(e)
             }
-            Style::Wide => {
-                let rows = 1 + e.below(6) as usize;
-                let grid = if rows >= 2 && e.chance(0.5) {
-                    // Bands of long runs (mostly 5 to 12 columns), balanced.
-                    let width = 30 + e.below(171) as usize;
-                    let mut budget = usize::MAX;
-                    let mut grid = Vec::with_capacity(rows);
-                    while grid.len() + 2 <= rows {
-                        grid.extend(strip(e, width, &mut budget));
-                    }
-                    if grid.len() < rows {
-                        grid.push((0..width).map(|_| e.chance(0.3)).collect());
-                    }
-                    GridCase { rows: grid }.balanced(usize::MAX)
-                } else {
-                    let width = 30 + e.below(371) as usize;
-                    let filled = e.below(30) as f64 / 100.0;
-                    let rows = (0..rows)
-                        .map(|_| (0..width).map(|_| !e.chance(filled)).collect())
-                        .collect();
-                    GridCase { rows }
-                };
-                return grid;
-            }
+            Style::Wide => GridCase::wide(e),
         }
+    }
+
+    /// This grid, or (at even odds) this grid balanced with the reference's budget left.
+    fn balanced_by_chance(self, e: &mut dyn Entropy) -> GridCase {
+        if e.chance(0.5) {
+            self
+        } else {
+            let left = REFERENCE_EMPTY - self.empty();
+            self.balanced(left)
+        }
+    }
+
+    /// `rows` rows of `width` columns: strips of two rows drawn from `budget`, and an odd last
+    /// row filled at odds `filled_odds`.
+    fn bands(
+        e: &mut dyn Entropy,
+        rows: usize,
+        width: usize,
+        budget: &mut usize,
+        filled_odds: f64,
+    ) -> GridCase {
+        let mut grid = Vec::with_capacity(rows);
+        while grid.len() + 2 <= rows {
+            grid.extend(strip(e, width, budget));
+        }
+        if grid.len() < rows {
+            grid.push((0..width).map(|_| e.chance(filled_odds)).collect());
+        }
+        GridCase { rows: grid }
+    }
+
+    /// A wide grid of 1 to 6 rows: bands of long runs (mostly 5 to 12 columns), balanced, or
+    /// squares filled at random.
+    fn wide(e: &mut dyn Entropy) -> GridCase {
+        let rows = 1 + e.below(6) as usize;
+        if rows >= 2 && e.chance(0.5) {
+            let width = 30 + e.below(171) as usize;
+            let mut budget = usize::MAX;
+            GridCase::bands(e, rows, width, &mut budget, 0.3).balanced(usize::MAX)
+        } else {
+            let width = 30 + e.below(371) as usize;
+            let filled = e.below(30) as f64 / 100.0;
+            let rows = (0..rows)
+                .map(|_| (0..width).map(|_| !e.chance(filled)).collect())
+                .collect();
+            GridCase { rows }
+        }
+    }
+
+    /// A small grid (up to 8 x 8 unless `shape` sets its size), squares filled at random.
+    fn small(e: &mut dyn Entropy, shape: &GridShape) -> GridCase {
         let r = shape.rows.unwrap_or_else(|| 1 + e.below(8) as usize);
         let c = shape.cols.unwrap_or_else(|| 1 + e.below(8) as usize);
         let filled = shape.filled.unwrap_or_else(|| e.below(90) as f64 / 100.0);

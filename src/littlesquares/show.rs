@@ -106,12 +106,38 @@ pub fn draw(input: &[u8], request: &DrawRequest) -> Result<String, JudgeError> {
     let (grid, j) = grid_of(input, request.case)?;
     let parts = parts(&grid);
     let value = parts.iter().fold(0, |v, p| v ^ p.value());
-    let paint = Paint::new(request.color);
+    let mut out = verdict_line(&j, value);
+    out.push('\n');
+    draw_grid(&mut out, &grid, &parts, &Paint::new(request.color));
+    let lines = band_lines(&parts, grid.len());
+    // A wide grid has many bands' worth of parts: the lines are cut, the XOR is not.
+    let shown = lines.len().min(WINDOW);
+    for line in &lines[..shown] {
+        out.push_str(line);
+        out.push('\n');
+    }
+    if shown < lines.len() {
+        let _ = writeln!(out, "({} more bands)", lines.len() - shown);
+    }
+    let _ = writeln!(
+        out,
+        "XOR of all: {value}, so {} wins",
+        if value != 0 {
+            "the player to move (first)"
+        } else {
+            "the other player (second)"
+        }
+    );
+    Ok(out)
+}
+
+/// The window of the grid drawn into `out`: the column numbers (a line per digit), each row
+/// with its number, the squares of runs in the first colour and lone squares in the second,
+/// and which rows and columns are shown when the grid is larger than the window.
+fn draw_grid(out: &mut String, grid: &[Vec<u8>], parts: &[Part], paint: &Paint) {
     let (rows, cols) = (grid.len(), grid.first().map_or(0, Vec::len));
     let (r0, r1) = window(rows, 0);
     let (c0, c1) = window(cols, 0);
-    let mut out = verdict_line(&j, value);
-    out.push('\n');
     let label = rows.to_string().len();
     for place in (0..cols.to_string().len() as u32).rev() {
         let unit = 10usize.pow(place);
@@ -158,11 +184,16 @@ pub fn draw(input: &[u8], request: &DrawRequest) -> Result<String, JudgeError> {
             ))
         );
     }
+}
+
+/// A line per band of two rows of a grid of `rows` rows: its runs and lone squares with their
+/// values, and the band's value; then the unpaired last row, if any.
+fn band_lines(parts: &[Part], rows: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for top in (0..rows / 2).map(|b| 2 * b) {
         let mut band = Vec::new();
         let mut band_value = 0;
-        for p in &parts {
+        for p in parts {
             match *p {
                 Part::Run {
                     top: t,
@@ -206,25 +237,7 @@ pub fn draw(input: &[u8], request: &DrawRequest) -> Result<String, JudgeError> {
             lone % 2
         ));
     }
-    // A wide grid has many bands' worth of parts: the lines are cut, the XOR is not.
-    let shown = lines.len().min(WINDOW);
-    for line in &lines[..shown] {
-        out.push_str(line);
-        out.push('\n');
-    }
-    if shown < lines.len() {
-        let _ = writeln!(out, "({} more bands)", lines.len() - shown);
-    }
-    let _ = writeln!(
-        out,
-        "XOR of all: {value}, so {} wins",
-        if value != 0 {
-            "the player to move (first)"
-        } else {
-            "the other player (second)"
-        }
-    );
-    Ok(out)
+    lines
 }
 
 /// The grid as SVG: filled squares dark, runs outlined in the first colour with their value,

@@ -68,32 +68,11 @@ fn board_of(input: &[u8], case: u64) -> Result<(Board, Judgement), JudgeError> {
 fn explanation(board: &Board, j: &Judgement) -> (Vec<String>, Vec<(usize, usize)>) {
     let mut said = Vec::new();
     let mut marked = Vec::new();
-    let mut mark_line =
-        |player: u64, said: &mut Vec<String>, what: &str| match line_of(board, player) {
-            Some((line, step)) => {
-                let cycle = (line.len() as u64) < board.k;
-                said.push(format!(
-                    "{what}: player {player}'s line along {step:?}, {} square{}{}: {}",
-                    line.len(),
-                    if line.len() == 1 { "" } else { "s" },
-                    if cycle {
-                        format!(" (a whole cycle, shorter than K = {})", board.k)
-                    } else {
-                        String::new()
-                    },
-                    line.iter()
-                        .take(12)
-                        .map(|(r, c)| format!("({}, {})", r + 1, c + 1))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                        + if line.len() > 12 { " ..." } else { "" }
-                ));
-                marked.extend(line);
-            }
-            None => said.push(format!(
-                "{what}: player {player} (line not located: the board is too large to search here)"
-            )),
-        };
+    let mut mark_line = |player: u64, said: &mut Vec<String>, what: &str| {
+        let (text, line) = line_said(board, player, what);
+        said.push(text);
+        marked.extend(line);
+    };
     match (j.verdict, j.reason) {
         (Verdict::Player(p), _) if board.k == 0 => {
             said.push(format!(
@@ -104,55 +83,9 @@ fn explanation(board: &Board, j: &Judgement) -> (Vec<String>, Vec<(usize, usize)
         (_, Reason::ZeroK) => said.push("K = 0: only the empty board can arise".into()),
         (_, Reason::NoLine) => said.push("Nobody has a line".into()),
         (_, Reason::Counts) => {
-            let players = board.players;
-            let mut counts = vec![0u64; players as usize + 1];
-            let mut above = Vec::new();
-            for (r, row) in board.cells.iter().enumerate() {
-                for (c, &v) in row.iter().enumerate() {
-                    if v > players {
-                        above.push((r, c));
-                    } else {
-                        counts[v as usize] += 1;
-                    }
-                }
-            }
-            if let Some(&(r, c)) = above.first() {
-                said.push(format!(
-                    "Square ({}, {}) holds {}, above P = {players}{}",
-                    r + 1,
-                    c + 1,
-                    board.cells[r][c],
-                    if above.len() > 1 {
-                        format!(" ({} such squares)", above.len())
-                    } else {
-                        String::new()
-                    }
-                ));
-                marked.extend(above);
-            } else {
-                let filled: u64 = counts[1..].iter().sum();
-                let (m, extra) = (filled / players, filled % players);
-                let wrong: Vec<String> = (1..=players)
-                    .filter(|&p| counts[p as usize] != m + u64::from(p <= extra))
-                    .take(8)
-                    .map(|p| {
-                        format!(
-                            "player {p} owns {}, turn order gives {}",
-                            counts[p as usize],
-                            m + u64::from(p <= extra)
-                        )
-                    })
-                    .collect();
-                let shares = match extra {
-                    0 => format!("every player {m}"),
-                    1 => format!("player 1 {} and the others {m}", m + 1),
-                    _ => format!("players 1 to {extra} {} each and the others {m}", m + 1),
-                };
-                said.push(format!(
-                    "{filled} filled squares: turn order gives {shares}; {}",
-                    wrong.join("; ")
-                ));
-            }
+            let (text, squares) = counts_said(board);
+            said.push(text);
+            marked.extend(squares);
         }
         (_, Reason::NotLastMover { player }) => mark_line(player, &mut said, "Impossible"),
         (_, Reason::LastMoverLine { squares: 0 }) => {
@@ -169,6 +102,91 @@ fn explanation(board: &Board, j: &Judgement) -> (Vec<String>, Vec<(usize, usize)
         (_, Reason::LastMoverLine { .. }) => said.push(j.explain()),
     }
     (said, marked)
+}
+
+/// `what` (Won, Impossible) said of `player`'s line, and its squares (none when the board is
+/// too large to search for it).
+fn line_said(board: &Board, player: u64, what: &str) -> (String, Vec<(usize, usize)>) {
+    let Some((line, step)) = line_of(board, player) else {
+        return (
+            format!(
+                "{what}: player {player} (line not located: the board is too large to search here)"
+            ),
+            Vec::new(),
+        );
+    };
+    let cycle = (line.len() as u64) < board.k;
+    let text = format!(
+        "{what}: player {player}'s line along {step:?}, {} square{}{}: {}",
+        line.len(),
+        if line.len() == 1 { "" } else { "s" },
+        if cycle {
+            format!(" (a whole cycle, shorter than K = {})", board.k)
+        } else {
+            String::new()
+        },
+        line.iter()
+            .take(12)
+            .map(|(r, c)| format!("({}, {})", r + 1, c + 1))
+            .collect::<Vec<_>>()
+            .join(" ")
+            + if line.len() > 12 { " ..." } else { "" }
+    );
+    (text, line)
+}
+
+/// Why the squares' counts cannot arise, and the squares to mark: a square above P, or the
+/// players whose counts turn order cannot give.
+fn counts_said(board: &Board) -> (String, Vec<(usize, usize)>) {
+    let players = board.players;
+    let mut counts = vec![0u64; players as usize + 1];
+    let mut above = Vec::new();
+    for (r, row) in board.cells.iter().enumerate() {
+        for (c, &v) in row.iter().enumerate() {
+            if v > players {
+                above.push((r, c));
+            } else {
+                counts[v as usize] += 1;
+            }
+        }
+    }
+    if let Some(&(r, c)) = above.first() {
+        let text = format!(
+            "Square ({}, {}) holds {}, above P = {players}{}",
+            r + 1,
+            c + 1,
+            board.cells[r][c],
+            if above.len() > 1 {
+                format!(" ({} such squares)", above.len())
+            } else {
+                String::new()
+            }
+        );
+        return (text, above);
+    }
+    let filled: u64 = counts[1..].iter().sum();
+    let (m, extra) = (filled / players, filled % players);
+    let wrong: Vec<String> = (1..=players)
+        .filter(|&p| counts[p as usize] != m + u64::from(p <= extra))
+        .take(8)
+        .map(|p| {
+            format!(
+                "player {p} owns {}, turn order gives {}",
+                counts[p as usize],
+                m + u64::from(p <= extra)
+            )
+        })
+        .collect();
+    let shares = match extra {
+        0 => format!("every player {m}"),
+        1 => format!("player 1 {} and the others {m}", m + 1),
+        _ => format!("players 1 to {extra} {} each and the others {m}", m + 1),
+    };
+    let text = format!(
+        "{filled} filled squares: turn order gives {shares}; {}",
+        wrong.join("; ")
+    );
+    (text, Vec::new())
 }
 
 /// `referee show somegame`: the board, the deciding line or squares marked, and why.

@@ -343,35 +343,7 @@ pub(super) fn cross_examine<G: Game>(
         Input::Disk(_) => true,
     };
     let pass = if settings.jobs > 1 && many {
-        std::thread::scope(|scope| {
-            let window = settings.jobs * BATCHES_PER_THREAD;
-            let (judged, engine) = sync_channel::<EngineMessage<G::Judgement>>(window);
-            let pass = scope.spawn(move || engine_pass::<G>(input, options, judged));
-            let batches = Pull {
-                engine,
-                batcher,
-                ready: std::collections::VecDeque::new(),
-                done: false,
-            };
-            let context = &context;
-            // The batches are made by the worker that takes one (the reference's reading and
-            // the `.ans` are sequential), and each batch's rows are handed over by the worker
-            // that made them, in order.
-            let _ = crate::ordered::for_each_ordered(
-                batches,
-                settings.jobs,
-                window,
-                |batch: Vec<Work<G::Judgement>>, out: &mut (dyn FnMut(Row) + Send)| {
-                    batch.into_iter().for_each(|w| out(row_of(w, context)))
-                },
-                |row| {
-                    emit(row);
-                    Ok(())
-                },
-            );
-            pass.join()
-                .unwrap_or_else(|_| Err(std::io::Error::other("the engine's pass failed").into()))
-        })
+        parallel_pass::<G>(input, options, batcher, &context, emit)
     } else {
         produce::<G>(input, options, &mut batcher, &mut |batch| {
             for work in batch {
@@ -384,6 +356,46 @@ pub(super) fn cross_examine<G: Game>(
         row.engine_micros = Some(started.elapsed().as_micros() as u64);
         emit(super::rejected::<G>(file, input, settings, row, e));
     }
+}
+
+/// [`cross_examine`]'s passes in threads: the engine's in one, the reference's and the rows
+/// in [`Settings::jobs`] workers, the rows handed to `emit` in order.
+fn parallel_pass<G: Game>(
+    input: &Input,
+    options: G::Options,
+    batcher: Batcher<'_, G::Judgement>,
+    context: &Context<G>,
+    emit: &mut super::Emit,
+) -> Result<(), JudgeError> {
+    let settings = context.settings;
+    std::thread::scope(|scope| {
+        let window = settings.jobs * BATCHES_PER_THREAD;
+        let (judged, engine) = sync_channel::<EngineMessage<G::Judgement>>(window);
+        let pass = scope.spawn(move || engine_pass::<G>(input, options, judged));
+        let batches = Pull {
+            engine,
+            batcher,
+            ready: std::collections::VecDeque::new(),
+            done: false,
+        };
+        // The batches are made by the worker that takes one (the reference's reading and the
+        // `.ans` are sequential), and each batch's rows are handed over by the worker that
+        // made them, in order.
+        let _ = crate::ordered::for_each_ordered(
+            batches,
+            settings.jobs,
+            window,
+            |batch: Vec<Work<G::Judgement>>, out: &mut (dyn FnMut(Row) + Send)| {
+                batch.into_iter().for_each(|w| out(row_of(w, context)))
+            },
+            |row| {
+                emit(row);
+                Ok(())
+            },
+        );
+        pass.join()
+            .unwrap_or_else(|_| Err(std::io::Error::other("the engine's pass failed").into()))
+    })
 }
 
 /// What the reference said about one case.
@@ -482,6 +494,37 @@ struct Counts {
     answers: Option<u64>,
 }
 
+/// The row's status against the reference's outcome on the same case (the reference's columns
+/// filled in), and why the reference skipped it, if it did.
+fn against_reference<G: Game>(
+    row: &mut Row,
+    name: &str,
+    j: &G::Judgement,
+    reference: &ReferenceOutcome<G::Judgement>,
+) -> (Status, Option<String>) {
+    match reference {
+        ReferenceOutcome::Judged(r) => {
+            row.reference = r.verdict();
+            row.reference_detail = r.explain();
+            if r == j {
+                (Status::Ok, None)
+            } else {
+                row.detail = "engine and reference disagree".into();
+                (Status::EngineReferenceMismatch, None)
+            }
+        }
+        ReferenceOutcome::Missing { found } => {
+            row.detail = format!("the reference found {found} cases");
+            (Status::EngineReferenceMismatch, None)
+        }
+        ReferenceOutcome::Rejected(e) => {
+            row.reference_detail = format!("rejected: {}", e.located(name));
+            (Status::EngineReferenceMismatch, None)
+        }
+        ReferenceOutcome::Skipped(why) => (Status::Ok, Some(why.clone())),
+    }
+}
+
 /// The row of case `i` (from 0) of file `name`: the engine's `judgement` (`None` past its last
 /// case), compared with the reference's and with the `.ans` line `expected` (`None`: no `.ans`;
 /// `Some(None)`: past its last verdict).
@@ -520,31 +563,7 @@ fn row_for<G: Game>(
     row.engine = j.verdict();
     row.engine_detail = j.explain();
     row.size = Some(j.size());
-    let mut skipped = None;
-    let mut status = match reference {
-        ReferenceOutcome::Judged(r) => {
-            row.reference = r.verdict();
-            row.reference_detail = r.explain();
-            if r == j {
-                Status::Ok
-            } else {
-                row.detail = "engine and reference disagree".into();
-                Status::EngineReferenceMismatch
-            }
-        }
-        ReferenceOutcome::Missing { found } => {
-            row.detail = format!("the reference found {found} cases");
-            Status::EngineReferenceMismatch
-        }
-        ReferenceOutcome::Rejected(e) => {
-            row.reference_detail = format!("rejected: {}", e.located(name));
-            Status::EngineReferenceMismatch
-        }
-        ReferenceOutcome::Skipped(why) => {
-            skipped = Some(why.clone());
-            Status::Ok
-        }
-    };
+    let (mut status, skipped) = against_reference::<G>(&mut row, name, j, reference);
     if status == Status::Ok {
         match expected {
             Some(None) => {

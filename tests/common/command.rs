@@ -11,16 +11,21 @@ pub fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The built `referee`'s path: every test finds the binary here.
+pub fn referee_path() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_referee"))
+}
+
 /// The built `referee`, run in the repository's root, for assertions on its output.
 pub fn referee() -> assert_cmd::Command {
-    let mut command = assert_cmd::Command::new(env!("CARGO_BIN_EXE_referee"));
+    let mut command = assert_cmd::Command::new(referee_path());
     command.current_dir(repo());
     command
 }
 
 /// The built `referee` as a process to start (and signal, or feed) while it runs.
 pub fn referee_process() -> std::process::Command {
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_referee"));
+    let mut command = std::process::Command::new(referee_path());
     command.current_dir(repo());
     command
 }

@@ -130,8 +130,8 @@ impl Steps {
         if self.last == Step::Limits {
             return Ok(());
         }
-        // SAFETY (this block and those below): system calls on descriptors and buffers
-        // prepared by the parent, which outlive the spawn.
+        // SAFETY (this block and the steps'): system calls on descriptors and buffers prepared
+        // by the parent, which outlive the spawn.
         unsafe {
             if self.as_nobody {
                 check(libc::setgroups(0, std::ptr::null()).into())?;
@@ -141,90 +141,126 @@ impl Steps {
             if self.last == Step::Identity {
                 return Ok(());
             }
-            check(
-                libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS | libc::CLONE_NEWIPC).into(),
-            )?;
-            // A process that changed its uid is not dumpable, and may not open its own
-            // `/proc/self` files; it has done so on purpose.
-            check(libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0).into())?;
-            write_file(b"/proc/self/setgroups\0", b"deny")?;
-            write_file(b"/proc/self/uid_map\0", self.uid_map.as_bytes())?;
-            write_file(b"/proc/self/gid_map\0", self.gid_map.as_bytes())?;
-            limit(libc::RLIMIT_NPROC, self.processes)?;
+            self.namespaces()?;
             if self.last == Step::Namespaces {
                 return Ok(());
             }
-            let root = b"/\0";
-            check(
-                libc::mount(
-                    std::ptr::null(),
-                    root.as_ptr().cast(),
-                    std::ptr::null(),
-                    libc::MS_REC | libc::MS_PRIVATE,
-                    std::ptr::null(),
-                )
-                .into(),
-            )?;
-            let directory = match &self.scratch {
-                Scratch::Tmpfs(path, options) => {
-                    let tmpfs = b"tmpfs\0";
-                    check(
-                        libc::mount(
-                            tmpfs.as_ptr().cast(),
-                            path.as_ptr(),
-                            tmpfs.as_ptr().cast(),
-                            libc::MS_NOSUID | libc::MS_NODEV,
-                            options.as_ptr().cast(),
-                        )
-                        .into(),
-                    )?;
-                    path.as_ptr()
-                }
-                Scratch::Directory(path) => path.as_ptr(),
-            };
-            check(libc::chdir(directory).into())?;
+            let directory = self.scratch()?;
             if self.last == Step::Scratch {
                 return Ok(());
             }
-            let scratch = check(
-                libc::open(
-                    directory,
-                    libc::O_PATH | libc::O_CLOEXEC | libc::O_DIRECTORY,
-                )
-                .into(),
-            )? as RawFd;
-            let rule = PathBeneath {
-                allowed_access: self.scratch_rights,
-                parent_fd: scratch,
-            };
-            check(libc::syscall(
-                libc::SYS_landlock_add_rule,
-                self.ruleset,
-                RULE_PATH_BENEATH,
-                &rule as *const PathBeneath,
-                0,
-            ))?;
-            libc::close(scratch);
-            check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0).into())?;
-            check(libc::syscall(
-                libc::SYS_landlock_restrict_self,
-                self.ruleset,
-                0,
-            ))?;
+            self.landlock(directory)?;
             if self.last == Step::Landlock {
                 return Ok(());
             }
-            for program in &self.filters.quiet {
-                install(program, 0)?;
-            }
-            let listener = install(
-                &self.filters.forbidden,
-                libc::SECCOMP_FILTER_FLAG_NEW_LISTENER,
-            )? as RawFd;
-            let sent = send_descriptor(self.channel, listener);
-            libc::close(listener);
-            sent
+            self.filters()
         }
+    }
+
+    /// New user, mount and IPC namespaces, the user's ids mapped, and the process limit.
+    ///
+    /// # Safety
+    /// In the child between `fork` and `exec`, as [`take`](Self::take).
+    unsafe fn namespaces(&self) -> io::Result<()> {
+        check(libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS | libc::CLONE_NEWIPC).into())?;
+        // A process that changed its uid is not dumpable, and may not open its own
+        // `/proc/self` files; it has done so on purpose.
+        check(libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0).into())?;
+        write_file(b"/proc/self/setgroups\0", b"deny")?;
+        write_file(b"/proc/self/uid_map\0", self.uid_map.as_bytes())?;
+        write_file(b"/proc/self/gid_map\0", self.gid_map.as_bytes())?;
+        limit(libc::RLIMIT_NPROC, self.processes)
+    }
+
+    /// The mounts made private, the scratch directory (a tmpfs mounted there, or the directory
+    /// itself) made the working directory; returns its path.
+    ///
+    /// # Safety
+    /// In the child between `fork` and `exec`, as [`take`](Self::take).
+    unsafe fn scratch(&self) -> io::Result<*const libc::c_char> {
+        let root = b"/\0";
+        check(
+            libc::mount(
+                std::ptr::null(),
+                root.as_ptr().cast(),
+                std::ptr::null(),
+                libc::MS_REC | libc::MS_PRIVATE,
+                std::ptr::null(),
+            )
+            .into(),
+        )?;
+        let directory = match &self.scratch {
+            Scratch::Tmpfs(path, options) => {
+                let tmpfs = b"tmpfs\0";
+                check(
+                    libc::mount(
+                        tmpfs.as_ptr().cast(),
+                        path.as_ptr(),
+                        tmpfs.as_ptr().cast(),
+                        libc::MS_NOSUID | libc::MS_NODEV,
+                        options.as_ptr().cast(),
+                    )
+                    .into(),
+                )?;
+                path.as_ptr()
+            }
+            Scratch::Directory(path) => path.as_ptr(),
+        };
+        check(libc::chdir(directory).into())?;
+        Ok(directory)
+    }
+
+    /// The Landlock ruleset, with the scratch `directory`'s rights added, enforced (after
+    /// `no_new_privs`).
+    ///
+    /// # Safety
+    /// In the child between `fork` and `exec`, as [`take`](Self::take); `directory` a
+    /// NUL-terminated path.
+    unsafe fn landlock(&self, directory: *const libc::c_char) -> io::Result<()> {
+        let scratch = check(
+            libc::open(
+                directory,
+                libc::O_PATH | libc::O_CLOEXEC | libc::O_DIRECTORY,
+            )
+            .into(),
+        )? as RawFd;
+        let rule = PathBeneath {
+            allowed_access: self.scratch_rights,
+            parent_fd: scratch,
+        };
+        check(libc::syscall(
+            libc::SYS_landlock_add_rule,
+            self.ruleset,
+            RULE_PATH_BENEATH,
+            &rule as *const PathBeneath,
+            0,
+        ))?;
+        libc::close(scratch);
+        check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0).into())?;
+        check(libc::syscall(
+            libc::SYS_landlock_restrict_self,
+            self.ruleset,
+            0,
+        ))
+        .map(drop)
+    }
+
+    /// The seccomp filters: the quiet ones, then the forbidden calls' filter, whose listener
+    /// is sent to the parent over the channel.
+    ///
+    /// # Safety
+    /// In the child between `fork` and `exec`, as [`take`](Self::take).
+    unsafe fn filters(&self) -> io::Result<()> {
+        for program in &self.filters.quiet {
+            install(program, 0)?;
+        }
+        let listener = install(
+            &self.filters.forbidden,
+            libc::SECCOMP_FILTER_FLAG_NEW_LISTENER,
+        )? as RawFd;
+        let sent = send_descriptor(self.channel, listener);
+        libc::close(listener);
+        sent
     }
 }
 

@@ -33,7 +33,8 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::OnceLock;
 
 use seccompiler::{
-    SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
+    BackendError, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+    SeccompRule,
 };
 
 /// A compiled filter, as `seccomp(2)` takes it.
@@ -116,25 +117,52 @@ impl Refusal {
 
 /// The filters, compiled once.
 pub(super) fn filters() -> io::Result<&'static Filters> {
-    static FILTERS: OnceLock<Result<Filters, String>> = OnceLock::new();
+    static FILTERS: OnceLock<Result<Filters, BackendError>> = OnceLock::new();
     FILTERS
         .get_or_init(compile)
         .as_ref()
-        .map_err(|e| io::Error::other(e.clone()))
+        .map_err(|e| io::Error::other(format!("the seccomp filters do not compile: {e}")))
 }
 
-fn compile() -> Result<Filters, String> {
+/// The quiet filters (refused calls given an error number) and the forbidden calls' filter.
+fn compile() -> Result<Filters, BackendError> {
     let whole = |calls: &[i64]| -> Vec<(i64, Vec<SeccompRule>)> {
         calls.iter().map(|&c| (c, Vec::new())).collect()
     };
-    let condition = |arg: u8, len, op, value: u64| {
-        SeccompCondition::new(arg, len, op, value).map_err(|e| e.to_string())
-    };
-    let rule =
-        |conditions: Vec<SeccompCondition>| SeccompRule::new(conditions).map_err(|e| e.to_string());
-    // Sockets but IPv4 and IPv6 stream ones: another family, or another type (the low bits
-    // of the type; the high ones are SOCK_NONBLOCK and SOCK_CLOEXEC).
-    let other_family = rule(vec![
+    let (eacces, not_stream) = socket_filters()?;
+    let eperm = filter(
+        whole(&REFUSED_EPERM),
+        SeccompAction::Errno(libc::EPERM as u32),
+    )?;
+    let enosys = filter(
+        whole(&REFUSED_ENOSYS),
+        SeccompAction::Errno(libc::ENOSYS as u32),
+    )?;
+    let forbidden = FORBIDDEN
+        .iter()
+        .map(|&(call, _)| Ok((call, forbidden_when(call)?)))
+        .collect::<Result<Vec<_>, BackendError>>()?;
+    Ok(Filters {
+        quiet: vec![eacces, not_stream, eperm, enosys],
+        forbidden: notifying(filter(forbidden, SeccompAction::Trap)?),
+    })
+}
+
+/// A condition on argument `arg`.
+fn condition(
+    arg: u8,
+    len: SeccompCmpArgLen,
+    op: SeccompCmpOp,
+    value: u64,
+) -> Result<SeccompCondition, BackendError> {
+    SeccompCondition::new(arg, len, op, value)
+}
+
+/// Sockets but IPv4 and IPv6 stream ones refused with `EACCES`: another family (the first
+/// filter), or another type (the second: the low bits of the type; the high ones are
+/// SOCK_NONBLOCK and SOCK_CLOEXEC).
+fn socket_filters() -> Result<(Program, Program), BackendError> {
+    let other_family = SeccompRule::new(vec![
         condition(
             0,
             SeccompCmpArgLen::Dword,
@@ -151,7 +179,7 @@ fn compile() -> Result<Filters, String> {
     let other_types = (0..16u64)
         .filter(|&t| t != libc::SOCK_STREAM as u64)
         .map(|t| {
-            rule(vec![condition(
+            SeccompRule::new(vec![condition(
                 1,
                 SeccompCmpArgLen::Dword,
                 SeccompCmpOp::MaskedEq(0xf),
@@ -167,70 +195,59 @@ fn compile() -> Result<Filters, String> {
         vec![(libc::SYS_socket, other_types)],
         SeccompAction::Errno(libc::EACCES as u32),
     )?;
-    let eperm = filter(
-        whole(&REFUSED_EPERM),
-        SeccompAction::Errno(libc::EPERM as u32),
-    )?;
-    let enosys = filter(
-        whole(&REFUSED_ENOSYS),
-        SeccompAction::Errno(libc::ENOSYS as u32),
-    )?;
-    let mut forbidden: Vec<(i64, Vec<SeccompRule>)> = Vec::new();
-    for (call, _) in FORBIDDEN {
-        let rules = match call {
-            // `sendto` to an address (without one it only writes to a connected socket, and
-            // no socket can be connected).
-            libc::SYS_sendto => vec![rule(vec![condition(
-                4,
-                SeccompCmpArgLen::Qword,
-                SeccompCmpOp::Ne,
-                0,
-            )?])?],
-            // `sendmsg` and `sendmmsg` opening a connection (TCP Fast Open); others only write
-            // to a connected socket (and no socket can be connected), or to one of a pair. The
-            // sandbox's own child sends the filter's listener back so.
-            libc::SYS_sendmsg | libc::SYS_sendmmsg => {
-                let flags = if call == libc::SYS_sendmsg { 2 } else { 3 };
-                vec![rule(vec![condition(
-                    flags,
+    Ok((eacces, not_stream))
+}
+
+/// The rules under which the forbidden call `call` ends the run (none: always).
+fn forbidden_when(call: i64) -> Result<Vec<SeccompRule>, BackendError> {
+    Ok(match call {
+        // `sendto` to an address (without one it only writes to a connected socket, and
+        // no socket can be connected).
+        libc::SYS_sendto => vec![SeccompRule::new(vec![condition(
+            4,
+            SeccompCmpArgLen::Qword,
+            SeccompCmpOp::Ne,
+            0,
+        )?])?],
+        // `sendmsg` and `sendmmsg` opening a connection (TCP Fast Open); others only write
+        // to a connected socket (and no socket can be connected), or to one of a pair. The
+        // sandbox's own child sends the filter's listener back so.
+        libc::SYS_sendmsg | libc::SYS_sendmmsg => {
+            let flags = if call == libc::SYS_sendmsg { 2 } else { 3 };
+            vec![SeccompRule::new(vec![condition(
+                flags,
+                SeccompCmpArgLen::Dword,
+                SeccompCmpOp::MaskedEq(libc::MSG_FASTOPEN as u64),
+                libc::MSG_FASTOPEN as u64,
+            )?])?]
+        }
+        // `clone` making a namespace; threads and processes are the rlimit's.
+        libc::SYS_clone => NAMESPACE_FLAGS
+            .iter()
+            .map(|&flag| {
+                SeccompRule::new(vec![condition(
+                    0,
                     SeccompCmpArgLen::Dword,
-                    SeccompCmpOp::MaskedEq(libc::MSG_FASTOPEN as u64),
-                    libc::MSG_FASTOPEN as u64,
-                )?])?]
-            }
-            // `clone` making a namespace; threads and processes are the rlimit's.
-            libc::SYS_clone => NAMESPACE_FLAGS
-                .iter()
-                .map(|&flag| {
-                    rule(vec![condition(
-                        0,
-                        SeccompCmpArgLen::Dword,
-                        SeccompCmpOp::MaskedEq(flag as u64),
-                        flag as u64,
-                    )?])
-                })
-                .collect::<Result<_, _>>()?,
-            _ => Vec::new(),
-        };
-        forbidden.push((call, rules));
-    }
-    Ok(Filters {
-        quiet: vec![eacces, not_stream, eperm, enosys],
-        forbidden: notifying(filter(forbidden, SeccompAction::Trap)?),
+                    SeccompCmpOp::MaskedEq(flag as u64),
+                    flag as u64,
+                )?])
+            })
+            .collect::<Result<_, _>>()?,
+        _ => Vec::new(),
     })
 }
 
 /// One filter: `action` on the calls and conditions of `rules`, every other call allowed,
 /// preceded by the architecture check.
-fn filter(rules: Vec<(i64, Vec<SeccompRule>)>, action: SeccompAction) -> Result<Program, String> {
+fn filter(
+    rules: Vec<(i64, Vec<SeccompRule>)>,
+    action: SeccompAction,
+) -> Result<Program, BackendError> {
     let rules: BTreeMap<i64, Vec<SeccompRule>> = rules.into_iter().collect();
-    let arch = std::env::consts::ARCH
-        .try_into()
-        .map_err(|e: seccompiler::BackendError| e.to_string())?;
+    let arch = std::env::consts::ARCH.try_into()?;
     let compiled: seccompiler::BpfProgram =
         SeccompFilter::new(rules, SeccompAction::Allow, action, arch)
-            .and_then(TryInto::try_into)
-            .map_err(|e| e.to_string())?;
+            .and_then(TryInto::try_into)?;
     let mut program = other_numbering();
     program.extend(compiled.into_iter().map(|i| libc::sock_filter {
         code: i.code,

@@ -12,7 +12,7 @@ use sha2::{Digest, Sha512};
 
 use crate::game::{Case as _, Game};
 use crate::knobs::Knobs;
-use crate::problem::Content;
+use crate::problem::{Content, GeneratorRule};
 
 /// Where a case goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,27 +111,12 @@ pub fn plan<G: Game>(
         bar.inc(1);
         let rule = &content.generator_rules[i % content.generator_rules.len()];
         let shape = &shapes[i % shapes.len()];
-        // A case repeating an earlier one is replaced by the next item's.
-        let (command, input) = loop {
-            let mut command = format!("{GENERATOR} --seed {{seed}} --item {item}");
-            if !rule.knobs.is_empty() {
-                command.push(' ');
-                command.push_str(rule.knobs);
-            }
-            let seed = bapctools_seed(salt, &command);
-            let input = crate::gen::one_case::<G>(seed, item, shape, rules, true)?;
-            item += 1;
-            if seen.insert(input.clone()) {
-                break (command, input);
-            }
-            if item > 100 * (count as u64 + 1) {
-                return Err(format!(
-                    "the rule {} of {} keeps drawing cases already in the package",
-                    rule.name,
-                    G::NAME
-                ));
-            }
+        let draw = Draw {
+            rule,
+            salt,
+            most_items: 100 * (count as u64 + 1),
         };
+        let (command, input) = draw.fresh::<G>(shape, rules, &mut item, &mut seen)?;
         secret += 1;
         planned.push(Planned {
             group: Group::Secret,
@@ -143,6 +128,48 @@ pub fn plan<G: Game>(
     }
     bar.finish_and_clear();
     Ok(planned)
+}
+
+/// The random cases of one generator rule, drawn item by item.
+struct Draw<'a> {
+    rule: &'a GeneratorRule,
+    salt: &'a str,
+    /// The item past which drawing stops: the rule keeps drawing cases already planned.
+    most_items: u64,
+}
+
+impl Draw<'_> {
+    /// The generator's command and the input of the first case from item `*item` on that is
+    /// not in `seen` (a case repeating an earlier one is replaced by the next item's); `*item`
+    /// moved past it, and it added to `seen`.
+    fn fresh<G: Game>(
+        &self,
+        shape: &<G::Case as crate::game::Case>::Shape,
+        rules: G::Options,
+        item: &mut u64,
+        seen: &mut std::collections::HashSet<Vec<u8>>,
+    ) -> Result<(String, Vec<u8>), String> {
+        loop {
+            let mut command = format!("{GENERATOR} --seed {{seed}} --item {item}");
+            if !self.rule.knobs.is_empty() {
+                command.push(' ');
+                command.push_str(self.rule.knobs);
+            }
+            let seed = bapctools_seed(self.salt, &command);
+            let input = crate::gen::one_case::<G>(seed, *item, shape, rules, true)?;
+            *item += 1;
+            if seen.insert(input.clone()) {
+                return Ok((command, input));
+            }
+            if *item > self.most_items {
+                return Err(format!(
+                    "the rule {} of {} keeps drawing cases already in the package",
+                    self.rule.name,
+                    G::NAME
+                ));
+            }
+        }
+    }
 }
 
 /// `generators/generators.yaml`: the solution, the test group's validator arguments, and the
