@@ -272,3 +272,65 @@ fn binaries_found_outside_common() -> Vec<(String, usize)> {
 fn every_test_finds_the_binary_through_common() {
     assert_eq!(binaries_found_outside_common(), Vec::new());
 }
+
+/// The most lines a function of `src/` may take, from its `fn` line to its closing brace.
+const LONGEST_FUNCTION: usize = 80;
+
+/// The functions allowed more: data written out (a package's files and its shell script), not
+/// logic. As (file relative to `src/`, function).
+const DATA_TABLES: &[(&str, &str)] = &[
+    ("judge_system/package/programs.rs", "build_script"),
+    ("littlesquares/package.rs", "content"),
+    ("pousse/package.rs", "content"),
+    ("somegame/package.rs", "content"),
+];
+
+/// The functions of `src/` (in rustfmt's layout: the body ends at the first `}` line at the
+/// `fn` line's indentation) over [`LONGEST_FUNCTION`] lines: (file, function, lines).
+fn long_functions() -> Vec<(String, String, usize)> {
+    let fn_line = regex_lite::Regex::new(
+        r"^(\s*)(pub(\([^)]*\))? )?(const )?(async )?(unsafe )?(extern \S+ )?fn ([A-Za-z_0-9]+)",
+    )
+    .unwrap();
+    let mut long = Vec::new();
+    for entry in walkdir::WalkDir::new(src()).sort_by_file_name() {
+        let entry = entry.unwrap();
+        if entry.path().extension() != Some("rs".as_ref()) {
+            continue;
+        }
+        let rel = entry
+            .path()
+            .strip_prefix(src())
+            .unwrap()
+            .display()
+            .to_string();
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(found) = fn_line.captures(line) else {
+                continue;
+            };
+            if line.trim_end().ends_with('}') || line.trim_end().ends_with(';') {
+                continue;
+            }
+            let indent = &found[1];
+            let end = lines[i + 1..].iter().position(|l| {
+                l.strip_prefix(indent).is_some_and(|rest| {
+                    rest == "}" || (!rest.starts_with(' ') && rest.ends_with(';'))
+                })
+            });
+            let length = end.map_or(lines.len() - i, |e| e + 2);
+            let name = found[8].to_string();
+            let allowed = DATA_TABLES.contains(&(rel.as_str(), name.as_str()));
+            if length > LONGEST_FUNCTION && !allowed {
+                long.push((rel.clone(), name, length));
+            }
+        }
+    }
+    long
+}
+
+#[test]
+fn no_function_of_src_is_longer_than_the_limit_but_data_tables() {
+    assert_eq!(long_functions(), Vec::new());
+}

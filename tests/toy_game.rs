@@ -514,6 +514,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
     use referee::audit::entrants::Entrant;
     use referee::audit::pipeline::audit;
     use referee::audit::settings::{FormRule, Settings};
+    use referee::audit::sink::{ReportDir, Sink};
     use referee::audit::{program, Kind};
     let dir = tempfile::tempdir().unwrap();
     let judge = "import sys\nfor line in sys.stdin:\n    n, k = map(int, line.split())\n    \
@@ -567,7 +568,11 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         .arg("3271")
         .spawn()
         .unwrap();
-    let report = audit::<TakeAway<true>>(&settings, &entrants, Vec::new()).unwrap();
+    // The report directory is the audit's first sink, as the command line's is.
+    let mut reports = ReportDir::new("takeaway", &settings).unwrap();
+    let audited = audit::<TakeAway<true>>(&settings, &entrants, Vec::new()).unwrap();
+    reports.take(&audited).unwrap();
+    let report = audited.report;
     let survived = matches!(bystander.try_wait(), Ok(None));
     let _ = bystander.kill();
     let _ = bystander.wait();
@@ -604,6 +609,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
     };
     assert!(audit::<TakeAway<false>>(&clean, &entrants, Vec::new())
         .unwrap()
+        .report
         .programs[0]
         .findings
         .is_empty());

@@ -123,9 +123,7 @@ impl Entrant {
 
 /// A program's name as one path component: its report directory under `programs/`.
 pub fn dir_name(name: &str) -> String {
-    name.chars()
-        .map(|c| if c == '/' { '-' } else { c })
-        .collect()
+    super::layout::Layout::component(name)
 }
 
 /// Whether `name` can name a program: letters, digits, `.`, `_`, `-` (and `/` inside, for a

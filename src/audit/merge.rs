@@ -16,8 +16,8 @@ use super::audited::{
     AuditReport, CasesOutcome, Effort, Examined, FindingRecord, Finish, Outcome, ProgramRecord,
     Tally, TestRecord,
 };
-use super::entrants::dir_name;
-use super::report::{ReadBack, ReportFile, MANIFEST};
+use super::layout::Layout;
+use super::report::{ReadBack, ReportFile};
 use super::runner::{FromData, TimeLimit};
 use super::strengthen::{cover, keepers, screen, targets};
 use crate::error::RunError;
@@ -34,7 +34,7 @@ impl ShardMerge for AuditMerge {
     }
 
     fn manifest(&self) -> &'static str {
-        MANIFEST
+        Layout::MANIFEST
     }
 
     fn combine(
@@ -48,7 +48,8 @@ impl ShardMerge for AuditMerge {
         let out = staging.dir().to_path_buf();
         let reports = read(shards.dirs)?;
         let (merged, files) = combine(shards.dirs, &reports)?;
-        let options = manifest.options.clone();
+        let options: report::RunOptions = crate::report::as_text::from_map(&manifest.options)
+            .map_err(|e| RunError::Usage(format!("{}: the options: {e}", Layout::MANIFEST)))?;
         report::write_report(staging, &merged, manifest, &files)
             .map_err(|e| RunError::io(&out, e))?;
         let lines = report::lines(&merged);
@@ -61,7 +62,7 @@ impl ShardMerge for AuditMerge {
             shards: shards.dirs.len(),
             rows: lines.len(),
             problems,
-            reports: vec![report::PROGRAMS.into(), MANIFEST.into()],
+            reports: vec![Layout::PROGRAMS.into(), Layout::MANIFEST.into()],
             suites: vec![suite],
             summary: None,
         })
@@ -72,7 +73,7 @@ impl ShardMerge for AuditMerge {
 fn read(dirs: &[PathBuf]) -> Result<Vec<AuditReport>, RunError> {
     dirs.iter()
         .map(|dir| {
-            let (_, read): (Manifest, ReadBack) = Manifest::read_with(dir, MANIFEST)?;
+            let (_, read): (Manifest, ReadBack) = Manifest::read_with(dir, Layout::MANIFEST)?;
             Ok(read.report)
         })
         .collect()
@@ -208,7 +209,6 @@ fn program(
         .map(|(_, r)| r.outcome.clone())
         .reduce(|a, b| outcome(&a, &b))
         .expect("at least one shard");
-    let dir = format!("programs/{}", dir_name(&first.name));
     // The lowest case of each signature (a file name names one case), its count summed.
     let mut kept: BTreeMap<String, (FindingRecord, &Path)> = BTreeMap::new();
     for (shard, record) in records {
@@ -235,8 +235,8 @@ fn program(
     findings.sort_by(|a, b| a.0.source.cmp(&b.0.source));
     for (finding, shard) in &findings {
         let stem = finding.file.trim_end_matches(".in");
-        for ext in ["in", "ans", "out", "err"] {
-            let path = format!("{dir}/{stem}.{ext}");
+        for ext in Layout::FINDING_PARTS {
+            let path = Layout::finding(&first.name, stem, ext);
             let source = shard.join(&path);
             let bytes = std::fs::read(&source).map_err(|e| RunError::io(&source, e))?;
             files.push(ReportFile { path, bytes });
@@ -322,17 +322,16 @@ fn tests(
     let mut tests = Vec::new();
     for (k, &c) in chosen.iter().enumerate() {
         let (dir, test) = all[c];
-        let stem = format!("tests/{:03}", k + 1);
-        for ext in ["in", "ans"] {
-            let source = dir.join(test.file.replace(".in", &format!(".{ext}")));
+        for ext in Layout::TEST_PARTS {
+            let source = dir.join(Layout::sibling(&test.file, ext));
             let bytes = std::fs::read(&source).map_err(|e| RunError::io(&source, e))?;
             files.push(ReportFile {
-                path: format!("{stem}.{ext}"),
+                path: Layout::test(k, ext),
                 bytes,
             });
         }
         tests.push(TestRecord {
-            file: format!("{stem}.in"),
+            file: Layout::test(k, "in"),
             added_as: None,
             ..test.clone()
         });

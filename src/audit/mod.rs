@@ -57,6 +57,8 @@ pub mod entrants;
 #[cfg(target_os = "linux")]
 pub mod finding;
 #[cfg(target_os = "linux")]
+pub mod layout;
+#[cfg(target_os = "linux")]
 pub mod limits;
 #[cfg(target_os = "linux")]
 pub mod limits_page;
@@ -95,6 +97,10 @@ pub mod settings;
 mod settle;
 #[cfg(target_os = "linux")]
 mod shrink;
+#[cfg(target_os = "linux")]
+pub mod sink;
+#[cfg(target_os = "linux")]
+mod stages;
 #[cfg(target_os = "linux")]
 pub mod strengthen;
 #[cfg(target_os = "linux")]

@@ -13,27 +13,17 @@ use serde::{Deserialize, Serialize};
 
 use super::audited::{AuditReport, FindingRecord, Outcome, ProgramRecord};
 use super::data::DataOutcome;
-use super::entrants::{dir_name, Class};
+use super::entrants::Class;
+use super::layout::Layout;
 use super::sandbox::Confinement;
 use super::settings::{FormRule, Settings};
 use super::strengthen::{scores_of, uncovered};
 use super::verdict::{does, verdict, Facts, Scores, Standing};
 use super::Kind;
-use crate::error::RunError;
 use crate::game::RuleSet;
+use crate::report::as_text;
 use crate::report::manifest::Manifest;
 use crate::report::write::{Digest, Staging};
-use crate::walk::CaseFile;
-
-/// The programs table's file name.
-pub const PROGRAMS: &str = "programs.csv";
-/// Each program's findings' file name, in `programs/NAME/`.
-pub const FINDINGS: &str = "findings.csv";
-/// The manifest of an audit's report directory.
-pub const MANIFEST: &str = "audit.json";
-/// The names an audit's reports take in its report directory (`build/` holds the package's
-/// submissions built).
-pub const REPORTS: [&str; 5] = [PROGRAMS, MANIFEST, "programs", "tests", "build"];
 
 /// The columns of `programs.csv`, one row per program in the order given.
 pub const PROGRAMS_HEADER: [&str; 12] = [
@@ -141,7 +131,7 @@ fn size_text(bytes: usize, size: Option<&str>) -> String {
 
 /// The input of `finding`, a finding of `program`, relative to the report directory.
 pub fn finding_path(program: &ProgramRecord, finding: &FindingRecord) -> String {
-    format!("programs/{}/{}", dir_name(&program.name), finding.file)
+    Layout::program_file(&program.name, &finding.file)
 }
 
 /// What the audit says of a program on referee's cases, in words: its first finding and its
@@ -389,50 +379,86 @@ fn reproduce(program: &ProgramRecord, f: &FindingRecord) -> String {
     format!("{} < {}", program.command.as_deref().unwrap_or(""), f.file)
 }
 
-/// The options that change an audit's reports, by flag name.
-pub fn options<O: RuleSet>(game: &str, settings: &Settings<O>) -> BTreeMap<String, String> {
-    let mut options = BTreeMap::new();
-    let mut put = |k: &str, v: String| {
-        options.insert(k.to_string(), v);
-    };
-    put("game", game.to_string());
-    put("rules", settings.rules.name().to_string());
-    put("seed", settings.seed.to_string());
-    put("batch", settings.batch.to_string());
-    put(
-        "cases",
-        settings.cases.map_or(String::new(), |c| c.to_string()),
-    );
-    put(
-        "time",
-        settings
-            .time
-            .map_or(String::new(), |t| t.as_secs_f64().to_string()),
-    );
-    put("timeout", settings.limits.cpu.as_secs_f64().to_string());
-    put("timeout-clock", "cpu".to_string());
-    put("memory-mib", (settings.limits.memory >> 20).to_string());
-    put(
-        "confinement",
-        match settings.confinement {
-            Confinement::Unconfined => "unconfined",
-            Confinement::Confined { .. } => "confined",
+/// The options of an audit run that change its reports, as its manifest writes them (each
+/// by its flag's name, as text).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct RunOptions {
+    /// The game.
+    pub game: String,
+    /// The rule set's name (empty for a game without rule sets).
+    pub rules: String,
+    /// `--seed`.
+    #[serde(with = "as_text::text")]
+    pub seed: u64,
+    /// `--batch`.
+    #[serde(with = "as_text::text")]
+    pub batch: usize,
+    /// `--cases`.
+    #[serde(with = "as_text::optional")]
+    pub cases: Option<u64>,
+    /// `--time`, in seconds.
+    #[serde(with = "as_text::optional")]
+    pub time: Option<f64>,
+    /// `--timeout`, in seconds.
+    #[serde(with = "as_text::text")]
+    pub timeout: f64,
+    /// The clock the timeout counts.
+    pub timeout_clock: String,
+    /// The memory limit.
+    #[serde(with = "as_text::text")]
+    pub memory_mib: u64,
+    /// `confined` or `unconfined`.
+    pub confinement: String,
+    /// `--keep-going`.
+    #[serde(with = "as_text::text")]
+    pub keep_going: bool,
+    /// `--max-findings`.
+    #[serde(with = "as_text::text")]
+    pub max_findings: usize,
+    /// `--strict`.
+    #[serde(with = "as_text::text")]
+    pub strict: bool,
+    /// `--form`, or `auto`.
+    pub form: String,
+    /// `--constraints`.
+    pub constraints: String,
+}
+
+impl RunOptions {
+    /// The options of an audit of `game` with `settings`.
+    pub fn of<O: RuleSet>(game: &str, settings: &Settings<O>) -> RunOptions {
+        RunOptions {
+            game: game.to_string(),
+            rules: settings.rules.name().to_string(),
+            seed: settings.seed,
+            batch: settings.batch,
+            cases: settings.cases,
+            time: settings.time.map(|t| t.as_secs_f64()),
+            timeout: settings.limits.cpu.as_secs_f64(),
+            timeout_clock: "cpu".to_string(),
+            memory_mib: settings.limits.memory >> 20,
+            confinement: match settings.confinement {
+                Confinement::Unconfined => "unconfined",
+                Confinement::Confined { .. } => "confined",
+            }
+            .to_string(),
+            keep_going: settings.keep_going,
+            max_findings: settings.max_findings,
+            strict: settings.strict,
+            form: match settings.form {
+                FormRule::Asked(f) => f.as_str(),
+                _ => "auto",
+            }
+            .to_string(),
+            constraints: settings.constraints.as_str().to_string(),
         }
-        .to_string(),
-    );
-    put("keep-going", settings.keep_going.to_string());
-    put("max-findings", settings.max_findings.to_string());
-    put("strict", settings.strict.to_string());
-    put(
-        "form",
-        match settings.form {
-            FormRule::Asked(f) => f.as_str(),
-            _ => "auto",
-        }
-        .to_string(),
-    );
-    put("constraints", settings.constraints.as_str().to_string());
-    options
+    }
+
+    /// As the manifest writes them.
+    pub fn to_map(&self) -> BTreeMap<String, String> {
+        as_text::to_map(self)
+    }
 }
 
 /// `audit.json`: the manifest, the typed report, and what is derived from it for readers.
@@ -485,11 +511,11 @@ pub fn write_report(
 ) -> std::io::Result<()> {
     let mut reports: BTreeMap<String, Digest> = BTreeMap::new();
     let staged = staging.staged().to_path_buf();
-    for dir in ["programs", "tests"] {
+    for dir in [Layout::PROGRAMS_DIR, Layout::TESTS_DIR] {
         fs::create_dir_all(staged.join(dir))?;
     }
     for program in &report.programs {
-        fs::create_dir_all(staged.join("programs").join(dir_name(&program.name)))?;
+        fs::create_dir_all(staged.join(Layout::program_dir(&program.name)))?;
     }
     for file in files {
         let path = staged.join(&file.path);
@@ -506,15 +532,15 @@ pub fn write_report(
             .enumerate()
             .map(|(i, f)| finding_row(&report.game, &report.rules, program, i + 1, f))
             .collect();
-        let name = format!("programs/{}/{FINDINGS}", dir_name(&program.name));
+        let name = Layout::findings(&program.name);
         let digest = staging.csv(&name, &FINDINGS_HEADER, &rows)?;
         reports.insert(name, digest);
     }
     let lines = lines(report);
     let rows: Vec<Vec<String>> = lines.iter().map(program_row).collect();
     reports.insert(
-        PROGRAMS.to_string(),
-        staging.csv(PROGRAMS, &PROGRAMS_HEADER, &rows)?,
+        Layout::PROGRAMS.to_string(),
+        staging.csv(Layout::PROGRAMS, &PROGRAMS_HEADER, &rows)?,
     );
     manifest.reports = reports;
     let scores = scores_of(report);
@@ -533,7 +559,7 @@ pub fn write_report(
         runs: report.runs(),
     };
     staging.json(
-        MANIFEST,
+        Layout::MANIFEST,
         &Written {
             manifest,
             report,
@@ -541,28 +567,6 @@ pub fn write_report(
         },
     )?;
     staging.commit()
-}
-
-/// Writes the reports of an audit run with `settings` (every data file `found`).
-pub fn write<O: RuleSet>(
-    settings: &Settings<O>,
-    staging: Staging,
-    report: &AuditReport,
-    found: &[CaseFile],
-    files: &[ReportFile],
-) -> Result<(), RunError> {
-    let judged: Vec<CaseFile> = found
-        .iter()
-        .filter(|f| settings.shard.is_none_or(|s| s.contains(&f.name)))
-        .cloned()
-        .collect();
-    let manifest = Manifest::new(
-        "audit",
-        options(&report.game, settings),
-        found,
-        settings.shard.map(|s| (s, &judged[..])),
-    );
-    write_report(staging, report, manifest, files).map_err(|e| RunError::io(&settings.out, e))
 }
 
 /// Whether a program of `report` makes the audit fail: the package's verdict lists something
@@ -586,18 +590,12 @@ pub fn none_ran(report: &AuditReport) -> Option<String> {
 
 /// The properties of an audit run for CI outputs and the HTML report: the game, the programs,
 /// the seed (from `options`, the run's), the scores, the strengthening cases.
-pub fn properties(
-    report: &AuditReport,
-    options: &BTreeMap<String, String>,
-) -> Vec<(String, String)> {
+pub fn properties(report: &AuditReport, options: &RunOptions) -> Vec<(String, String)> {
     let s = scores_of(report);
     let mut properties = vec![
         ("game".to_string(), report.game.clone()),
         ("programs".to_string(), report.programs.len().to_string()),
-        (
-            "seed".to_string(),
-            options.get("seed").cloned().unwrap_or_default(),
-        ),
+        ("seed".to_string(), options.seed.to_string()),
         ("time-limit".to_string(), report.time_limit.describe()),
         ("tpr-existing".to_string(), s.tpr_existing.text()),
         ("tnr-existing".to_string(), s.tnr_existing.text()),
@@ -608,7 +606,7 @@ pub fn properties(
             report.tests.len().to_string(),
         ),
     ];
-    if !report.rules.is_empty() && options.get("rules").is_some_and(|r| !r.is_empty()) {
+    if !report.rules.is_empty() && !options.rules.is_empty() {
         properties.push(("rules".to_string(), report.rules.clone()));
     }
     properties

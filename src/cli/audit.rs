@@ -225,7 +225,7 @@ impl AuditArgs {
         super::Destinations {
             out: &self.out,
             reads,
-            reports: &crate::audit::report::REPORTS,
+            reports: &crate::audit::layout::Layout::REPORTS,
         }
         .check(&self.ci, Some(&self.html))?;
         Ok(())
@@ -387,7 +387,9 @@ impl AuditArgs {
 pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     use crate::audit::audited::AuditReport;
     use crate::audit::program;
+    use crate::audit::report::RunOptions;
     use crate::audit::sandbox::Confinement;
+    use crate::audit::sink::{ReportDir, Sink};
     args.check()?;
     let sandbox = args.sandbox()?;
     let confinement = sandbox
@@ -402,14 +404,15 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
         confinement: Confinement,
     }
     impl Visitor for Audit<'_> {
-        type Output = Result<(AuditReport, std::collections::BTreeMap<String, String>), RunError>;
+        type Output = Result<(AuditReport, RunOptions), RunError>;
         fn visit<G: Game>(self) -> Self::Output {
             let settings = self
                 .args
                 .settings::<G>(self.entrants.len(), self.confinement)?;
-            let report = crate::audit::pipeline::audit::<G>(&settings, self.entrants, self.notes)?;
-            let options = crate::audit::report::options(G::NAME, &settings);
-            Ok((report, options))
+            let mut dir = ReportDir::new(G::NAME, &settings)?;
+            let audited = crate::audit::pipeline::audit::<G>(&settings, self.entrants, self.notes)?;
+            dir.take(&audited)?;
+            Ok((audited.report, dir.options().clone()))
         }
     }
     let listening = program::interrupt_on_signals()

@@ -154,7 +154,7 @@ pub(super) fn merge(args: MergeArgs) -> Result<ExitCode, RunError> {
         &crate::verify::run::REPORTS[..],
         &crate::grade::REPORTS,
         &crate::stress::REPORTS,
-        &crate::audit::report::REPORTS,
+        &crate::audit::layout::Layout::REPORTS,
     ]
     .concat();
     super::Destinations {

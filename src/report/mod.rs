@@ -6,6 +6,7 @@
 //! [`ci`]'s, rendered as JUnit XML by [`junit`] and for GitHub Actions by [`github`].
 //! Combining shard runs is [`merge`]'s, with each command's own part.
 
+pub mod as_text;
 pub mod ci;
 pub mod github;
 pub mod html;

@@ -238,10 +238,7 @@ fn correct_judges_give_no_finding() {
 fn auditing_referee_itself_finds_nothing() {
     let dir = crate::common::scratch::reachable();
     // referee's binary, audited as any judge: copied where the program's user can read it.
-    let bin = crate::common::programs::copied(
-        dir.path(),
-        crate::common::command::referee_path(),
-    );
+    let bin = crate::common::programs::copied(dir.path(), crate::common::command::referee_path());
     for (game, rules) in [
         ("pousse", "waterloo"),
         ("pousse", "icfp98"),
