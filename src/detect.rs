@@ -10,7 +10,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use crate::game::RuleSet;
-use crate::games::{recognise, GameName};
+use crate::games::{recognise, GameName, RecogniseError};
 
 /// How much of the first non-blank line recognition looks at.
 pub const FIRST_LINE_BYTES: usize = 4096;
@@ -53,18 +53,16 @@ pub fn first_line(mut input: impl Read) -> io::Result<Option<Vec<u8>>> {
 }
 
 /// The game of the input `input`, recognised from its first non-blank line, or why not.
-pub fn recognise_input(input: impl Read) -> Result<GameName, String> {
-    match first_line(input) {
-        Ok(Some(line)) => recognise(&line),
-        Ok(None) => Err("empty input: no game to recognise".to_string()),
-        Err(e) => Err(format!("unreadable: {e}")),
+pub fn recognise_input(input: impl Read) -> Result<GameName, RecogniseError> {
+    match first_line(input)? {
+        Some(line) => recognise(&line),
+        None => Err(RecogniseError::Empty),
     }
 }
 
 /// The game of the file at `path`, recognised from its content.
-pub fn recognise_file(path: &Path) -> Result<GameName, String> {
-    let file = crate::guard::open_regular(path).map_err(|e| format!("unreadable: {e}"))?;
-    recognise_input(file)
+pub fn recognise_file(path: &Path) -> Result<GameName, RecogniseError> {
+    recognise_input(crate::guard::open_regular(path)?)
 }
 
 /// The rule set a file's name asks for, as its last suffix before `.in` (or `.ans`, `.out`):
@@ -91,7 +89,9 @@ mod tests {
     use crate::pousse::Rules;
 
     fn recognised(input: &[u8]) -> Result<&'static str, String> {
-        recognise_input(input).map(|g| g.as_str())
+        recognise_input(input)
+            .map(|g| g.as_str())
+            .map_err(|e| e.to_string())
     }
 
     #[test]

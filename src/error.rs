@@ -136,6 +136,27 @@ pub enum RunError {
     /// Bad flags, arguments or settings.
     #[error("{0}")]
     Usage(String),
+    /// A rule set no game (or not the game named) has.
+    #[error(transparent)]
+    Rules(#[from] crate::game::RulesError),
+    /// An input whose game is not recognised.
+    #[error(transparent)]
+    Recognise(#[from] crate::games::RecogniseError),
+    /// A report directory or file that cannot be read as a referee run's.
+    #[error(transparent)]
+    Refusal(#[from] crate::report::refusal::Refusal),
+    /// A slice that cannot be taken.
+    #[error(transparent)]
+    Shard(#[from] crate::shard::ShardError),
+    /// A generator knob given wrongly.
+    #[error(transparent)]
+    Knob(#[from] crate::knobs::KnobError),
+    /// A case `gen` cannot give.
+    #[error(transparent)]
+    Generate(#[from] crate::gen::GenerateError),
+    /// A package's cases cannot be planned.
+    #[error(transparent)]
+    Plan(#[from] crate::judge_system::package::cases::PlanError),
     /// Standard output was closed by its reader (`referee ... | head`): the run ends quietly.
     #[error("standard output closed")]
     ClosedPipe,
@@ -158,12 +179,6 @@ impl RunError {
             path: path.to_path_buf(),
             source,
         }
-    }
-}
-
-impl From<String> for RunError {
-    fn from(message: String) -> RunError {
-        RunError::Usage(message)
     }
 }
 

@@ -8,7 +8,7 @@ use std::hash::Hash;
 use std::io::Read;
 
 use crate::error::JudgeError;
-use crate::knobs::{Knob, Knobs};
+use crate::knobs::{Knob, KnobError, Knobs};
 use crate::random::Entropy;
 use crate::view::{BoardView, DrawRequest};
 pub use referee_reference::cases::{Case as ReferenceCase, Stop as ReferenceStop};
@@ -436,7 +436,7 @@ pub trait Case: Clone + Debug + Send + Sync + 'static {
     ) -> Result<Vec<Self>, JudgeError>;
 
     /// The shape asked for by `knobs` (only this game's knobs are present).
-    fn shape(knobs: &Knobs) -> Result<Self::Shape, String>;
+    fn shape(knobs: &Knobs) -> Result<Self::Shape, KnobError>;
 
     /// A random case of `shape`, under `options` (a random rule set when `None`).
     fn generate(
@@ -584,17 +584,48 @@ pub fn join_verdicts<G: Game>(verdicts: impl IntoIterator<Item = impl AsRef<str>
 
 /// The rule set asked for on the command line (`--rules`), or the default when absent; an
 /// error naming the game's rule sets when it has no such rule set (or none at all).
-pub fn rules_from_flag<G: Game>(flag: Option<&str>) -> Result<G::Options, String> {
+pub fn rules_from_flag<G: Game>(flag: Option<&str>) -> Result<G::Options, RulesError> {
     let Some(name) = flag else {
         return Ok(G::Options::default());
     };
     G::Options::from_name(name).ok_or_else(|| match G::Options::NAMES {
-        [] => format!("{} has no rule sets (--rules {name})", G::NAME),
-        names => format!(
-            "unknown rule set '{name}' for {} (one of {}; default {})",
-            G::NAME,
-            names.join(", "),
-            names[0]
-        ),
+        [] => RulesError::NoRuleSets {
+            game: G::NAME,
+            name: name.into(),
+        },
+        names => RulesError::Unknown {
+            game: G::NAME,
+            name: name.into(),
+            known: names,
+        },
     })
+}
+
+/// A `--rules` value no game (or not the game named) has.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    /// A rule set asked of a game that has none.
+    #[error("{game} has no rule sets (--rules {name})")]
+    NoRuleSets {
+        /// The game.
+        game: &'static str,
+        /// The rule set asked for.
+        name: String,
+    },
+    /// A rule set the game does not have.
+    #[error("unknown rule set '{name}' for {game} (one of {}; default {})", known.join(", "), known[0])]
+    Unknown {
+        /// The game.
+        game: &'static str,
+        /// The rule set asked for.
+        name: String,
+        /// The game's rule sets, the default first.
+        known: &'static [&'static str],
+    },
+    /// A rule set of no game (with no game named).
+    #[error("unknown rule set '{name}' ({})", crate::games::rule_sets_help())]
+    OfNoGame {
+        /// The rule set asked for.
+        name: String,
+    },
 }

@@ -165,19 +165,42 @@ impl GameName {
 }
 
 /// The game whose input starts with `line` (the first line that is not blank), or why none.
-pub fn recognise(line: &[u8]) -> Result<GameName, String> {
+pub fn recognise(line: &[u8]) -> Result<GameName, RecogniseError> {
     if let Some(game) = ALL.into_iter().find(|g| g.recognises(line)) {
         return Ok(game);
     }
+    Err(RecogniseError::NoGame {
+        line: crate::error::describe_bytes(line),
+    })
+}
+
+/// Why an input's game is not recognised.
+#[derive(Debug, thiserror::Error)]
+pub enum RecogniseError {
+    /// Its first line is no game's.
+    #[error(
+        "not recognised: the first line {line} is none of: {}; pass --game",
+        first_lines()
+    )]
+    NoGame {
+        /// The first line, as messages show input.
+        line: String,
+    },
+    /// It has no line but blank ones.
+    #[error("empty input: no game to recognise")]
+    Empty,
+    /// It cannot be read.
+    #[error("unreadable: {0}")]
+    Unreadable(#[from] std::io::Error),
+}
+
+/// Each game's first line, as [`RecogniseError::NoGame`] lists them.
+fn first_lines() -> String {
     let shapes: Vec<String> = ALL
         .iter()
         .map(|g| format!("{} ({})", g.info().first_line, g.as_str()))
         .collect();
-    Err(format!(
-        "not recognised: the first line {} is none of: {}; pass --game",
-        crate::error::describe_bytes(line),
-        shapes.join(", ")
-    ))
+    shapes.join(", ")
 }
 
 /// Every rule set name of any game, for `--rules` (values and defaults per game).
@@ -199,10 +222,10 @@ pub fn rule_sets_help() -> String {
 }
 
 /// Checks a `--rules` value given without naming a game: some game must have that rule set.
-pub fn check_rule_set_name(name: &str) -> Result<(), String> {
+pub fn check_rule_set_name(name: &str) -> Result<(), crate::game::RulesError> {
     if ALL.iter().any(|g| g.rule_sets().contains(&name)) {
         Ok(())
     } else {
-        Err(format!("unknown rule set '{name}' ({})", rule_sets_help()))
+        Err(crate::game::RulesError::OfNoGame { name: name.into() })
     }
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::detect::file_suffix;
 use crate::error::{JudgeError, RunError};
 use crate::game::{case_for_programs, render, Case, Constraints, Engine, Form, Game};
-use crate::knobs::Knobs;
+use crate::knobs::{KnobError, Knobs};
 use crate::random::Rng;
 use crate::report::write::AtomicFile;
 
@@ -254,7 +254,7 @@ pub fn one_case<G: Game>(
     shape: &<G::Case as Case>::Shape,
     rules: G::Options,
     contest: bool,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, GenerateError> {
     for draw in 0..DRAWS {
         let stream = seed.wrapping_add(draw.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let input = G::Case::generate(&mut Rng::for_item(stream, item), Some(rules), shape).input();
@@ -269,16 +269,17 @@ pub fn one_case<G: Game>(
             return Ok(input);
         }
     }
-    Err(format!(
-        "no {} case inside the contest's limits in {DRAWS} draws of seed {seed}, item {item}",
-        G::NAME
-    ))
+    Err(GenerateError::NoContestCase {
+        game: G::NAME,
+        seed,
+        item,
+    })
 }
 
 /// The input of the case of `G`'s package named `name` (a sample or an edge case, as listed in
 /// [`Game::package`]).
-pub fn named_case<G: Game>(name: &str, rules: G::Options) -> Result<Vec<u8>, String> {
-    let content = G::package(rules).ok_or_else(|| format!("{} has no package cases", G::NAME))?;
+pub fn named_case<G: Game>(name: &str, rules: G::Options) -> Result<Vec<u8>, GenerateError> {
+    let content = G::package(rules).ok_or(GenerateError::NoPackage { game: G::NAME })?;
     let mut names = Vec::new();
     for (case, input) in content.samples.iter().chain(&content.edge_cases) {
         if case == name {
@@ -286,11 +287,44 @@ pub fn named_case<G: Game>(name: &str, rules: G::Options) -> Result<Vec<u8>, Str
         }
         names.push(case.as_str());
     }
-    Err(format!(
-        "{} has no case named '{name}' (its cases: {})",
-        G::NAME,
-        names.join(", ")
-    ))
+    Err(GenerateError::NoSuchCase {
+        game: G::NAME,
+        name: name.into(),
+        known: names.join(", "),
+    })
+}
+
+/// A case `gen` cannot give.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GenerateError {
+    /// Every draw of the seed and item broke the contest's limits.
+    #[error(
+        "no {game} case inside the contest's limits in {DRAWS} draws of seed {seed}, item {item}"
+    )]
+    NoContestCase {
+        /// The game.
+        game: &'static str,
+        /// The seed.
+        seed: u64,
+        /// The item.
+        item: u64,
+    },
+    /// The game has no package, so no named cases.
+    #[error("{game} has no package cases")]
+    NoPackage {
+        /// The game.
+        game: &'static str,
+    },
+    /// No package case has that name.
+    #[error("{game} has no case named '{name}' (its cases: {known})")]
+    NoSuchCase {
+        /// The game.
+        game: &'static str,
+        /// The name asked for.
+        name: String,
+        /// The cases' names, comma-separated.
+        known: String,
+    },
 }
 
 /// The engine's verdicts on `input`, as a `.ans` holds them.
@@ -299,21 +333,14 @@ pub fn answer_of<G: Game>(input: &[u8], rules: G::Options) -> Result<String, Jud
 }
 
 /// Checks that every knob given is one of `G`'s.
-pub fn check_knobs<G: Game>(knobs: &Knobs) -> Result<(), String> {
+pub fn check_knobs<G: Game>(knobs: &Knobs) -> Result<(), KnobError> {
     let known = <G::Case as Case>::KNOBS;
     match knobs.names().find(|n| known.iter().all(|k| k.name != *n)) {
         None => Ok(()),
-        Some(name) => {
-            let names: Vec<String> = known.iter().map(|k| format!("--{}", k.name)).collect();
-            Err(format!(
-                "--{name} does not shape {} cases (its knobs: {})",
-                G::NAME,
-                if names.is_empty() {
-                    "none".to_string()
-                } else {
-                    names.join(", ")
-                }
-            ))
-        }
+        Some(name) => Err(KnobError::NotThisGames {
+            name: name.into(),
+            game: G::NAME,
+            known: known.iter().map(|k| format!("--{}", k.name)).collect(),
+        }),
     }
 }

@@ -62,6 +62,97 @@ impl Knob {
     }
 }
 
+/// A knob given wrongly: which, and what it takes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KnobError {
+    /// A word that is not `--NAME`.
+    #[error("'{word}' is not a knob (--NAME)")]
+    NotAKnob {
+        /// The word.
+        word: String,
+    },
+    /// A knob the game does not have.
+    #[error("--{name} is not a knob of this game")]
+    Unknown {
+        /// The knob's name.
+        name: String,
+    },
+    /// A knob given last, without its value.
+    #[error("--{name} needs a value")]
+    NoValue {
+        /// The knob's name.
+        name: String,
+    },
+    /// A count knob whose value is not a whole number.
+    #[error("--{name} takes a whole number, not '{value}'")]
+    NotAWholeNumber {
+        /// The knob's name.
+        name: String,
+        /// Its value.
+        value: String,
+    },
+    /// A fraction knob whose value is not a number from 0 to 1.
+    #[error("--{name} takes a number from 0 to 1, not '{value}'")]
+    NotAFraction {
+        /// The knob's name.
+        name: String,
+        /// Its value.
+        value: String,
+    },
+    /// A count knob of 0 that must be at least 1.
+    #[error("--{name} must be at least 1")]
+    Zero {
+        /// The knob's name.
+        name: String,
+    },
+    /// A count over its most: `why` says why not more.
+    #[error("--{name} must be at most {most} ({why}), not {value}")]
+    OverMost {
+        /// The knob's name.
+        name: String,
+        /// The most it may be.
+        most: u64,
+        /// Why not more.
+        why: String,
+        /// Its value.
+        value: u64,
+    },
+    /// A count outside the range a game allows.
+    #[error("--{name} must be from {least} to {most}, not {value}")]
+    OutOfRange {
+        /// The knob's name.
+        name: String,
+        /// The least it may be.
+        least: u64,
+        /// The most it may be.
+        most: u64,
+        /// Its value.
+        value: u64,
+    },
+    /// `--rows` and `--cols` whose product is over the most squares.
+    #[error("--rows {rows} --cols {cols}: {} squares, over the {most} of {why}", rows * cols)]
+    TooManySquares {
+        /// `--rows`.
+        rows: u64,
+        /// `--cols`.
+        cols: u64,
+        /// The most squares.
+        most: u64,
+        /// Why not more.
+        why: String,
+    },
+    /// A knob the game `game` does not have (`known` lists its knobs).
+    #[error("--{name} does not shape {game} cases (its knobs: {})", if known.is_empty() { "none".to_string() } else { known.join(", ") })]
+    NotThisGames {
+        /// The knob's name.
+        name: String,
+        /// The game.
+        game: &'static str,
+        /// Its knobs, as `--NAME`.
+        known: Vec<String>,
+    },
+}
+
 /// The knob values given on the command line, by name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Knobs {
@@ -80,20 +171,22 @@ impl Knobs {
     }
 
     /// Knobs from command-line words (`--n 100 --undecided`), each one of `known`.
-    pub fn from_words(words: &[&str], known: &[Knob]) -> Result<Knobs, String> {
+    pub fn from_words(words: &[&str], known: &[Knob]) -> Result<Knobs, KnobError> {
         let mut pairs = Vec::new();
         let mut it = words.iter();
         while let Some(word) = it.next() {
-            let name = word
-                .strip_prefix("--")
-                .ok_or_else(|| format!("'{word}' is not a knob (--NAME)"))?;
+            let name = word.strip_prefix("--").ok_or_else(|| KnobError::NotAKnob {
+                word: word.to_string(),
+            })?;
             let knob = known
                 .iter()
                 .find(|k| k.name == name)
-                .ok_or_else(|| format!("--{name} is not a knob of this game"))?;
+                .ok_or_else(|| KnobError::Unknown { name: name.into() })?;
             let value = match knob.kind {
                 KnobKind::Switch => "true",
-                _ => it.next().ok_or_else(|| format!("--{name} needs a value"))?,
+                _ => it
+                    .next()
+                    .ok_or_else(|| KnobError::NoValue { name: name.into() })?,
             };
             pairs.push((knob.name, value));
         }
@@ -106,13 +199,16 @@ impl Knobs {
     }
 
     /// The value of count knob `name`, if given.
-    pub fn count<T: FromStr>(&self, name: &str) -> Result<Option<T>, String> {
+    pub fn count<T: FromStr>(&self, name: &str) -> Result<Option<T>, KnobError> {
         self.values
             .get(name)
             .map(|v| {
                 crate::text::whole_number(v)
                     .and_then(|n| n.to_string().parse().ok())
-                    .ok_or_else(|| format!("--{name} takes a whole number, not '{v}'"))
+                    .ok_or_else(|| KnobError::NotAWholeNumber {
+                        name: name.into(),
+                        value: v.clone(),
+                    })
             })
             .transpose()
     }
@@ -121,26 +217,29 @@ impl Knobs {
     pub fn positive<T: FromStr + PartialOrd + From<u8>>(
         &self,
         name: &str,
-    ) -> Result<Option<T>, String> {
+    ) -> Result<Option<T>, KnobError> {
         match self.count::<T>(name)? {
-            Some(v) if v < T::from(1) => Err(format!("--{name} must be at least 1")),
+            Some(v) if v < T::from(1) => Err(KnobError::Zero { name: name.into() }),
             v => Ok(v),
         }
     }
 
     /// The value of count knob `name`, if given, which must be from 1 to `most`: `what` says
     /// why not more.
-    pub fn within(&self, name: &str, most: u64, what: &str) -> Result<Option<u64>, String> {
+    pub fn within(&self, name: &str, most: u64, what: &str) -> Result<Option<u64>, KnobError> {
         match self.positive::<u64>(name)? {
-            Some(v) if v > most => {
-                Err(format!("--{name} must be at most {most} ({what}), not {v}"))
-            }
+            Some(value) if value > most => Err(KnobError::OverMost {
+                name: name.into(),
+                most,
+                why: what.into(),
+                value,
+            }),
             v => Ok(v),
         }
     }
 
     /// The knobs `rows` and `cols`, if given: together at most [`MOST_UNITS`] squares.
-    pub fn grid(&self) -> Result<(Option<u64>, Option<u64>), String> {
+    pub fn grid(&self) -> Result<(Option<u64>, Option<u64>), KnobError> {
         let what = "the squares of a case gen can hold";
         let (rows, cols) = (
             self.within("rows", MOST_UNITS, what)?,
@@ -148,22 +247,27 @@ impl Knobs {
         );
         if let (Some(r), Some(c)) = (rows, cols) {
             if r * c > MOST_UNITS {
-                return Err(format!(
-                    "--rows {r} --cols {c}: {} squares, over the {MOST_UNITS} of {what}",
-                    r * c
-                ));
+                return Err(KnobError::TooManySquares {
+                    rows: r,
+                    cols: c,
+                    most: MOST_UNITS,
+                    why: what.into(),
+                });
             }
         }
         Ok((rows, cols))
     }
 
     /// The value of fraction knob `name`, if given.
-    pub fn fraction(&self, name: &str) -> Result<Option<f64>, String> {
+    pub fn fraction(&self, name: &str) -> Result<Option<f64>, KnobError> {
         self.values
             .get(name)
             .map(|v| match v.parse::<f64>() {
                 Ok(f) if (0.0..=1.0).contains(&f) => Ok(f),
-                _ => Err(format!("--{name} takes a number from 0 to 1, not '{v}'")),
+                _ => Err(KnobError::NotAFraction {
+                    name: name.into(),
+                    value: v.clone(),
+                }),
             })
             .transpose()
     }

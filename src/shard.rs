@@ -20,9 +20,9 @@ pub struct Shard {
 
 impl Shard {
     /// The slice `k` of `n`, checked.
-    pub fn new(k: u64, n: u64) -> Result<Shard, String> {
+    pub fn new(k: u64, n: u64) -> Result<Shard, ShardError> {
         if n == 0 || k == 0 || k > n {
-            return Err(format!("need 1 <= K <= N, got {k}/{n}"));
+            return Err(ShardError::OutOfRange { k, n });
         }
         Ok(Shard { k, n })
     }
@@ -52,13 +52,122 @@ impl fmt::Display for Shard {
 }
 
 impl FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let (k, n) = s.split_once('/').ok_or("expected K/N, e.g. 2/5")?;
-        let k: u64 = k.trim().parse().map_err(|_| format!("bad K in {s}"))?;
-        let n: u64 = n.trim().parse().map_err(|_| format!("bad N in {s}"))?;
+    type Err = ShardError;
+    fn from_str(s: &str) -> Result<Shard, ShardError> {
+        let (k, n) = s.split_once('/').ok_or(ShardError::NotASlice)?;
+        let k: u64 = k
+            .trim()
+            .parse()
+            .map_err(|_| ShardError::BadK { text: s.into() })?;
+        let n: u64 = n
+            .trim()
+            .parse()
+            .map_err(|_| ShardError::BadN { text: s.into() })?;
         Shard::new(k, n)
     }
+}
+
+/// A slice that cannot be taken: a bad `--shard` value, or an environment that names none.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// K or N outside `1 <= K <= N`.
+    #[error("need 1 <= K <= N, got {k}/{n}")]
+    OutOfRange {
+        /// K.
+        k: u64,
+        /// N.
+        n: u64,
+    },
+    /// No `/` in the value.
+    #[error("expected K/N, e.g. 2/5")]
+    NotASlice,
+    /// K is not a whole number.
+    #[error("bad K in {text}")]
+    BadK {
+        /// The value.
+        text: String,
+    },
+    /// N is not a whole number.
+    #[error("bad N in {text}")]
+    BadN {
+        /// The value.
+        text: String,
+    },
+    /// A `--shard` value that is neither a slice nor `auto`.
+    #[error("{0} (or `auto`)")]
+    NotASliceOrAuto(Box<ShardError>),
+    /// `--shards` with a slice given.
+    #[error("--shards goes with --shard auto only")]
+    ShardsWithoutAuto,
+    /// An environment variable that is not a whole number.
+    #[error("{name}={value} is not a whole number")]
+    NotAWholeNumber {
+        /// The variable.
+        name: String,
+        /// Its value.
+        value: String,
+    },
+    /// `REFEREE_SHARD` that is not a slice.
+    #[error("REFEREE_SHARD={value}: {why}")]
+    RefereeShard {
+        /// Its value.
+        value: String,
+        /// Why it is not a slice.
+        why: Box<ShardError>,
+    },
+    /// A Slurm array task without the array's bounds.
+    #[error("SLURM_ARRAY_TASK_ID is set without SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT")]
+    SlurmIncomplete,
+    /// A Slurm array task id that is not one of the array's.
+    #[error("SLURM_ARRAY_TASK_ID={id} is not in the array {min}, {}, ... (step {step})", min + step)]
+    SlurmNotInArray {
+        /// The task id.
+        id: u64,
+        /// The array's first id.
+        min: u64,
+        /// The array's step.
+        step: u64,
+    },
+    /// A Slurm array whose ids do not make a slice.
+    #[error(
+        "SLURM_ARRAY_TASK_ID={id} with SLURM_ARRAY_TASK_MIN={min}, SLURM_ARRAY_TASK_COUNT={count}: \
+         {why} (the array must be a range, such as --array=0-7)"
+    )]
+    SlurmRange {
+        /// The task id.
+        id: u64,
+        /// The array's first id.
+        min: u64,
+        /// The array's task count.
+        count: u64,
+        /// Why not.
+        why: Box<ShardError>,
+    },
+    /// A Kubernetes Job index without the slice count.
+    #[error(
+        "JOB_COMPLETION_INDEX is set, but not the slice count: pass --shards N or set \
+         REFEREE_SHARDS (the Job's completions)"
+    )]
+    NoSliceCount,
+    /// An index too large to count from 1.
+    #[error("need an index below {n}")]
+    IndexTooLarge {
+        /// The slice count.
+        n: u64,
+    },
+    /// A Kubernetes Job index that is not a slice of the count.
+    #[error("JOB_COMPLETION_INDEX={index} of {n} slices: {why}")]
+    JobIndex {
+        /// The index.
+        index: u64,
+        /// The slice count.
+        n: u64,
+        /// Why not.
+        why: Box<ShardError>,
+    },
+    /// `--shard auto` with no slice in the environment.
+    #[error("--shard auto: no slice in the environment; set one of: {AUTO_VARIABLES}")]
+    NoSlice,
 }
 
 /// A `--shard` value: a slice, or `auto`.
@@ -71,14 +180,14 @@ pub enum ShardSpec {
 }
 
 impl FromStr for ShardSpec {
-    type Err = String;
-    fn from_str(s: &str) -> Result<ShardSpec, String> {
+    type Err = ShardError;
+    fn from_str(s: &str) -> Result<ShardSpec, ShardError> {
         if s == "auto" {
             Ok(ShardSpec::Auto)
         } else {
             s.parse()
                 .map(ShardSpec::Slice)
-                .map_err(|e| format!("{e} (or `auto`)"))
+                .map_err(|e| ShardError::NotASliceOrAuto(Box::new(e)))
         }
     }
 }
@@ -97,69 +206,67 @@ impl ShardSpec {
         self,
         shards: Option<u64>,
         var: impl Fn(&str) -> Option<String>,
-    ) -> Result<Shard, String> {
+    ) -> Result<Shard, ShardError> {
         match self {
             ShardSpec::Slice(s) if shards.is_none() => return Ok(s),
-            ShardSpec::Slice(_) => return Err("--shards goes with --shard auto only".into()),
+            ShardSpec::Slice(_) => return Err(ShardError::ShardsWithoutAuto),
             ShardSpec::Auto => {}
         }
-        let number = |name: &str| -> Result<Option<u64>, String> {
+        let number = |name: &str| -> Result<Option<u64>, ShardError> {
             match var(name) {
                 None => Ok(None),
-                Some(v) => v
-                    .trim()
-                    .parse::<u64>()
-                    .map(Some)
-                    .map_err(|_| format!("{name}={v} is not a whole number")),
+                Some(v) => {
+                    v.trim()
+                        .parse::<u64>()
+                        .map(Some)
+                        .map_err(|_| ShardError::NotAWholeNumber {
+                            name: name.into(),
+                            value: v,
+                        })
+                }
             }
         };
         if let Some(v) = var("REFEREE_SHARD") {
-            return v.parse().map_err(|e| format!("REFEREE_SHARD={v}: {e}"));
+            return v.parse().map_err(|e| ShardError::RefereeShard {
+                value: v,
+                why: Box::new(e),
+            });
         }
         if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
             let min = number("SLURM_ARRAY_TASK_MIN")?;
             let count = number("SLURM_ARRAY_TASK_COUNT")?;
             let step = number("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
             let (Some(min), Some(count)) = (min, count) else {
-                return Err(
-                    "SLURM_ARRAY_TASK_ID is set without SLURM_ARRAY_TASK_MIN and \
-                     SLURM_ARRAY_TASK_COUNT"
-                        .into(),
-                );
+                return Err(ShardError::SlurmIncomplete);
             };
             if id < min || (id - min) % step != 0 {
-                return Err(format!(
-                    "SLURM_ARRAY_TASK_ID={id} is not in the array {min}, {}, ... (step {step})",
-                    min + step
-                ));
+                return Err(ShardError::SlurmNotInArray { id, min, step });
             }
-            return Shard::new((id - min) / step + 1, count).map_err(|e| {
-                format!(
-                    "SLURM_ARRAY_TASK_ID={id} with SLURM_ARRAY_TASK_MIN={min}, \
-                     SLURM_ARRAY_TASK_COUNT={count}: {e} (the array must be a range, such as \
-                     --array=0-7)"
-                )
+            return Shard::new((id - min) / step + 1, count).map_err(|e| ShardError::SlurmRange {
+                id,
+                min,
+                count,
+                why: Box::new(e),
             });
         }
         if let Some(index) = number("JOB_COMPLETION_INDEX")? {
             let n = match shards {
                 Some(n) => n,
-                None => number("REFEREE_SHARDS")?.ok_or(
-                    "JOB_COMPLETION_INDEX is set, but not the slice count: pass --shards N \
-                     or set REFEREE_SHARDS (the Job's completions)",
-                )?,
+                None => number("REFEREE_SHARDS")?.ok_or(ShardError::NoSliceCount)?,
             };
             // The index counts from 0: an index past the count (the largest one included) is
             // refused, never wrapped.
             return index
                 .checked_add(1)
-                .ok_or_else(|| format!("need an index below {n}"))
+                .ok_or(ShardError::IndexTooLarge { n })
                 .and_then(|k| Shard::new(k, n))
-                .map_err(|e| format!("JOB_COMPLETION_INDEX={index} of {n} slices: {e}"));
+                .map_err(|e| ShardError::JobIndex {
+                    index,
+                    n,
+                    why: Box::new(e),
+                });
         }
-        Err(format!(
-            "--shard auto: no slice in the environment; set one of: {AUTO_VARIABLES}"
-        ))
+        Err(ShardError::NoSlice)
     }
 }
 
@@ -205,7 +312,10 @@ mod tests {
         let slice = |pairs: &[(&str, &str)], shards| ShardSpec::Auto.resolve(shards, env(pairs));
         // The largest index does not wrap to the first slice.
         let largest = slice(&[("JOB_COMPLETION_INDEX", "18446744073709551615")], Some(4));
-        assert!(largest.unwrap_err().contains("18446744073709551615"));
+        assert!(largest
+            .unwrap_err()
+            .to_string()
+            .contains("18446744073709551615"));
         let slurm = [
             ("SLURM_ARRAY_TASK_ID", "5"),
             ("SLURM_ARRAY_TASK_MIN", "3"),
@@ -224,13 +334,20 @@ mod tests {
             ("SLURM_ARRAY_TASK_MIN", "3"),
             ("SLURM_ARRAY_TASK_COUNT", "4"),
         ];
-        assert!(slice(&outside, None).unwrap_err().contains("range"));
+        assert!(slice(&outside, None)
+            .unwrap_err()
+            .to_string()
+            .contains("range"));
         assert!(slice(&[("SLURM_ARRAY_TASK_ID", "1")], None)
             .unwrap_err()
+            .to_string()
             .contains("SLURM_ARRAY_TASK_MIN"));
         let k8s = [("JOB_COMPLETION_INDEX", "0")];
         assert_eq!(slice(&k8s, Some(5)), Ok(Shard { k: 1, n: 5 }));
-        assert!(slice(&k8s, None).unwrap_err().contains("--shards"));
+        assert!(slice(&k8s, None)
+            .unwrap_err()
+            .to_string()
+            .contains("--shards"));
         let k8s_env = [("JOB_COMPLETION_INDEX", "4"), ("REFEREE_SHARDS", "5")];
         assert_eq!(slice(&k8s_env, None), Ok(Shard { k: 5, n: 5 }));
         assert!(slice(
@@ -242,7 +359,7 @@ mod tests {
             slice(&[("REFEREE_SHARD", "2/7")], None),
             Ok(Shard { k: 2, n: 7 })
         );
-        let none = slice(&[], None).unwrap_err();
+        let none = slice(&[], None).unwrap_err().to_string();
         for name in [
             "SLURM_ARRAY_TASK_ID",
             "JOB_COMPLETION_INDEX",

@@ -230,7 +230,7 @@ impl<const BUG: bool> Case for Pile<BUG> {
             .collect())
     }
 
-    fn shape(knobs: &Knobs) -> Result<PileShape, String> {
+    fn shape(knobs: &Knobs) -> Result<PileShape, referee::knobs::KnobError> {
         Ok(PileShape {
             n: knobs.count("n")?,
         })

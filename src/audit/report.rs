@@ -380,9 +380,9 @@ fn reproduce(program: &ProgramRecord, f: &FindingRecord) -> String {
 }
 
 /// The options of an audit run that change its reports, as its manifest writes them (each
-/// by its flag's name, as text).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+/// by its flag's name, as text); read back from older manifests, a missing one is its default.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "kebab-case")]
 pub struct RunOptions {
     /// The game.
     pub game: String,

@@ -19,7 +19,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 
 use crate::error::RunError;
-use crate::game::{rules_from_flag, Game};
+use crate::game::{rules_from_flag, Game, RulesError};
 use crate::games::{self, GameName, Visitor};
 use crate::report::merge::ShardMerge;
 
@@ -319,11 +319,11 @@ fn out_apart<'a>(
 }
 
 /// A `--rules` value checked against `game` when one is named, else against every game.
-fn check_rules(game: Option<GameName>, rules: Option<&str>) -> Result<(), String> {
+fn check_rules(game: Option<GameName>, rules: Option<&str>) -> Result<(), RulesError> {
     struct Check<'a>(Option<&'a str>);
     impl Visitor for Check<'_> {
-        type Output = Result<(), String>;
-        fn visit<G: Game>(self) -> Result<(), String> {
+        type Output = Result<(), RulesError>;
+        fn visit<G: Game>(self) -> Result<(), RulesError> {
             rules_from_flag::<G>(self.0).map(|_| ())
         }
     }
@@ -493,13 +493,11 @@ impl ShardArgs {
     fn slice(&self) -> Result<Option<crate::shard::Shard>, RunError> {
         match (self.shard, self.shards) {
             (None, None) => Ok(None),
-            (None, Some(_)) => Err(RunError::Usage(
-                "--shards goes with --shard auto only".into(),
-            )),
+            (None, Some(_)) => Err(crate::shard::ShardError::ShardsWithoutAuto.into()),
             (Some(spec), shards) => spec
                 .resolve(shards, |name| std::env::var(name).ok())
                 .map(Some)
-                .map_err(RunError::Usage),
+                .map_err(RunError::from),
         }
     }
 }

@@ -94,28 +94,21 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
             |j| (j as usize).min(crate::pool::most_jobs()),
         ),
     };
-    let options = [
-        ("game", args.game.map_or("", |g| g.as_str()).to_string()),
-        ("rules", args.rules.clone().unwrap_or_default()),
-        ("reference-budget", args.reference_budget.to_string()),
-        ("no-reference", args.no_reference.to_string()),
-        (
-            "reference-max-bytes",
-            args.reference_max_bytes
-                .map_or(String::new(), |b| b.to_string()),
-        ),
-        ("timings", args.timings.to_string()),
-    ];
+    let options = crate::verify::run::VerifyOptions {
+        game: args.game.map_or("", |g| g.as_str()).to_string(),
+        rules: args.rules.clone().unwrap_or_default(),
+        reference_budget: args.reference_budget,
+        no_reference: args.no_reference,
+        reference_max_bytes: args.reference_max_bytes,
+        timings: args.timings,
+    };
     let batch = crate::verify::run::Batch {
         paths: args.paths,
         shard: args.sharding.slice()?,
         jobs: args.jobs.map(|j| j as usize),
         out: args.out,
         timings: args.timings,
-        options: options
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
+        options,
         kept_rows: crate::verify::run::KEPT_ROWS,
     };
     let (game, rules) = (args.game, args.rules.as_deref());
@@ -141,7 +134,7 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
                     outcome.files,
                     batch.out.display()
                 ),
-                format!("options: {}", settings_line(&batch.options)),
+                format!("options: {}", settings_line(&batch.options.to_map())),
             ];
             crate::verify::run::html_page(&outcome, about)
         },

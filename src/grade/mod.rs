@@ -43,13 +43,22 @@ pub struct Options {
     pub kept_rows: Option<usize>,
 }
 
+/// The options of a grade run that change its reports, as its manifest writes them.
+#[derive(serde::Serialize)]
+struct Written {
+    /// `--game`, or empty: recognised per case.
+    game: String,
+    /// `--rules`, or empty.
+    rules: String,
+}
+
 impl Options {
     /// The options, for the manifest.
     fn manifest(&self) -> BTreeMap<String, String> {
-        let mut m = BTreeMap::new();
-        m.insert("game".into(), self.game.map_or("", |g| g.as_str()).into());
-        m.insert("rules".into(), self.rules.clone().unwrap_or_default());
-        m
+        crate::report::as_text::to_map(&Written {
+            game: self.game.map_or("", |g| g.as_str()).into(),
+            rules: self.rules.clone().unwrap_or_default(),
+        })
     }
 }
 
@@ -78,7 +87,7 @@ fn judge_case(case: &CaseFile, options: &Options) -> Result<String, String> {
     let path = &case.path;
     let game = match options.game {
         Some(g) => g,
-        None => recognise_file(path)?,
+        None => recognise_file(path).map_err(|e| e.to_string())?,
     };
     let output = game.visit(EngineOutput {
         path,

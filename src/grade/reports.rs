@@ -3,6 +3,7 @@
 //! one file open at a time), the parts are joined in submission order at the end; counts per
 //! submission and a bounded set of rows ([`KEPT_ROWS`]) are all that memory holds.
 
+use crate::report::refusal::Refusal;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
@@ -384,11 +385,14 @@ pub struct GradeRows {
 
 impl GradeRows {
     /// Opens the `grades.csv` of `dir`, checking its header.
-    pub fn open(dir: &std::path::Path) -> Result<GradeRows, String> {
+    pub fn open(dir: &std::path::Path) -> Result<GradeRows, Refusal> {
         let path = dir.join(GRADES);
         let (reader, header) = crate::report::open_csv(&path)?;
         if header.iter().ne(GRADES_HEADER.iter().copied()) {
-            return Err(format!("{}: not a grades report", path.display()));
+            return Err(Refusal::NotThisReport {
+                path,
+                what: "a grades report",
+            });
         }
         Ok(GradeRows {
             path,
@@ -403,15 +407,19 @@ impl GradeRows {
 }
 
 impl Iterator for GradeRows {
-    type Item = Result<GradeRow, String>;
+    type Item = Result<GradeRow, Refusal>;
     fn next(&mut self) -> Option<Self::Item> {
         let record = self.records.next()?;
         Some(
             record
-                .map_err(|e| format!("{}: {e}", self.path.display()))
+                .map_err(|source| Refusal::Csv {
+                    path: self.path.clone(),
+                    source,
+                })
                 .and_then(|record| {
-                    GradeRow::from_record(&record).ok_or_else(|| {
-                        format!("{}: a malformed row {record:?}", self.path.display())
+                    GradeRow::from_record(&record).ok_or_else(|| Refusal::MalformedRow {
+                        path: self.path.clone(),
+                        record: format!("{record:?}"),
                     })
                 }),
         )

@@ -5,7 +5,7 @@ use super::{within_contest_limits, LittleSquares};
 use crate::corrupt::{change_byte, edit_line, insert_line};
 use crate::error::JudgeError;
 use crate::game::{Case, Constraints, EXTREME_PERCENT};
-use crate::knobs::{Knob, Knobs};
+use crate::knobs::{Knob, KnobError, Knobs};
 use crate::random::{pick, Entropy};
 
 /// The most empty squares in a small grid of random size (the reference searches up to 24;
@@ -367,13 +367,16 @@ impl Case for GridCase {
             .collect())
     }
 
-    fn shape(knobs: &Knobs) -> Result<GridShape, String> {
+    fn shape(knobs: &Knobs) -> Result<GridShape, KnobError> {
         let (rows, cols) = knobs.grid()?;
         let widest = super::fold::MAX_WIDTH as u64;
         if let Some(cols) = cols.filter(|&c| c > widest) {
-            return Err(format!(
-                "--cols must be at most {widest} (the widest row the engine reads), not {cols}"
-            ));
+            return Err(KnobError::OverMost {
+                name: "cols".into(),
+                most: widest,
+                why: "the widest row the engine reads".into(),
+                value: cols,
+            });
         }
         Ok(GridShape {
             rows: rows.map(|r| r as usize),

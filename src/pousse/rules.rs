@@ -44,10 +44,13 @@ impl fmt::Display for Rules {
 }
 
 impl FromStr for Rules {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Rules, String> {
-        Rules::from_name(s)
-            .ok_or_else(|| format!("unknown rule set '{s}' (waterloo, icfp98, icfp98-board)"))
+    type Err = crate::game::RulesError;
+    fn from_str(s: &str) -> Result<Rules, crate::game::RulesError> {
+        Rules::from_name(s).ok_or_else(|| crate::game::RulesError::Unknown {
+            game: "pousse",
+            name: s.into(),
+            known: <Rules as RuleSet>::NAMES,
+        })
     }
 }
 

@@ -11,6 +11,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::refusal::Refusal;
 use super::write::Digest;
 use crate::shard::Shard;
 use crate::walk::CaseFile;
@@ -154,7 +155,7 @@ impl Manifest {
 
     /// Reads the manifest `name` of directory `dir` and checks that every report it names is
     /// there, unchanged: the directory holds one run.
-    pub fn read(dir: &Path, name: &str) -> Result<Manifest, String> {
+    pub fn read(dir: &Path, name: &str) -> Result<Manifest, Refusal> {
         Manifest::read_with::<Manifest>(dir, name).map(|(manifest, _)| manifest)
     }
 
@@ -163,27 +164,32 @@ impl Manifest {
     pub fn read_with<T: serde::de::DeserializeOwned>(
         dir: &Path,
         name: &str,
-    ) -> Result<(Manifest, T), String> {
+    ) -> Result<(Manifest, T), Refusal> {
         let path = dir.join(name);
-        let text = read_bounded(&path, MANIFEST_MAX_BYTES)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let manifest: Manifest = serde_json::from_slice(&text)
-            .map_err(|e| format!("{}: not a referee manifest: {e}", path.display()))?;
-        let whole: T = serde_json::from_slice(&text)
-            .map_err(|e| format!("{}: not a referee manifest: {e}", path.display()))?;
+        let text =
+            read_bounded(&path, MANIFEST_MAX_BYTES).map_err(|source| Refusal::Unreadable {
+                path: path.clone(),
+                source,
+            })?;
+        let not_a_manifest = |source| Refusal::NotAManifest {
+            path: path.clone(),
+            source,
+        };
+        let manifest: Manifest = serde_json::from_slice(&text).map_err(not_a_manifest)?;
+        let whole: T = serde_json::from_slice(&text).map_err(not_a_manifest)?;
         for (report, digest) in &manifest.reports {
             let file = dir.join(report);
-            let actual =
-                Digest::of_file(&file, 1).map_err(|e| format!("{}: {e}", file.display()))?;
+            let actual = Digest::of_file(&file, 1).map_err(|source| Refusal::Unreadable {
+                path: file.clone(),
+                source,
+            })?;
             if actual != *digest {
-                return Err(format!(
-                    "{}: does not match {} ({} rows against {}): the directory does not hold \
-                     one run",
-                    file.display(),
-                    path.display(),
-                    actual.rows,
-                    digest.rows
-                ));
+                return Err(Refusal::Changed {
+                    file,
+                    manifest: path,
+                    actual: actual.rows,
+                    expected: digest.rows,
+                });
             }
         }
         Ok((manifest, whole))

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use crate::error::RunError;
 use crate::report::ci::Suite;
 use crate::report::manifest::Manifest;
+use crate::report::refusal::Refusal;
 use crate::report::write::Staging;
 use crate::shard::Shard;
 
@@ -100,7 +101,7 @@ impl Merged {
 
 /// The command of the run in `dir` (its index in `commands`) and its manifest, read and
 /// checked.
-fn read_manifest(dir: &Path, commands: &[&dyn ShardMerge]) -> Result<(usize, Manifest), String> {
+fn read_manifest(dir: &Path, commands: &[&dyn ShardMerge]) -> Result<(usize, Manifest), Refusal> {
     let found: Vec<usize> = (0..commands.len())
         .filter(|&i| dir.join(commands[i].manifest()).is_file())
         .collect();
@@ -112,42 +113,37 @@ fn read_manifest(dir: &Path, commands: &[&dyn ShardMerge]) -> Result<(usize, Man
         [i] => {
             let manifest = Manifest::read(dir, commands[i].manifest())?;
             if manifest.command != commands[i].command() {
-                return Err(format!(
-                    "{}: {} names the command {:?}, not {}",
-                    dir.display(),
-                    commands[i].manifest(),
-                    manifest.command,
-                    commands[i].command()
-                ));
+                return Err(Refusal::WrongCommand {
+                    dir: dir.to_path_buf(),
+                    name: commands[i].manifest(),
+                    found: manifest.command,
+                    command: commands[i].command(),
+                });
             }
             Ok((i, manifest))
         }
-        [] => Err(format!(
-            "{}: no manifest ({}): not the reports of a referee run",
-            dir.display(),
-            names(&(0..commands.len()).collect::<Vec<_>>())
-        )),
-        _ => Err(format!(
-            "{}: holds the manifests of several runs ({}); give each run a directory of its own",
-            dir.display(),
-            names(&found)
-        )),
+        [] => Err(Refusal::NoManifest {
+            dir: dir.to_path_buf(),
+            names: names(&(0..commands.len()).collect::<Vec<_>>()),
+        }),
+        _ => Err(Refusal::SeveralRuns {
+            dir: dir.to_path_buf(),
+            names: names(&found),
+        }),
     }
 }
 
 /// Checks that `manifests` (one per directory) are the shards of one run, and returns the
 /// manifest of that run.
-fn one_run(dirs: &[PathBuf], manifests: &[Manifest]) -> Result<Manifest, String> {
+fn one_run(dirs: &[PathBuf], manifests: &[Manifest]) -> Result<Manifest, Refusal> {
     let first = &manifests[0];
     let mut seen: BTreeMap<u64, Vec<&Path>> = BTreeMap::new();
     let mut total = None;
     for (dir, m) in dirs.iter().zip(manifests) {
-        let name = dir.display();
-        let differ = |what: &str| {
-            format!(
-                "{name}: {what} differ from {}'s: not shards of one run",
-                dirs[0].display()
-            )
+        let differ = |what: &str| Refusal::Differ {
+            dir: dir.clone(),
+            first: dirs[0].clone(),
+            what: what.to_string(),
         };
         if m.command != first.command {
             return Err(differ(&format!(
@@ -168,9 +164,7 @@ fn one_run(dirs: &[PathBuf], manifests: &[Manifest]) -> Result<Manifest, String>
             return Err(differ("case lists (different inputs)"));
         }
         let Some(slice) = &m.shard else {
-            return Err(format!(
-                "{name}: not a shard (a whole run: nothing to merge it with)"
-            ));
+            return Err(Refusal::NotAShard { dir: dir.clone() });
         };
         match total {
             None => total = Some(slice.n),
@@ -191,14 +185,14 @@ fn one_run(dirs: &[PathBuf], manifests: &[Manifest]) -> Result<Manifest, String>
         })
         .collect();
     if !doubled.is_empty() {
-        return Err(format!("slice given twice: {}", doubled.join(", ")));
+        return Err(Refusal::SliceTwice(doubled.join(", ")));
     }
     let missing: Vec<String> = (1..=n)
         .filter(|k| !seen.contains_key(k))
         .map(|k| format!("{k}/{n}"))
         .collect();
     if !missing.is_empty() {
-        return Err(format!("slice missing: {}", missing.join(", ")));
+        return Err(Refusal::SliceMissing(missing.join(", ")));
     }
     Ok(Manifest {
         shard: None,
@@ -208,8 +202,12 @@ fn one_run(dirs: &[PathBuf], manifests: &[Manifest]) -> Result<Manifest, String>
 }
 
 /// The error for a row of `report` about `item`, which is not in the shard's slice.
-pub fn not_in_slice(report: &Path, item: &str, shard: Shard) -> String {
-    format!("{}: {item} is not in slice {shard}", report.display())
+pub fn not_in_slice(report: &Path, item: &str, shard: Shard) -> Refusal {
+    Refusal::NotInSlice {
+        report: report.to_path_buf(),
+        item: item.to_string(),
+        shard,
+    }
 }
 
 /// A shard's next row, ordered for a min-heap by the report order (ties by shard).
@@ -282,8 +280,7 @@ pub fn merge(
         command.get_or_insert(i);
         manifests.push(manifest);
     }
-    let command =
-        commands[command.ok_or_else(|| RunError::Usage("no shard directories given".into()))?];
+    let command = commands[command.ok_or(Refusal::NoShards)?];
     let manifest = one_run(dirs, &manifests)?;
     let shards = Shards { dirs, manifests };
     command.combine(&shards, staging, manifest, kept_rows)

@@ -14,19 +14,22 @@ pub mod junit;
 pub mod manifest;
 pub mod merge;
 pub mod publish;
+pub mod refusal;
 pub mod write;
 
 use std::cmp::Ordering;
 use std::path::Path;
 
+use refusal::Refusal;
+
 /// Opens the CSV report `path` and reads its header; errors name the file.
-pub fn open_csv(path: &Path) -> Result<(csv::Reader<std::fs::File>, csv::StringRecord), String> {
-    let mut reader =
-        csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let header = reader
-        .headers()
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .clone();
+pub fn open_csv(path: &Path) -> Result<(csv::Reader<std::fs::File>, csv::StringRecord), Refusal> {
+    let csv = |source| Refusal::Csv {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut reader = csv::Reader::from_path(path).map_err(csv)?;
+    let header = reader.headers().map_err(csv)?.clone();
     Ok((reader, header))
 }
 

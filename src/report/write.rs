@@ -280,7 +280,7 @@ impl Staging {
                     )));
                 }
                 fs::read_dir(&dir)?;
-                irreplaceable(&dir).map_err(invalid)?;
+                irreplaceable(&dir).map_err(|e| invalid(e.to_string()))?;
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => return Err(e),
@@ -475,7 +475,7 @@ impl Drop for Staging {
 /// directory marked immutable or append-only. Found before any work, where the commit would
 /// find it after all of it.
 #[cfg(target_os = "linux")]
-fn irreplaceable(dir: &Path) -> Result<(), String> {
+fn irreplaceable(dir: &Path) -> Result<(), Irreplaceable> {
     use rustix::fs::{statx, AtFlags, StatxAttributes, StatxFlags, CWD};
     let Ok(status) = statx(CWD, dir, AtFlags::empty(), StatxFlags::BASIC_STATS) else {
         return Ok(());
@@ -492,15 +492,22 @@ fn irreplaceable(dir: &Path) -> Result<(), String> {
     } else {
         return Ok(());
     };
-    Err(format!(
-        "is {why}; reports replace their directory as a whole, which cannot be done to it: give \
-         them a directory inside it"
-    ))
+    Err(Irreplaceable { why })
 }
 
 #[cfg(not(target_os = "linux"))]
-fn irreplaceable(_dir: &Path) -> Result<(), String> {
+fn irreplaceable(_dir: &Path) -> Result<(), Irreplaceable> {
     Ok(())
+}
+
+/// A directory reports cannot replace as a whole: `why` (a mount point, immutable, ...).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "is {why}; reports replace their directory as a whole, which cannot be done to it: give them \
+     a directory inside it"
+)]
+struct Irreplaceable {
+    why: &'static str,
 }
 
 /// Puts directory `new` in the place of `dir`: swaps them when `dir` exists (returning

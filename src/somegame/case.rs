@@ -8,7 +8,7 @@ use super::{SomeGame, CONTEST_MAX_SQUARES};
 use crate::corrupt::{change_byte, edit_line};
 use crate::error::JudgeError;
 use crate::game::{Case, Constraints, EXTREME_PERCENT};
-use crate::knobs::{Knob, Knobs, MOST_UNITS};
+use crate::knobs::{Knob, KnobError, Knobs, MOST_UNITS};
 use crate::random::{pick, Entropy};
 
 /// A board with its header values.
@@ -391,7 +391,7 @@ impl Case for BoardCase {
             .collect())
     }
 
-    fn shape(knobs: &Knobs) -> Result<BoardShape, String> {
+    fn shape(knobs: &Knobs) -> Result<BoardShape, KnobError> {
         let (rows, cols) = knobs.grid()?;
         let players = knobs.within("players", MOST_UNITS, "the squares of a case gen can hold")?;
         Ok(BoardShape {

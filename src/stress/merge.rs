@@ -4,6 +4,7 @@
 //! shrinks alike on every machine (shrinking depends on the case alone) and no shard hit
 //! `--max-findings`.
 
+use crate::report::refusal::Refusal;
 use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -43,10 +44,17 @@ impl ShardMerge for StressMerge {
             let path = dir.join(FINDINGS);
             let (reader, header) = crate::report::open_csv(&path)?;
             if header.iter().ne(FINDINGS_HEADER.iter().copied()) {
-                return Err(format!("{}: not the findings of a stress run", path.display()).into());
+                return Err(Refusal::NotThisReport {
+                    path,
+                    what: "the findings of a stress run",
+                }
+                .into());
             }
             for row in reader.into_deserialize::<FindingRow>() {
-                let row = row.map_err(|e| format!("{}: {e}", path.display()))?;
+                let row = row.map_err(|source| Refusal::Csv {
+                    path: path.clone(),
+                    source,
+                })?;
                 match groups.entry(row.signature.clone()) {
                     Entry::Vacant(slot) => {
                         slot.insert((row, dir.clone()));
@@ -90,7 +98,8 @@ impl ShardMerge for StressMerge {
             .json(MANIFEST, &manifest)
             .and_then(|()| staging.commit())
             .map_err(io)?;
-        let game = manifest.options.get("game").cloned().unwrap_or_default();
+        let game = crate::report::as_text::from_map::<super::StressOptions>(&manifest.options)
+            .map_or_else(|_| String::new(), |o| o.game);
         let properties: Vec<(String, String)> = manifest
             .options
             .iter()

@@ -26,6 +26,7 @@ use crate::harness::findings::{signature, Findings};
 use crate::harness::regression::{Expectation, Regression};
 use crate::harness::{cross_examine, shrink, Divergence};
 use crate::random::{Entropy, Rng};
+use crate::report::as_text;
 use crate::report::manifest::Manifest;
 use crate::report::write::Staging;
 use crate::shard::Shard;
@@ -439,24 +440,50 @@ impl FindingRow {
     }
 }
 
-/// The options of a run that change its findings, by flag name, for the manifest.
-fn options<G: Game>(limits: &Limits, rules: Option<G::Options>) -> BTreeMap<String, String> {
-    let text = |v: Option<String>| v.unwrap_or_default();
-    [
-        ("game", G::NAME.to_string()),
-        ("rules", text(rules.map(|r| r.name().to_string()))),
-        ("seed", limits.seed.to_string()),
-        ("cases", text(limits.cases.map(|c| c.to_string()))),
-        (
-            "time",
-            text(limits.time.map(|t| t.as_secs_f64().to_string())),
-        ),
-        ("keep-going", limits.keep_going.to_string()),
-        ("max-findings", limits.max_findings.to_string()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v))
-    .collect()
+/// The options of a stress run that change its findings, as its manifest writes them (each
+/// by its flag's name, as text); read back from older manifests, a missing one is its default.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, rename_all = "kebab-case")]
+pub struct StressOptions {
+    /// The game.
+    pub game: String,
+    /// The rule set's name, or empty: every rule set in turn.
+    pub rules: String,
+    /// `--seed`.
+    #[serde(with = "as_text::text")]
+    pub seed: u64,
+    /// `--cases`.
+    #[serde(with = "as_text::optional")]
+    pub cases: Option<u64>,
+    /// `--time`, in seconds.
+    #[serde(with = "as_text::optional")]
+    pub time: Option<f64>,
+    /// `--keep-going`.
+    #[serde(with = "as_text::text")]
+    pub keep_going: bool,
+    /// `--max-findings`.
+    #[serde(with = "as_text::text")]
+    pub max_findings: usize,
+}
+
+impl StressOptions {
+    /// The options of a run of `G` within `limits`, under `rules` (every rule set when none).
+    fn of<G: Game>(limits: &Limits, rules: Option<G::Options>) -> StressOptions {
+        StressOptions {
+            game: G::NAME.to_string(),
+            rules: rules.map_or(String::new(), |r| r.name().to_string()),
+            seed: limits.seed,
+            cases: limits.cases,
+            time: limits.time.map(|t| t.as_secs_f64()),
+            keep_going: limits.keep_going,
+            max_findings: limits.max_findings,
+        }
+    }
+
+    /// As the manifest writes them.
+    pub fn to_map(&self) -> BTreeMap<String, String> {
+        as_text::to_map(self)
+    }
 }
 
 /// A file's name within the report directory.
@@ -501,7 +528,7 @@ fn write_reports<G: Game>(
     )?;
     let mut manifest = Manifest::new(
         "stress",
-        options::<G>(limits, rules),
+        StressOptions::of::<G>(limits, rules).to_map(),
         &[],
         limits.shard.map(|s| (s, &[][..])),
     );

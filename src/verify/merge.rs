@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::error::RunError;
 use crate::report::manifest::Manifest;
 use crate::report::merge::{k_way, not_in_slice, with_manifest, Merged, ShardMerge, Shards};
+use crate::report::refusal::Refusal;
 use crate::report::write::Staging;
 use crate::report::{Row, REQUIRED, TIMING};
 use crate::shard::Shard;
@@ -68,7 +69,7 @@ struct ShardRows {
 }
 
 impl ShardRows {
-    fn open(dir: &Path, shard: Shard) -> Result<ShardRows, String> {
+    fn open(dir: &Path, shard: Shard) -> Result<ShardRows, Refusal> {
         let path = dir.join("verdicts.csv");
         let (reader, header) = crate::report::open_csv(&path)?;
         if header
@@ -76,7 +77,10 @@ impl ShardRows {
             .take(REQUIRED.len())
             .ne(REQUIRED.iter().copied())
         {
-            return Err(format!("{}: not a verdicts report", path.display()));
+            return Err(Refusal::NotThisReport {
+                path,
+                what: "a verdicts report",
+            });
         }
         Ok(ShardRows {
             timings: header.iter().any(|h| h == TIMING),
@@ -87,13 +91,18 @@ impl ShardRows {
     }
 
     /// The next row, `None` at the end.
-    fn next_row(&mut self) -> Result<Option<Row>, String> {
+    fn next_row(&mut self) -> Result<Option<Row>, Refusal> {
         let Some(record) = self.records.next() else {
             return Ok(None);
         };
-        let record = record.map_err(|e| format!("{}: {e}", self.path.display()))?;
-        let row = Row::from_record(&record)
-            .ok_or_else(|| format!("{}: a malformed row {record:?}", self.path.display()))?;
+        let record = record.map_err(|source| Refusal::Csv {
+            path: self.path.clone(),
+            source,
+        })?;
+        let row = Row::from_record(&record).ok_or_else(|| Refusal::MalformedRow {
+            path: self.path.clone(),
+            record: format!("{record:?}"),
+        })?;
         if !self.shard.contains(&row.file) {
             return Err(not_in_slice(&self.path, &row.file, self.shard));
         }

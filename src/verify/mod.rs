@@ -83,7 +83,7 @@ impl<'a> Input<'a> {
     }
 
     /// The game of the input, recognised from its content.
-    pub fn recognise(&self) -> Result<GameName, String> {
+    pub fn recognise(&self) -> Result<GameName, crate::games::RecogniseError> {
         match self {
             Input::Memory(bytes) => recognise_input(&bytes[..]),
             Input::Disk(path) => crate::detect::recognise_file(path),
@@ -197,7 +197,7 @@ pub fn verify_any(
     with_input(file, emit, |input, emit| {
         let game = match game.map_or_else(|| input.recognise(), Ok) {
             Ok(g) => g,
-            Err(why) => return emit(whole_file(file, Status::InvalidInput, why)),
+            Err(why) => return emit(whole_file(file, Status::InvalidInput, why.to_string())),
         };
         game.visit(Verify {
             file,

@@ -7,8 +7,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
+
 use crate::error::RunError;
 use crate::pool::progress;
+use crate::report::as_text;
 use crate::report::ci::{Case, Location, Outcome as CaseOutcome, Suite};
 use crate::report::html::{Page, PageRow, Problem, ViewSource};
 use crate::report::manifest::{CaseListBuilder, Manifest};
@@ -43,11 +46,41 @@ pub struct Batch {
     pub out: PathBuf,
     /// Add the engine's time per file to the reports.
     pub timings: bool,
-    /// The options that change the reports, by flag name, for the manifest.
-    pub options: BTreeMap<String, String>,
+    /// The options that change the reports, for the manifest.
+    pub options: VerifyOptions,
     /// The rows of each kind kept for the summaries ([`KEPT_ROWS`] unless a caller bounds
     /// them otherwise).
     pub kept_rows: usize,
+}
+
+/// The options of a verify run that change its reports, as its manifest writes them (each by
+/// its flag's name, as text).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct VerifyOptions {
+    /// `--game`, or empty: recognised per file.
+    pub game: String,
+    /// `--rules`, or empty.
+    pub rules: String,
+    /// `--reference-budget`.
+    #[serde(with = "as_text::text")]
+    pub reference_budget: u64,
+    /// `--no-reference`.
+    #[serde(with = "as_text::text")]
+    pub no_reference: bool,
+    /// `--reference-max-bytes`.
+    #[serde(with = "as_text::optional")]
+    pub reference_max_bytes: Option<u64>,
+    /// `--timings`.
+    #[serde(with = "as_text::text")]
+    pub timings: bool,
+}
+
+impl VerifyOptions {
+    /// As the manifest writes them.
+    pub fn to_map(&self) -> BTreeMap<String, String> {
+        as_text::to_map(self)
+    }
 }
 
 /// What a verify run found: every row counted, the first ones kept.
@@ -275,7 +308,7 @@ pub fn run(
     bar.finish_and_clear();
     let mut manifest = Manifest::of_lists(
         "verify",
-        batch.options.clone(),
+        batch.options.to_map(),
         all.finish(),
         batch.shard.map(|s| (s, judged.finish())),
     );
@@ -284,22 +317,17 @@ pub fn run(
         .map_err(|e| RunError::io(&batch.out, e))?;
     outcome.files = files_done;
     outcome.inputs = inputs;
-    let mut said = summary(&outcome, &batch.out);
-    if batch
-        .options
-        .get("no-reference")
-        .is_some_and(|v| v == "true")
-    {
-        // Said once here and in the manifest's options, not on every row.
-        let at = said.rfind("reports: ").unwrap_or(said.len());
-        said.insert_str(at, "  reference not run (--no-reference)\n");
-    }
-    eprint!("{said}");
+    eprint!(
+        "{}",
+        summary(&outcome, &batch.out, batch.options.no_reference)
+    );
     Ok(outcome)
 }
 
-/// The summary printed on standard error: counts per status and per game, slowest files.
-pub fn summary(outcome: &Outcome, out: &Path) -> String {
+/// The summary printed on standard error: counts per status and per game, slowest files, and
+/// that the reference was not run when `no_reference` (said once here and in the manifest's
+/// options, not on every row).
+pub fn summary(outcome: &Outcome, out: &Path, no_reference: bool) -> String {
     let mut s = format!(
         "verified {} cases in {} files\n",
         outcome.rows, outcome.files
@@ -339,6 +367,9 @@ pub fn summary(outcome: &Outcome, out: &Path) -> String {
             .map(|(f, us)| format!("{f} ({:.1} ms)", *us as f64 / 1000.0))
             .collect();
         s.push_str(&format!("  slowest (engine): {}\n", slowest.join(", ")));
+    }
+    if no_reference {
+        s.push_str("  reference not run (--no-reference)\n");
     }
     let dir = out.display();
     s.push_str(&format!(

@@ -117,7 +117,9 @@ fn merge_refuses_what_is_not_one_run() {
 
 /// A verify run's reports are one run: the manifest's digests match both reports.
 fn is_one_run(dir: &Path) -> Result<(), String> {
-    referee::report::manifest::Manifest::read(dir, "verify.json").map(|_| ())
+    referee::report::manifest::Manifest::read(dir, "verify.json")
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 /// A corpus of `files` Pousse cases, every one with the verdict `verdict`.

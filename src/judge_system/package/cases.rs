@@ -11,7 +11,7 @@
 use sha2::{Digest, Sha512};
 
 use crate::game::{Case as _, Game};
-use crate::knobs::Knobs;
+use crate::knobs::{KnobError, Knobs};
 use crate::problem::{Content, GeneratorRule};
 
 /// Where a case goes.
@@ -66,7 +66,7 @@ pub fn plan<G: Game>(
     rules: G::Options,
     count: usize,
     salt: &str,
-) -> Result<Vec<Planned>, String> {
+) -> Result<Vec<Planned>, PlanError> {
     let mut planned = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let named = |group: Group, index: usize, name: &str, input: &[u8]| Planned {
@@ -86,13 +86,13 @@ pub fn plan<G: Game>(
     let mut secret = 0;
     for (name, input) in &content.edge_cases {
         if !seen.insert(input.clone()) {
-            return Err(format!("the edge case {name} repeats an earlier case"));
+            return Err(PlanError::RepeatedEdgeCase { name: name.clone() });
         }
         secret += 1;
         planned.push(named(Group::Secret, secret, name, input));
     }
     if count > 0 && content.generator_rules.is_empty() {
-        return Err(format!("{} has no generator rules", G::NAME));
+        return Err(PlanError::NoGeneratorRules { game: G::NAME });
     }
     let shapes = content
         .generator_rules
@@ -104,7 +104,7 @@ pub fn plan<G: Game>(
                 <G::Case as crate::game::Case>::KNOBS,
             )?)
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, KnobError>>()?;
     let mut item = 0u64;
     let bar = crate::pool::progress(count, "package", "random cases");
     for i in 0..count {
@@ -130,6 +130,37 @@ pub fn plan<G: Game>(
     Ok(planned)
 }
 
+/// Why a package's cases cannot be planned.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// An edge case the same as an earlier case.
+    #[error("the edge case {name} repeats an earlier case")]
+    RepeatedEdgeCase {
+        /// The edge case.
+        name: String,
+    },
+    /// Random cases asked of a game with no generator rules.
+    #[error("{game} has no generator rules")]
+    NoGeneratorRules {
+        /// The game.
+        game: &'static str,
+    },
+    /// A generator rule's knobs are wrong.
+    #[error(transparent)]
+    Knob(#[from] KnobError),
+    /// A case cannot be drawn.
+    #[error(transparent)]
+    Generate(#[from] crate::gen::GenerateError),
+    /// A rule whose draws keep repeating cases already planned.
+    #[error("the rule {rule} of {game} keeps drawing cases already in the package")]
+    KeepsRepeating {
+        /// The rule.
+        rule: String,
+        /// The game.
+        game: &'static str,
+    },
+}
+
 /// The random cases of one generator rule, drawn item by item.
 struct Draw<'a> {
     rule: &'a GeneratorRule,
@@ -148,7 +179,7 @@ impl Draw<'_> {
         rules: G::Options,
         item: &mut u64,
         seen: &mut std::collections::HashSet<Vec<u8>>,
-    ) -> Result<(String, Vec<u8>), String> {
+    ) -> Result<(String, Vec<u8>), PlanError> {
         loop {
             let mut command = format!("{GENERATOR} --seed {{seed}} --item {item}");
             if !self.rule.knobs.is_empty() {
@@ -162,11 +193,10 @@ impl Draw<'_> {
                 return Ok((command, input));
             }
             if *item > self.most_items {
-                return Err(format!(
-                    "the rule {} of {} keeps drawing cases already in the package",
-                    self.rule.name,
-                    G::NAME
-                ));
+                return Err(PlanError::KeepsRepeating {
+                    rule: self.rule.name.to_string(),
+                    game: G::NAME,
+                });
             }
         }
     }

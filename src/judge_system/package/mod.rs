@@ -139,8 +139,7 @@ pub fn write<G: Game>(settings: &Settings, rules: G::Options) -> Result<Written,
             )));
         }
     }
-    let planned = cases::plan::<G>(&content, rules, settings.cases, &settings.seed.to_string())
-        .map_err(RunError::Usage)?;
+    let planned = cases::plan::<G>(&content, rules, settings.cases, &settings.seed.to_string())?;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),

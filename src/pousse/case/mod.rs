@@ -17,7 +17,7 @@ use super::{Edge, Move, Pousse, Rules, MAX_N};
 use crate::corrupt::{change_byte, edit_line, insert_line};
 use crate::error::JudgeError;
 use crate::game::{Case, Constraints};
-use crate::knobs::{Knob, Knobs, MOST_UNITS};
+use crate::knobs::{Knob, KnobError, Knobs, MOST_UNITS};
 use crate::random::{pick, Entropy};
 
 pub use super::steered::LONG_GAME_MOVES;
@@ -94,10 +94,15 @@ impl Case for PousseCase {
         Ok(cases)
     }
 
-    fn shape(knobs: &Knobs) -> Result<PousseShape, String> {
+    fn shape(knobs: &Knobs) -> Result<PousseShape, KnobError> {
         let n = knobs.count::<usize>("n")?;
         if let Some(n) = n.filter(|n| !(1..=MAX_N).contains(n)) {
-            return Err(format!("--n must be from 1 to {MAX_N}, not {n}"));
+            return Err(KnobError::OutOfRange {
+                name: "n".into(),
+                least: 1,
+                most: MAX_N as u64,
+                value: n as u64,
+            });
         }
         Ok(PousseShape {
             n,
