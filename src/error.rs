@@ -145,6 +145,31 @@ pub enum RunError {
     /// A report directory or file that cannot be read as a referee run's.
     #[error(transparent)]
     Refusal(#[from] crate::report::refusal::Refusal),
+    /// The sandbox cannot confine programs here, or cannot reach a directory.
+    #[cfg(target_os = "linux")]
+    #[error(transparent)]
+    Sandbox(#[from] crate::audit::sandbox::SandboxError),
+    /// No sandbox on this machine for the programs `audit` runs.
+    #[cfg(target_os = "linux")]
+    #[error(
+        "{0}. audit runs other people's programs in a sandbox; --unconfined runs them with your \
+         rights instead (docs/security.md)"
+    )]
+    NoSandbox(crate::audit::sandbox::SandboxError),
+    /// A package that cannot pin the referee its programs run.
+    #[error(transparent)]
+    Pin(#[from] crate::judge_system::package::programs::PinError),
+    /// A limit of `problem.yaml` that is not one.
+    #[error(transparent)]
+    Limit(#[from] crate::judge_system::problem_yaml::LimitError),
+    /// A package file whose limits are set by hand: `file` names it.
+    #[error("{file}: {why}")]
+    ByHand {
+        /// The file.
+        file: String,
+        /// How its limits are written.
+        why: crate::judge_system::package::limits::ByHand,
+    },
     /// A slice that cannot be taken.
     #[error(transparent)]
     Shard(#[from] crate::shard::ShardError),

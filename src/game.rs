@@ -222,7 +222,7 @@ pub trait Game: Sized + Send + Sync + 'static {
         _input: &[u8],
         _options: Self::Options,
         _judgements: &[Self::Judgement],
-    ) -> Option<Result<(), String>> {
+    ) -> Option<Result<(), Disagreement>> {
         None
     }
 
@@ -521,7 +521,7 @@ pub trait Case: Clone + Debug + Send + Sync + 'static {
 
     /// Whether the engine's verdict on this case (of the oracle's shape) is the oracle's: `Err`
     /// says how it is not.
-    fn oracle_agrees(&self) -> Result<(), String> {
+    fn oracle_agrees(&self) -> Result<(), Disagreement> {
         Ok(())
     }
 
@@ -580,6 +580,79 @@ pub fn join_verdicts<G: Game>(verdicts: impl IntoIterator<Item = impl AsRef<str>
         out.push('\n');
     }
     out
+}
+
+/// How the engine and an independent check of the same input (a game's second opinion or
+/// oracle) disagree, or why the check could not read the input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Disagreement {
+    /// The check cannot read the input: which check, and its error.
+    #[error("{check}: {error}")]
+    Unread {
+        /// The check (`the reference's parser`).
+        check: &'static str,
+        /// Its error.
+        error: String,
+    },
+    /// Case `case` (1-based, `what` names it: `grid 2`): the check says `check_says`, the engine
+    /// `engine_says`.
+    #[error("{what} {case}: {check} says {check_says}, the engine {engine_says}")]
+    Case {
+        /// What a case is (`grid`).
+        what: &'static str,
+        /// The case, 1-based.
+        case: usize,
+        /// The check.
+        check: &'static str,
+        /// Its verdict.
+        check_says: String,
+        /// The engine's.
+        engine_says: String,
+    },
+    /// After move `at` (1-based, `mv`), the engine and the check count different straights.
+    #[error(
+        "after move {at} ({mv}) the engine counts straights X {}, O {}, the reference X {}, O {}",
+        engine.0, engine.1, reference.0, reference.1
+    )]
+    Straights {
+        /// The move, 1-based.
+        at: usize,
+        /// The move, as written.
+        mv: String,
+        /// The engine's counts of X and O.
+        engine: (u32, u32),
+        /// The reference's.
+        reference: (usize, usize),
+    },
+    /// A disagreement within moves `from..=to` (1-based) of game `game` (1-based).
+    #[error("game {game}, moves {from}..{to}: {why}")]
+    InWindow {
+        /// The game, 1-based.
+        game: usize,
+        /// The window's first move, 1-based.
+        from: usize,
+        /// Its last.
+        to: usize,
+        /// The disagreement.
+        why: Box<Disagreement>,
+    },
+    /// The boards differ after move `at` (1-based).
+    #[error("the boards differ after move {at}")]
+    Boards {
+        /// The move, 1-based.
+        at: usize,
+    },
+    /// The engine's verdict and the oracle's.
+    #[error("engine {engine}, oracle {oracle}")]
+    Verdict {
+        /// The engine's verdict.
+        engine: String,
+        /// The oracle's.
+        oracle: String,
+    },
+    /// The engine rejects a case the oracle decides.
+    #[error("{0}")]
+    Rejected(String),
 }
 
 /// The rule set asked for on the command line (`--rules`), or the default when absent; an

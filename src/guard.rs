@@ -112,43 +112,75 @@ pub struct Opened {
 
 /// Opens `path` if it is a regular file inside `tree` of at most `max_bytes` bytes; `Ok(None)`
 /// when nothing is at `path`; otherwise why it is not read (a message for a report row).
-pub fn open(path: &Path, tree: &Tree, max_bytes: u64) -> Result<Option<Opened>, String> {
+pub fn open(path: &Path, tree: &Tree, max_bytes: u64) -> Result<Option<Opened>, NotRead> {
     let link = match path.symlink_metadata() {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("unreadable: {e}")),
+        Err(e) => return Err(NotRead::Unreadable(e)),
     };
     let real = match path.canonicalize() {
         Ok(real) => real,
-        Err(_) if link.file_type().is_symlink() => {
-            return Err("a symbolic link to nothing".to_string())
-        }
-        Err(e) => return Err(format!("unreadable: {e}")),
+        Err(_) if link.file_type().is_symlink() => return Err(NotRead::DanglingLink),
+        Err(e) => return Err(NotRead::Unreadable(e)),
     };
     if !real.starts_with(&tree.real) {
-        return Err(format!(
-            "a symbolic link leaving {} (not followed)",
-            tree.shown
-        ));
+        return Err(NotRead::LeavesTree {
+            tree: tree.shown.clone(),
+        });
     }
-    let meta = std::fs::metadata(&real).map_err(|e| format!("unreadable: {e}"))?;
+    let meta = std::fs::metadata(&real).map_err(NotRead::Unreadable)?;
     if !meta.is_file() {
-        return Err(format!(
-            "{}, not a regular file (not read)",
-            kind(meta.file_type())
-        ));
+        return Err(NotRead::NotRegular {
+            kind: kind(meta.file_type()),
+        });
     }
-    let file = open_regular(&real).map_err(|e| format!("unreadable: {e}"))?;
-    let len = file.metadata().map_err(|e| e.to_string())?.len();
+    let file = open_regular(&real).map_err(NotRead::Unreadable)?;
+    let len = file.metadata().map_err(NotRead::Metadata)?.len();
     if len > max_bytes {
-        return Err(format!(
-            "{len} bytes, more than the {max_bytes} it can need (not read)"
-        ));
+        return Err(NotRead::TooLarge {
+            len,
+            most: max_bytes,
+        });
     }
     Ok(Some(Opened {
         file: file.take(max_bytes),
         len,
     }))
+}
+
+/// Why a file beside an input (its `.ans`, a submission's output) is not read: a message for a
+/// report row.
+#[derive(Debug, thiserror::Error)]
+pub enum NotRead {
+    /// It cannot be examined or opened.
+    #[error("unreadable: {0}")]
+    Unreadable(std::io::Error),
+    /// Its length cannot be read.
+    #[error("{0}")]
+    Metadata(std::io::Error),
+    /// A symbolic link to nothing.
+    #[error("a symbolic link to nothing")]
+    DanglingLink,
+    /// A symbolic link out of the tree.
+    #[error("a symbolic link leaving {tree} (not followed)")]
+    LeavesTree {
+        /// The tree, as shown.
+        tree: String,
+    },
+    /// Not a regular file (a directory, a FIFO, ...).
+    #[error("{kind}, not a regular file (not read)")]
+    NotRegular {
+        /// What it is.
+        kind: &'static str,
+    },
+    /// Longer than it can need to be.
+    #[error("{len} bytes, more than the {most} it can need (not read)")]
+    TooLarge {
+        /// Its length.
+        len: u64,
+        /// The most it can need.
+        most: u64,
+    },
 }
 
 /// Opens `path` for reading without ever blocking on it, and only if what was opened is a
@@ -203,13 +235,15 @@ mod tests {
             .is_ok_and(|s| s.success());
         let tree = Tree::new(&tree_dir).unwrap();
         let read = |name: &str, max: u64| {
-            open(&tree_dir.join(name), &tree, max).map(|o| {
-                o.map(|mut o| {
-                    let mut s = String::new();
-                    o.file.read_to_string(&mut s).unwrap();
-                    s
+            open(&tree_dir.join(name), &tree, max)
+                .map(|o| {
+                    o.map(|mut o| {
+                        let mut s = String::new();
+                        o.file.read_to_string(&mut s).unwrap();
+                        s
+                    })
                 })
-            })
+                .map_err(|e| e.to_string())
         };
         assert_eq!(read("a.ans", 100), Ok(Some("X WINS\n".to_string())));
         assert_eq!(read("inside.ans", 100), Ok(Some("X WINS\n".to_string())));

@@ -26,7 +26,7 @@ struct Check<'a>(&'a Regression);
 impl Visitor for Check<'_> {
     type Output = Result<(), String>;
     fn visit<G: Game>(self) -> Result<(), String> {
-        self.0.check::<G>()
+        self.0.check::<G>().map_err(|e| e.to_string())
     }
 }
 

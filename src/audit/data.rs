@@ -16,7 +16,7 @@ use super::runner::{FromData, NoAnswer, Runner, TimeLimit};
 use super::settings::FormRule;
 use super::Kind;
 use crate::answer::{compare, Verdict};
-use crate::error::RunError;
+use crate::error::{JudgeError, RunError};
 use crate::game::{render, Case, Engine, Form, Game};
 use crate::shard::Shard;
 use crate::walk::{display, find_cases, CaseFile};
@@ -106,28 +106,41 @@ pub fn read<G: Game>(
     })
 }
 
+/// Why a data file is left out.
+#[derive(Debug, thiserror::Error)]
+enum LeftOut {
+    /// The walk did not read it: why.
+    #[error("{0}")]
+    NotRead(String),
+    /// It cannot be read.
+    #[error("{0}")]
+    Unreadable(#[from] std::io::Error),
+    /// It is larger than any input audit reads.
+    #[error("larger than {LARGEST_INPUT} bytes")]
+    TooLarge,
+    /// It breaks the game's input grammar (the error located in it).
+    #[error("not a valid input: {0}")]
+    Invalid(String),
+}
+
 /// One data file, or why it is left out.
 fn read_file<G: Game>(
     file: &CaseFile,
     rules: G::Options,
     notes: &mut Vec<String>,
-) -> Result<DataFile<G::Case>, String> {
+) -> Result<DataFile<G::Case>, LeftOut> {
     if let Some(why) = &file.error {
-        return Err(why.clone());
+        return Err(LeftOut::NotRead(why.clone()));
     }
-    let opened = crate::guard::open_regular(&file.path).map_err(|e| e.to_string())?;
+    let opened = crate::guard::open_regular(&file.path)?;
     let mut input = Vec::new();
-    opened
-        .take(LARGEST_INPUT + 1)
-        .read_to_end(&mut input)
-        .map_err(|e| e.to_string())?;
+    opened.take(LARGEST_INPUT + 1).read_to_end(&mut input)?;
     if input.len() as u64 > LARGEST_INPUT {
-        return Err(format!("larger than {LARGEST_INPUT} bytes"));
+        return Err(LeftOut::TooLarge);
     }
-    let judged = G::judge(Engine::Fast, &mut &input[..], rules)
-        .map_err(|e| format!("not a valid input: {}", e.located(&file.name)))?;
-    let cases = G::Case::from_input(&input, rules)
-        .map_err(|e| format!("not a valid input: {}", e.located(&file.name)))?;
+    let invalid = |e: JudgeError| LeftOut::Invalid(e.located(&file.name));
+    let judged = G::judge(Engine::Fast, &mut &input[..], rules).map_err(invalid)?;
+    let cases = G::Case::from_input(&input, rules).map_err(invalid)?;
     let engine = render::<G>(&judged);
     let expected = answer_of(file, input.len() as u64, &engine, notes);
     Ok(DataFile {

@@ -108,7 +108,7 @@ pub struct Entrant {
     /// Its class, when known.
     pub expected: Option<Class>,
     /// The program, or why it cannot be run (it did not build).
-    pub program: Result<Program, String>,
+    pub program: Result<Program, BuildError>,
     /// The language it is written in, when known (a package's submission, or a table's
     /// `language` column).
     pub language: Option<String>,
@@ -253,7 +253,7 @@ pub fn from_table(path: &Path) -> Result<Vec<Entrant>, RunError> {
             )));
         }
         let command = record.get(command_at).unwrap_or("");
-        let program = Program::parse(command).map_err(at)?;
+        let program = Program::parse(command).map_err(|e| at(e.to_string()))?;
         let expected = match expected_at.map(|i| record.get(i).unwrap_or("").trim()) {
             None | Some("") => None,
             Some(text) => Some(Class::parse(text).ok_or_else(|| {
@@ -424,17 +424,15 @@ pub fn from_package(
                 ));
                 continue;
             }
-            let mut entrant = Entrant {
+            let out = build.join(dir_name(&name));
+            entrants.push(Entrant {
                 name,
                 expected: Some(class),
-                program: Err(String::new()),
+                program: builder.build(&entry, &out),
                 language: Sources::of(&entry)
                     .ok()
                     .map(|s| s.language.name.to_string()),
-            };
-            let out = build.join(entrant.dir());
-            entrant.program = builder.build(&entry, &out);
-            entrants.push(entrant);
+            });
         }
     }
     if entrants.is_empty() {
@@ -469,10 +467,10 @@ struct Sources {
 
 impl Sources {
     /// The sources at `source` (a file, or a directory of one language's files).
-    fn of(source: &Path) -> Result<Sources, String> {
+    fn of(source: &Path) -> Result<Sources, BuildError> {
         let files: Vec<PathBuf> = if source.is_dir() {
             sorted_entries(source)
-                .map_err(|e| format!("unreadable: {e}"))?
+                .map_err(|e| BuildError::Unreadable(Arc::new(e)))?
                 .into_iter()
                 .filter(|p| p.is_file() && language_of(p).is_some())
                 .collect()
@@ -480,16 +478,13 @@ impl Sources {
             vec![source.to_path_buf()]
         };
         let Some(language) = files.first().and_then(|f| language_of(f)) else {
-            return Err(format!(
-                "no source file of a known language ({})",
-                LANGUAGES.map(|l| l.name).join(", ")
-            ));
+            return Err(BuildError::NoSource);
         };
         if files
             .iter()
             .any(|f| language_of(f).is_none_or(|l| l.name != language.name))
         {
-            return Err("source files of several languages".to_string());
+            return Err(BuildError::SeveralLanguages);
         }
         let main = if files.len() == 1 {
             files[0].clone()
@@ -503,12 +498,9 @@ impl Sources {
                     stem == "main" || stem == "Main"
                 })
                 .cloned()
-                .ok_or_else(|| {
-                    format!(
-                        "{} {} files and none named main",
-                        files.len(),
-                        language.name
-                    )
+                .ok_or(BuildError::NoMain {
+                    files: files.len(),
+                    language: language.name,
                 })?
         };
         Ok(Sources {
@@ -520,12 +512,14 @@ impl Sources {
 
     /// The sources copied into directory `dir` (the build reads them there, and nothing of the
     /// package): the copies, in the same order, and the main file's copy.
-    fn copied_into(&self, dir: &Path) -> Result<(Vec<PathBuf>, PathBuf), String> {
+    fn copied_into(&self, dir: &Path) -> Result<(Vec<PathBuf>, PathBuf), BuildError> {
         let mut copies = Vec::new();
         for file in &self.files {
             let copy = dir.join(file.file_name().unwrap_or_default());
-            std::fs::copy(file, &copy)
-                .map_err(|e| format!("{}: cannot copy: {e}", crate::walk::display(file)))?;
+            std::fs::copy(file, &copy).map_err(|e| BuildError::Copy {
+                file: file.clone(),
+                source: Arc::new(e),
+            })?;
             copies.push(copy);
         }
         let main = dir.join(self.main.file_name().unwrap_or_default());
@@ -536,17 +530,23 @@ impl Sources {
 impl Builder<'_> {
     /// Builds the submission at `source` into `out`: the program to run, or why it cannot be
     /// (`compile-error: ...`).
-    fn build(&self, source: &Path, out: &Path) -> Result<Program, String> {
+    fn build(&self, source: &Path, out: &Path) -> Result<Program, BuildError> {
         let sources = Sources::of(source)?;
         let language = sources.language;
-        std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-        let dir = std::path::absolute(out).map_err(|e| format!("{}: {e}", out.display()))?;
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |e| BuildError::Io {
+                path,
+                source: Arc::new(e),
+            }
+        };
+        std::fs::create_dir_all(out).map_err(io(out))?;
+        let dir = std::path::absolute(out).map_err(io(out))?;
         let (files, main) = sources.copied_into(&dir)?;
         if self.sandbox.is_some_and(|s| s.as_nobody()) {
             // The build, as nobody, writes in its directory.
             for path in files.iter().chain([&dir]) {
-                std::os::unix::fs::chown(path, Some(NOBODY), Some(NOBODY))
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                std::os::unix::fs::chown(path, Some(NOBODY), Some(NOBODY)).map_err(io(path))?;
             }
         }
         let class = main
@@ -593,7 +593,7 @@ impl Builder<'_> {
         argv: Vec<String>,
         reads: Vec<PathBuf>,
         dir: &Path,
-    ) -> Result<(), String> {
+    ) -> Result<(), BuildError> {
         let shown = argv.join(" ");
         let compiler = match self.sandbox {
             Some(sandbox) => Program::in_jail(
@@ -611,12 +611,13 @@ impl Builder<'_> {
             stderr_tail: 4 << 10,
             padding: 0,
         };
-        let run = compiler.run(b"", &limits, None).map_err(|e| {
-            format!(
-                "compile-error: {} ({shown}): cannot run the compiler: {e}",
-                language.name
-            )
-        })?;
+        let run = compiler
+            .run(b"", &limits, None)
+            .map_err(|e| BuildError::CompilerNotRun {
+                language: language.name,
+                command: shown.clone(),
+                source: Arc::new(e),
+            })?;
         let why = match run.ending {
             Ending::Exited(0) => return Ok(()),
             Ending::Exited(_) | Ending::Signalled(_) => {
@@ -644,8 +645,70 @@ impl Builder<'_> {
             ),
             Ending::Cut => "interrupted".to_string(),
         };
-        Err(format!("compile-error: {} ({shown}): {why}", language.name))
+        Err(BuildError::Compile {
+            language: language.name,
+            command: shown,
+            why,
+        })
     }
+}
+
+/// Why a submission cannot be run: it did not build.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum BuildError {
+    /// Its directory cannot be read.
+    #[error("unreadable: {0}")]
+    Unreadable(Arc<std::io::Error>),
+    /// No source file of a known language.
+    #[error("no source file of a known language ({})", LANGUAGES.map(|l| l.name).join(", "))]
+    NoSource,
+    /// Source files of several languages.
+    #[error("source files of several languages")]
+    SeveralLanguages,
+    /// Several source files, none of them `main`.
+    #[error("{files} {language} files and none named main")]
+    NoMain {
+        /// How many.
+        files: usize,
+        /// Their language.
+        language: &'static str,
+    },
+    /// A source file that cannot be copied into the build's directory.
+    #[error("{}: cannot copy: {source}", crate::walk::display(file))]
+    Copy {
+        /// The source file.
+        file: PathBuf,
+        /// Why.
+        source: Arc<std::io::Error>,
+    },
+    /// The build's directory cannot be made ready.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// Why.
+        source: Arc<std::io::Error>,
+    },
+    /// The compiler cannot be started.
+    #[error("compile-error: {language} ({command}): cannot run the compiler: {source}")]
+    CompilerNotRun {
+        /// The language.
+        language: &'static str,
+        /// The compiler's command.
+        command: String,
+        /// Why.
+        source: Arc<std::io::Error>,
+    },
+    /// The compiler failed: `why` says how it ended.
+    #[error("compile-error: {language} ({command}): {why}")]
+    Compile {
+        /// The language.
+        language: &'static str,
+        /// The compiler's command.
+        command: String,
+        /// How it ended (its exit and first lines of standard error, or the limit it hit).
+        why: String,
+    },
 }
 
 /// The directory a toolchain command prints (`rustc --print sysroot`), when it runs.

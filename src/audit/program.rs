@@ -185,14 +185,28 @@ pub struct Program {
     jail: Option<Arc<Jail>>,
 }
 
+/// A command line that names no program.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// Quotes that do not close.
+    #[error("cannot split the command '{command}' into words (unbalanced quotes?)")]
+    Unbalanced {
+        /// The command line.
+        command: String,
+    },
+    /// No word at all.
+    #[error("the command is empty")]
+    Empty,
+}
+
 impl Program {
     /// The program of a command line (`PROGRAM [ARGS...]`, quotes honoured), unconfined.
-    pub fn parse(command: &str) -> Result<Program, String> {
-        let argv = shlex::split(command).ok_or_else(|| {
-            format!("cannot split the command '{command}' into words (unbalanced quotes?)")
+    pub fn parse(command: &str) -> Result<Program, CommandError> {
+        let argv = shlex::split(command).ok_or_else(|| CommandError::Unbalanced {
+            command: command.into(),
         })?;
         if argv.is_empty() {
-            return Err("the command is empty".into());
+            return Err(CommandError::Empty);
         }
         Ok(Program::from_argv(argv))
     }

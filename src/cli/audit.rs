@@ -251,11 +251,11 @@ impl AuditArgs {
         Ok(crate::audit::limits::Advising {
             repeat: usize::from(self.repeat),
             rules: match &self.package {
-                Some(package) => time_rules(package).map_err(RunError::Usage)?,
+                Some(package) => time_rules(package)?,
                 None => TimeRules::defaults("2025-09"),
             },
             set_memory_mib: match &self.package {
-                Some(package) => memory_mib(package).map_err(RunError::Usage)?,
+                Some(package) => memory_mib(package)?,
                 None => None,
             },
         })
@@ -267,9 +267,7 @@ impl AuditArgs {
         use crate::judge_system::problem_yaml::{memory_mib, DEFAULT_MEMORY_MIB};
         let mib = match (self.memory, &self.package) {
             (Some(mib), _) => mib,
-            (None, Some(package)) => memory_mib(package)
-                .map_err(RunError::Usage)?
-                .unwrap_or(DEFAULT_MEMORY_MIB),
+            (None, Some(package)) => memory_mib(package)?.unwrap_or(DEFAULT_MEMORY_MIB),
             (None, None) => DEFAULT_MEMORY_MIB,
         };
         Ok(mib << 20)
@@ -284,12 +282,7 @@ impl AuditArgs {
         }
         crate::audit::sandbox::Sandbox::probe(&self.allow_read)
             .map(Some)
-            .map_err(|why| {
-                RunError::Usage(format!(
-                    "{why}. audit runs other people's programs in a sandbox; --unconfined runs \
-                     them with your rights instead (docs/security.md)"
-                ))
-            })
+            .map_err(RunError::NoSandbox)
     }
 
     /// The settings of an audit of `programs` programs judging `G`.
@@ -365,7 +358,7 @@ impl AuditArgs {
             let dir = self.out.join("build");
             std::fs::create_dir_all(&dir).map_err(|e| RunError::io(&dir, e))?;
             if let Some(sandbox) = sandbox.filter(|s| s.as_nobody()) {
-                sandbox.reachable(&dir).map_err(RunError::Usage)?;
+                sandbox.reachable(&dir)?;
             }
             eprintln!(
                 "building the submissions of {} into {}",

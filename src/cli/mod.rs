@@ -129,10 +129,14 @@ const VALIDATOR_EXIT_CODES: &str = "Exit codes: validate: 42 valid, 43 invalid. 
 
 /// A count of steps or bytes, written as a whole number (`2000000000`, `2_000_000_000`) or in
 /// exponent notation (`2e9`).
-fn amount(text: &str) -> Result<u64, String> {
-    crate::text::whole_number(text)
-        .ok_or_else(|| format!("'{text}' is not a whole number (like 2000000000 or 2e9)"))
+fn amount(text: &str) -> Result<u64, NotAnAmount> {
+    crate::text::whole_number(text).ok_or_else(|| NotAnAmount(text.to_string()))
 }
+
+/// A flag's value that is not a count of steps or bytes.
+#[derive(Debug, thiserror::Error)]
+#[error("'{0}' is not a whole number (like 2000000000 or 2e9)")]
+struct NotAnAmount(String);
 
 /// A throughput for summaries: `1234 cases/s`, `2.5 cases/s`, or for runs slower than one case
 /// in ten seconds `12.3 s per case` (never a rounded `0 cases/s`); `no cases` for none.

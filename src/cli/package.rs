@@ -58,8 +58,7 @@ pub(super) fn package(args: PackageArgs) -> Result<ExitCode, RunError> {
         env!("CARGO_PKG_VERSION"),
         args.referee_source.as_deref().unwrap_or_default(),
         args.referee.as_deref(),
-    )
-    .map_err(RunError::Usage)?;
+    )?;
     let settings = Settings {
         out: args.out.clone(),
         system: args.system,

@@ -69,25 +69,60 @@ struct EngineOutput<'a> {
 }
 
 impl Visitor for EngineOutput<'_> {
-    type Output = Result<String, String>;
-    fn visit<G: Game>(self) -> Result<String, String> {
+    type Output = Result<String, Ungradable>;
+    fn visit<G: Game>(self) -> Result<String, Ungradable> {
         let rules = rules_from_file_name(self.path)
             .or_else(|| self.rules.and_then(G::Options::from_name))
             .unwrap_or_default();
-        let mut file = crate::guard::open_regular(self.path).map_err(|e| e.to_string())?;
+        let mut file = crate::guard::open_regular(self.path).map_err(Ungradable::Unreadable)?;
         let judgements =
-            G::judge(Engine::Fast, &mut file, rules).map_err(|e| e.located(&display(self.path)))?;
+            G::judge(Engine::Fast, &mut file, rules).map_err(|e| Ungradable::Engine {
+                located: e.located(&display(self.path)),
+            })?;
         Ok(render::<G>(&judgements))
     }
 }
 
+/// Why a case cannot be graded (a `JE` row): the engine cannot judge it, or its `.ans` is
+/// wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum Ungradable {
+    /// The walk did not read the case: why.
+    #[error("{0}")]
+    NotRead(String),
+    /// The case cannot be opened.
+    #[error("{0}")]
+    Unreadable(std::io::Error),
+    /// Its game is not recognised.
+    #[error(transparent)]
+    Recognise(#[from] crate::games::RecogniseError),
+    /// The engine refuses it (the error located in the case).
+    #[error("{located}")]
+    Engine {
+        /// The engine's error, `FILE:LINE:COL: ...`.
+        located: String,
+    },
+    /// Its `.ans` is not read.
+    #[error("answer file: {0}")]
+    AnswerNotRead(crate::guard::NotRead),
+    /// Reading its `.ans` failed.
+    #[error("answer file: {0}")]
+    AnswerUnreadable(std::io::Error),
+    /// Its `.ans` is not the engine's output (its first bytes shown).
+    #[error("the answer file disagrees with the engine ({head})")]
+    AnswerDisagrees {
+        /// The `.ans`'s first bytes, escaped.
+        head: String,
+    },
+}
+
 /// The case's expected output per the engine, or why it cannot be graded (a JE). Its `.ans`
 /// is read through [`crate::guard`], as `verify` reads it.
-fn judge_case(case: &CaseFile, options: &Options) -> Result<String, String> {
+fn judge_case(case: &CaseFile, options: &Options) -> Result<String, Ungradable> {
     let path = &case.path;
     let game = match options.game {
         Some(g) => g,
-        None => recognise_file(path).map_err(|e| e.to_string())?,
+        None => recognise_file(path)?,
     };
     let output = game.visit(EngineOutput {
         path,
@@ -98,15 +133,14 @@ fn judge_case(case: &CaseFile, options: &Options) -> Result<String, String> {
     let file = match crate::guard::open(&ans, &case.tree, crate::guard::answer_bound(input_len)) {
         Ok(Some(opened)) => opened.file,
         Ok(None) => return Ok(output),
-        Err(why) => return Err(format!("answer file: {why}")),
+        Err(why) => return Err(Ungradable::AnswerNotRead(why)),
     };
     match compare_reader(&output, file) {
         Ok(c) if c.verdict == Verdict::AC => Ok(output),
-        Ok(c) => Err(format!(
-            "the answer file disagrees with the engine ({})",
-            escape(&c.head, 200)
-        )),
-        Err(e) => Err(format!("answer file: {e}")),
+        Ok(c) => Err(Ungradable::AnswerDisagrees {
+            head: escape(&c.head, 200),
+        }),
+        Err(e) => Err(Ungradable::AnswerUnreadable(e)),
     }
 }
 
@@ -125,7 +159,7 @@ struct Graded {
 fn grade_output(
     out_file: &Path,
     tree: &crate::guard::Tree,
-    expected: &Result<String, String>,
+    expected: &Result<String, Ungradable>,
 ) -> Graded {
     let graded = |verdict, head, detail: &str| Graded {
         verdict,
@@ -143,7 +177,7 @@ fn grade_output(
     let (file, len) = match crate::guard::open(out_file, tree, u64::MAX) {
         Ok(Some(opened)) => (opened.file, opened.len),
         Ok(None) => return without(""),
-        Err(why) => return without(&why),
+        Err(why) => return without(&why.to_string()),
     };
     let expected = match expected {
         Ok(e) => e,
@@ -205,7 +239,7 @@ pub fn grade(
         |f: CaseFile, emit: &mut (dyn FnMut(GradedCase) + Send)| {
             let rel = case_name(&f.path, cases);
             let expected = match &f.error {
-                Some(e) => Err(e.clone()),
+                Some(e) => Err(Ungradable::NotRead(e.clone())),
                 None => judge_case(&f, options),
             };
             let grades = names
@@ -318,6 +352,6 @@ fn case_name(path: &Path, cases: &Path) -> PathBuf {
 /// submission's grade in the submissions' order.
 struct GradedCase {
     name: String,
-    expected: Result<String, String>,
+    expected: Result<String, Ungradable>,
     grades: Vec<Graded>,
 }

@@ -81,11 +81,7 @@ pub fn parsers_agree_and_never_panic<G: Game>(data: &[u8]) {
         }
         _ => G::Options::default(),
     };
-    let readings = reference_readings_agree::<G>(data).map_err(|why| super::Divergence {
-        engine: String::new(),
-        reference: why.clone(),
-        gist: why,
-    });
+    let readings = reference_readings_agree::<G>(data);
     if let Err(d) = readings.and_then(|()| cross_examine::<G>(data, rules)) {
         let target = format!("{}_parsers_agree_and_never_panic", G::NAME);
         let file = write_finding::<G>(&target, data, rules, "found by the fuzz target");
@@ -100,12 +96,21 @@ pub fn parsers_agree_and_never_panic<G: Game>(data: &[u8]) {
 /// The reference's reading of `input` a case at a time ([`Game::reference_cases`], each
 /// case's grammar checked, as `verify` reads a file) finds the error its parser finds on the
 /// whole input, at the same line, column and case, or none when that finds none.
-pub fn reference_readings_agree<G: Game>(input: &[u8]) -> Result<(), String> {
+pub fn reference_readings_agree<G: Game>(input: &[u8]) -> Result<(), super::Divergence> {
+    let divergence = |why: String| super::Divergence {
+        engine: String::new(),
+        reference: why.clone(),
+        gist: why,
+    };
     let whole = G::reference_parses(input);
     let by_case = match crate::game::reference_reading::<G>(Box::new(input), u64::MAX) {
         ReferenceReading::Accepts => Ok(()),
         ReferenceReading::Rejects(e) => Err(e),
-        ReferenceReading::Unread => return Err("the reference's reading stops unread".into()),
+        ReferenceReading::Unread => {
+            return Err(divergence(
+                "the reference's reading stops unread".to_string(),
+            ))
+        }
     };
     let at = |r: &Result<(), JudgeError>| match r {
         Ok(()) => None,
@@ -115,9 +120,9 @@ pub fn reference_readings_agree<G: Game>(input: &[u8]) -> Result<(), String> {
     if at(&whole) == at(&by_case) {
         Ok(())
     } else {
-        Err(format!(
+        Err(divergence(format!(
             "the reference's parser: {whole:?}; its reading case by case: {by_case:?}"
-        ))
+        )))
     }
 }
 
@@ -134,6 +139,7 @@ pub fn matches_oracle<G: Game>(data: &[u8]) {
     let failure = case
         .oracle_agrees()
         .map_err(|why| {
+            let why = why.to_string();
             let sig = signature("oracle-disagrees", &[&why, &label]);
             let oracle = oracle.replace('_', " ");
             format!("engine and {oracle} disagree: {why}\nsignature: {sig}")

@@ -64,7 +64,7 @@ const SEPARATOR: &[u8] = b"---\n";
 
 impl Regression {
     /// Reads a regression file's content.
-    pub fn parse(text: &[u8]) -> Result<Regression, String> {
+    pub fn parse(text: &[u8]) -> Result<Regression, VectorError> {
         let mut at = 0;
         let mut line_no = 0;
         let (mut game, mut rules, mut why) = (None, String::new(), String::new());
@@ -77,14 +77,14 @@ impl Regression {
                 at += SEPARATOR.len();
                 break;
             }
-            let end = memchr::memchr(b'\n', rest)
-                .ok_or_else(|| format!("line {line_no}: no '---' line before the input"))?;
+            let end =
+                memchr::memchr(b'\n', rest).ok_or(VectorError::NoSeparator { line: line_no })?;
             let line = std::str::from_utf8(&rest[..end])
-                .map_err(|_| format!("line {line_no}: the header is not UTF-8"))?;
+                .map_err(|_| VectorError::NotUtf8 { line: line_no })?;
             at += end + 1;
             let body = line
                 .strip_prefix('#')
-                .ok_or_else(|| format!("line {line_no}: expected '# key: value' or '---'"))?;
+                .ok_or(VectorError::NotAHeaderLine { line: line_no })?;
             match body.trim().split_once(": ") {
                 Some((key, value))
                     if body.starts_with(' ') && !body.starts_with("  ") && !key.contains(' ') =>
@@ -95,7 +95,12 @@ impl Regression {
                         "rules" => rules = value,
                         "expect" => expects.push(value),
                         "why" => why = value,
-                        other => return Err(format!("line {line_no}: unknown key '{other}'")),
+                        other => {
+                            return Err(VectorError::UnknownKey {
+                                line: line_no,
+                                key: other.to_string(),
+                            })
+                        }
                     }
                     last_key = match key {
                         "why" => "why",
@@ -106,12 +111,12 @@ impl Regression {
                     why.push(' ');
                     why.push_str(body.trim());
                 }
-                _ => return Err(format!("line {line_no}: expected '# key: value'")),
+                _ => return Err(VectorError::NotKeyValue { line: line_no }),
             }
         }
-        let game = game.ok_or("no '# game:' line")?;
+        let game = game.ok_or(VectorError::NoGame)?;
         let expect = match &expects[..] {
-            [] => return Err("no '# expect:' line".into()),
+            [] => return Err(VectorError::NoExpect),
             [one] if one == "engine and reference agree" => Expectation::Agree,
             [one] if one.starts_with("rejected at ") => parse_rejection(one)?,
             verdicts => Expectation::Verdicts(verdicts.to_vec()),
@@ -156,13 +161,15 @@ impl Regression {
     }
 
     /// Checks the regression as game `G`: `Err` says what no longer holds.
-    pub fn check<G: Game>(&self) -> Result<(), String> {
+    pub fn check<G: Game>(&self) -> Result<(), Replayed> {
         let rules = match self.rules.as_str() {
             "" => G::Options::default(),
-            name => G::Options::from_name(name)
-                .ok_or_else(|| format!("{} has no rule set '{name}'", G::NAME))?,
+            name => G::Options::from_name(name).ok_or_else(|| Replayed::NoRuleSet {
+                game: G::NAME,
+                name: name.to_string(),
+            })?,
         };
-        super::cross_examine::<G>(&self.input, rules).map_err(|d| d.to_string())?;
+        super::cross_examine::<G>(&self.input, rules).map_err(Replayed::Diverges)?;
         let engine = G::judge(Engine::Fast, &mut &self.input[..], rules);
         match (&self.expect, engine) {
             (Expectation::Agree, _) => Ok(()),
@@ -171,7 +178,10 @@ impl Regression {
                 if &got == want {
                     Ok(())
                 } else {
-                    Err(format!("verdicts {got:?}, expected {want:?}"))
+                    Err(Replayed::Verdicts {
+                        got,
+                        want: want.clone(),
+                    })
                 }
             }
             (Expectation::Rejected { line, column, case }, Err(JudgeError::Input(e)))
@@ -179,13 +189,99 @@ impl Regression {
             {
                 Ok(())
             }
-            (want, got) => Err(format!("expected {want:?}, the engine gives {got:?}")),
+            (want, got) => Err(Replayed::Otherwise {
+                want: format!("{want:?}"),
+                got: format!("{got:?}"),
+            }),
         }
     }
 }
 
-fn parse_rejection(value: &str) -> Result<Expectation, String> {
-    let bad = || format!("'{value}': expected 'rejected at LINE:COL' or '..., case K'");
+/// A regression file that is not one: where (1-based lines of its header), and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VectorError {
+    /// The header does not end.
+    #[error("line {line}: no '---' line before the input")]
+    NoSeparator {
+        /// The line, 1-based.
+        line: usize,
+    },
+    /// A header line that is not UTF-8.
+    #[error("line {line}: the header is not UTF-8")]
+    NotUtf8 {
+        /// The line, 1-based.
+        line: usize,
+    },
+    /// A line that is neither a header line nor the separator.
+    #[error("line {line}: expected '# key: value' or '---'")]
+    NotAHeaderLine {
+        /// The line, 1-based.
+        line: usize,
+    },
+    /// A key the format does not have.
+    #[error("line {line}: unknown key '{key}'")]
+    UnknownKey {
+        /// The line, 1-based.
+        line: usize,
+        /// The key.
+        key: String,
+    },
+    /// A header line that is not `# key: value`.
+    #[error("line {line}: expected '# key: value'")]
+    NotKeyValue {
+        /// The line, 1-based.
+        line: usize,
+    },
+    /// No game named.
+    #[error("no '# game:' line")]
+    NoGame,
+    /// No expectation.
+    #[error("no '# expect:' line")]
+    NoExpect,
+    /// An expected rejection written wrongly.
+    #[error("'{value}': expected 'rejected at LINE:COL' or '..., case K'")]
+    BadRejection {
+        /// The value.
+        value: String,
+    },
+}
+
+/// What no longer holds when a regression is replayed.
+#[derive(Debug, thiserror::Error)]
+pub enum Replayed {
+    /// The regression names a rule set its game does not have.
+    #[error("{game} has no rule set '{name}'")]
+    NoRuleSet {
+        /// The game.
+        game: &'static str,
+        /// The rule set.
+        name: String,
+    },
+    /// The engine and the reference disagree.
+    #[error("{0}")]
+    Diverges(super::Divergence),
+    /// Other verdicts than expected.
+    #[error("verdicts {got:?}, expected {want:?}")]
+    Verdicts {
+        /// The engine's.
+        got: Vec<String>,
+        /// The regression's.
+        want: Vec<String>,
+    },
+    /// Another outcome than expected.
+    #[error("expected {want}, the engine gives {got}")]
+    Otherwise {
+        /// The expectation.
+        want: String,
+        /// The engine's outcome.
+        got: String,
+    },
+}
+
+fn parse_rejection(value: &str) -> Result<Expectation, VectorError> {
+    let bad = || VectorError::BadRejection {
+        value: value.to_string(),
+    };
     let rest = value.strip_prefix("rejected at ").ok_or_else(bad)?;
     let (position, case) = match rest.split_once(", case ") {
         Some((p, k)) => (p, Some(k.parse().map_err(|_| bad())?)),
@@ -252,11 +348,13 @@ mod tests {
         assert!(Regression::parse(b"# game: pousse\n2\n").is_err());
         assert!(Regression::parse(b"# game: pousse\n---\n")
             .unwrap_err()
+            .to_string()
             .contains("expect"));
         assert!(Regression::parse(b"# colour: blue\n---\n")
             .unwrap_err()
+            .to_string()
             .contains("colour"));
         let r = Regression::parse(b"# game: pousse\n# expect: rejected at 2:x\n---\n");
-        assert!(r.unwrap_err().contains("rejected at"));
+        assert!(r.unwrap_err().to_string().contains("rejected at"));
     }
 }

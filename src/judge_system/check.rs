@@ -195,7 +195,7 @@ fn exact_difference(expected: &str, got: &[u8], case_sensitive: bool) -> String 
 fn judge_input<G: Game>(
     input: &Path,
     options: G::Options,
-) -> io::Result<Result<Vec<G::Judgement>, String>> {
+) -> io::Result<Result<Vec<G::Judgement>, NoVerdicts>> {
     let name = input.display().to_string();
     let file = crate::guard::open_regular_named(input)?;
     Ok(
@@ -205,12 +205,45 @@ fn judge_input<G: Game>(
             options,
         ) {
             Ok(j) => Ok(j),
-            Err(e @ JudgeError::Input(_)) => {
-                Err(format!("the input is invalid: {}", e.located(&name)))
-            }
-            Err(e) => Err(e.located(&name)),
+            Err(e @ JudgeError::Input(_)) => Err(NoVerdicts::Invalid(e.located(&name))),
+            Err(e) => Err(NoVerdicts::Unjudged(e.located(&name))),
         },
     )
+}
+
+/// Why an input file has no verdicts to check against (its error located in it).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoVerdicts {
+    /// It breaks the game's grammar.
+    #[error("the input is invalid: {0}")]
+    Invalid(String),
+    /// It cannot be read or judged.
+    #[error("{0}")]
+    Unjudged(String),
+}
+
+/// How an answer file is not the engine's verdicts (each message follows the name of the
+/// answer, as `NAME:LINE:COLUMN: ...` or `NAME: ...`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotTheVerdicts {
+    /// The input has none.
+    #[error(" {0}")]
+    NoVerdicts(#[from] NoVerdicts),
+    /// Far longer than the verdicts.
+    #[error(" the answer is far longer than the {0} bytes of the engine's verdicts")]
+    TooLong(usize),
+    /// The first byte that differs, 1-based line and column.
+    #[error("{line}:{column}: expected {expected} (the engine's verdicts, byte for byte), found {found}")]
+    Differs {
+        /// The line, 1-based.
+        line: usize,
+        /// The byte column, 1-based.
+        column: usize,
+        /// What the verdicts have there.
+        expected: String,
+        /// What the answer has.
+        found: String,
+    },
 }
 
 /// Whether `answer` is byte for byte the engine's verdicts on the input file `input` (an answer
@@ -220,25 +253,24 @@ pub fn check_answer<G: Game>(
     input: &Path,
     answer: impl Read,
     options: G::Options,
-) -> io::Result<Result<(), String>> {
+) -> io::Result<Result<(), NotTheVerdicts>> {
     let judgements = match judge_input::<G>(input, options)? {
         Ok(j) => j,
-        Err(why) => return Ok(Err(format!(" {why}"))),
+        Err(why) => return Ok(Err(why.into())),
     };
     let expected = render::<G>(&judgements);
     let Some(got) = read_at_most(answer, longest_output(&expected))? else {
-        return Ok(Err(format!(
-            " the answer is far longer than the {} bytes of the engine's verdicts",
-            expected.len()
-        )));
+        return Ok(Err(NotTheVerdicts::TooLong(expected.len())));
     };
     Ok(
         match first_byte_difference(expected.as_bytes(), &got, true) {
             None => Ok(()),
-            Some(d) => Err(format!(
-                "{}:{}: expected {} (the engine's verdicts, byte for byte), found {}",
-                d.line, d.column, d.expected, d.found
-            )),
+            Some(d) => Err(NotTheVerdicts::Differs {
+                line: d.line,
+                column: d.column,
+                expected: d.expected.to_string(),
+                found: d.found.to_string(),
+            }),
         },
     )
 }
@@ -254,7 +286,7 @@ pub fn check<G: Game>(
 ) -> io::Result<Decision> {
     let judgements = match judge_input::<G>(input, options)? {
         Ok(j) => j,
-        Err(why) => return Ok(Decision::JudgeError(why)),
+        Err(why) => return Ok(Decision::JudgeError(why.to_string())),
     };
     let expected = render::<G>(&judgements);
     let limit = longest_output(&expected);

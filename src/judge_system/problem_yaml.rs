@@ -26,7 +26,7 @@ pub fn read(path: &Path) -> Option<Yaml> {
 /// The memory limit `problem.yaml` sets for the package at `root`, in MiB (`limits: memory:`,
 /// the same in the legacy, 2023-07 and 2025-09 formats): `Ok(None)` when it sets none (or the
 /// file is absent), an error naming the file when the value is not a positive whole number.
-pub fn memory_mib(root: &Path) -> Result<Option<u64>, String> {
+pub fn memory_mib(root: &Path) -> Result<Option<u64>, LimitError> {
     let path = root.join("problem.yaml");
     let Some(yaml) = read(&path) else {
         return Ok(None);
@@ -34,11 +34,34 @@ pub fn memory_mib(root: &Path) -> Result<Option<u64>, String> {
     match &yaml["limits"]["memory"] {
         Yaml::BadValue | Yaml::Null => Ok(None),
         Yaml::Integer(mib) if *mib > 0 => Ok(Some(*mib as u64)),
-        other => Err(format!(
-            "{}: limits.memory must be a positive whole number of MiB, found {other:?}",
-            crate::walk::display(&path)
-        )),
+        other => Err(LimitError::NotWholeMib {
+            file: crate::walk::display(&path),
+            found: format!("{other:?}"),
+        }),
     }
+}
+
+/// A limit of `problem.yaml` that is not one, naming the file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LimitError {
+    /// `limits.memory` that is not a positive whole number.
+    #[error("{file}: limits.memory must be a positive whole number of MiB, found {found}")]
+    NotWholeMib {
+        /// The file.
+        file: String,
+        /// The value, as YAML reads it.
+        found: String,
+    },
+    /// A time limit or multiplier that is not a positive number.
+    #[error("{file}: limits.{key} must be a positive number, found {found}")]
+    NotPositive {
+        /// The file.
+        file: String,
+        /// The key under `limits`.
+        key: &'static str,
+        /// The value, as YAML reads it.
+        found: String,
+    },
 }
 
 /// How a package's time limit is set (its `limits` in `problem.yaml`): the multipliers and the
@@ -88,7 +111,7 @@ impl TimeRules {
 /// The time rules of the package at `root` ([`TimeRules`]): the format's defaults for what
 /// `problem.yaml` does not set (or when it is absent); an error naming the file and the key when
 /// a value is not a positive number.
-pub fn time_rules(root: &Path) -> Result<TimeRules, String> {
+pub fn time_rules(root: &Path) -> Result<TimeRules, LimitError> {
     let path = root.join("problem.yaml");
     let Some(yaml) = read(&path) else {
         return Ok(TimeRules::defaults("2025-09"));
@@ -99,7 +122,7 @@ pub fn time_rules(root: &Path) -> Result<TimeRules, String> {
     };
     let mut rules = TimeRules::defaults(&format);
     let limits = &yaml["limits"];
-    let number = |value: &Yaml, key: &str| -> Result<Option<f64>, String> {
+    let number = |value: &Yaml, key: &'static str| -> Result<Option<f64>, LimitError> {
         let n = match value {
             Yaml::BadValue | Yaml::Null => return Ok(None),
             Yaml::Integer(i) => *i as f64,
@@ -109,10 +132,11 @@ pub fn time_rules(root: &Path) -> Result<TimeRules, String> {
         if n.is_finite() && n > 0.0 {
             Ok(Some(n))
         } else {
-            Err(format!(
-                "{}: limits.{key} must be a positive number, found {value:?}",
-                crate::walk::display(&path)
-            ))
+            Err(LimitError::NotPositive {
+                file: crate::walk::display(&path),
+                key,
+                found: format!("{value:?}"),
+            })
         }
     };
     let (ac, tle) = if rules.sets_time_limit() {
@@ -156,7 +180,10 @@ mod tests {
         std::fs::write(dir.join("problem.yaml"), "limits:\n  memory: 512\n").unwrap();
         assert_eq!(memory_mib(&dir), Ok(Some(512)));
         std::fs::write(dir.join("problem.yaml"), "limits:\n  memory: lots\n").unwrap();
-        assert!(memory_mib(&dir).unwrap_err().contains("limits.memory"));
+        assert!(memory_mib(&dir)
+            .unwrap_err()
+            .to_string()
+            .contains("limits.memory"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -196,6 +223,6 @@ mod tests {
             "the legacy format sets no limit itself"
         );
         let bad = rules("problem_format_version: 2025-09\nlimits:\n  time_limit: -1\n");
-        assert!(bad.unwrap_err().contains("limits.time_limit"));
+        assert!(bad.unwrap_err().to_string().contains("limits.time_limit"));
     }
 }

@@ -87,7 +87,7 @@ impl Game for LittleSquares {
         input: &[u8],
         (): (),
         judgements: &[Judgement],
-    ) -> Option<Result<(), String>> {
+    ) -> Option<Result<(), crate::game::Disagreement>> {
         Some(super::oracle::check(input, judgements))
     }
 

@@ -8,6 +8,7 @@
 //! computed here by that recursion for every L up to the widest run, whatever its length.
 
 use super::{Judgement, Outcome};
+use crate::game::Disagreement;
 
 /// g(0..=longest), by the recursion.
 pub(super) fn run_values(longest: usize) -> Vec<u32> {
@@ -68,22 +69,22 @@ pub fn value(grid: &[Vec<u8>]) -> u32 {
 }
 
 /// Checks the engine's `judgements` of `input` against the definitions, grid by grid.
-pub fn check(input: &[u8], judgements: &[Judgement]) -> Result<(), String> {
-    let grids = referee_reference::littlesquares::grids(input).map_err(|e| {
-        format!(
-            "the reference's parser: {} at {}:{}",
-            e.expected, e.line, e.column
-        )
-    })?;
+pub fn check(input: &[u8], judgements: &[Judgement]) -> Result<(), Disagreement> {
+    let grids =
+        referee_reference::littlesquares::grids(input).map_err(|e| Disagreement::Unread {
+            check: "the reference's parser",
+            error: format!("{} at {}:{}", e.expected, e.line, e.column),
+        })?;
     for (i, (grid, judgement)) in grids.iter().zip(judgements).enumerate() {
         let first = first_wins(grid);
         if first != (judgement.outcome == Outcome::First) {
-            return Err(format!(
-                "grid {}: the Grundy value from the definitions says {}, the engine {:?}",
-                i + 1,
-                if first { "first" } else { "second" },
-                judgement.outcome
-            ));
+            return Err(Disagreement::Case {
+                what: "grid",
+                case: i + 1,
+                check: "the Grundy value from the definitions",
+                check_says: if first { "first" } else { "second" }.to_string(),
+                engine_says: format!("{:?}", judgement.outcome),
+            });
         }
     }
     Ok(())

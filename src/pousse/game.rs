@@ -100,7 +100,7 @@ impl Game for Pousse {
         input: &[u8],
         _rules: Rules,
         judgements: &[Judgement],
-    ) -> Option<Result<(), String>> {
+    ) -> Option<Result<(), crate::game::Disagreement>> {
         Some(super::windows::check(input, judgements))
     }
 

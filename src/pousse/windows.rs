@@ -7,6 +7,7 @@
 use super::parse::Parser;
 use super::{Board, Colour, Judgement, Move};
 use crate::error::JudgeError;
+use crate::game::Disagreement;
 
 /// Moves per window.
 const WINDOW: usize = 32;
@@ -34,8 +35,11 @@ pub fn games(input: &[u8]) -> Result<Vec<(usize, Vec<Move>)>, JudgeError> {
 
 /// Checks windows of every game of `input` against the reference, the engine having judged
 /// them `judgements`.
-pub fn check(input: &[u8], judgements: &[Judgement]) -> Result<(), String> {
-    let games = games(input).map_err(|e| format!("the engine's parser: {e}"))?;
+pub fn check(input: &[u8], judgements: &[Judgement]) -> Result<(), Disagreement> {
+    let games = games(input).map_err(|e| Disagreement::Unread {
+        check: "the engine's parser",
+        error: e.to_string(),
+    })?;
     for (g, ((n, moves), judgement)) in games.iter().zip(judgements).enumerate() {
         // The moves played: up to the decisive one.
         let played = judgement.decisive_move.unwrap_or(judgement.moves) as usize;
@@ -48,8 +52,12 @@ pub fn check(input: &[u8], judgements: &[Judgement]) -> Result<(), String> {
                 last_start * w / (WINDOWS - 1)
             };
             let end = (start + WINDOW).min(played);
-            check_window(*n, moves, start, end)
-                .map_err(|why| format!("game {}, moves {}..{}: {why}", g + 1, start + 1, end))?;
+            check_window(*n, moves, start, end).map_err(|why| Disagreement::InWindow {
+                game: g + 1,
+                from: start + 1,
+                to: end,
+                why: Box::new(why),
+            })?;
         }
     }
     Ok(())
@@ -57,7 +65,7 @@ pub fn check(input: &[u8], judgements: &[Judgement]) -> Result<(), String> {
 
 /// The engine's board after the moves `moves[..start]`, then moves `start..end` played by the
 /// engine and by the reference from that board.
-fn check_window(n: usize, moves: &[Move], start: usize, end: usize) -> Result<(), String> {
+fn check_window(n: usize, moves: &[Move], start: usize, end: usize) -> Result<(), Disagreement> {
     let mut board = Board::new(n, false).expect("a size the parser took");
     for (i, &mv) in moves[..start].iter().enumerate() {
         board.play_unchecked(mv, Colour::of_move(i as u64 + 1));
@@ -73,14 +81,16 @@ fn check_window(n: usize, moves: &[Move], start: usize, end: usize) -> Result<()
         let (x, o) = board.straights();
         let (rx, ro) = counts[i];
         if (x as usize, o as usize) != (rx, ro) {
-            return Err(format!(
-                "after move {} ({mv}) the engine counts straights X {x}, O {o}, the reference X {rx}, O {ro}",
-                start + i + 1
-            ));
+            return Err(Disagreement::Straights {
+                at: start + i + 1,
+                mv: mv.to_string(),
+                engine: (x, o),
+                reference: (rx, ro),
+            });
         }
     }
     if board.to_text() != final_rows.join("/") {
-        return Err(format!("the boards differ after move {end}"));
+        return Err(Disagreement::Boards { at: end });
     }
     Ok(())
 }

@@ -72,7 +72,7 @@ pub struct ViewSource {
 #[derive(Debug, Clone)]
 struct DrawnInput {
     path: PathBuf,
-    bytes: Result<Option<Vec<u8>>, String>,
+    bytes: Result<Option<Vec<u8>>, std::sync::Arc<std::io::Error>>,
     cases: Option<Vec<std::ops::Range<usize>>>,
 }
 
@@ -237,7 +237,7 @@ impl Page {
             return failed(format!("no view: unknown game {:?}", source.game));
         };
         if self.drawn.as_ref().is_none_or(|d| d.path != source.path) {
-            let bytes = read_bounded(&source.path, LARGEST_DRAWN).map_err(|e| e.to_string());
+            let bytes = read_bounded(&source.path, LARGEST_DRAWN).map_err(std::sync::Arc::new);
             let cases = match &bytes {
                 Ok(Some(input)) => game.case_ranges(input),
                 _ => None,

@@ -562,7 +562,7 @@ impl Case for BoardCase {
         ))
     }
 
-    fn oracle_agrees(&self) -> Result<(), String> {
+    fn oracle_agrees(&self) -> Result<(), crate::game::Disagreement> {
         super::oracle::engine_agrees(self)
     }
 

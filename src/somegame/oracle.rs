@@ -3,6 +3,7 @@
 //! ended) is enumerated; a board is `ERROR` exactly when it is not among them. Exponential: for
 //! boards of at most a dozen squares and a few players (tests and fuzzing only).
 
+use crate::game::Disagreement;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, OnceLock};
 
@@ -107,13 +108,16 @@ pub fn cached_verdict(cells: &[u64], players: u64, rows: usize, cols: usize, k: 
 }
 
 /// Whether the engine's verdict on `case` (a tiny torus) is the oracle's.
-pub fn engine_agrees(case: &super::BoardCase) -> Result<(), String> {
+pub fn engine_agrees(case: &super::BoardCase) -> Result<(), Disagreement> {
     use crate::game::Case;
     let want = cached_verdict(&case.cells, case.players, case.rows, case.cols, case.k);
-    let got = super::judge(&case.input()[..]).map_err(|e| e.to_string())?;
+    let got = super::judge(&case.input()[..]).map_err(|e| Disagreement::Rejected(e.to_string()))?;
     if got[0].verdict == want {
         Ok(())
     } else {
-        Err(format!("engine {:?}, oracle {want:?}", got[0].verdict))
+        Err(Disagreement::Verdict {
+            engine: format!("{:?}", got[0].verdict),
+            oracle: format!("{want:?}"),
+        })
     }
 }

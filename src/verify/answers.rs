@@ -18,11 +18,32 @@ pub struct AnswerLines {
 /// The longest `.ans` line kept: longer ones are cut (they are no verdict of any game).
 pub const ANSWER_LINE_MAX: usize = 4096;
 
+/// Why a case's `.ans` is not read.
+#[derive(Debug, thiserror::Error)]
+pub enum AnswerError {
+    /// It is not read at all: why (outside the tree, too long, not a regular file, ...).
+    #[error("{file}: {why}")]
+    NotRead {
+        /// The `.ans`, as shown.
+        file: String,
+        /// Why.
+        why: crate::guard::NotRead,
+    },
+    /// Reading it failed.
+    #[error("{file}: {source}")]
+    Read {
+        /// The `.ans`, as shown.
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
 impl AnswerLines {
     /// The `.ans` beside `case` (an input of `input_len` bytes), opened through
     /// [`crate::guard`]: from the case's tree only, a regular file, no longer than
     /// [`crate::guard::answer_bound`] of the input; `Ok(None)` when there is none.
-    pub fn open(case: &CaseFile, input_len: u64) -> Result<Option<AnswerLines>, String> {
+    pub fn open(case: &CaseFile, input_len: u64) -> Result<Option<AnswerLines>, AnswerError> {
         let ans: PathBuf = case.path.with_extension("ans");
         match crate::guard::open(&ans, &case.tree, crate::guard::answer_bound(input_len)) {
             Ok(Some(opened)) => Ok(Some(AnswerLines {
@@ -31,12 +52,18 @@ impl AnswerLines {
                 count: 0,
             })),
             Ok(None) => Ok(None),
-            Err(why) => Err(format!("{}: {why}", crate::walk::display(&ans))),
+            Err(why) => Err(AnswerError::NotRead {
+                file: crate::walk::display(&ans),
+                why,
+            }),
         }
     }
 
     /// [`open`](Self::open), its lines counted first (a pass over the file).
-    pub fn open_counted(case: &CaseFile, input_len: u64) -> Result<Option<AnswerLines>, String> {
+    pub fn open_counted(
+        case: &CaseFile,
+        input_len: u64,
+    ) -> Result<Option<AnswerLines>, AnswerError> {
         let Some(mut counting) = AnswerLines::open(case, input_len)? else {
             return Ok(None);
         };
@@ -52,8 +79,11 @@ impl AnswerLines {
     }
 
     /// A read error, named by the file.
-    pub fn error(&self, e: std::io::Error) -> String {
-        format!("{}: {e}", self.path.display())
+    pub fn error(&self, source: std::io::Error) -> AnswerError {
+        AnswerError::Read {
+            file: self.path.display().to_string(),
+            source,
+        }
     }
 
     pub fn count(&self) -> u64 {

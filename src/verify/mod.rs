@@ -236,7 +236,7 @@ pub fn verify_file<G: Game>(
 }
 
 /// The row of a file whose `.ans` cannot be read.
-fn unreadable_answers(mut base: Row, why: String) -> Row {
+fn unreadable_answers(mut base: Row, why: answers::AnswerError) -> Row {
     base.status = Some(Status::InvalidInput);
     base.detail = format!("unreadable answer file: {why}");
     base

@@ -149,20 +149,12 @@ impl Confinement {
 impl Sandbox {
     /// The sandbox of this machine, checked by confining `/bin/true` one step at a time; an
     /// error says which mechanism is missing. `allow_read`: more paths every program reads.
-    pub fn probe(allow_read: &[PathBuf]) -> Result<Arc<Sandbox>, String> {
+    pub fn probe(allow_read: &[PathBuf]) -> Result<Arc<Sandbox>, SandboxError> {
         // SAFETY: a plain system call.
         let as_nobody = unsafe { libc::geteuid() } == 0;
         let abi = landlock_abi();
         if abi < 6 {
-            let found = if abi <= 0 {
-                "no Landlock (not built in, or not enabled at boot: lsm=...,landlock)".to_string()
-            } else {
-                format!("Landlock ABI {abi}")
-            };
-            return Err(format!(
-                "the sandbox needs Landlock ABI 6 or later (Linux 6.12: its scopes keep signals \
-                 inside a run); this kernel has {found}"
-            ));
+            return Err(SandboxError::Landlock { abi });
         }
         let mut reads: Vec<PathBuf> = SYSTEM
             .iter()
@@ -171,21 +163,27 @@ impl Sandbox {
             .filter(|p| p.exists())
             .collect();
         for path in allow_read {
-            let absolute = std::path::absolute(path)
-                .map_err(|e| format!("--allow-read {}: {e}", path.display()))?;
+            let absolute = std::path::absolute(path).map_err(|source| SandboxError::AllowRead {
+                path: path.clone(),
+                source,
+            })?;
             if !absolute.exists() {
-                return Err(format!("--allow-read {}: no such file", path.display()));
+                return Err(SandboxError::NoSuchFile { path: path.clone() });
             }
             reads.push(absolute);
         }
         let runs = tempfile::Builder::new()
             .prefix("referee-runs-")
             .tempdir()
-            .map_err(|e| format!("the runs' directory: {e}"))?;
+            .map_err(SandboxError::RunsDirectory)?;
         {
             use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(runs.path(), std::fs::Permissions::from_mode(0o711))
-                .map_err(|e| format!("{}: {e}", runs.path().display()))?;
+            std::fs::set_permissions(runs.path(), std::fs::Permissions::from_mode(0o711)).map_err(
+                |source| SandboxError::Io {
+                    path: runs.path().to_path_buf(),
+                    source,
+                },
+            )?;
         }
         // SAFETY: plain system calls.
         let (uid, gid) = if as_nobody {
@@ -211,7 +209,7 @@ impl Sandbox {
 
     /// Runs `/bin/true` confined up to each step in turn: the first that fails names what is
     /// missing.
-    fn check(self: &Arc<Sandbox>) -> Result<(), String> {
+    fn check(self: &Arc<Sandbox>) -> Result<(), SandboxError> {
         let jail = Jail::new(self, Vec::new(), Workspace::Tmpfs);
         let steps = [
             (Step::Limits, "resource limits (setrlimit)"),
@@ -253,17 +251,8 @@ impl Sandbox {
                 });
             match ran {
                 Ok(status) if status.success() => {}
-                Ok(status) => {
-                    return Err(format!(
-                        "the sandbox cannot be set up here: /bin/true confined up to {what} \
-                         ended with {status}"
-                    ))
-                }
-                Err(e) => {
-                    return Err(format!(
-                        "the sandbox cannot be set up here: {what} failed: {e}"
-                    ))
-                }
+                Ok(status) => return Err(SandboxError::StepEnded { what, status }),
+                Err(source) => return Err(SandboxError::StepFailed { what, source }),
             }
         }
         Ok(())
@@ -294,25 +283,103 @@ impl Sandbox {
 
     /// Whether [`NOBODY`] can reach directory `dir` (every directory down to it searchable by
     /// all, or nobody's own): why not.
-    pub fn reachable(&self, dir: &Path) -> Result<(), String> {
+    pub fn reachable(&self, dir: &Path) -> Result<(), SandboxError> {
         use std::os::unix::fs::MetadataExt;
-        let absolute = std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| SandboxError::Io { path, source }
+        };
+        let absolute = std::fs::canonicalize(dir).map_err(io(dir))?;
         for ancestor in absolute.ancestors() {
-            let meta =
-                std::fs::metadata(ancestor).map_err(|e| format!("{}: {e}", ancestor.display()))?;
+            let meta = std::fs::metadata(ancestor).map_err(io(ancestor))?;
             if meta.mode() & 0o001 == 0 && meta.uid() != NOBODY {
-                return Err(format!(
-                    "{}: as root, audit runs programs and builds as nobody (uid {NOBODY}), which \
-                     cannot enter {} (mode {:o}): give --out a directory every user can reach \
-                     (o+x on each directory above it), or run referee as a normal user",
-                    dir.display(),
-                    ancestor.display(),
-                    meta.mode() & 0o7777
-                ));
+                return Err(SandboxError::Unreachable {
+                    dir: dir.to_path_buf(),
+                    ancestor: ancestor.to_path_buf(),
+                    mode: meta.mode() & 0o7777,
+                });
             }
         }
         Ok(())
     }
+}
+
+/// Why the sandbox cannot confine programs here, or cannot reach a directory.
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    /// A kernel without Landlock's signal scopes.
+    #[error(
+        "the sandbox needs Landlock ABI 6 or later (Linux 6.12: its scopes keep signals inside a \
+         run); this kernel has {}",
+        if *abi <= 0 {
+            "no Landlock (not built in, or not enabled at boot: lsm=...,landlock)".to_string()
+        } else {
+            format!("Landlock ABI {abi}")
+        }
+    )]
+    Landlock {
+        /// The kernel's Landlock ABI (0 or less: none).
+        abi: i32,
+    },
+    /// An `--allow-read` path that cannot be made absolute.
+    #[error("--allow-read {}: {source}", path.display())]
+    AllowRead {
+        /// The path.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// An `--allow-read` path that does not exist.
+    #[error("--allow-read {}: no such file", path.display())]
+    NoSuchFile {
+        /// The path.
+        path: PathBuf,
+    },
+    /// The runs' directory cannot be made.
+    #[error("the runs' directory: {0}")]
+    RunsDirectory(io::Error),
+    /// A file or directory that cannot be read or changed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// `/bin/true`, confined up to a step, did not succeed.
+    #[error(
+        "the sandbox cannot be set up here: /bin/true confined up to {what} ended with {status}"
+    )]
+    StepEnded {
+        /// The step, in words.
+        what: &'static str,
+        /// How it ended.
+        status: std::process::ExitStatus,
+    },
+    /// A step of the confinement failed.
+    #[error("the sandbox cannot be set up here: {what} failed: {source}")]
+    StepFailed {
+        /// The step, in words.
+        what: &'static str,
+        /// Why.
+        source: io::Error,
+    },
+    /// A directory nobody cannot reach (programs run as nobody when referee runs as root).
+    #[error(
+        "{}: as root, audit runs programs and builds as nobody (uid {NOBODY}), which cannot enter \
+         {} (mode {mode:o}): give --out a directory every user can reach (o+x on each directory \
+         above it), or run referee as a normal user",
+        dir.display(),
+        ancestor.display()
+    )]
+    Unreachable {
+        /// The directory.
+        dir: PathBuf,
+        /// The directory above it that nobody cannot enter.
+        ancestor: PathBuf,
+        /// That directory's mode.
+        mode: u32,
+    },
 }
 
 /// The Landlock ABI of the running kernel (0 or less: none).

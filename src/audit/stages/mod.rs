@@ -79,7 +79,7 @@ impl<'e, G: Game> Subject<'e, G> {
                 )),
                 Stage::Entered,
             ),
-            Err(why) => (None, Stage::CannotRun(why.clone())),
+            Err(why) => (None, Stage::CannotRun(why.to_string())),
         };
         Subject {
             entrant,

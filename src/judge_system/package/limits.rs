@@ -73,8 +73,10 @@ pub fn write_limits(
 fn edit_tests(path: &Path, limits: &Limits, changed: &mut Vec<String>) -> Result<(), RunError> {
     let shown = crate::walk::display(path);
     let text = fs::read_to_string(path).map_err(|e| RunError::io(path, e))?;
-    let (edited, said) =
-        set_test_limits(&text, limits).map_err(|why| RunError::Usage(format!("{shown}: {why}")))?;
+    let (edited, said) = set_test_limits(&text, limits).map_err(|why| RunError::ByHand {
+        file: shown.clone(),
+        why,
+    })?;
     if !said.is_empty() {
         let parsed = parsed(&edited);
         let tests = parsed["tests"].as_vec().cloned().unwrap_or_default();
@@ -171,10 +173,26 @@ fn dmoj_language_name(key: &str) -> Option<&'static str> {
     .map(|(_, name)| name)
 }
 
+/// A file whose limits are written in a way referee does not edit: they are set by hand.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ByHand {
+    /// An entry of DMOJ's `tests:` over several lines.
+    #[error("an entry of `tests:` is written over several lines; set its time and memory by hand")]
+    TestOverLines,
+    /// A block written on one line (`limits: {memory: 256}`).
+    #[error("`{block}:` is written on one line ({value}); set the limits by hand")]
+    BlockOnOneLine {
+        /// The block's key.
+        block: String,
+        /// Its value.
+        value: String,
+    },
+}
+
 /// `text` (DMOJ's `init.yml`) with the `time` and `memory` of every entry of its top-level
 /// `tests:` list set (each entry written on one line, `- {source: ..., language: ..., ...}`,
 /// as `referee package --system dmoj` writes them). What changed, a line per entry.
-pub fn set_test_limits(text: &str, limits: &Limits) -> Result<(String, Vec<String>), String> {
+pub fn set_test_limits(text: &str, limits: &Limits) -> Result<(String, Vec<String>), ByHand> {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let Some(at) = lines.iter().position(|l| top_level_key(l) == Some("tests")) else {
         return Ok((text.to_string(), Vec::new()));
@@ -194,11 +212,7 @@ pub fn set_test_limits(text: &str, limits: &Limits) -> Result<(String, Vec<Strin
             .and_then(|rest| rest.strip_suffix('}'))
         else {
             if trimmed.starts_with("- ") || trimmed == "-" {
-                return Err(
-                    "an entry of `tests:` is written over several lines; set its time and \
-                     memory by hand"
-                        .to_string(),
-                );
+                return Err(ByHand::TestOverLines);
             }
             continue;
         };
@@ -282,8 +296,10 @@ fn split_flow(inner: &str) -> Vec<&str> {
 fn edit(path: &Path, keys: &[(&str, String)], changed: &mut Vec<String>) -> Result<(), RunError> {
     let shown = crate::walk::display(path);
     let text = fs::read_to_string(path).map_err(|e| RunError::io(path, e))?;
-    let (edited, said) = set_keys(&text, "limits", keys)
-        .map_err(|why| RunError::Usage(format!("{shown}: {why}")))?;
+    let (edited, said) = set_keys(&text, "limits", keys).map_err(|why| RunError::ByHand {
+        file: shown.clone(),
+        why,
+    })?;
     if said.is_empty() {
         return Ok(());
     }
@@ -305,15 +321,16 @@ pub fn set_keys(
     text: &str,
     block: &str,
     keys: &[(&str, String)],
-) -> Result<(String, Vec<String>), String> {
+) -> Result<(String, Vec<String>), ByHand> {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let (start, end, indent) = match lines.iter().position(|l| top_level_key(l) == Some(block)) {
         Some(at) => {
             let rest = value_of(&lines[at], block);
             if !rest.is_empty() {
-                return Err(format!(
-                    "`{block}:` is written on one line ({rest}); set the limits by hand"
-                ));
+                return Err(ByHand::BlockOnOneLine {
+                    block: block.to_string(),
+                    value: rest.to_string(),
+                });
             }
             let end = (at + 1..lines.len())
                 .find(|&i| {
@@ -490,7 +507,7 @@ mod tests {
         // An entry over several lines is refused.
         let why =
             set_test_limits("tests:\n- source: a.c\n  language: C\n", &limits(&[])).unwrap_err();
-        assert!(why.contains("by hand"), "{why}");
+        assert!(why.to_string().contains("by hand"), "{why}");
         assert_eq!(dmoj_language_name("CPP17"), Some("C++"));
         assert_eq!(dmoj_language_name("PYPY3"), Some("Python 3"));
         assert_eq!(dmoj_language_name("C11"), Some("C"));
@@ -500,7 +517,7 @@ mod tests {
     fn a_block_on_one_line_is_refused() {
         let keys = [("memory", "256".to_string())];
         let why = set_keys("limits: {memory: 512}\n", "limits", &keys).unwrap_err();
-        assert!(why.contains("set the limits by hand"), "{why}");
+        assert!(why.to_string().contains("set the limits by hand"), "{why}");
     }
 
     #[test]

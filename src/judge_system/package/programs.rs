@@ -35,16 +35,20 @@ impl Pin {
     /// `bundled` must be a referee of this version (it answers `referee VERSION` to
     /// `--version` within [`VERSION_TIME`]), `source` a git URL or a directory holding
     /// referee's source (pinned as an absolute path, since the programs run elsewhere).
-    pub fn checked(version: &str, source: &str, bundled: Option<&Path>) -> Result<Pin, String> {
+    pub fn checked(version: &str, source: &str, bundled: Option<&Path>) -> Result<Pin, PinError> {
         if let Some(binary) = bundled {
-            check_binary(binary, version)
-                .map_err(|why| format!("--referee {}: {why}", binary.display()))?;
+            check_binary(binary, version).map_err(|why| PinError::Binary {
+                binary: binary.to_path_buf(),
+                why,
+            })?;
         }
         let source = if source.is_empty() || source.contains("://") || source.starts_with("git@") {
             source.to_string()
         } else {
-            source_directory(Path::new(source))
-                .map_err(|why| format!("--referee-source {source}: {why}"))?
+            source_directory(Path::new(source)).map_err(|why| PinError::Source {
+                given: source.to_string(),
+                why,
+            })?
         };
         Ok(Pin {
             version: version.to_string(),
@@ -55,12 +59,12 @@ impl Pin {
 }
 
 /// Whether `binary` is referee `version`; why not.
-fn check_binary(binary: &Path, version: &str) -> Result<(), String> {
+fn check_binary(binary: &Path, version: &str) -> Result<(), NotPinned> {
     use std::io::Read;
     use wait_timeout::ChildExt;
-    let meta = fs::metadata(binary).map_err(|e| e.to_string())?;
+    let meta = fs::metadata(binary)?;
     if !meta.is_file() {
-        return Err("not a file (a referee binary is wanted)".into());
+        return Err(NotPinned::NotAFile);
     }
     let mut child = std::process::Command::new(binary)
         .arg("--version")
@@ -68,17 +72,12 @@ fn check_binary(binary: &Path, version: &str) -> Result<(), String> {
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
-        .map_err(|e| format!("cannot be run: {e}"))?;
-    let status = child
-        .wait_timeout(VERSION_TIME)
-        .map_err(|e| e.to_string())?;
+        .map_err(NotPinned::CannotRun)?;
+    let status = child.wait_timeout(VERSION_TIME)?;
     if status.is_none() {
         let _ = child.kill();
         let _ = child.wait();
-        return Err(format!(
-            "did not answer --version within {} s",
-            VERSION_TIME.as_secs()
-        ));
+        return Err(NotPinned::NoAnswer);
     }
     let mut said = Vec::new();
     if let Some(out) = child.stdout.take() {
@@ -93,35 +92,93 @@ fn check_binary(binary: &Path, version: &str) -> Result<(), String> {
         } else {
             format!("'{first}'")
         };
-        return Err(format!(
-            "says {said} to --version, not '{wanted}': the package's programs need the referee \
-             that writes it"
-        ));
+        return Err(NotPinned::OtherVersion { said, wanted });
     }
     Ok(())
 }
 
 /// The absolute path of `dir`, a directory holding referee's source (its `Cargo.toml` names
 /// the package `referee`); why not.
-fn source_directory(dir: &Path) -> Result<String, String> {
-    let absolute = fs::canonicalize(dir).map_err(|e| e.to_string())?;
+fn source_directory(dir: &Path) -> Result<String, NotPinned> {
+    let absolute = fs::canonicalize(dir)?;
     let manifest = absolute.join("Cargo.toml");
-    let text = fs::read_to_string(&manifest).map_err(|e| {
-        format!(
-            "{}: {e} (a git URL or a directory holding referee's source is wanted)",
-            manifest.display()
-        )
+    let text = fs::read_to_string(&manifest).map_err(|source| NotPinned::NoManifest {
+        manifest: manifest.clone(),
+        source,
     })?;
     let names_referee = text
         .lines()
         .any(|l| l.split_whitespace().collect::<String>() == "name=\"referee\"");
     if !names_referee {
-        return Err(format!(
-            "{} is not referee's (no name = \"referee\")",
-            manifest.display()
-        ));
+        return Err(NotPinned::NotReferees { manifest });
     }
     Ok(absolute.to_string_lossy().into_owned())
+}
+
+/// Why a package cannot pin the referee its programs run.
+#[derive(Debug, thiserror::Error)]
+pub enum PinError {
+    /// `--referee BINARY` is not this referee.
+    #[error("--referee {}: {why}", binary.display())]
+    Binary {
+        /// The binary.
+        binary: std::path::PathBuf,
+        /// Why not.
+        why: NotPinned,
+    },
+    /// `--referee-source` is not referee's source.
+    #[error("--referee-source {given}: {why}")]
+    Source {
+        /// The source given.
+        given: String,
+        /// Why not.
+        why: NotPinned,
+    },
+}
+
+/// Why a binary or a directory is not the referee a package pins.
+#[derive(Debug, thiserror::Error)]
+pub enum NotPinned {
+    /// It cannot be read.
+    #[error("{0}")]
+    Unreadable(#[from] std::io::Error),
+    /// Not a file.
+    #[error("not a file (a referee binary is wanted)")]
+    NotAFile,
+    /// It cannot be started.
+    #[error("cannot be run: {0}")]
+    CannotRun(std::io::Error),
+    /// It does not answer `--version` in time.
+    #[error("did not answer --version within {} s", VERSION_TIME.as_secs())]
+    NoAnswer,
+    /// It is another version.
+    #[error(
+        "says {said} to --version, not '{wanted}': the package's programs need the referee that \
+         writes it"
+    )]
+    OtherVersion {
+        /// What it said (quoted), or `nothing`.
+        said: String,
+        /// `referee VERSION`.
+        wanted: String,
+    },
+    /// A directory with no readable `Cargo.toml`.
+    #[error(
+        "{}: {source} (a git URL or a directory holding referee's source is wanted)",
+        manifest.display()
+    )]
+    NoManifest {
+        /// Its `Cargo.toml`.
+        manifest: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A `Cargo.toml` of another package.
+    #[error("{} is not referee's (no name = \"referee\")", manifest.display())]
+    NotReferees {
+        /// The `Cargo.toml`.
+        manifest: std::path::PathBuf,
+    },
 }
 
 /// The `build` script of a program running `referee ARGUMENTS` (a shell word list; `"$@"`
