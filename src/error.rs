@@ -136,55 +136,26 @@ pub enum RunError {
     /// Bad flags, arguments or settings.
     #[error("{0}")]
     Usage(String),
-    /// A rule set no game (or not the game named) has.
-    #[error(transparent)]
-    Rules(#[from] crate::game::RulesError),
-    /// An input whose game is not recognised.
-    #[error(transparent)]
-    Recognise(#[from] crate::games::RecogniseError),
-    /// A report directory or file that cannot be read as a referee run's.
-    #[error(transparent)]
-    Refusal(#[from] crate::report::refusal::Refusal),
-    /// The sandbox cannot confine programs here, or cannot reach a directory.
-    #[cfg(target_os = "linux")]
-    #[error(transparent)]
-    Sandbox(#[from] crate::audit::sandbox::SandboxError),
-    /// No sandbox on this machine for the programs `audit` runs.
-    #[cfg(target_os = "linux")]
-    #[error(
-        "{0}. audit runs other people's programs in a sandbox; --unconfined runs them with your \
-         rights instead (docs/security.md)"
-    )]
-    NoSandbox(crate::audit::sandbox::SandboxError),
-    /// A package that cannot pin the referee its programs run.
-    #[error(transparent)]
-    Pin(#[from] crate::judge_system::package::programs::PinError),
-    /// A limit of `problem.yaml` that is not one.
-    #[error(transparent)]
-    Limit(#[from] crate::judge_system::problem_yaml::LimitError),
-    /// A package file whose limits are set by hand: `file` names it.
-    #[error("{file}: {why}")]
-    ByHand {
-        /// The file.
-        file: String,
-        /// How its limits are written.
-        why: crate::judge_system::package::limits::ByHand,
-    },
     /// A slice that cannot be taken.
     #[error(transparent)]
     Shard(#[from] crate::shard::ShardError),
-    /// A generator knob given wrongly.
+    /// What a layer above refuses (its own error type, [`RunRefusal`]): a rule set, an input,
+    /// a report directory, a knob, a package, the sandbox.
     #[error(transparent)]
-    Knob(#[from] crate::knobs::KnobError),
-    /// A case `gen` cannot give.
-    #[error(transparent)]
-    Generate(#[from] crate::gen::GenerateError),
-    /// A package's cases cannot be planned.
-    #[error(transparent)]
-    Plan(#[from] crate::judge_system::package::cases::PlanError),
+    Refused(Box<dyn std::error::Error + Send + Sync>),
     /// Standard output was closed by its reader (`referee ... | head`): the run ends quietly.
     #[error("standard output closed")]
     ClosedPipe,
+}
+
+/// An error of a layer above this one that ends a command with exit code 2, as
+/// [`RunError::Refused`] (its message its own).
+pub trait RunRefusal: std::error::Error + Send + Sync + 'static {}
+
+impl<E: RunRefusal> From<E> for RunError {
+    fn from(refusal: E) -> RunError {
+        RunError::Refused(Box::new(refusal))
+    }
 }
 
 impl RunError {

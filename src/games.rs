@@ -1,13 +1,14 @@
 //! The games referee judges, and the one place that turns a game's name into its type.
 //!
-//! Every driver is generic over [`Game`]; where a game is chosen at run time (a command-line
+//! Every driver is generic over [`Game`](crate::game::Game); where a game is chosen at run time (a command-line
 //! argument, a file recognised by its content) the driver hands a [`Visitor`] to
 //! [`GameName::visit`], which calls it with the game's type. Adding a game is one folder and
 //! one line in each of the two lists below (see `docs/architecture.md`).
 
 use crate::error::JudgeError;
+use crate::game::AnyGame;
 use crate::game::Case;
-use crate::game::{Engine, Game, Judged, RuleSet};
+use crate::game::{Engine, Judged, RuleSet};
 use crate::knobs::Knob;
 use crate::littlesquares::LittleSquares;
 use crate::pousse::Pousse;
@@ -36,8 +37,8 @@ pub const ALL: [GameName; 3] = [
 pub trait Visitor {
     /// What the work returns.
     type Output;
-    /// Does the work for game `G`.
-    fn visit<G: Game>(self) -> Self::Output;
+    /// Does the work for game `G`, which has every facet.
+    fn visit<G: AnyGame>(self) -> Self::Output;
 }
 
 /// What the drivers need to know of a game without its type.
@@ -68,7 +69,7 @@ impl GameName {
         struct Describe;
         impl Visitor for Describe {
             type Output = Info;
-            fn visit<G: Game>(self) -> Info {
+            fn visit<G: AnyGame>(self) -> Info {
                 Info {
                     name: G::NAME,
                     rule_sets: G::Options::NAMES,
@@ -100,7 +101,7 @@ impl GameName {
         struct Recognises<'a>(&'a [u8]);
         impl Visitor for Recognises<'_> {
             type Output = bool;
-            fn visit<G: Game>(self) -> bool {
+            fn visit<G: AnyGame>(self) -> bool {
                 G::recognises(self.0)
             }
         }
@@ -115,7 +116,7 @@ impl GameName {
         struct Draw<'a>(&'a str, &'a [u8], u64);
         impl Visitor for Draw<'_> {
             type Output = Result<BoardView, JudgeError>;
-            fn visit<G: Game>(self) -> Self::Output {
+            fn visit<G: AnyGame>(self) -> Self::Output {
                 let options = G::Options::from_name(self.0).unwrap_or_default();
                 G::board_view(self.1, options, self.2)
             }
@@ -129,7 +130,7 @@ impl GameName {
         struct Judge<'a>(&'a str, &'a [u8]);
         impl Visitor for Judge<'_> {
             type Output = Option<Vec<String>>;
-            fn visit<G: Game>(self) -> Self::Output {
+            fn visit<G: AnyGame>(self) -> Self::Output {
                 let options = G::Options::from_name(self.0).unwrap_or_default();
                 let judgements = G::judge(Engine::Fast, &mut &self.1[..], options).ok()?;
                 Some(judgements.iter().map(Judged::verdict).collect())
@@ -139,12 +140,12 @@ impl GameName {
     }
 
     /// The byte ranges of the cases of a multi-case `input`, each a whole input of one case
-    /// (see [`Game::case_ranges`]).
+    /// (see [`Forms::case_ranges`](crate::game::Forms::case_ranges)).
     pub fn case_ranges(self, input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
         struct Cut<'a>(&'a [u8]);
         impl Visitor for Cut<'_> {
             type Output = Option<Vec<std::ops::Range<usize>>>;
-            fn visit<G: Game>(self) -> Self::Output {
+            fn visit<G: AnyGame>(self) -> Self::Output {
                 G::case_ranges(self.0)
             }
         }
@@ -156,7 +157,7 @@ impl GameName {
         struct Script;
         impl Visitor for Script {
             type Output = &'static str;
-            fn visit<G: Game>(self) -> &'static str {
+            fn visit<G: AnyGame>(self) -> &'static str {
                 G::REPORT_SCRIPT
             }
         }
@@ -222,10 +223,22 @@ pub fn rule_sets_help() -> String {
 }
 
 /// Checks a `--rules` value given without naming a game: some game must have that rule set.
-pub fn check_rule_set_name(name: &str) -> Result<(), crate::game::RulesError> {
+pub fn check_rule_set_name(name: &str) -> Result<(), UnknownRuleSet> {
     if ALL.iter().any(|g| g.rule_sets().contains(&name)) {
         Ok(())
     } else {
-        Err(crate::game::RulesError::OfNoGame { name: name.into() })
+        Err(UnknownRuleSet { name: name.into() })
     }
 }
+
+/// A `--rules` value of no game, given without naming a game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown rule set '{name}' ({})", rule_sets_help())]
+pub struct UnknownRuleSet {
+    /// The rule set asked for.
+    pub name: String,
+}
+
+impl crate::error::RunRefusal for UnknownRuleSet {}
+
+impl crate::error::RunRefusal for RecogniseError {}

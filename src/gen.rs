@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use crate::detect::file_suffix;
 use crate::error::{JudgeError, RunError};
+use crate::game::Generated;
 use crate::game::{case_for_programs, render, Case, Constraints, Engine, Form, Game};
+use crate::game::{Forms, Packaged};
 use crate::knobs::{KnobError, Knobs};
 use crate::random::Rng;
 use crate::report::write::AtomicFile;
@@ -41,7 +43,10 @@ pub struct Request {
 ///
 /// Refused before any file is written: more files than the file system of `request.out` has
 /// room for.
-pub fn generate<G: Game>(request: &Request, rules: G::Options) -> Result<usize, RunError> {
+pub fn generate<G: Game + Generated + Forms>(
+    request: &Request,
+    rules: G::Options,
+) -> Result<usize, RunError> {
     check_knobs::<G>(&request.knobs)?;
     if request.per_file > 1 && request.form == Form::Single {
         return Err(RunError::Usage(format!(
@@ -104,7 +109,7 @@ pub fn generate<G: Game>(request: &Request, rules: G::Options) -> Result<usize, 
 /// form) and its `.ans` when asked, a case at a time: memory bounded by one case, whatever
 /// `--per-file`. Each file appears whole or not at all ([`AtomicFile`]): on an error (a full
 /// disk) no part of it is left.
-fn write_file<G: Game>(
+fn write_file<G: Game + Forms>(
     path: &Path,
     request: &Request,
     rules: G::Options,
@@ -174,7 +179,7 @@ fn room_for_files(dir: &Path) -> Option<u64> {
     }
 }
 
-/// How often each feature of a game's [`Game::COVERAGE`] occurs among random cases as `audit`
+/// How often each feature of a game's [`Generated::COVERAGE`] occurs among random cases as `audit`
 /// draws them.
 #[derive(Debug, Clone)]
 pub struct Coverage {
@@ -212,7 +217,11 @@ impl Coverage {
 /// The coverage of the first `cases` random cases of `seed` under `rules`, drawn as `audit`
 /// draws them for programs inside the contest's limits ([`case_for_programs`]); a case outside
 /// the limits is dropped, as `audit` drops it.
-pub fn coverage<G: Game>(seed: u64, cases: u64, rules: G::Options) -> Coverage {
+pub fn coverage<G: Game + Generated + Packaged>(
+    seed: u64,
+    cases: u64,
+    rules: G::Options,
+) -> Coverage {
     let shape = G::Case::for_programs(Constraints::Contest);
     let mut rows: Vec<(&'static str, u64, Option<u64>)> =
         G::COVERAGE.iter().map(|f| (*f, 0, None)).collect();
@@ -248,7 +257,7 @@ pub const DRAWS: u64 = 1000;
 /// the contest's limits is drawn again, from streams derived from the seed (draw `k` uses seed
 /// `seed + k * 0x9E3779B97F4A7C15`), up to [`DRAWS`] times: the same arguments give the same
 /// case, whoever asks (`referee package` and a package's generator alike).
-pub fn one_case<G: Game>(
+pub fn one_case<G: Game + Generated + Packaged>(
     seed: u64,
     item: u64,
     shape: &<G::Case as Case>::Shape,
@@ -277,8 +286,11 @@ pub fn one_case<G: Game>(
 }
 
 /// The input of the case of `G`'s package named `name` (a sample or an edge case, as listed in
-/// [`Game::package`]).
-pub fn named_case<G: Game>(name: &str, rules: G::Options) -> Result<Vec<u8>, GenerateError> {
+/// [`Packaged::package`]).
+pub fn named_case<G: Game + Packaged>(
+    name: &str,
+    rules: G::Options,
+) -> Result<Vec<u8>, GenerateError> {
     let content = G::package(rules).ok_or(GenerateError::NoPackage { game: G::NAME })?;
     let mut names = Vec::new();
     for (case, input) in content.samples.iter().chain(&content.edge_cases) {
@@ -333,7 +345,7 @@ pub fn answer_of<G: Game>(input: &[u8], rules: G::Options) -> Result<String, Jud
 }
 
 /// Checks that every knob given is one of `G`'s.
-pub fn check_knobs<G: Game>(knobs: &Knobs) -> Result<(), KnobError> {
+pub fn check_knobs<G: Game + Generated>(knobs: &Knobs) -> Result<(), KnobError> {
     let known = <G::Case as Case>::KNOBS;
     match knobs.names().find(|n| known.iter().all(|k| k.name != *n)) {
         None => Ok(()),
@@ -344,3 +356,5 @@ pub fn check_knobs<G: Game>(knobs: &Knobs) -> Result<(), KnobError> {
         }),
     }
 }
+
+impl crate::error::RunRefusal for GenerateError {}

@@ -277,3 +277,5 @@ impl Knobs {
         self.values.contains_key(name)
     }
 }
+
+impl crate::error::RunRefusal for KnobError {}

@@ -1,5 +1,5 @@
 //! What a game's problem package holds besides the judged data: its statement, examples, edge
-//! cases and solutions ([`crate::game::Game::package`]); `judge_system::package` writes it out.
+//! cases and solutions ([`Packaged::package`](crate::game::Packaged::package)); `judge_system::package` writes it out.
 
 /// What a game puts in its package.
 #[derive(Debug, Clone, Default)]

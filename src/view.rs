@@ -1,5 +1,5 @@
 //! Seeing a case: what `referee show` draws on a terminal and what the HTML report embeds.
-//! Each game draws its own boards ([`crate::game::Game::draw`], [`crate::game::Game::board_view`]);
+//! Each game draws its own boards ([`Pictured::draw`](crate::game::Pictured::draw), [`Pictured::board_view`](crate::game::Pictured::board_view));
 //! this module holds the shared request and result types and the terminal colours.
 
 use serde::Serialize;
@@ -40,7 +40,7 @@ pub struct BoardView {
     pub svg: String,
     /// The text drawing, as `referee show` prints it without colour.
     pub text: String,
-    /// Data for the game's replay script ([`crate::game::Game::REPORT_SCRIPT`]), as JSON.
+    /// Data for the game's replay script ([`Pictured::REPORT_SCRIPT`](crate::game::Pictured::REPORT_SCRIPT)), as JSON.
     pub replay: Option<String>,
 }
 

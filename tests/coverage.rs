@@ -9,7 +9,7 @@ use referee::littlesquares::LittleSquares;
 use referee::pousse::Pousse;
 use referee::somegame::SomeGame;
 
-fn reached<G: Game>(cases: u64) {
+fn reached<G: Game + referee::game::Generated + referee::game::Referenced>(cases: u64) {
     let out = tempfile::tempdir().unwrap();
     let limits = referee::stress::Limits {
         seed: 1,
@@ -50,7 +50,7 @@ fn a_short_somegame_run_reaches_every_feature() {
 /// Every feature of the game's coverage table occurs within the first 1,000 random cases of
 /// `audit`, whatever the seed, under each rule set: the corners of the limits are placed in
 /// every period of 1,000 cases, the rest comes often.
-fn audit_reaches<G: Game>(seeds: &[u64]) {
+fn audit_reaches<G: Game + referee::game::Generated + referee::game::Packaged>(seeds: &[u64]) {
     use referee::game::RuleSet;
     let names = <G::Options as RuleSet>::NAMES;
     let all: Vec<G::Options> = if names.is_empty() {

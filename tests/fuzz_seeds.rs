@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use arbitrary::{Arbitrary, Unstructured};
+use referee::game::Generated;
 use referee::game::{Case, Engine, Game};
 use referee::harness::fuzz::Fuzzed;
 use referee::littlesquares::LittleSquares;
@@ -19,7 +20,7 @@ use referee::random::{Entropy, Rng};
 use referee::somegame::SomeGame;
 
 /// The features the case decoded from `bytes` shows (none if the engine rejects it).
-fn features_of<G: Game>(bytes: &[u8]) -> Vec<&'static str> {
+fn features_of<G: Game + Generated>(bytes: &[u8]) -> Vec<&'static str> {
     let Ok(Fuzzed(case)) = Fuzzed::<G::Case>::arbitrary_take_rest(Unstructured::new(bytes)) else {
         return Vec::new();
     };
@@ -51,7 +52,7 @@ fn seed_name(index: usize, feature: &str) -> String {
 }
 
 /// Random byte strings (from a fixed seed) until one decodes to a case showing `feature`.
-fn find_seed<G: Game>(feature: &str) -> Option<Vec<u8>> {
+fn find_seed<G: Game + referee::game::Generated>(feature: &str) -> Option<Vec<u8>> {
     for attempt in 0..200_000u64 {
         let mut rng = Rng::for_item(0x5eed, attempt);
         let len = 16 + rng.below(4080) as usize;
@@ -63,7 +64,7 @@ fn find_seed<G: Game>(feature: &str) -> Option<Vec<u8>> {
     None
 }
 
-fn seeds_reach_every_feature<G: Game>() {
+fn seeds_reach_every_feature<G: Game + Generated>() {
     let dir = seeds_dir::<G>();
     let mut shown = BTreeSet::new();
     for entry in std::fs::read_dir(&dir).unwrap() {

@@ -3,7 +3,7 @@
 //! names, and an edge may only go down the layers, or stay in its own unit; drivers use each
 //! other only through the seams listed here, each with why.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The layers, lowest first: each a name and the files and folders (ending in `/`) of `src/` in
@@ -333,4 +333,137 @@ fn long_functions() -> Vec<(String, String, usize)> {
 #[test]
 fn no_function_of_src_is_longer_than_the_limit_but_data_tables() {
     assert_eq!(long_functions(), Vec::new());
+}
+
+/// The facets of a game (the traits over `Game` in `src/game.rs`) and the items each holds,
+/// read from the code.
+fn facets() -> BTreeMap<String, BTreeSet<String>> {
+    let text = std::fs::read_to_string(src().join("game.rs")).unwrap();
+    let item = regex_lite::Regex::new(r"^    (?:fn|const|type) ([A-Za-z_0-9]+)").unwrap();
+    let mut facets = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("pub trait ") {
+            let (name, bound) = rest.split_once(':').unwrap_or((rest, ""));
+            current = bound
+                .trim_start()
+                .starts_with("Game {")
+                .then(|| name.trim().to_string());
+            continue;
+        }
+        if line == "}" {
+            current = None;
+        }
+        if let (Some(facet), Some(found)) = (&current, item.captures(line)) {
+            facets
+                .entry(facet.clone())
+                .or_insert_with(BTreeSet::new)
+                .insert(found[1].to_string());
+        }
+    }
+    facets
+}
+
+/// The bundles of facets the code names (`AnyGame`, a driver's own such as `Auditable`): each
+/// trait of `src/` whose supertraits are facets, with them.
+fn bundles(facets: &BTreeMap<String, BTreeSet<String>>) -> BTreeMap<String, BTreeSet<String>> {
+    let head = regex_lite::Regex::new(r"(?s)pub trait (\w+):\s*([^{]*)\{").unwrap();
+    let mut bundles = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(src()) {
+        let entry = entry.unwrap();
+        if entry.path().extension() != Some("rs".as_ref()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        for found in head.captures_iter(&text) {
+            let parts: BTreeSet<String> = found[2]
+                .split('+')
+                .map(|p| p.trim().rsplit("::").next().unwrap().to_string())
+                .filter(|p| facets.contains_key(p))
+                .collect();
+            if !parts.is_empty() && !facets.contains_key(&found[1]) {
+                bundles.insert(found[1].to_string(), parts);
+            }
+        }
+    }
+    bundles
+}
+
+/// The facets `text` (a driver's file) uses through a game parameter `G` (`G::draw`,
+/// `G::Case`) without naming them, directly or through a bundle: `(facet, item)`.
+fn undeclared_facets(
+    text: &str,
+    facets: &BTreeMap<String, BTreeSet<String>>,
+    bundles: &BTreeMap<String, BTreeSet<String>>,
+) -> BTreeSet<(String, String)> {
+    let code = code(text);
+    let word = |w: &str| {
+        code.split(|c: char| !c.is_alphanumeric() && c != '_')
+            .any(|x| x == w)
+    };
+    let mut declared: BTreeSet<&String> = facets.keys().filter(|f| word(f)).collect();
+    for (bundle, parts) in bundles {
+        if word(bundle) {
+            declared.extend(parts);
+        }
+    }
+    let used = regex_lite::Regex::new(r"\bG::([A-Za-z_0-9]+)").unwrap();
+    let mut missing = BTreeSet::new();
+    for found in used.captures_iter(&code) {
+        for (facet, items) in facets {
+            if items.contains(&found[1]) && !declared.contains(facet) {
+                missing.insert((facet.clone(), found[1].to_string()));
+            }
+        }
+    }
+    missing
+}
+
+#[test]
+fn every_driver_declares_the_facets_of_a_game_it_uses() {
+    let facets = facets();
+    assert!(
+        ["Referenced", "Forms", "Generated", "Packaged", "Pictured"]
+            .iter()
+            .all(|f| facets.contains_key(*f)),
+        "{facets:?}"
+    );
+    let bundles = bundles(&facets);
+    assert!(bundles.contains_key("AnyGame"), "{bundles:?}");
+    let mut found = Vec::new();
+    for entry in walkdir::WalkDir::new(src()).sort_by_file_name() {
+        let entry = entry.unwrap();
+        let rel = entry
+            .path()
+            .strip_prefix(src())
+            .unwrap()
+            .display()
+            .to_string();
+        // Every file but the interface itself: the drivers, their services, the command line.
+        if entry.path().extension() != Some("rs".as_ref()) || rel == "game.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        for (facet, item) in undeclared_facets(&text, &facets, &bundles) {
+            found.push(format!(
+                "src/{rel}: G::{item} of {facet}, which it does not declare"
+            ));
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+#[test]
+fn a_driver_using_a_facet_it_does_not_declare_is_found() {
+    let facets = facets();
+    let bundles = bundles(&facets);
+    let planted = "fn show<G: Game>(input: &[u8]) -> String {\n    G::draw(input)\n}\n";
+    assert_eq!(
+        undeclared_facets(planted, &facets, &bundles),
+        BTreeSet::from([("Pictured".to_string(), "draw".to_string())])
+    );
+    let declared = planted.replace("G: Game", "G: Game + Pictured");
+    assert!(undeclared_facets(&declared, &facets, &bundles).is_empty());
+    let bundled = planted.replace("G: Game", "G: AnyGame");
+    assert!(undeclared_facets(&bundled, &facets, &bundles).is_empty());
 }

@@ -2,6 +2,7 @@
 //! property test between engine and reference.
 
 use crate::common;
+use referee::game::Referenced;
 
 use common::{judge_both, vectors};
 use proptest::prelude::*;
@@ -142,7 +143,7 @@ proptest! {
         // The reference judges what it parses: only games within the harness's budget.
         let judged = common::judge::<Pousse>(Engine::Fast, &case.input(), Rules::Icfp98).unwrap();
         prop_assume!(
-            <Pousse as referee::game::Game>::reference_cost(&judged[0], Rules::Icfp98)
+            <Pousse as referee::game::Referenced>::reference_cost(&judged[0], Rules::Icfp98)
                 <= referee::harness::REFERENCE_BUDGET
         );
         let mut bytes = case.input();
@@ -290,7 +291,6 @@ fn move_batches_keep_lines_and_errors_exact() {
 /// rule sets' cost.
 #[test]
 fn the_reference_cost_estimate_follows_the_rule_set() {
-    use referee::game::Game;
     let plain = |rules: Rules| match rules {
         Rules::Waterloo => referee_reference::pousse::Rules::Waterloo,
         Rules::Icfp98 => referee_reference::pousse::Rules::Icfp98,

@@ -12,7 +12,10 @@ use referee::pousse::PousseCase;
 use referee::somegame::BoardCase;
 
 /// The cross-examination of `case`, as a property-test outcome.
-fn agrees<C: Case>(case: &C) -> Result<(), TestCaseError> {
+fn agrees<C: Case>(case: &C) -> Result<(), TestCaseError>
+where
+    C::Game: referee::game::Referenced,
+{
     cross_examine::<C::Game>(&case.input(), case.options()).map_err(|d| {
         TestCaseError::fail(format!(
             "{} disagree\n{d}\n{}",

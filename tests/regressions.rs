@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
-use referee::game::Game;
+use referee::game::AnyGame;
 use referee::games::{GameName, Visitor};
 use referee::harness::regression::Regression;
 
@@ -25,7 +25,7 @@ struct Check<'a>(&'a Regression);
 
 impl Visitor for Check<'_> {
     type Output = Result<(), String>;
-    fn visit<G: Game>(self) -> Result<(), String> {
+    fn visit<G: AnyGame>(self) -> Result<(), String> {
         self.0.check::<G>().map_err(|e| e.to_string())
     }
 }
@@ -70,7 +70,7 @@ struct Replay<'a> {
 
 impl Visitor for Replay<'_> {
     type Output = Result<(), String>;
-    fn visit<G: Game>(self) -> Result<(), String> {
+    fn visit<G: AnyGame>(self) -> Result<(), String> {
         let bytes = self.bytes.to_vec();
         let target = self.target.to_string();
         std::panic::catch_unwind(move || {

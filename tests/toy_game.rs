@@ -7,6 +7,7 @@
 //! wins. Input: one case per line, `N K`. Output: `first` or `second` per case.
 
 use crate::common;
+use referee::game::{Forms, Generated, Referenced};
 
 use std::io::Read;
 use std::time::Duration;
@@ -107,8 +108,6 @@ impl<const BUG: bool> Game for TakeAway<BUG> {
     const FIRST_LINE: &'static str = "'N K'";
     type Options = ();
     type Judgement = Judgement;
-    type Case = Pile<BUG>;
-
     fn judge(engine: Engine, input: &mut dyn Read, (): ()) -> Result<Vec<Judgement>, JudgeError> {
         parse(input)?
             .into_iter()
@@ -129,37 +128,21 @@ impl<const BUG: bool> Game for TakeAway<BUG> {
             })
             .collect()
     }
-
-    fn join(inputs: &[Vec<u8>]) -> Vec<u8> {
-        inputs.concat()
+    fn recognises(_: &[u8]) -> bool {
+        false
     }
+}
 
-    const SINGLE_FORM: &'static str = "one line 'N K'";
-    const MULTI_FORM: &'static str = "a line 'N K' per case";
-    const PROBES: [&'static str; 2] = ["1 1\n", "2 1\n"];
-    const STATEMENT_FORM: Form = Form::Multi;
+/// No package and no contest limits beyond the grammar: what the in-process audit below needs.
+impl<const BUG: bool> referee::game::Packaged for TakeAway<BUG> {}
 
-    fn is_verdict(line: &str) -> bool {
-        matches!(line, "first" | "second")
-    }
-
-    const FEATURES: &'static [&'static str] = &["first", "second"];
-
-    fn features(_: &[u8], (): (), judgements: &[Judgement]) -> Vec<&'static str> {
-        judgements
-            .iter()
-            .map(|j| if j.first_wins { "first" } else { "second" })
-            .collect()
-    }
-
+impl<const BUG: bool> Referenced for TakeAway<BUG> {
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
         parse(&mut &input[..]).map(|_| ())
     }
-
     fn reference_cost(j: &Judgement, (): ()) -> u64 {
         j.n
     }
-
     /// A case per line, read whole (the toy's inputs are small).
     fn reference_cases<'a>(
         mut input: Box<dyn Read + Send + 'a>,
@@ -185,7 +168,6 @@ impl<const BUG: bool> Game for TakeAway<BUG> {
             .collect();
         Box::new(cases.into_iter())
     }
-
     fn reference_judge_case(case: &ReferenceCase, (): ()) -> Result<Judgement, JudgeError> {
         let (n, k) = read_case(case)?;
         if n > 1_000_000 {
@@ -199,13 +181,32 @@ impl<const BUG: bool> Game for TakeAway<BUG> {
             n,
         })
     }
-
     fn reference_check_case(case: &ReferenceCase) -> Result<(), JudgeError> {
         read_case(case).map(|_| ())
     }
+}
 
-    fn recognises(_: &[u8]) -> bool {
-        false
+impl<const BUG: bool> Forms for TakeAway<BUG> {
+    fn join(inputs: &[Vec<u8>]) -> Vec<u8> {
+        inputs.concat()
+    }
+    const SINGLE_FORM: &'static str = "one line 'N K'";
+    const MULTI_FORM: &'static str = "a line 'N K' per case";
+    const PROBES: [&'static str; 2] = ["1 1\n", "2 1\n"];
+    const STATEMENT_FORM: Form = Form::Multi;
+    fn is_verdict(line: &str) -> bool {
+        matches!(line, "first" | "second")
+    }
+}
+
+impl<const BUG: bool> Generated for TakeAway<BUG> {
+    type Case = Pile<BUG>;
+    const FEATURES: &'static [&'static str] = &["first", "second"];
+    fn features(_: &[u8], (): (), judgements: &[Judgement]) -> Vec<&'static str> {
+        judgements
+            .iter()
+            .map(|j| if j.first_wins { "first" } else { "second" })
+            .collect()
     }
 }
 

@@ -3,13 +3,14 @@
 
 use super::finding::Confirmation;
 use crate::answer::{compare, escape, Verdict};
+use crate::audit::Auditable;
 use crate::error::JudgeError;
-use crate::game::{render, Engine, Game};
+use crate::game::{render, Engine};
 
 /// What the reference says of the engine's output for `input`, on which the program wrote
 /// `program_output`, within `budget` (estimated steps); beyond the reference's budget or
 /// limits, the game's second opinion where it has one.
-pub fn confirm<G: Game>(
+pub fn confirm<G: Auditable>(
     input: &[u8],
     program_output: &[u8],
     rules: G::Options,

@@ -5,6 +5,7 @@
 //! other shards' too), each program's result as a judge system gives it ([`run_on_data`]), and
 //! the time limit of the other runs ([`time_limit`], from CPU times).
 
+use crate::audit::Auditable;
 use std::io::Read;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -17,7 +18,7 @@ use super::settings::FormRule;
 use super::Kind;
 use crate::answer::{compare, Verdict};
 use crate::error::{JudgeError, RunError};
-use crate::game::{render, Case, Engine, Form, Game};
+use crate::game::{render, Case, Engine, Form};
 use crate::shard::Shard;
 use crate::walk::{display, find_cases, CaseFile};
 
@@ -37,7 +38,7 @@ pub struct DataFile<C> {
     pub expected: String,
     /// Its cases.
     pub cases: Vec<C>,
-    /// The form it is written in, when its shape says ([`Game::form_of`]).
+    /// The form it is written in, when its shape says ([`Forms::form_of`](crate::game::Forms::form_of)).
     pub form: Option<Form>,
 }
 
@@ -68,7 +69,7 @@ impl<C> Data<C> {
 /// Reads the data files under `inputs` (this slice's, with `shard`) as inputs of `G` under
 /// `rules`: a file that cannot be read, is too large or is not a valid input is left out and
 /// said; an `.ans` that differs from the engine's output is used, and said.
-pub fn read<G: Game>(
+pub fn read<G: Auditable>(
     inputs: &[PathBuf],
     shard: Option<Shard>,
     rules: G::Options,
@@ -124,7 +125,7 @@ enum LeftOut {
 }
 
 /// One data file, or why it is left out.
-fn read_file<G: Game>(
+fn read_file<G: Auditable>(
     file: &CaseFile,
     rules: G::Options,
     notes: &mut Vec<String>,
@@ -199,7 +200,7 @@ pub struct ProblemForm {
 /// The problem's form under `rule`: `--form`; else (several programs) the form of the data, the
 /// form most of its files (of every slice) are written in when they differ, else the form of
 /// the statement's examples; else (one program) none.
-pub fn problem_form<G: Game>(rule: FormRule, data: &Data<G::Case>) -> ProblemForm {
+pub fn problem_form<G: Auditable>(rule: FormRule, data: &Data<G::Case>) -> ProblemForm {
     let forms: Vec<Option<Form>> = data
         .files
         .iter()
@@ -359,7 +360,7 @@ impl DataOutcome {
 /// Runs the program of `runner` on every data file as it is, against its answer, each within
 /// the runner's time limit and cut at `cut`, as a judge system does: its result is the first
 /// file it does not pass.
-pub fn run_on_data<G: Game>(
+pub fn run_on_data<G: Auditable>(
     runner: &Runner<G>,
     files: &[DataFile<G::Case>],
     cut: Option<Instant>,

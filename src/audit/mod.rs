@@ -191,7 +191,7 @@ impl fmt::Display for Kind {
 )]
 #[serde(tag = "from", rename_all = "kebab-case")]
 pub enum Source {
-    /// One of the problem statement's own examples ([`crate::game::Game::PROBES`]): case
+    /// One of the problem statement's own examples ([`Forms::PROBES`](crate::game::Forms::PROBES)): case
     /// `case` (1-based) of the `of` examples.
     Example {
         /// The example, from 1.
@@ -260,4 +260,19 @@ impl Source {
             Source::Random { index } => format!("{game}-case{index}{suffix}"),
         }
     }
+}
+
+/// What `audit` asks of a game: its reference (to confirm findings), its input forms (to probe
+/// and run programs), its generated cases, and its contest's limits.
+pub trait Auditable:
+    crate::game::Referenced + crate::game::Forms + crate::game::Generated + crate::game::Packaged
+{
+}
+
+impl<G> Auditable for G where
+    G: crate::game::Referenced
+        + crate::game::Forms
+        + crate::game::Generated
+        + crate::game::Packaged
+{
 }

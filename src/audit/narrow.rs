@@ -12,7 +12,7 @@ use super::outcome::{first_unanswered, wrong_cases, Tried};
 use super::plan::judged;
 use super::runner::Runner;
 use super::Kind;
-use crate::game::Game;
+use crate::audit::Auditable;
 
 /// The most suspects of one shared run tried alone.
 const MOST_SUSPECTS: usize = 8;
@@ -29,7 +29,7 @@ pub struct Narrowed {
 
 /// The run of `input` (one case, in the game's single-case form) alone, in the runner's form,
 /// when it fails, with `kind` if one is wanted.
-pub fn alone<G: Game>(runner: &Runner<G>, input: &[u8], kind: Option<Kind>) -> Option<Tried> {
+pub fn alone<G: Auditable>(runner: &Runner<G>, input: &[u8], kind: Option<Kind>) -> Option<Tried> {
     let input = runner.input_of(std::slice::from_ref(&input.to_vec()));
     let (expected, _) = judged::<G>(&input, runner.rules)?;
     runner
@@ -39,7 +39,7 @@ pub fn alone<G: Game>(runner: &Runner<G>, input: &[u8], kind: Option<Kind>) -> O
 
 /// The run of `cases` together, with the engine's verdict of each; `None` when it passes, is
 /// cut, or cannot be run.
-fn together<G: Game>(runner: &Runner<G>, cases: &[&[u8]]) -> Option<(Tried, Vec<String>)> {
+fn together<G: Auditable>(runner: &Runner<G>, cases: &[&[u8]]) -> Option<(Tried, Vec<String>)> {
     let inputs: Vec<Vec<u8>> = cases.iter().map(|c| c.to_vec()).collect();
     let (tried, verdicts) = runner.run_cases(&inputs)?;
     (tried.kind.is_some() && !tried.cut()).then_some((tried, verdicts))
@@ -47,7 +47,7 @@ fn together<G: Game>(runner: &Runner<G>, cases: &[&[u8]]) -> Option<(Tried, Vec<
 
 /// The first of `cases` (each in the single-case form) that fails alone, with `kind` if one is
 /// wanted; `seen` is the failing run of them all together when it is already known.
-pub fn first_failing<G: Game>(
+pub fn first_failing<G: Auditable>(
     runner: &Runner<G>,
     cases: &[&[u8]],
     kind: Option<Kind>,
@@ -59,7 +59,7 @@ pub fn first_failing<G: Game>(
     narrowed
 }
 
-fn search<G: Game>(
+fn search<G: Auditable>(
     runner: &Runner<G>,
     cases: &[&[u8]],
     among: &[usize],

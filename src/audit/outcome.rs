@@ -5,7 +5,7 @@
 use super::program::{Ending, Run};
 use super::Kind;
 use crate::answer::{compare, escape, Verdict};
-use crate::game::Game;
+use crate::audit::Auditable;
 
 /// One run's outcome against the engine's expected output.
 #[derive(Debug, Clone)]
@@ -93,8 +93,8 @@ fn verdict_lines(text: &[u8]) -> Vec<&[u8]> {
 
 /// Whether `run`'s output has the shape of an answer to `cases` cases, right or wrong: the
 /// program exited normally and wrote one verdict line per case, each in the game's output
-/// grammar ([`Game::is_verdict`], blanks normalised).
-pub fn answers_in_shape<G: Game>(run: &Run, cases: usize) -> bool {
+/// grammar ([`Forms::is_verdict`](crate::game::Forms::is_verdict), blanks normalised).
+pub fn answers_in_shape<G: Auditable>(run: &Run, cases: usize) -> bool {
     if run.ending != Ending::Exited(0) {
         return false;
     }

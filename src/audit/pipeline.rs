@@ -3,6 +3,7 @@
 //! reports. Auditing one program is a contest of one, through the same stages.
 //! The stages are [`super::stages`]'s; this orchestrates them and returns the typed report.
 
+use crate::audit::Auditable;
 use std::time::Instant;
 
 use super::audited::{AuditReport, Effort};
@@ -16,7 +17,7 @@ use super::settings::Settings;
 use super::sink::Audited;
 use super::stages::*;
 use crate::error::RunError;
-use crate::game::{Form, Game, RuleSet};
+use crate::game::{Form, RuleSet};
 
 /// How long each stage took, in order.
 struct Phases {
@@ -43,7 +44,7 @@ impl Phases {
 /// Audits `entrants` as judges of `G`: every stage, then the typed report for the sinks
 /// ([`super::sink`]). An error when the run cannot start (paths, the data); a program that
 /// cannot be run is a standing.
-pub fn audit<G: Game>(
+pub fn audit<G: Auditable>(
     settings: &Settings<G::Options>,
     entrants: &[Entrant],
     mut notes: Vec<String>,
@@ -143,7 +144,7 @@ struct Examination {
 
 /// The stages that examine the programs, in order: the probe, the existing data, the repeated
 /// runs, the cases, the programs that fit no form.
-fn examine<G: Game>(
+fn examine<G: Auditable>(
     subjects: &mut [Subject<G>],
     data: &Data<G::Case>,
     problem: &ProblemForm,

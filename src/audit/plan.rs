@@ -11,9 +11,11 @@
 //! on its number alone, never on who prepares it or when: programs that run the same unit run
 //! the same cases.
 
+use crate::audit::Auditable;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::Source;
+use crate::game::Generated;
 use crate::game::{
     case_for_programs, in_form, join_verdicts, render, Case, Constraints, Engine, Form, Game,
     Judged,
@@ -84,11 +86,11 @@ enum CaseKey {
 }
 
 /// A case, its input, and the engine's judgement of it.
-type JudgedCase<G> = (<G as Game>::Case, Vec<u8>, Vec<<G as Game>::Judgement>);
+type JudgedCase<G> = (<G as Generated>::Case, Vec<u8>, Vec<<G as Game>::Judgement>);
 
 /// The schedule of the units.
 #[derive(Debug)]
-pub struct Plan<G: Game> {
+pub struct Plan<G: Auditable> {
     /// The statement's examples, as cases.
     examples: Vec<G::Case>,
     /// The data files of this slice.
@@ -111,7 +113,7 @@ pub struct Plan<G: Game> {
 
 /// What a plan is made of.
 #[derive(Debug)]
-pub struct PlanSpec<G: Game> {
+pub struct PlanSpec<G: Auditable> {
     /// The data files' cases.
     pub files: Vec<FileCases<G::Case>>,
     /// The form.
@@ -130,7 +132,7 @@ pub struct PlanSpec<G: Game> {
     pub shard: Option<Shard>,
 }
 
-impl<G: Game> Plan<G> {
+impl<G: Auditable> Plan<G> {
     /// The plan of `spec`: the examples, the files, then random cases.
     pub fn new(spec: PlanSpec<G>) -> Plan<G> {
         let examples: Vec<G::Case> = G::PROBES
@@ -309,7 +311,7 @@ impl<G: Game> Plan<G> {
 
 /// The engine's output for `input` of game `G` under `rules`, and each case's verdict; `None`
 /// when the engine does not judge it.
-pub fn judged<G: Game>(input: &[u8], rules: G::Options) -> Option<(String, Vec<String>)> {
+pub fn judged<G: Auditable>(input: &[u8], rules: G::Options) -> Option<(String, Vec<String>)> {
     let judged = G::judge(Engine::Fast, &mut &input[..], rules).ok()?;
     let verdicts = judged.iter().map(|j| j.verdict()).collect();
     Some((render::<G>(&judged), verdicts))
@@ -318,6 +320,7 @@ pub fn judged<G: Game>(input: &[u8], rules: G::Options) -> Option<(String, Vec<S
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Forms;
     use crate::pousse::{Pousse, Rules};
 
     fn plan(form: Form, cases: Option<u64>) -> Plan<Pousse> {

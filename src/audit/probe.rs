@@ -1,5 +1,5 @@
 //! Which input form a program reads, found before its cases: it runs on the problem statement's
-//! own examples ([`Game::PROBES`]) written in a form (both examples in the multi-case form, the
+//! own examples ([`Forms::PROBES`](crate::game::Forms::PROBES)) written in a form (both examples in the multi-case form, the
 //! second alone in the single-case form, so that a program reading one case cannot pass for a
 //! multi-case reader). The form *fits* when the output has the shape of an answer: one verdict
 //! line per case, each in the game's output grammar ([`answers_in_shape`]). Whether the answers
@@ -21,7 +21,8 @@ use super::program::Ending;
 use super::runner::{NoAnswer, Runner};
 use super::Kind;
 use crate::answer::escape;
-use crate::game::{in_form, render, Engine, Form, Game};
+use crate::audit::Auditable;
+use crate::game::{in_form, render, Engine, Form};
 
 /// What the probe found.
 #[derive(Debug, Clone)]
@@ -87,7 +88,7 @@ impl Attempt {
     }
 
     /// The attempt in full: input, expected and actual output, standard error.
-    pub fn shown<G: Game>(&self) -> String {
+    pub fn shown<G: Auditable>(&self) -> String {
         let form = match self.form {
             Form::Single => G::SINGLE_FORM,
             Form::Multi => G::MULTI_FORM,
@@ -112,7 +113,7 @@ impl Attempt {
 }
 
 /// The statement's examples in `form` and the engine's output for them.
-pub fn examples_in<G: Game>(form: Form, rules: G::Options) -> (Vec<u8>, String, usize) {
+pub fn examples_in<G: Auditable>(form: Form, rules: G::Options) -> (Vec<u8>, String, usize) {
     let cases: Vec<Vec<u8>> = match form {
         Form::Single => vec![G::PROBES[1].as_bytes().to_vec()],
         Form::Multi => G::PROBES.iter().map(|p| p.as_bytes().to_vec()).collect(),
@@ -124,7 +125,7 @@ pub fn examples_in<G: Game>(form: Form, rules: G::Options) -> (Vec<u8>, String, 
 }
 
 /// Runs the program on the examples in `form`.
-fn attempt<G: Game>(runner: &Runner<G>, form: Form) -> Result<Attempt, NoAnswer> {
+fn attempt<G: Auditable>(runner: &Runner<G>, form: Form) -> Result<Attempt, NoAnswer> {
     let (input, expected, cases) = examples_in::<G>(form, runner.rules);
     let limit = runner.time_limit.for_bytes(input.len());
     let tried = runner.run_to_end(&input, &expected, limit, runner.deadline())?;
@@ -138,7 +139,7 @@ fn attempt<G: Game>(runner: &Runner<G>, form: Form) -> Result<Attempt, NoAnswer>
 }
 
 /// Probes the program of `runner`: in `problem`'s form when it is known, else in each form.
-pub fn probe<G: Game>(runner: &Runner<G>, problem: Option<Form>) -> Result<Fit, NoAnswer> {
+pub fn probe<G: Auditable>(runner: &Runner<G>, problem: Option<Form>) -> Result<Fit, NoAnswer> {
     let first = problem.unwrap_or(Form::Multi);
     let other = match first {
         Form::Multi => Form::Single,

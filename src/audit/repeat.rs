@@ -9,6 +9,7 @@
 //! spread over `--jobs`, one program's file at a time, and end at the stage's deadline (a
 //! file's runs so far are kept).
 
+use crate::audit::Auditable;
 use std::time::{Duration, Instant};
 
 use super::data::DataFile;
@@ -16,7 +17,6 @@ use super::entrants::{Class, Entrant};
 use super::limits::{self, Advice, Advising, FileRuns, Measured};
 use super::runner::{NoAnswer, Runner};
 use super::Kind;
-use crate::game::Game;
 use crate::pool::each_of;
 
 /// The cap of a run of a program expected to fail, as a multiple of the limit times
@@ -26,7 +26,7 @@ const CAP_OVER_MARGIN: f64 = 1.25;
 /// Measures `programs` (each with its runner) on `files` and advises; `None` when there is
 /// nothing to advise on (no repeats asked, no data, or no program expected accepted that can
 /// run). `most` is `--timeout`, `cut` the stage's deadline.
-pub fn advise<G: Game>(
+pub fn advise<G: Auditable>(
     programs: &[(&Entrant, &Runner<G>)],
     files: &[DataFile<G::Case>],
     advising: &Advising,
@@ -70,7 +70,7 @@ pub fn advise<G: Game>(
 }
 
 /// Each program's `repeat` runs on each file, every run given `cap` of CPU time.
-fn measure<G: Game>(
+fn measure<G: Auditable>(
     programs: &[(&Entrant, &Runner<G>)],
     files: &[DataFile<G::Case>],
     repeat: usize,
@@ -96,7 +96,7 @@ fn measure<G: Game>(
 }
 
 /// Up to `repeat` runs of `runner`'s program on `file`, stopping at its first failure.
-fn runs_on<G: Game>(
+fn runs_on<G: Auditable>(
     runner: &Runner<G>,
     file: &DataFile<G::Case>,
     repeat: usize,

@@ -3,6 +3,7 @@
 //! [`super::usage`]), written in the form the program reads, and cut at the audit's deadline or
 //! on interruption.
 
+use crate::audit::Auditable;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -11,7 +12,7 @@ use super::deadlines::{Deadlines, Meter};
 use super::outcome::Tried;
 use super::plan::judged;
 use super::program::{Ending, Limits, Program};
-use crate::game::{in_form, Form, Game};
+use crate::game::{in_form, Form};
 
 /// How much CPU time a run that is as long as the data's longest file may take, as a multiple
 /// of the most CPU time a program expected accepted took on one data file.
@@ -99,7 +100,7 @@ pub enum NoAnswer {
 }
 
 /// One program, its limits and form, and the audit's deadline.
-pub struct Runner<'a, G: Game> {
+pub struct Runner<'a, G: Auditable> {
     /// The program.
     pub program: &'a Program,
     /// The output caps, and `--timeout`.
@@ -123,7 +124,7 @@ pub struct Runner<'a, G: Game> {
     fatal: Arc<Mutex<Option<String>>>,
 }
 
-impl<'a, G: Game> Runner<'a, G> {
+impl<'a, G: Auditable> Runner<'a, G> {
     /// A runner of `program` in `form`, every run held to `--timeout` until another time
     /// limit is set.
     pub fn new(

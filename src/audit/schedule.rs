@@ -16,6 +16,7 @@
 //! [`CACHE_UNITS`]; a program far behind prepares a unit again, to the same content), and
 //! preparer threads prepare the next units ahead of the leading program.
 
+use crate::audit::Auditable;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
@@ -31,13 +32,12 @@ use super::program::past;
 use super::runner::Runner;
 use super::settings::Settings;
 use super::settle::{examine, Failed};
-use crate::game::Game;
 
 /// The most prepared units kept at once.
 pub const CACHE_UNITS: usize = 512;
 
 /// One program taking cases.
-pub struct Lane<'r, 'a, G: Game> {
+pub struct Lane<'r, 'a, G: Auditable> {
     /// Its runner (cut at the findings' deadline).
     pub runner: &'r Runner<'a, G>,
     /// Whether it goes first (the existing data accepts it, or there is no data).
@@ -104,7 +104,7 @@ struct State<C> {
 
 type Cell<C> = Arc<OnceLock<Option<Arc<Prepared<C>>>>>;
 
-struct Stage<'s, 'r, 'a, G: Game> {
+struct Stage<'s, 'r, 'a, G: Auditable> {
     plan: &'s Plan<G>,
     lanes: &'s [Lane<'r, 'a, G>],
     settings: &'s Settings<G::Options>,
@@ -122,7 +122,7 @@ struct Stage<'s, 'r, 'a, G: Game> {
 /// findings' end). `target`: the cases each program runs before the programs that do not go
 /// first get theirs. Each program's tally, and the random cases dropped for lying outside
 /// the contest's limits.
-pub fn run_cases<G: Game>(
+pub fn run_cases<G: Auditable>(
     plan: &Plan<G>,
     lanes: &[Lane<'_, '_, G>],
     settings: &Settings<G::Options>,
@@ -182,7 +182,7 @@ pub fn run_cases<G: Game>(
     (tallies, stage.dropped.into_inner())
 }
 
-impl<G: Game> Stage<'_, '_, '_, G> {
+impl<G: Auditable> Stage<'_, '_, '_, G> {
     fn lock(&self) -> std::sync::MutexGuard<'_, State<G::Case>> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }

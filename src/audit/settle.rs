@@ -4,6 +4,7 @@
 //! way ([`super::shrink`]), and for an answer, confirmed by the reference
 //! ([`super::confirm`]).
 
+use crate::audit::Auditable;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -20,7 +21,7 @@ use super::shrink::{
     search_random, search_smallest, shortest_prefix, shrink, Budget, Step, CRASH_PADDING, SEARCH,
 };
 use super::{Kind, Source};
-use crate::game::{Case, Constraints, Engine, Form, Game, Judged};
+use crate::game::{Case, Constraints, Engine, Form, Judged};
 
 /// How many times a failure is run again before it is reported.
 pub const RERUNS: usize = 2;
@@ -57,7 +58,7 @@ struct Failure<C> {
 
 /// Examines `failed` into `found` (a known kind of failure is only counted), until the
 /// runner's deadline. Whether the program is now proved wrong.
-pub fn examine<G: Game>(
+pub fn examine<G: Auditable>(
     runner: &Runner<G>,
     settings: &Settings<G::Options>,
     failed: Failed<G::Case>,
@@ -83,7 +84,7 @@ pub fn examine<G: Game>(
 /// Narrows a failing unit to one case that fails alone ([`first_failing`], the unit's run
 /// standing for the cases together), else tries its first cases alone one by one; the whole
 /// unit when none fails alone.
-fn isolate<G: Game>(runner: &Runner<G>, failed: Failed<G::Case>) -> Failure<G::Case> {
+fn isolate<G: Auditable>(runner: &Runner<G>, failed: Failed<G::Case>) -> Failure<G::Case> {
     let Failed { prepared, tried } = failed;
     let mut cases = prepared.cases.clone();
     let found = |cases: &mut Vec<UnitCase<G::Case>>, (i, tried): (usize, Tried)| {
@@ -129,7 +130,7 @@ pub const SHRINK_WALL_FACTOR: u32 = 10;
 /// crash), counting the `again.runs` already seen; a timeout with twice the time; with
 /// `padding` bytes more environment. Every run that ends must fail (the same way, or another)
 /// for the failure to come back.
-fn reproduce<G: Game>(
+fn reproduce<G: Auditable>(
     runner: &Runner<G>,
     input: &[u8],
     expected: &str,
@@ -163,7 +164,7 @@ fn reproduce<G: Game>(
 /// The shrunk cases of `failure`, within its share of the time: the shrinker's chain, then
 /// for a wrong answer stuck on a larger case, the chain from a smaller one that fails the same
 /// way. The steps, and where the search's steps begin.
-fn shrunk<G: Game>(
+fn shrunk<G: Auditable>(
     runner: &Runner<G>,
     settings: &Settings<G::Options>,
     failure: &Failure<G::Case>,
@@ -225,7 +226,7 @@ fn shrunk<G: Game>(
 
 /// The smallest of the shrunk `steps` that reproduces every time (a crash with
 /// [`CRASH_PADDING`] more environment too), with its reproduction.
-fn smallest_reproduced<G: Game>(
+fn smallest_reproduced<G: Auditable>(
     runner: &Runner<G>,
     mut steps: Vec<Step<G::Case>>,
     kind: Kind,
@@ -254,7 +255,7 @@ fn smallest_reproduced<G: Game>(
 
 /// A failure seen `seen` times: run again; when it comes back (or the deadline left no time
 /// to run it again), shrunk, run again, confirmed; else `flaky`.
-fn settle<G: Game>(
+fn settle<G: Auditable>(
     runner: &Runner<G>,
     settings: &Settings<G::Options>,
     failure: Failure<G::Case>,
@@ -336,7 +337,7 @@ fn settle<G: Game>(
 }
 
 /// The size of the cases `judged` as the game counts it: `12 moves`, `16 squares`.
-fn size_of<G: Game>(judged: &[G::Judgement]) -> String {
+fn size_of<G: Auditable>(judged: &[G::Judgement]) -> String {
     let size: u64 = judged.iter().map(Judged::size).sum();
     match G::STEP {
         "" => format!("{size} squares"),
@@ -370,7 +371,7 @@ fn flaky<C: Case>(failure: Failure<C>, kind: Kind, again: Reproduction) -> Kept 
 /// the first tried), run again, then shrunk in that form from the second example like any
 /// other finding; the other attempts said. `reads`: the form it fits instead of the
 /// problem's.
-pub fn no_form<G: Game>(
+pub fn no_form<G: Auditable>(
     runner: &Runner<G>,
     settings: &Settings<G::Options>,
     attempts: &[Attempt],

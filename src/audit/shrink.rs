@@ -23,6 +23,7 @@
 //! run in the multi-case form) below the smallest found, which gives the fewest moves that show
 //! the bug. Each case found is shrunk in turn.
 
+use crate::audit::Auditable;
 use std::time::{Duration, Instant};
 
 use super::narrow::{alone, first_failing};
@@ -31,7 +32,7 @@ use super::program::past;
 use super::runner::Runner;
 use super::usage::thread_cpu;
 use super::Kind;
-use crate::game::{Case, Engine, Form, Game};
+use crate::game::{Case, Engine, Form};
 use crate::random::Rng;
 
 /// How many small random cases [`search_random`] tries, and in the single-case form how many
@@ -61,7 +62,7 @@ struct Variant<C> {
 
 /// A variant of `case` ready to run, or `None` when the engine rejects it or, with
 /// `keep_inside`, it lies outside the contest's limits.
-fn variant<G: Game>(
+fn variant<G: Auditable>(
     case: G::Case,
     rules: G::Options,
     keep_inside: bool,
@@ -105,7 +106,7 @@ impl Budget {
 
     /// Whether it is spent: `runner`'s runs (a metered runner, made for this budget) and this
     /// thread's work took its CPU time, or the cap or the audit's deadline passed.
-    pub fn spent<G: Game>(&self, runner: &Runner<G>) -> bool {
+    pub fn spent<G: Auditable>(&self, runner: &Runner<G>) -> bool {
         let used = runner.cpu() + thread_cpu().saturating_sub(self.thread_at_start);
         used >= self.cpu || past(Some(self.wall_cap)) || past(runner.deadline())
     }
@@ -123,7 +124,7 @@ pub type Step<C> = (C, Tried);
 /// Shrinks `case`, on which the program fails with `kind`, within `budget`: the cases kept, each
 /// smaller than the one before, with the run that failed on it (empty when no variant fails).
 /// With `keep_inside`, no variant outside the contest's limits is tried.
-pub fn shrink<G: Game>(
+pub fn shrink<G: Auditable>(
     runner: &Runner<G>,
     case: &G::Case,
     kind: Kind,
@@ -177,7 +178,7 @@ pub fn shrink<G: Game>(
 /// The first variant of `batch` on which the program fails with `kind` when run alone, with
 /// that run. With `together`, the variants share runs first ([`first_failing`]); `together`
 /// is cleared when a shared run fails and no variant fails alone.
-fn first_failing_variant<G: Game>(
+fn first_failing_variant<G: Auditable>(
     runner: &Runner<G>,
     batch: &[Variant<G::Case>],
     kind: Kind,
@@ -204,7 +205,7 @@ fn first_failing_variant<G: Game>(
 /// a buffer's end, a crash may depend on the memory's layout; a crash is probed with
 /// [`CRASH_PADDING`] more environment).
 /// Nothing when `case` has fewer than [`BISECT_FROM`] steps.
-pub fn shortest_prefix<G: Game>(
+pub fn shortest_prefix<G: Auditable>(
     runner: &Runner<G>,
     case: &G::Case,
     kind: Kind,
@@ -269,7 +270,7 @@ pub fn shortest_prefix<G: Game>(
 /// Searches up to [`SEARCH`] small random cases (of `case`'s [`Case::small_shape`], seeded
 /// by `seed`), smaller than `case`, for the first on which the program fails with `kind` and an
 /// output that differs as `tried`'s does; shrinks it. The steps from it, when found.
-pub fn search_random<G: Game>(
+pub fn search_random<G: Auditable>(
     runner: &Runner<G>,
     case: &G::Case,
     tried: &Tried,
@@ -295,7 +296,7 @@ pub fn search_random<G: Game>(
 /// multi-case form, at most [`SEARCH`] runs in the single-case form), smaller than `case`, for
 /// the first on which the program fails with `kind` and an output that differs as `tried`'s
 /// does; shrinks it. The steps from it, when found.
-pub fn search_smallest<G: Game>(
+pub fn search_smallest<G: Auditable>(
     runner: &Runner<G>,
     case: &G::Case,
     tried: &Tried,
@@ -327,7 +328,7 @@ pub fn search_smallest<G: Game>(
 }
 
 /// Whether cases searched for a failure of `kind` run many to a process.
-fn together<G: Game>(runner: &Runner<G>, kind: Kind) -> bool {
+fn together<G: Auditable>(runner: &Runner<G>, kind: Kind) -> bool {
     runner.form == Form::Multi && kind == Kind::WrongAnswer
 }
 
@@ -337,7 +338,7 @@ fn together<G: Game>(runner: &Runner<G>, kind: Kind) -> bool {
 /// The first of `cases` (run `per_run` to a process) on which the program fails with `kind`
 /// and an output that differs as `wanted` says, shrunk: its steps, or `None` when there is
 /// none within `budget`.
-fn first_the_same<G: Game>(
+fn first_the_same<G: Auditable>(
     runner: &Runner<G>,
     cases: impl Iterator<Item = G::Case>,
     batch: usize,

@@ -8,6 +8,7 @@
 //! uncovered (the smaller case on a tie): within a factor ln(n) + 1 of the smallest cover,
 //! and exact on the small tables of a contest in practice.
 
+use crate::audit::Auditable;
 use std::collections::HashSet;
 
 use super::audited::{AuditReport, OnCase, Outcome, ProgramRecord};
@@ -17,7 +18,7 @@ use super::finding::{Confirmation, Evidence, Found, Kept, Reproduction};
 use super::outcome::Tried;
 use super::verdict::{scores, Scored, Scores, Standing};
 use super::{Kind, Source};
-use crate::game::{in_form, render, Constraints, Engine, Form, Game};
+use crate::game::{in_form, render, Constraints, Engine, Form};
 use crate::judge_system::validate::validate;
 
 /// How many runs a failing program gets on a candidate: a case that rejects it only some of
@@ -50,7 +51,7 @@ pub struct Candidate {
 /// the contest's input validator in the problem's `form`, is not already in the data
 /// (`known` inputs, in the form) and whose expected output the reference confirms within
 /// `budget`. Also the findings not taken, and why.
-pub fn candidates<G: Game>(
+pub fn candidates<G: Auditable>(
     programs: &[(&str, &Found)],
     known: &[&[u8]],
     form: Form,

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use super::{amount, limit_seconds, rules_help, seconds, CiArgs, HtmlArgs, ShardArgs};
 use crate::error::RunError;
+use crate::game::AnyGame;
 use crate::game::{rules_from_flag, Constraints, Form, Game};
 use crate::games::{GameName, Visitor};
 
@@ -282,7 +283,7 @@ impl AuditArgs {
         }
         crate::audit::sandbox::Sandbox::probe(&self.allow_read)
             .map(Some)
-            .map_err(RunError::NoSandbox)
+            .map_err(|e| crate::audit::sandbox::NoSandbox(e).into())
     }
 
     /// The settings of an audit of `programs` programs judging `G`.
@@ -398,7 +399,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     }
     impl Visitor for Audit<'_> {
         type Output = Result<(AuditReport, RunOptions), RunError>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: AnyGame>(self) -> Self::Output {
             let settings = self
                 .args
                 .settings::<G>(self.entrants.len(), self.confinement)?;

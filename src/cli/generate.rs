@@ -7,7 +7,8 @@ use clap::{Arg, ArgAction, ArgMatches};
 
 use super::rules_help;
 use crate::error::RunError;
-use crate::game::{rules_from_flag, Case, Game};
+use crate::game::AnyGame;
+use crate::game::{rules_from_flag, Case};
 use crate::games::{self, GameName, Visitor};
 use crate::knobs::{KnobKind, Knobs};
 
@@ -137,7 +138,7 @@ pub(super) fn generate(args: GenArgs) -> Result<ExitCode, RunError> {
     }
     impl Visitor for Gen<'_> {
         type Output = Result<usize, RunError>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: AnyGame>(self) -> Self::Output {
             let rules = rules_from_flag::<G>(self.rules)?;
             crate::gen::generate::<G>(self.request, rules)
         }
@@ -182,7 +183,7 @@ fn generate_one(args: GenArgs) -> Result<ExitCode, RunError> {
     struct One<'a>(&'a GenArgs);
     impl Visitor for One<'_> {
         type Output = Result<(Vec<u8>, String), RunError>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: AnyGame>(self) -> Self::Output {
             let args = self.0;
             let rules = rules_from_flag::<G>(args.rules.as_deref())?;
             let single = match &args.case {
@@ -229,7 +230,7 @@ fn coverage(args: &GenArgs, cases: u64) -> Result<ExitCode, RunError> {
     struct Count<'a>(&'a GenArgs, u64);
     impl Visitor for Count<'_> {
         type Output = Result<crate::gen::Coverage, RunError>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: AnyGame>(self) -> Self::Output {
             let rules = rules_from_flag::<G>(self.0.rules.as_deref())?;
             Ok(crate::gen::coverage::<G>(self.0.seed, self.1, rules))
         }

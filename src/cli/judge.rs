@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use super::{amount, rules_help};
 use crate::error::{JudgeError, RunError};
+use crate::game::AnyGame;
 use crate::game::{render, rules_from_flag, Engine, Game, Judged, RuleSet};
 use crate::games::{GameName, Visitor};
 
@@ -52,7 +53,7 @@ pub(super) fn judge(args: JudgeArgs) -> Result<ExitCode, RunError> {
     }
     impl Visitor for Judge<'_> {
         type Output = Result<ExitCode, RunError>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: AnyGame>(self) -> Self::Output {
             let rules = rules_from_flag::<G>(self.rules)?;
             let judged = G::judge(self.engine, self.input, rules);
             if self.json {

@@ -19,7 +19,8 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 
 use crate::error::RunError;
-use crate::game::{rules_from_flag, Game, RulesError};
+use crate::game::AnyGame;
+use crate::game::{rules_from_flag, RulesError};
 use crate::games::{self, GameName, Visitor};
 use crate::report::merge::ShardMerge;
 
@@ -323,17 +324,17 @@ fn out_apart<'a>(
 }
 
 /// A `--rules` value checked against `game` when one is named, else against every game.
-fn check_rules(game: Option<GameName>, rules: Option<&str>) -> Result<(), RulesError> {
+fn check_rules(game: Option<GameName>, rules: Option<&str>) -> Result<(), RunError> {
     struct Check<'a>(Option<&'a str>);
     impl Visitor for Check<'_> {
         type Output = Result<(), RulesError>;
-        fn visit<G: Game>(self) -> Result<(), RulesError> {
+        fn visit<G: AnyGame>(self) -> Result<(), RulesError> {
             rules_from_flag::<G>(self.0).map(|_| ())
         }
     }
     match (game, rules) {
-        (Some(g), _) => g.visit(Check(rules)),
-        (None, Some(name)) => games::check_rule_set_name(name),
+        (Some(g), _) => Ok(g.visit(Check(rules))?),
+        (None, Some(name)) => Ok(games::check_rule_set_name(name)?),
         (None, None) => Ok(()),
     }
 }

@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use super::rules_help;
 use crate::error::RunError;
-use crate::game::{rules_from_flag, Game};
+use crate::game::rules_from_flag;
+use crate::game::AnyGame;
 use crate::games::{GameName, Visitor};
 use crate::judge_system::package::programs::Pin;
 use crate::judge_system::package::{write, FormatVersion, Settings, System, Written};
@@ -72,7 +73,7 @@ pub(super) fn package(args: PackageArgs) -> Result<ExitCode, RunError> {
     struct Package<'a>(&'a Settings, Option<&'a str>);
     impl Visitor for Package<'_> {
         type Output = Result<Written, RunError>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: AnyGame>(self) -> Self::Output {
             let rules = rules_from_flag::<G>(self.1)?;
             write::<G>(self.0, rules)
         }

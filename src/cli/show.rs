@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use super::{check_output_file, rules_help};
 use crate::error::{JudgeError, RunError};
-use crate::game::{rules_from_flag, Game, RuleSet};
+use crate::game::AnyGame;
+use crate::game::{rules_from_flag, RuleSet};
 use crate::games::{GameName, Visitor};
 use crate::report::html::{Page, Problem, LARGEST_DRAWN};
 use crate::view::{use_color, ColorChoice, DrawRequest};
@@ -55,7 +56,7 @@ pub(super) fn show(args: ShowArgs) -> Result<ExitCode, RunError> {
     }
     impl Visitor for Show<'_> {
         type Output = Result<ExitCode, RunError>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: AnyGame>(self) -> Self::Output {
             let args = self.args;
             let rules = rules_from_flag::<G>(args.rules.as_deref())?;
             if args.step.is_some() && G::STEP.is_empty() {

@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use super::{limit_seconds, rules_help, seconds, CiArgs, HtmlArgs, ShardArgs};
 use crate::error::RunError;
-use crate::game::{rules_from_flag, Game};
+use crate::game::rules_from_flag;
+use crate::game::AnyGame;
 use crate::games::{GameName, Visitor};
 
 #[derive(Debug, clap::Args)]
@@ -79,7 +80,7 @@ pub(super) fn stress(args: StressArgs) -> Result<ExitCode, RunError> {
     }
     impl Visitor for Stress<'_> {
         type Output = Result<crate::stress::Report, RunError>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: AnyGame>(self) -> Self::Output {
             let rules = match self.rules {
                 Some(_) => Some(rules_from_flag::<G>(self.rules)?),
                 None => None,

@@ -8,7 +8,8 @@ use std::process::ExitCode;
 use super::rules_help;
 use crate::answer::Verdict;
 use crate::error::RunError;
-use crate::game::{rules_from_flag, Game};
+use crate::game::rules_from_flag;
+use crate::game::AnyGame;
 use crate::games::{GameName, Visitor};
 use crate::judge_system::check::{check, check_answer, Decision, Layout};
 use crate::judge_system::validate::{validate, Constraints};
@@ -81,7 +82,7 @@ pub(super) fn validate_input(args: ValidateArgs) -> Result<ExitCode, RunError> {
     }
     impl Visitor for Validate<'_> {
         type Output = Result<ExitCode, RunError>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: AnyGame>(self) -> Self::Output {
             let rules = rules_from_flag::<G>(self.args.rules.as_deref())?;
             if let Some(of) = &self.args.answer_of {
                 let checked =
@@ -147,7 +148,7 @@ pub(super) fn check_output(args: CheckArgs) -> Result<ExitCode, RunError> {
     }
     impl Visitor for Check<'_> {
         type Output = Result<io::Result<Decision>, RunError>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: AnyGame>(self) -> Self::Output {
             let rules = rules_from_flag::<G>(self.rules)?;
             Ok(match self.output {
                 Some(path) => crate::guard::open_regular_named(path)

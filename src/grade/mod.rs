@@ -18,7 +18,8 @@ use std::path::{Path, PathBuf};
 use crate::answer::{compare_reader, escape, longest_output, Verdict, HEAD};
 use crate::detect::{recognise_file, rules_from_file_name};
 use crate::error::RunError;
-use crate::game::{render, Engine, Game, RuleSet};
+use crate::game::AnyGame;
+use crate::game::{render, Engine, RuleSet};
 use crate::games::{GameName, Visitor};
 use crate::pool::progress;
 use crate::report::manifest::{CaseListBuilder, Manifest};
@@ -70,7 +71,7 @@ struct EngineOutput<'a> {
 
 impl Visitor for EngineOutput<'_> {
     type Output = Result<String, Ungradable>;
-    fn visit<G: Game>(self) -> Result<String, Ungradable> {
+    fn visit<G: AnyGame>(self) -> Result<String, Ungradable> {
         let rules = rules_from_file_name(self.path)
             .or_else(|| self.rules.and_then(G::Options::from_name))
             .unwrap_or_default();

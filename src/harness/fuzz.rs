@@ -12,6 +12,8 @@ use super::cross_examine;
 use super::findings::signature;
 use super::regression::{Expectation, Regression};
 use crate::error::JudgeError;
+use crate::game::Generated;
+use crate::game::Referenced;
 use crate::game::{Case, Game, ReferenceReading, RuleSet};
 
 /// A case decoded from a fuzzer's bytes by the game's one generator: the cargo-fuzz targets'
@@ -55,7 +57,7 @@ pub fn write_finding<G: Game>(target: &str, input: &[u8], rules: G::Options, why
 
 /// Decodes a case of `G` from the fuzzer's bytes and panics, explaining, if engine and
 /// reference disagree on it.
-pub fn engine_matches_reference<G: Game>(data: &[u8]) {
+pub fn engine_matches_reference<G: Game + Generated + Referenced>(data: &[u8]) {
     let Ok(Fuzzed(case)) = Fuzzed::<G::Case>::arbitrary_take_rest(Unstructured::new(data)) else {
         return;
     };
@@ -73,7 +75,7 @@ pub fn engine_matches_reference<G: Game>(data: &[u8]) {
 /// Raw bytes as an input of `G` (the first byte picks the rule set): both parsers accept it
 /// (and then both implementations judge it alike) or both reject it at the same position. A
 /// panic anywhere is a finding too.
-pub fn parsers_agree_and_never_panic<G: Game>(data: &[u8]) {
+pub fn parsers_agree_and_never_panic<G: Game + Referenced>(data: &[u8]) {
     let names = G::Options::NAMES;
     let rules = match (data.first(), names.len()) {
         (Some(&b), n) if n > 0 => {
@@ -93,10 +95,12 @@ pub fn parsers_agree_and_never_panic<G: Game>(data: &[u8]) {
     }
 }
 
-/// The reference's reading of `input` a case at a time ([`Game::reference_cases`], each
+/// The reference's reading of `input` a case at a time ([`Referenced::reference_cases`], each
 /// case's grammar checked, as `verify` reads a file) finds the error its parser finds on the
 /// whole input, at the same line, column and case, or none when that finds none.
-pub fn reference_readings_agree<G: Game>(input: &[u8]) -> Result<(), super::Divergence> {
+pub fn reference_readings_agree<G: Game + Referenced>(
+    input: &[u8],
+) -> Result<(), super::Divergence> {
     let divergence = |why: String| super::Divergence {
         engine: String::new(),
         reference: why.clone(),
@@ -130,7 +134,7 @@ pub fn reference_readings_agree<G: Game>(input: &[u8]) -> Result<(), super::Dive
 /// of the oracle's shape decoded from the fuzzer's bytes by the game's generator; the engine's
 /// verdict is the oracle's, and the reference agrees with the engine. Nothing for a game
 /// without an oracle.
-pub fn matches_oracle<G: Game>(data: &[u8]) {
+pub fn matches_oracle<G: Game + Generated + Referenced>(data: &[u8]) {
     let Some((oracle, shape)) = <G::Case as Case>::oracle() else {
         return;
     };

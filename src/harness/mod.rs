@@ -15,9 +15,10 @@ use std::fmt;
 pub use shrink::shrink;
 
 use crate::error::JudgeError;
+use crate::game::Referenced;
 use crate::game::{Engine, Game, Judged};
 
-/// Reference work (see [`Game::reference_cost`]) beyond which a comparison only checks that
+/// Reference work (see [`Referenced::reference_cost`]) beyond which a comparison only checks that
 /// the reference parser accepts the input, without judging it.
 pub const REFERENCE_BUDGET: u64 = 50_000_000;
 
@@ -73,9 +74,12 @@ fn describe<G: Game>(result: &Result<Vec<G::Judgement>, JudgeError>) -> String {
 /// moves, reasons, or (for malformed input) whether and where each parser rejects it. Inputs
 /// the engine accepts but whose reference cost exceeds [`REFERENCE_BUDGET`], or that the
 /// reference refuses, are only checked for acceptance by the reference parser, and by the
-/// game's second opinion ([`Game::second_opinion`]) where it has one. Where the engine has a
+/// game's second opinion ([`Referenced::second_opinion`]) where it has one. Where the engine has a
 /// general path besides its specialised ones, that path must agree too.
-pub fn cross_examine<G: Game>(input: &[u8], options: G::Options) -> Result<(), Divergence> {
+pub fn cross_examine<G: Game + Referenced>(
+    input: &[u8],
+    options: G::Options,
+) -> Result<(), Divergence> {
     let fast = G::judge(Engine::Fast, &mut &input[..], options);
     if let Some(general) = G::judge_general_path(input, options) {
         if !same_result::<G>(&fast, &general) {

@@ -25,6 +25,7 @@
 //!   there (1-based line, 1-based byte column).
 
 use crate::error::JudgeError;
+use crate::game::Referenced;
 use crate::game::{Engine, Game, Judged, RuleSet};
 
 /// What must hold for a regression's input.
@@ -161,7 +162,7 @@ impl Regression {
     }
 
     /// Checks the regression as game `G`: `Err` says what no longer holds.
-    pub fn check<G: Game>(&self) -> Result<(), Replayed> {
+    pub fn check<G: Game + Referenced>(&self) -> Result<(), Replayed> {
         let rules = match self.rules.as_str() {
             "" => G::Options::default(),
             name => G::Options::from_name(name).ok_or_else(|| Replayed::NoRuleSet {

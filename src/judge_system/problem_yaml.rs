@@ -166,6 +166,8 @@ pub fn time_rules(root: &Path) -> Result<TimeRules, LimitError> {
     Ok(rules)
 }
 
+impl crate::error::RunRefusal for LimitError {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use super::layout::LayoutCheck;
 use crate::error::{InputError, JudgeError};
+use crate::game::Packaged;
 use crate::game::{Engine, Game};
 
 pub use crate::game::Constraints;
@@ -27,9 +28,9 @@ const AFTER_THE_LAST_CASE: u64 = 1 << 16;
 /// [`AFTER_THE_LAST_CASE`] bytes past what the engine reads, so an endless input ends as soon
 /// as the engine stops. Under the contest's constraints each case is checked against the
 /// original problem's limits as soon as it is read, and a case longer than those limits allow
-/// ([`Game::CONTEST_CASE_BYTES`]) is stopped there: an input ends at its first broken limit,
+/// ([`Packaged::CONTEST_CASE_BYTES`]) is stopped there: an input ends at its first broken limit,
 /// however long it goes on.
-pub fn validate<G: Game>(
+pub fn validate<G: Game + Packaged>(
     input: impl Read,
     options: G::Options,
     constraints: Constraints,

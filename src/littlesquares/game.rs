@@ -4,7 +4,10 @@ use std::io::Read;
 
 use super::{GridCase, Judgement};
 use crate::error::JudgeError;
-use crate::game::{Engine, Form, Game, ReferenceCase, ReferenceStop};
+use crate::game::{
+    Engine, Form, Forms, Game, Generated, Packaged, Pictured, ReferenceCase, ReferenceStop,
+    Referenced,
+};
 use crate::problem::Content;
 use crate::view::{BoardView, DrawRequest};
 
@@ -17,30 +20,12 @@ impl Game for LittleSquares {
     const FIRST_LINE: &'static str = "a grid row of '.' and '#' or a '{' literal";
     type Options = ();
     type Judgement = Judgement;
-    type Case = GridCase;
-
-    fn package((): ()) -> Option<Content> {
-        Some(super::package::content())
-    }
-
-    fn outside_contest(j: &Judgement) -> Option<(String, String)> {
-        (!j.within_contest_limits).then(|| {
-            (
-                "an even number of rows from 2 to 10, all of the same even length from 2 to 10 \
-                 (the contest's limits)"
-                    .to_string(),
-                format!("a {} x {} grid", j.rows, j.cols),
-            )
-        })
-    }
-
     fn judge(engine: Engine, input: &mut dyn Read, (): ()) -> Result<Vec<Judgement>, JudgeError> {
         match engine {
             Engine::Fast => super::judge(input),
             Engine::Reference => super::reference::judge(input),
         }
     }
-
     fn judge_each(
         input: &mut dyn Read,
         (): (),
@@ -48,25 +33,58 @@ impl Game for LittleSquares {
     ) -> Result<(), JudgeError> {
         super::parse::judge_each(input, each)
     }
+    /// A row of `.` and `#`, or the `{` of a TopCoder literal.
+    fn recognises(line: &[u8]) -> bool {
+        line.starts_with(b"{") || line.iter().all(|b| *b == b'.' || *b == b'#')
+    }
+}
 
-    /// Ten rows of ten squares and their line ends, or the literal of such a grid: far less.
-    const CONTEST_CASE_BYTES: Option<u64> = Some(1 << 10);
+impl Referenced for LittleSquares {
+    /// The Grundy value from the definitions, for grids beyond the reference's search.
+    fn second_opinion(
+        input: &[u8],
+        (): (),
+        judgements: &[Judgement],
+    ) -> Option<Result<(), crate::game::Disagreement>> {
+        Some(super::oracle::check(input, judgements))
+    }
+    fn reference_cases<'a>(
+        input: Box<dyn std::io::Read + Send + 'a>,
+        bound: u64,
+    ) -> Box<dyn Iterator<Item = Result<ReferenceCase, ReferenceStop>> + Send + 'a> {
+        Box::new(referee_reference::littlesquares::cases(input, bound))
+    }
+    fn reference_judge_case(case: &ReferenceCase, (): ()) -> Result<Judgement, JudgeError> {
+        super::reference::judge_case(case)
+    }
+    fn reference_check_case(case: &ReferenceCase) -> Result<(), JudgeError> {
+        Ok(referee_reference::littlesquares::check_case(case)?)
+    }
+    fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
+        Ok(referee_reference::littlesquares::check(input)?)
+    }
+    fn reference_cost(j: &Judgement, (): ()) -> u64 {
+        // Memoised positions (2^empty) times the moves tried in each.
+        if j.empty > referee_reference::littlesquares::MAX_EMPTY as u64 {
+            return 0; // The reference refuses at once.
+        }
+        (1u64 << j.empty).saturating_mul(2 * j.empty + 1)
+    }
+}
 
+impl Forms for LittleSquares {
     const SINGLE_FORM: &'static str = "one grid, a row per line";
     const MULTI_FORM: &'static str = "grids separated by an empty line";
     /// The first and third examples of the statement.
     const PROBES: [&'static str; 2] = ["..\n..\n", "..\n..\n..\n..\n"];
     /// A TopCoder problem: each example is one call, one grid.
     const STATEMENT_FORM: Form = Form::Single;
-
     fn is_verdict(line: &str) -> bool {
         matches!(line, "first" | "second")
     }
-
     fn join(inputs: &[Vec<u8>]) -> Vec<u8> {
         inputs.join(&b"\n"[..])
     }
-
     /// Grids separated by an empty line.
     fn write_joined(
         count: usize,
@@ -81,70 +99,47 @@ impl Game for LittleSquares {
         }
         Ok(())
     }
-
-    /// The Grundy value from the definitions, for grids beyond the reference's search.
-    fn second_opinion(
-        input: &[u8],
-        (): (),
-        judgements: &[Judgement],
-    ) -> Option<Result<(), crate::game::Disagreement>> {
-        Some(super::oracle::check(input, judgements))
+    fn case_ranges(input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
+        grids_of_rows_form(input).or_else(|| literals(input))
     }
+}
 
+impl Generated for LittleSquares {
+    type Case = GridCase;
     const FEATURES: &'static [&'static str] = super::features::FEATURES;
-
     const COVERAGE: &'static [&'static str] = super::features::COVERAGE;
-
     fn coverage(input: &[u8], _: Self::Options, judgements: &[Judgement]) -> Vec<&'static str> {
         super::features::coverage(input, judgements)
     }
-
     fn features(input: &[u8], _: Self::Options, judgements: &[Judgement]) -> Vec<&'static str> {
         super::features::features(input, judgements)
     }
+}
 
-    fn reference_cases<'a>(
-        input: Box<dyn std::io::Read + Send + 'a>,
-        bound: u64,
-    ) -> Box<dyn Iterator<Item = Result<ReferenceCase, ReferenceStop>> + Send + 'a> {
-        Box::new(referee_reference::littlesquares::cases(input, bound))
+impl Packaged for LittleSquares {
+    fn package((): ()) -> Option<Content> {
+        Some(super::package::content())
     }
-
-    fn reference_judge_case(case: &ReferenceCase, (): ()) -> Result<Judgement, JudgeError> {
-        super::reference::judge_case(case)
+    fn outside_contest(j: &Judgement) -> Option<(String, String)> {
+        (!j.within_contest_limits).then(|| {
+            (
+                "an even number of rows from 2 to 10, all of the same even length from 2 to 10 \
+                 (the contest's limits)"
+                    .to_string(),
+                format!("a {} x {} grid", j.rows, j.cols),
+            )
+        })
     }
+    /// Ten rows of ten squares and their line ends, or the literal of such a grid: far less.
+    const CONTEST_CASE_BYTES: Option<u64> = Some(1 << 10);
+}
 
-    fn reference_check_case(case: &ReferenceCase) -> Result<(), JudgeError> {
-        Ok(referee_reference::littlesquares::check_case(case)?)
-    }
-
-    fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
-        Ok(referee_reference::littlesquares::check(input)?)
-    }
-
-    fn reference_cost(j: &Judgement, (): ()) -> u64 {
-        // Memoised positions (2^empty) times the moves tried in each.
-        if j.empty > referee_reference::littlesquares::MAX_EMPTY as u64 {
-            return 0; // The reference refuses at once.
-        }
-        (1u64 << j.empty).saturating_mul(2 * j.empty + 1)
-    }
-
-    /// A row of `.` and `#`, or the `{` of a TopCoder literal.
-    fn recognises(line: &[u8]) -> bool {
-        line.starts_with(b"{") || line.iter().all(|b| *b == b'.' || *b == b'#')
-    }
-
+impl Pictured for LittleSquares {
     fn draw(input: &[u8], _: (), request: &DrawRequest) -> Result<String, JudgeError> {
         super::show::draw(input, request)
     }
-
     fn board_view(input: &[u8], _: (), case: u64) -> Result<BoardView, JudgeError> {
         super::show::board_view(input, case)
-    }
-
-    fn case_ranges(input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
-        grids_of_rows_form(input).or_else(|| literals(input))
     }
 }
 

@@ -4,7 +4,10 @@ use std::io::Read;
 
 use super::{Judgement, PousseCase, Rules, CONTEST_MAX_N};
 use crate::error::JudgeError;
-use crate::game::{Engine, Form, Game, ReferenceCase, ReferenceStop};
+use crate::game::{
+    Engine, Form, Forms, Game, Generated, Packaged, Pictured, ReferenceCase, ReferenceStop,
+    Referenced,
+};
 use crate::problem::Content;
 use crate::view::{BoardView, DrawRequest};
 
@@ -12,17 +15,12 @@ use crate::view::{BoardView, DrawRequest};
 pub struct Pousse;
 
 impl Game for Pousse {
+    const STEP: &'static str = "move";
     const NAME: &'static str = "pousse";
     const BETWEEN: &'static str = "\n";
     const FIRST_LINE: &'static str = "a board size or case count";
     type Options = Rules;
     type Judgement = Judgement;
-    type Case = PousseCase;
-
-    fn package(rules: Rules) -> Option<Content> {
-        Some(super::package::content(rules))
-    }
-
     fn judge(
         engine: Engine,
         input: &mut dyn Read,
@@ -33,7 +31,6 @@ impl Game for Pousse {
             Engine::Reference => super::reference::judge(input, rules),
         }
     }
-
     fn judge_each(
         input: &mut dyn Read,
         rules: Rules,
@@ -41,60 +38,25 @@ impl Game for Pousse {
     ) -> Result<(), JudgeError> {
         super::judge::judge_each(input, rules, each)
     }
-
     fn judge_general_path(
         input: &[u8],
         rules: Rules,
     ) -> Option<Result<Vec<Judgement>, JudgeError>> {
         Some(super::judge::judge_on_general_boards(input, rules))
     }
-
-    const SINGLE_FORM: &'static str = "one game: N, the moves, QUIT";
-    const MULTI_FORM: &'static str =
-        "UVa 844: the number of games, a blank line, the games separated by blank lines";
-    /// The two games of UVa 844's sample input.
-    const PROBES: [&'static str; 2] = [
-        "4\nL2\nT2\nL2\nB2\nR2\nQUIT\n",
-        "4\nL2\nT2\nL2\nB2\nR2\nT1\nL2\nQUIT\n",
-    ];
-    /// UVa 844's sample input holds both games, in its multi-case form.
-    const STATEMENT_FORM: Form = Form::Multi;
-
-    fn is_verdict(line: &str) -> bool {
-        matches!(line, "X WINS" | "O WINS" | "TIE GAME")
+    /// A single decimal number: the board size, or the case count of multi-case input.
+    fn recognises(line: &[u8]) -> bool {
+        let mut fields = line
+            .split(|b| *b == b' ' || *b == b'\t')
+            .filter(|f| !f.is_empty());
+        matches!(
+            (fields.next(), fields.next()),
+            (Some(f), None) if f.iter().all(u8::is_ascii_digit)
+        )
     }
+}
 
-    /// The UVa form (a count, a blank line, the games) however many games it holds; any
-    /// other input is one game.
-    fn form_of(input: &[u8], _cases: usize) -> Option<Form> {
-        Some(if games_of_multi_case(input).is_some() {
-            Form::Multi
-        } else {
-            Form::Single
-        })
-    }
-
-    fn join(inputs: &[Vec<u8>]) -> Vec<u8> {
-        let mut out = Vec::new();
-        Self::write_joined(inputs.len(), &mut inputs.iter().cloned(), &mut out)
-            .expect("writing to memory");
-        out
-    }
-
-    /// UVa 844's wrapper: the count, then each game after a blank line.
-    fn write_joined(
-        count: usize,
-        inputs: &mut dyn Iterator<Item = Vec<u8>>,
-        out: &mut dyn std::io::Write,
-    ) -> std::io::Result<()> {
-        writeln!(out, "{count}")?;
-        for input in inputs.take(count) {
-            out.write_all(b"\n")?;
-            out.write_all(&input)?;
-        }
-        Ok(())
-    }
-
+impl Referenced for Pousse {
     /// Windows of the games replayed by the reference from the engine's boards.
     fn second_opinion(
         input: &[u8],
@@ -103,38 +65,21 @@ impl Game for Pousse {
     ) -> Option<Result<(), crate::game::Disagreement>> {
         Some(super::windows::check(input, judgements))
     }
-
-    const FEATURES: &'static [&'static str] = super::features::FEATURES;
-
-    const COVERAGE: &'static [&'static str] = super::features::COVERAGE;
-
-    fn coverage(input: &[u8], _: Self::Options, judgements: &[Judgement]) -> Vec<&'static str> {
-        super::features::coverage(input, judgements)
-    }
-
-    fn features(input: &[u8], _: Self::Options, judgements: &[Judgement]) -> Vec<&'static str> {
-        super::features::features(input, judgements)
-    }
-
     fn reference_cases<'a>(
         input: Box<dyn std::io::Read + Send + 'a>,
         bound: u64,
     ) -> Box<dyn Iterator<Item = Result<ReferenceCase, ReferenceStop>> + Send + 'a> {
         Box::new(referee_reference::pousse::cases(input, bound))
     }
-
     fn reference_judge_case(case: &ReferenceCase, rules: Rules) -> Result<Judgement, JudgeError> {
         super::reference::judge_case(case, rules)
     }
-
     fn reference_check_case(case: &ReferenceCase) -> Result<(), JudgeError> {
         Ok(referee_reference::pousse::check_case(case)?)
     }
-
     fn reference_parses(input: &[u8]) -> Result<(), JudgeError> {
         Ok(referee_reference::pousse::check(input)?)
     }
-
     /// Every move played pushes a line (N squares) and recounts all 2N lines of N squares;
     /// under the ICFP rule sets it also stores the board and compares it with every earlier one
     /// (at most N^2 squares each). An upper bound of the squares the reference visits, and
@@ -152,33 +97,71 @@ impl Game for Pousse {
             .saturating_add(played.saturating_mul(board))
             .saturating_add(comparisons.saturating_mul(board))
     }
+}
 
-    /// A single decimal number: the board size, or the case count of multi-case input.
-    fn recognises(line: &[u8]) -> bool {
-        let mut fields = line
-            .split(|b| *b == b' ' || *b == b'\t')
-            .filter(|f| !f.is_empty());
-        matches!(
-            (fields.next(), fields.next()),
-            (Some(f), None) if f.iter().all(u8::is_ascii_digit)
-        )
+impl Forms for Pousse {
+    const SINGLE_FORM: &'static str = "one game: N, the moves, QUIT";
+    const MULTI_FORM: &'static str =
+        "UVa 844: the number of games, a blank line, the games separated by blank lines";
+    /// The two games of UVa 844's sample input.
+    const PROBES: [&'static str; 2] = [
+        "4\nL2\nT2\nL2\nB2\nR2\nQUIT\n",
+        "4\nL2\nT2\nL2\nB2\nR2\nT1\nL2\nQUIT\n",
+    ];
+    /// UVa 844's sample input holds both games, in its multi-case form.
+    const STATEMENT_FORM: Form = Form::Multi;
+    fn is_verdict(line: &str) -> bool {
+        matches!(line, "X WINS" | "O WINS" | "TIE GAME")
     }
-
-    fn draw(input: &[u8], rules: Rules, request: &DrawRequest) -> Result<String, JudgeError> {
-        super::show::draw(input, rules, request)
+    /// The UVa form (a count, a blank line, the games) however many games it holds; any
+    /// other input is one game.
+    fn form_of(input: &[u8], _cases: usize) -> Option<Form> {
+        Some(if games_of_multi_case(input).is_some() {
+            Form::Multi
+        } else {
+            Form::Single
+        })
     }
-
-    fn board_view(input: &[u8], rules: Rules, case: u64) -> Result<BoardView, JudgeError> {
-        super::show::board_view(input, rules, case)
+    fn join(inputs: &[Vec<u8>]) -> Vec<u8> {
+        let mut out = Vec::new();
+        Self::write_joined(inputs.len(), &mut inputs.iter().cloned(), &mut out)
+            .expect("writing to memory");
+        out
     }
-
+    /// UVa 844's wrapper: the count, then each game after a blank line.
+    fn write_joined(
+        count: usize,
+        inputs: &mut dyn Iterator<Item = Vec<u8>>,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        writeln!(out, "{count}")?;
+        for input in inputs.take(count) {
+            out.write_all(b"\n")?;
+            out.write_all(&input)?;
+        }
+        Ok(())
+    }
     fn case_ranges(input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
         games_of_multi_case(input)
     }
+}
 
-    const REPORT_SCRIPT: &'static str = include_str!("replay.js");
-    const STEP: &'static str = "move";
+impl Generated for Pousse {
+    type Case = PousseCase;
+    const FEATURES: &'static [&'static str] = super::features::FEATURES;
+    const COVERAGE: &'static [&'static str] = super::features::COVERAGE;
+    fn coverage(input: &[u8], _: Self::Options, judgements: &[Judgement]) -> Vec<&'static str> {
+        super::features::coverage(input, judgements)
+    }
+    fn features(input: &[u8], _: Self::Options, judgements: &[Judgement]) -> Vec<&'static str> {
+        super::features::features(input, judgements)
+    }
+}
 
+impl Packaged for Pousse {
+    fn package(rules: Rules) -> Option<Content> {
+        Some(super::package::content(rules))
+    }
     fn outside_contest(j: &Judgement) -> Option<(String, String)> {
         (j.n > CONTEST_MAX_N).then(|| {
             (
@@ -187,6 +170,16 @@ impl Game for Pousse {
             )
         })
     }
+}
+
+impl Pictured for Pousse {
+    fn draw(input: &[u8], rules: Rules, request: &DrawRequest) -> Result<String, JudgeError> {
+        super::show::draw(input, rules, request)
+    }
+    fn board_view(input: &[u8], rules: Rules, case: u64) -> Result<BoardView, JudgeError> {
+        super::show::board_view(input, rules, case)
+    }
+    const REPORT_SCRIPT: &'static str = include_str!("replay.js");
 }
 
 /// The byte ranges of the games of a multi-case input (a count, a blank line, then games from

@@ -4,7 +4,7 @@
 //!
 //! One file, CSS, JavaScript and SVG inline, no network access; every table and text drawing is
 //! readable without JavaScript. The page is rendered by askama from `templates/report.html`;
-//! the games' replay scripts ([`crate::game::Game::REPORT_SCRIPT`]) are embedded once each.
+//! the games' replay scripts ([`Pictured::REPORT_SCRIPT`](crate::game::Pictured::REPORT_SCRIPT)) are embedded once each.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};

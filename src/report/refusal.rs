@@ -133,3 +133,5 @@ pub enum Refusal {
         record: String,
     },
 }
+
+impl crate::error::RunRefusal for Refusal {}

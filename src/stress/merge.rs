@@ -38,38 +38,7 @@ impl ShardMerge for StressMerge {
     ) -> Result<Merged, RunError> {
         let out = staging.dir().to_path_buf();
         let io = |e: std::io::Error| RunError::io(&out, e);
-        // signature -> (the row of its lowest case, its directory), the counts summed
-        let mut groups: BTreeMap<String, (FindingRow, PathBuf)> = BTreeMap::new();
-        for dir in shards.dirs {
-            let path = dir.join(FINDINGS);
-            let (reader, header) = crate::report::open_csv(&path)?;
-            if header.iter().ne(FINDINGS_HEADER.iter().copied()) {
-                return Err(Refusal::NotThisReport {
-                    path,
-                    what: "the findings of a stress run",
-                }
-                .into());
-            }
-            for row in reader.into_deserialize::<FindingRow>() {
-                let row = row.map_err(|source| Refusal::Csv {
-                    path: path.clone(),
-                    source,
-                })?;
-                match groups.entry(row.signature.clone()) {
-                    Entry::Vacant(slot) => {
-                        slot.insert((row, dir.clone()));
-                    }
-                    Entry::Occupied(mut slot) => {
-                        let (known, from) = slot.get_mut();
-                        let count = known.count + row.count;
-                        if row.case < known.case {
-                            (*known, *from) = (row, dir.clone());
-                        }
-                        known.count = count;
-                    }
-                }
-            }
-        }
+        let groups = lowest_of_each_signature(shards.dirs)?;
         let mut kept: Vec<(FindingRow, PathBuf)> = groups.into_values().collect();
         kept.sort_by_key(|(row, _)| row.case);
         let mut rows = Vec::new();
@@ -116,4 +85,44 @@ impl ShardMerge for StressMerge {
             summary: None,
         })
     }
+}
+
+/// Each signature's row of its lowest case among the shards' findings, with the shard's
+/// directory, the counts summed.
+fn lowest_of_each_signature(
+    dirs: &[PathBuf],
+) -> Result<BTreeMap<String, (FindingRow, PathBuf)>, RunError> {
+    // signature -> (the row of its lowest case, its directory), the counts summed
+    let mut groups: BTreeMap<String, (FindingRow, PathBuf)> = BTreeMap::new();
+    for dir in dirs {
+        let path = dir.join(FINDINGS);
+        let (reader, header) = crate::report::open_csv(&path)?;
+        if header.iter().ne(FINDINGS_HEADER.iter().copied()) {
+            return Err(Refusal::NotThisReport {
+                path,
+                what: "the findings of a stress run",
+            }
+            .into());
+        }
+        for row in reader.into_deserialize::<FindingRow>() {
+            let row = row.map_err(|source| Refusal::Csv {
+                path: path.clone(),
+                source,
+            })?;
+            match groups.entry(row.signature.clone()) {
+                Entry::Vacant(slot) => {
+                    slot.insert((row, dir.clone()));
+                }
+                Entry::Occupied(mut slot) => {
+                    let (known, from) = slot.get_mut();
+                    let count = known.count + row.count;
+                    if row.case < known.case {
+                        (*known, *from) = (row, dir.clone());
+                    }
+                    known.count = count;
+                }
+            }
+        }
+    }
+    Ok(groups)
 }

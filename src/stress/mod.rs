@@ -21,6 +21,8 @@ use std::time::{Duration, Instant};
 use crate::detect::file_suffix;
 use crate::error::RunError;
 use crate::game::Case;
+use crate::game::Generated;
+use crate::game::Referenced;
 use crate::game::{Game, RuleSet};
 use crate::harness::findings::{signature, Findings};
 use crate::harness::regression::{Expectation, Regression};
@@ -51,7 +53,7 @@ pub struct Limits {
     pub keep_going: bool,
     /// The most divergences kept with `keep_going`.
     pub max_findings: usize,
-    /// Count the structural features of the cases ([`Game::features`]).
+    /// Count the structural features of the cases ([`Generated::features`]).
     pub stats: bool,
     /// Run only this slice of the case indices.
     pub shard: Option<Shard>,
@@ -99,7 +101,7 @@ fn stem<G: Game>(seed: u64, case: u64, rules: Option<G::Options>) -> String {
 
 /// Runs random cases of `G` (under `rules`, or a random rule set per case) until the limits,
 /// or until engine and reference diverge.
-pub fn run<G: Game>(
+pub fn run<G: Game + Generated + Referenced>(
     limits: Limits,
     rules: Option<G::Options>,
     out: &Path,
@@ -183,7 +185,7 @@ struct Hunt<'a, G: Game> {
     stats: Stats,
 }
 
-impl<G: Game> Hunt<'_, G> {
+impl<G: Game + Generated + Referenced> Hunt<'_, G> {
     /// Cross-examines case `case`'s `input` under the watchdog; a panic is a divergence too.
     fn judged(&self, case: u64, input: &[u8], rules: G::Options) -> Result<(), Divergence> {
         self.watchdog.judging(case, input);
@@ -593,7 +595,7 @@ fn shrink_bytes(input: Vec<u8>, fails: impl Fn(&[u8]) -> bool, until: Option<Ins
 /// How often each structural feature of the game turned up in a run (`--stats`).
 #[derive(Debug, Clone)]
 pub struct Stats {
-    /// Each feature of [`Game::FEATURES`], with the cases that showed it, in order.
+    /// Each feature of [`Generated::FEATURES`], with the cases that showed it, in order.
     pub features: Vec<(&'static str, u64)>,
     /// Malformed inputs.
     pub malformed: u64,
@@ -610,7 +612,7 @@ impl Stats {
         }
     }
 
-    fn count<G: Game>(&mut self, input: &[u8], options: G::Options, malformed: bool) {
+    fn count<G: Game + Generated>(&mut self, input: &[u8], options: G::Options, malformed: bool) {
         self.cases += 1;
         if malformed {
             self.malformed += 1;

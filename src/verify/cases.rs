@@ -1,6 +1,6 @@
 //! One file's cases cross-examined: the engine's judgement of each case, the reference's own
 //! reading and judgement of the same case, and the `.ans` line, compared case by case. The
-//! reference reads the input a case at a time ([`Game::reference_cases`]), so its memory is
+//! reference reads the input a case at a time ([`Referenced::reference_cases`](crate::game::Referenced::reference_cases)), so its memory is
 //! bounded by the largest case, and a case beyond its limits is skipped on its own. The cases
 //! of a file are judged in batches on [`Settings::jobs`] threads and their rows handed over in
 //! the file's order ([`crate::ordered`]).
@@ -11,6 +11,7 @@ use std::time::Instant;
 use super::answers::AnswerLines;
 use super::{Input, Settings};
 use crate::error::JudgeError;
+use crate::game::Referenced;
 use crate::game::{Game, Judged, ReferenceCase, ReferenceStop};
 use crate::report::{Row, Status};
 use crate::walk::CaseFile;
@@ -300,7 +301,7 @@ impl<J> Iterator for Pull<'_, J> {
 /// cases of the reference's reading and their `.ans` lines (both sequential by nature, read by
 /// the worker taking the batch), judges them with the reference and writes their rows, in the
 /// file's order.
-pub(super) fn cross_examine<G: Game>(
+pub(super) fn cross_examine<G: Game + Referenced>(
     file: &CaseFile,
     input: &Input,
     settings: &Settings,
@@ -360,7 +361,7 @@ pub(super) fn cross_examine<G: Game>(
 
 /// [`cross_examine`]'s passes in threads: the engine's in one, the reference's and the rows
 /// in [`Settings::jobs`] workers, the rows handed to `emit` in order.
-fn parallel_pass<G: Game>(
+fn parallel_pass<G: Game + Referenced>(
     input: &Input,
     options: G::Options,
     batcher: Batcher<'_, G::Judgement>,
@@ -411,7 +412,7 @@ enum ReferenceOutcome<J> {
 }
 
 /// The row of one case.
-fn row_of<G: Game>(work: Work<G::Judgement>, context: &Context<G>) -> Row {
+fn row_of<G: Game + Referenced>(work: Work<G::Judgement>, context: &Context<G>) -> Row {
     let Work {
         index,
         judgement,
@@ -460,7 +461,7 @@ fn row_of<G: Game>(work: Work<G::Judgement>, context: &Context<G>) -> Row {
 }
 
 /// The reference's judgement of `case`, which the engine judged `j`, within its limits.
-fn judge_reference<G: Game>(
+fn judge_reference<G: Game + Referenced>(
     case: &ReferenceCase,
     j: &G::Judgement,
     context: &Context<G>,

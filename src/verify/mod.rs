@@ -15,6 +15,8 @@ use answers::AnswerLines;
 
 use crate::detect::{recognise_input, rules_from_file_name};
 use crate::error::JudgeError;
+use crate::game::AnyGame;
+use crate::game::Referenced;
 use crate::game::{Game, ReferenceReading, RuleSet};
 use crate::games::GameName;
 use crate::report::{Row, Status};
@@ -125,7 +127,7 @@ pub fn with_input(file: &CaseFile, emit: &mut Emit, verify: impl FnOnce(&Input, 
 }
 
 /// Verifies `file` as game `G`: under the rule set its name asks for, else `rules`.
-pub fn verify_as<G: Game>(
+pub fn verify_as<G: Game + Referenced>(
     file: &CaseFile,
     settings: &Settings,
     rules: G::Options,
@@ -159,7 +161,7 @@ pub fn verify_any(
     }
     impl crate::games::Visitor for Verify<'_, '_> {
         type Output = ();
-        fn visit<G: Game>(self) {
+        fn visit<G: AnyGame>(self) {
             let rules = rules_from_file_name(&self.file.path)
                 .or_else(|| self.rules.and_then(G::Options::from_name))
                 .unwrap_or_default();
@@ -215,7 +217,7 @@ pub fn verify_any(
 /// every problem becomes a row, never a panic or an early stop. Every case is cross-examined
 /// on its own as the engine judges it ([`cases::cross_examine`]); a file with an invalid case
 /// gives the rows of the cases before it, then one `invalid-input` row for it.
-pub fn verify_file<G: Game>(
+pub fn verify_file<G: Game + Referenced>(
     file: &CaseFile,
     input: &Input,
     settings: &Settings,
@@ -245,7 +247,7 @@ fn unreadable_answers(mut base: Row, why: answers::AnswerError) -> Row {
 /// The one row of a file the engine rejects with `e`: invalid input, checked against the
 /// reference's own reading of the same input (unless `--no-reference`), case by case up to
 /// the case the engine rejects: the reference must reject it at the same line and column.
-fn rejected<G: Game>(
+fn rejected<G: Game + Referenced>(
     file: &CaseFile,
     input: &Input,
     settings: &Settings,

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use yaml_rust2::Yaml;
 
+use crate::game::Packaged;
 use crate::game::{Game, RuleSet};
 use crate::games::GameName;
 use crate::judge_system::check::{check, Decision, Layout};
@@ -105,7 +106,7 @@ pub fn place<'a>(packages: &'a [Package], file: &CaseFile) -> Option<(&'a Packag
 }
 
 /// The row of an input of `data/invalid_input`, which the contest's validator must refuse.
-pub fn invalid_input_row<G: Game>(file: &CaseFile, rules: G::Options) -> Row {
+pub fn invalid_input_row<G: Game + Packaged>(file: &CaseFile, rules: G::Options) -> Row {
     let mut row = Row {
         file: file.name.clone(),
         game: G::NAME.to_string(),

@@ -18,6 +18,7 @@ use proptest::strategy::{NewTree, Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use referee::error::JudgeError;
 use referee::game::Case;
+use referee::game::Referenced;
 use referee::game::{reference_reading, Engine, Game, ReferenceReading};
 use referee::random::Rng;
 
@@ -86,7 +87,10 @@ pub type Both<G> = (
 /// same result.
 /// The reference's reading of the input a case at a time (its framing, each case on its own,
 /// `verify`'s way) must give what the reference gives on the whole input.
-pub fn judge_both<G: Game>(input: &[u8], options: G::Options) -> Both<G> {
+pub fn judge_both<G: Game + referee::game::Referenced>(
+    input: &[u8],
+    options: G::Options,
+) -> Both<G> {
     let fast = judge::<G>(Engine::Fast, input, options);
     if let Some(general) = G::judge_general_path(input, options) {
         assert_eq!(
@@ -113,7 +117,7 @@ pub fn judge_both<G: Game>(input: &[u8], options: G::Options) -> Both<G> {
 /// The reference's reading of `input` a case at a time ([`Game::reference_cases`]): every
 /// case's grammar checked first (as the reference parses a whole input before judging it),
 /// then each case judged on its own.
-pub fn reference_by_case<G: Game>(
+pub fn reference_by_case<G: Game + Referenced + referee::game::Referenced>(
     input: &[u8],
     options: G::Options,
 ) -> Result<Vec<G::Judgement>, JudgeError> {
@@ -134,7 +138,10 @@ pub fn reference_by_case<G: Game>(
 /// Checks every vector of an invalid-input file (`input with escapes | line:column | case`):
 /// both implementations, and the reference reading case by case, reject it at the same
 /// position and case. Returns the vector count.
-pub fn assert_invalid_vectors<G: Game>(file: &str, options: G::Options) -> usize {
+pub fn assert_invalid_vectors<G: Game + referee::game::Referenced>(
+    file: &str,
+    options: G::Options,
+) -> usize {
     let cases = vectors(file);
     for fields in &cases {
         let [input, position, case] = &fields[..] else {

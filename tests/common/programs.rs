@@ -1,6 +1,7 @@
 //! Helpers for the tests that run programs: scripts written on the fly, and the processes
 //! still alive.
 
+use referee::game::Forms;
 use std::fs;
 use std::path::Path;
 
@@ -52,7 +53,7 @@ pub fn script(dir: &Path, name: &str, body: &str) -> String {
 /// `probe-single.in` written beside it; the command names those files and the judge, so a
 /// confined run may read them.
 pub fn after_the_probe(dir: &Path, name: &str, judge: &str, body: &str) -> String {
-    use referee::game::{in_form, Form, Game};
+    use referee::game::{in_form, Form};
     use referee::pousse::Pousse;
     let probes: Vec<Vec<u8>> = Pousse::PROBES
         .iter()

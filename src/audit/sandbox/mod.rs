@@ -597,3 +597,15 @@ pub fn limit_unconfined(command: &mut Command, limits: &Limits) {
         });
     }
 }
+
+impl crate::error::RunRefusal for SandboxError {}
+
+/// No sandbox on this machine for the programs `audit` runs: why, and what to do.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{0}. audit runs other people's programs in a sandbox; --unconfined runs them with your \
+     rights instead (docs/security.md)"
+)]
+pub struct NoSandbox(pub SandboxError);
+
+impl crate::error::RunRefusal for NoSandbox {}

@@ -2,6 +2,7 @@
 //! cases, and the programs whose output fits no form.
 
 use super::{stopped, Stage, Subject, FIRST_CASES};
+use crate::audit::Auditable;
 use std::time::{Duration, Instant};
 
 use crate::audit::audited::{CasesOutcome, FormUsed};
@@ -15,11 +16,11 @@ use crate::audit::runner::{Runner, TimeLimit};
 use crate::audit::schedule::{run_cases, Lane};
 use crate::audit::settings::Settings;
 use crate::audit::settle::no_form;
-use crate::game::{Form, Game};
+use crate::game::Form;
 use crate::pool::each_of;
 
 /// The probe: each program that can run, on the statement's examples.
-pub(in crate::audit) fn probe_stage<G: Game>(
+pub(in crate::audit) fn probe_stage<G: Auditable>(
     subjects: &mut [Subject<G>],
     problem: &ProblemForm,
     settings: &Settings<G::Options>,
@@ -43,7 +44,7 @@ pub(in crate::audit) fn probe_stage<G: Game>(
 /// `--timeout`; all programs when none is expected accepted), their CPU times set the time
 /// limit ([`data::time_limit`]), then the others run it within that limit. Each probed
 /// program has its result; the limit is every runner's from then on.
-pub(in crate::audit) fn data_stage<G: Game>(
+pub(in crate::audit) fn data_stage<G: Auditable>(
     subjects: &mut [Subject<G>],
     data: &Data<G::Case>,
     settings: &Settings<G::Options>,
@@ -98,7 +99,7 @@ pub(in crate::audit) fn data_stage<G: Game>(
 /// The meters of the programs that will screen every strengthening candidate: those that can
 /// run and may have to pass one (expected accepted, or accepted by the existing data), or may
 /// be rejected by one (accepted by the data).
-pub(in crate::audit) fn screening_meters<G: Game>(subjects: &[Subject<G>]) -> Vec<Meter> {
+pub(in crate::audit) fn screening_meters<G: Auditable>(subjects: &[Subject<G>]) -> Vec<Meter> {
     subjects
         .iter()
         .filter(|s| match &s.stage {
@@ -114,7 +115,7 @@ pub(in crate::audit) fn screening_meters<G: Game>(subjects: &[Subject<G>]) -> Ve
 /// The repeated runs of the programs expected accepted, to time out or to run out of memory,
 /// whose results the existing data judged, and the advice on the limits they give
 /// ([`super::repeat`]).
-pub(in crate::audit) fn limits_stage<G: Game>(
+pub(in crate::audit) fn limits_stage<G: Auditable>(
     subjects: &[Subject<G>],
     data: &Data<G::Case>,
     settings: &Settings<G::Options>,
@@ -145,7 +146,7 @@ pub(in crate::audit) struct CasesFacts {
 
 /// Whether a subject takes cases: its output fits a form, it does not time out on the data,
 /// and it can run.
-pub(in crate::audit) fn takes_cases<G: Game>(subject: &Subject<G>) -> bool {
+pub(in crate::audit) fn takes_cases<G: Auditable>(subject: &Subject<G>) -> bool {
     match &subject.stage {
         Stage::Tried(Fit::Fits { .. }, on_data) => {
             !on_data.result().is_some_and(data::OnData::timed_out) && subject.runnable().is_some()
@@ -157,7 +158,7 @@ pub(in crate::audit) fn takes_cases<G: Game>(subject: &Subject<G>) -> bool {
 /// The cases stage: every program whose output fits a form, and that does not time out on
 /// the existing data, runs the plan's units; each is then examined but for those whose output
 /// fits no form (next stage).
-pub(in crate::audit) fn cases_stage<G: Game>(
+pub(in crate::audit) fn cases_stage<G: Auditable>(
     subjects: &mut [Subject<G>],
     data: &Data<G::Case>,
     problem: &ProblemForm,
@@ -221,7 +222,7 @@ pub(in crate::audit) fn cases_stage<G: Game>(
 }
 
 /// The plan of the data's cases and the random cases, in `form`.
-pub(in crate::audit) fn plan_spec<G: Game>(
+pub(in crate::audit) fn plan_spec<G: Auditable>(
     data: &Data<G::Case>,
     form: Form,
     settings: &Settings<G::Options>,
@@ -275,7 +276,7 @@ pub(in crate::audit) fn examined(
 }
 
 /// The finding of each program whose output fits no form: its attempt, run again and shrunk.
-pub(in crate::audit) fn no_form_stage<G: Game>(
+pub(in crate::audit) fn no_form_stage<G: Auditable>(
     subjects: &mut [Subject<G>],
     settings: &Settings<G::Options>,
     deadlines: &Deadlines,

@@ -26,7 +26,8 @@ use super::finding::Found;
 use super::probe::Fit;
 use super::runner::{NoAnswer, Runner};
 use super::settings::Settings;
-use crate::game::{Form, Game};
+use crate::audit::Auditable;
+use crate::game::Form;
 
 /// The cases each program runs before the programs that do not go first (those the existing
 /// data rejects) get theirs.
@@ -54,14 +55,14 @@ enum Stage {
 }
 
 /// One program through the stages.
-pub(in crate::audit) struct Subject<'e, G: Game> {
+pub(in crate::audit) struct Subject<'e, G: Auditable> {
     entrant: &'e Entrant,
     /// Its runner; none when it did not build.
     runner: Option<Runner<'e, G>>,
     stage: Stage,
 }
 
-impl<'e, G: Game> Subject<'e, G> {
+impl<'e, G: Auditable> Subject<'e, G> {
     pub(in crate::audit) fn new(
         entrant: &'e Entrant,
         settings: &Settings<G::Options>,

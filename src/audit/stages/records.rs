@@ -1,6 +1,7 @@
 //! Each program's record, built once from its stage, and the files of its findings.
 
 use super::{Stage, Subject};
+use crate::audit::Auditable;
 
 use crate::answer::escape;
 use crate::audit::audited::{Examined, FindingRecord, Outcome, ProgramRecord};
@@ -9,11 +10,11 @@ use crate::audit::layout::Layout;
 use crate::audit::outcome::exit_text;
 use crate::audit::report::ReportFile;
 use crate::audit::runner::Runner;
-use crate::game::{Form, Game};
+use crate::game::Form;
 
 /// Each program's record, and the files of its findings (`programs/NAME/STEM.in`, `.ans`,
 /// `.out`, `.err`).
-pub(in crate::audit) fn records<G: Game>(
+pub(in crate::audit) fn records<G: Auditable>(
     subjects: &[Subject<G>],
     rules: G::Options,
 ) -> (Vec<ProgramRecord>, Vec<ReportFile>) {
@@ -30,7 +31,7 @@ pub(in crate::audit) fn records<G: Game>(
 }
 
 /// The record of one program, and the files of its findings.
-pub(in crate::audit) fn record<G: Game>(
+pub(in crate::audit) fn record<G: Auditable>(
     subject: &Subject<G>,
     rules: G::Options,
 ) -> (ProgramRecord, Vec<ReportFile>) {
@@ -79,7 +80,7 @@ pub(in crate::audit) fn record<G: Game>(
 
 /// The record of finding `kept` (kept under `signature`, standing for `count` failing cases)
 /// of program `program`, whose runs used `form`, and its files in the program's directory.
-pub(in crate::audit) fn finding_record<G: Game>(
+pub(in crate::audit) fn finding_record<G: Auditable>(
     kept: &Kept,
     signature: &str,
     count: u64,

@@ -2,6 +2,7 @@
 //! judge system runs a data file; the cover added to the data.
 
 use super::Subject;
+use crate::audit::Auditable;
 use std::time::Instant;
 
 use crate::audit::audited::OnCase;
@@ -20,7 +21,6 @@ use crate::audit::strengthen::{
     Candidate,
 };
 use crate::error::RunError;
-use crate::game::Game;
 use crate::pool::each_of;
 
 /// What the strengthening stage chose.
@@ -37,7 +37,7 @@ pub(in crate::audit) struct Strengthened {
 /// candidates that a program which must be accepted fails, or was not checked on, are
 /// dropped; the cover of the programs proved wrong that the existing data accepts, added to
 /// `--add-to`'s package.
-pub(in crate::audit) fn strengthening_stage<G: Game>(
+pub(in crate::audit) fn strengthening_stage<G: Auditable>(
     subjects: &mut [Subject<G>],
     programs: &mut [ProgramRecord],
     data: &Data<G::Case>,
@@ -135,7 +135,7 @@ fn added_to_package(
 /// Each program with no finding that a candidate proves wrong ([`unproven`],
 /// [`proves_wrong_on_candidate`]; of `rejections`, the first candidate that does) gets it as
 /// its finding, and its record is made again. The files of those findings.
-pub(in crate::audit) fn proved_by_candidates<G: Game>(
+pub(in crate::audit) fn proved_by_candidates<G: Auditable>(
     subjects: &mut [Subject<G>],
     programs: &mut [ProgramRecord],
     candidates: &[Candidate],
@@ -184,7 +184,7 @@ pub(in crate::audit) struct Rejection {
 
 /// How each program does on each candidate, `jobs` runs at once, cut at `end`; a program that
 /// cannot run does not run them.
-pub(in crate::audit) fn on_every_case<G: Game>(
+pub(in crate::audit) fn on_every_case<G: Auditable>(
     subjects: &[Subject<G>],
     programs: &[ProgramRecord],
     candidates: &[Candidate],
@@ -255,7 +255,7 @@ pub(in crate::audit) fn screening_order(
 /// How the program of `runner` does on `candidate`, run as a judge system runs a data file
 /// (cut at `end`): a failure is run again, and rejects it only when every run fails (the last
 /// failing run with it).
-pub(in crate::audit) fn on_case<G: Game>(
+pub(in crate::audit) fn on_case<G: Auditable>(
     runner: &Runner<G>,
     candidate: &Candidate,
     end: Option<Instant>,

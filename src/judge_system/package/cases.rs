@@ -10,6 +10,8 @@
 
 use sha2::{Digest, Sha512};
 
+use crate::game::Generated;
+use crate::game::Packaged;
 use crate::game::{Case as _, Game};
 use crate::knobs::{KnobError, Knobs};
 use crate::problem::{Content, GeneratorRule};
@@ -61,7 +63,7 @@ pub fn bapctools_seed(salt: &str, command: &str) -> u64 {
 /// Every case of `G`'s package under `rules`: the samples, the edge cases, then `count`
 /// random cases taking the generator rules in turn, all different and inside the contest's
 /// limits.
-pub fn plan<G: Game>(
+pub fn plan<G: Game + Generated + Packaged>(
     content: &Content,
     rules: G::Options,
     count: usize,
@@ -173,7 +175,7 @@ impl Draw<'_> {
     /// The generator's command and the input of the first case from item `*item` on that is
     /// not in `seen` (a case repeating an earlier one is replaced by the next item's); `*item`
     /// moved past it, and it added to `seen`.
-    fn fresh<G: Game>(
+    fn fresh<G: Game + Generated + Packaged>(
         &self,
         shape: &<G::Case as crate::game::Case>::Shape,
         rules: G::Options,
@@ -251,6 +253,8 @@ pub fn generators_yaml(
 pub fn yaml_string(text: &str) -> String {
     format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
+
+impl crate::error::RunRefusal for PlanError {}
 
 #[cfg(test)]
 mod tests {

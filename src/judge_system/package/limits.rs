@@ -73,7 +73,7 @@ pub fn write_limits(
 fn edit_tests(path: &Path, limits: &Limits, changed: &mut Vec<String>) -> Result<(), RunError> {
     let shown = crate::walk::display(path);
     let text = fs::read_to_string(path).map_err(|e| RunError::io(path, e))?;
-    let (edited, said) = set_test_limits(&text, limits).map_err(|why| RunError::ByHand {
+    let (edited, said) = set_test_limits(&text, limits).map_err(|why| ByHandIn {
         file: shown.clone(),
         why,
     })?;
@@ -189,6 +189,18 @@ pub enum ByHand {
     },
 }
 
+/// A package file (`file`) whose limits are set by hand.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: {why}")]
+pub struct ByHandIn {
+    /// The file.
+    pub file: String,
+    /// How its limits are written.
+    pub why: ByHand,
+}
+
+impl crate::error::RunRefusal for ByHandIn {}
+
 /// `text` (DMOJ's `init.yml`) with the `time` and `memory` of every entry of its top-level
 /// `tests:` list set (each entry written on one line, `- {source: ..., language: ..., ...}`,
 /// as `referee package --system dmoj` writes them). What changed, a line per entry.
@@ -296,7 +308,7 @@ fn split_flow(inner: &str) -> Vec<&str> {
 fn edit(path: &Path, keys: &[(&str, String)], changed: &mut Vec<String>) -> Result<(), RunError> {
     let shown = crate::walk::display(path);
     let text = fs::read_to_string(path).map_err(|e| RunError::io(path, e))?;
-    let (edited, said) = set_keys(&text, "limits", keys).map_err(|why| RunError::ByHand {
+    let (edited, said) = set_keys(&text, "limits", keys).map_err(|why| ByHandIn {
         file: shown.clone(),
         why,
     })?;

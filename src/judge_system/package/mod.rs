@@ -38,6 +38,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::error::RunError;
+use crate::game::Generated;
+use crate::game::Packaged;
 use crate::game::{Game, RuleSet};
 use crate::problem::Content;
 use cases::{Group, Planned};
@@ -106,7 +108,10 @@ pub struct Written {
 pub const MOST_CASES: usize = 10_000;
 
 /// Writes the package of `G` under `rules`.
-pub fn write<G: Game>(settings: &Settings, rules: G::Options) -> Result<Written, RunError> {
+pub fn write<G: Game + Generated + Packaged>(
+    settings: &Settings,
+    rules: G::Options,
+) -> Result<Written, RunError> {
     if settings.cases > MOST_CASES {
         return Err(RunError::Usage(format!(
             "--cases {}: a package holds at most {MOST_CASES} random cases",

@@ -313,3 +313,5 @@ fn make_executable(path: &Path) -> io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     fs::set_permissions(path, fs::Permissions::from_mode(0o755))
 }
+
+impl crate::error::RunRefusal for PinError {}

@@ -1,8 +1,8 @@
 //! The extreme games: the largest and emptiest boards, full boards, long games and the
 //! repetition of longest ago.
 
-use super::generate::Style;
 use super::moves::{moves, steered};
+use super::styles::Style;
 use crate::pousse::steered::{random_move, LONG_GAME_MOVES};
 use crate::pousse::{Edge, Match, Move, Reason, Rules};
 use crate::random::{pick, Entropy};

@@ -6,12 +6,14 @@ mod generate;
 mod moves;
 mod shrink;
 mod smallest;
+mod styles;
 #[cfg(test)]
 mod tests;
 
-pub use generate::{PousseShape, Style};
+pub use generate::PousseShape;
 pub use moves::{moves, ENGINE_EXTREME_N, UNDECIDED_BY_TRIAL};
 pub use smallest::{SMALLEST_MOVES, SMALLEST_PER_SIZE};
+pub use styles::Style;
 
 use super::{Edge, Move, Pousse, Rules, MAX_N};
 use crate::corrupt::{change_byte, edit_line, insert_line};

@@ -1,12 +1,12 @@
 //! Random moves: uniform, from a palette, undecided, or steered towards a target move.
 
-use super::generate::Style;
+use super::styles::Style;
 use crate::pousse::steered::{random_move, Steered};
 use crate::pousse::{Board, BoardRepr, Edge, Match, Move, Rules, SmallBoard};
 use crate::random::{pick, Entropy};
 
 /// The largest board of the extremes beyond the contest's limit (the engine judges up to
-/// [`MAX_N`]; larger extremes would only cost time).
+/// [`MAX_N`](crate::pousse::MAX_N); larger extremes would only cost time).
 pub const ENGINE_EXTREME_N: usize = 1000;
 
 /// Above this board size, undecided games are made of plain random moves cut before any
