@@ -277,6 +277,7 @@ const CONTEST: [(&str, &str, &str); 10] = [
 
 #[test]
 fn a_contest_of_attacks_is_contained_and_judged_as_a_judge_systems_sandbox_would() {
+    let _alone = crate::common::programs::budget_test();
     let marker = format!("31{}", std::process::id() % 10_000 + 10_000);
     let submissions: Vec<(&str, &str)> = CONTEST.iter().map(|(n, a, _)| (*n, *a)).collect();
     // The memory limit is 1 GiB: the recursion 500 MB deep passes.

@@ -46,6 +46,7 @@ fn the_example_contests_data_is_the_package_referee_writes() {
 
 #[test]
 fn the_example_contest_is_audited_and_its_data_strengthened() {
+    let _alone = common::programs::budget_test();
     let dir = crate::common::scratch::reachable();
     let package = dir.path().join("pousse");
     copy_tree(&repo().join("examples/contest/pousse"), &package);
@@ -403,6 +404,7 @@ fn the_example_contests_strengthened_data_rejects_the_same_programs_busy_and_idl
 
 #[test]
 fn strengthening_cases_are_in_the_problems_form_and_never_reject_a_program_that_must_pass() {
+    let _alone = common::programs::budget_test();
     let dir = crate::common::scratch::reachable();
     let d = dir.path();
     // Programs that read UVa 844's multi-case form only, as its public solutions do, and one
@@ -643,6 +645,7 @@ fn a_table_of_programs_says_which_accepted_one_is_wrong() {
 
 #[test]
 fn submissions_are_built_by_their_language_and_one_that_does_not_build_is_reported() {
+    let _alone = common::programs::budget_test();
     // Each submission hands its input to `referee judge`: a correct judge in every language.
     // referee's binary is outside the sandbox's system directories: --allow-read lets them run
     // it, as an organiser lets a judge read a file beside it.
@@ -719,6 +722,7 @@ fn submissions_are_built_by_their_language_and_one_that_does_not_build_is_report
 
 #[test]
 fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started() {
+    let _alone = common::programs::budget_test();
     use std::time::{Duration, Instant};
     let dir = crate::common::scratch::reachable();
     let good = judge(dir.path(), &[], "good");
@@ -878,6 +882,7 @@ fn reports_are_never_written_inside_the_trees_audit_reads() {
 
 #[test]
 fn the_shards_of_a_contest_audit_merge_into_its_reports() {
+    let _alone = common::programs::budget_test();
     let dir = crate::common::scratch::reachable();
     let good = judge(dir.path(), &[], "good");
     let mover = judge(dir.path(), &["-DPLANT_MOVER_ONLY"], "mover");

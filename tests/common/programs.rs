@@ -90,9 +90,11 @@ pub fn alive_with(marker: &str) -> Vec<String> {
     found
 }
 
-/// Held by each test that loads the machine itself ([`BusyMachine`]) or whose outcome hangs on
-/// how a wall-clock budget (`audit --time`) is shared: such tests run one at a time, so one's
-/// busy loops neither eat another's budget nor stack on another's.
+/// Held by each test that loads the machine itself ([`BusyMachine`]), whose outcome hangs on
+/// how a wall-clock budget (`audit --time`) is shared, or that audits a whole contest: such
+/// tests run one at a time, so one's busy loops or contest neither eat another's budget nor
+/// stack on another's (with a `yes` per core beside the suite, two contests at once left a
+/// `--time` audit a third of its cases).
 pub fn budget_test() -> std::sync::MutexGuard<'static, ()> {
     static BUDGET: std::sync::Mutex<()> = std::sync::Mutex::new(());
     BUDGET.lock().unwrap_or_else(|e| e.into_inner())
