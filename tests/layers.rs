@@ -79,6 +79,20 @@ fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
+/// Every `.rs` file under `root`, in name order: its path relative to `root` and its text.
+fn rust_files(root: &Path) -> Vec<(String, String)> {
+    walkdir::WalkDir::new(root)
+        .sort_by_file_name()
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|e| e.path().extension() == Some("rs".as_ref()))
+        .map(|e| {
+            let rel = e.path().strip_prefix(root).unwrap().display().to_string();
+            (rel, std::fs::read_to_string(e.path()).unwrap())
+        })
+        .collect()
+}
+
 /// The layer (index) and unit of a file of `src/` (its path relative to `src/`).
 fn place(rel: &str) -> (usize, &'static str) {
     let mut best: Option<(usize, &'static str)> = None;
@@ -139,18 +153,8 @@ fn code(text: &str) -> String {
 /// Every edge of `src/`: (from file, to file), both relative to `src/`.
 fn edges() -> BTreeSet<(String, String)> {
     let mut out = BTreeSet::new();
-    for entry in walkdir::WalkDir::new(src()) {
-        let entry = entry.unwrap();
-        if entry.path().extension().is_none_or(|e| e != "rs") {
-            continue;
-        }
-        let rel = entry
-            .path()
-            .strip_prefix(src())
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        let text = code(&std::fs::read_to_string(entry.path()).unwrap());
+    for (rel, text) in rust_files(&src()) {
+        let text = code(&text);
         for (at, _) in text.match_indices("crate::") {
             let rest = &text[at + "crate::".len()..];
             let path: String = rest
@@ -252,16 +256,13 @@ fn binaries_found_outside_common() -> Vec<(String, usize)> {
     let needles = [concat!("CARGO_BIN", "_EXE"), concat!("cargo", "_bin(")];
     let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
     let mut found = Vec::new();
-    for entry in walkdir::WalkDir::new(&tests).sort_by_file_name() {
-        let entry = entry.unwrap();
-        let rel = entry.path().strip_prefix(&tests).unwrap();
-        if rel.starts_with("common") || entry.path().extension() != Some("rs".as_ref()) {
+    for (rel, text) in rust_files(&tests) {
+        if Path::new(&rel).starts_with("common") {
             continue;
         }
-        let text = std::fs::read_to_string(entry.path()).unwrap();
         for (i, line) in text.lines().enumerate() {
             if needles.iter().any(|n| line.contains(n)) {
-                found.push((rel.display().to_string(), i + 1));
+                found.push((rel.clone(), i + 1));
             }
         }
     }
@@ -293,18 +294,7 @@ fn long_functions() -> Vec<(String, String, usize)> {
     )
     .unwrap();
     let mut long = Vec::new();
-    for entry in walkdir::WalkDir::new(src()).sort_by_file_name() {
-        let entry = entry.unwrap();
-        if entry.path().extension() != Some("rs".as_ref()) {
-            continue;
-        }
-        let rel = entry
-            .path()
-            .strip_prefix(src())
-            .unwrap()
-            .display()
-            .to_string();
-        let text = std::fs::read_to_string(entry.path()).unwrap();
+    for (rel, text) in rust_files(&src()) {
         let lines: Vec<&str> = text.lines().collect();
         for (i, line) in lines.iter().enumerate() {
             let Some(found) = fn_line.captures(line) else {
@@ -369,12 +359,7 @@ fn facets() -> BTreeMap<String, BTreeSet<String>> {
 fn bundles(facets: &BTreeMap<String, BTreeSet<String>>) -> BTreeMap<String, BTreeSet<String>> {
     let head = regex_lite::Regex::new(r"(?s)pub trait (\w+):\s*([^{]*)\{").unwrap();
     let mut bundles = BTreeMap::new();
-    for entry in walkdir::WalkDir::new(src()) {
-        let entry = entry.unwrap();
-        if entry.path().extension() != Some("rs".as_ref()) {
-            continue;
-        }
-        let text = std::fs::read_to_string(entry.path()).unwrap();
+    for (_, text) in rust_files(&src()) {
         for found in head.captures_iter(&text) {
             let parts: BTreeSet<String> = found[2]
                 .split('+')
@@ -431,19 +416,11 @@ fn every_driver_declares_the_facets_of_a_game_it_uses() {
     let bundles = bundles(&facets);
     assert!(bundles.contains_key("AnyGame"), "{bundles:?}");
     let mut found = Vec::new();
-    for entry in walkdir::WalkDir::new(src()).sort_by_file_name() {
-        let entry = entry.unwrap();
-        let rel = entry
-            .path()
-            .strip_prefix(src())
-            .unwrap()
-            .display()
-            .to_string();
+    for (rel, text) in rust_files(&src()) {
         // Every file but the interface itself: the drivers, their services, the command line.
-        if entry.path().extension() != Some("rs".as_ref()) || rel == "game.rs" {
+        if rel == "game.rs" {
             continue;
         }
-        let text = std::fs::read_to_string(entry.path()).unwrap();
         for (facet, item) in undeclared_facets(&text, &facets, &bundles) {
             found.push(format!(
                 "src/{rel}: G::{item} of {facet}, which it does not declare"
