@@ -1,6 +1,6 @@
 //! One file's cases cross-examined: the engine's judgement of each case, the reference's own
 //! reading and judgement of the same case, and the `.ans` line, compared case by case. The
-//! reference reads the input a case at a time ([`Referenced::reference_cases`](crate::game::Referenced::reference_cases)), so its memory is
+//! reference reads the input a case at a time ([`Referenced::reference_cases`]), so its memory is
 //! bounded by the largest case, and a case beyond its limits is skipped on its own. The cases
 //! of a file are judged in batches on [`Settings::jobs`] threads and their rows handed over in
 //! the file's order ([`crate::ordered`]).

@@ -114,7 +114,7 @@ pub(in crate::audit) fn screening_meters<G: Auditable>(subjects: &[Subject<G>]) 
 
 /// The repeated runs of the programs expected accepted, to time out or to run out of memory,
 /// whose results the existing data judged, and the advice on the limits they give
-/// ([`super::repeat`]).
+/// ([`crate::audit::repeat`]).
 pub(in crate::audit) fn limits_stage<G: Auditable>(
     subjects: &[Subject<G>],
     data: &Data<G::Case>,

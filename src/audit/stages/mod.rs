@@ -1,6 +1,6 @@
 //! The stages of an audit, each advancing every program it can (see the [module](super)
 //! documentation): the probe, the existing data, the repeated runs, the cases, the programs that
-//! fit no form ([`examine`]); each program's record ([`records`]); the strengthening
+//! fit no form ([`examine`]); each program's record ([`records()`]); the strengthening
 //! ([`strengthening`]).
 //!
 //! Each program is one [`Subject`]: its entrant, its runner, and its [`Stage`], which every

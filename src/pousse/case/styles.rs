@@ -23,7 +23,7 @@ pub enum Style {
     /// A board too large for the reference within its budget (N up to 200): the engine is
     /// checked by sampled windows replayed by the reference instead.
     Huge,
-    /// What real judges break at ([`extreme`]): the largest boards the limits allow, games of
+    /// What real judges break at ([`super::extremes::extreme`]): the largest boards the limits allow, games of
     /// 32,767 to 100,000 moves, long tails of moves after a decision, full and empty boards,
     /// and under the ICFP rule sets a repetition long after the configuration it repeats.
     Extreme,
