@@ -133,9 +133,42 @@ pub enum RunError {
     /// The worker pool could not start.
     #[error("worker threads: {0}")]
     Pool(#[from] rayon::ThreadPoolBuildError),
-    /// Bad flags, arguments or settings.
+    /// Writing standard output failed (`what` says what was written).
+    #[error("writing {what} to standard output: {source}")]
+    Stdout {
+        /// What was written.
+        what: String,
+        /// What failed.
+        source: io::Error,
+    },
+    /// Writing a summary on standard error failed.
+    #[error("cannot write the summary: {0}")]
+    Summary(io::Error),
+    /// Writing the CI outputs (a JUnit file, GitHub's step summary) failed.
+    #[error(
+        "writing the CI outputs{}: {source}",
+        junit.as_ref().map_or(String::new(), |p| format!(" ({})", p.display()))
+    )]
+    Publish {
+        /// The JUnit file asked for.
+        junit: Option<PathBuf>,
+        /// What failed.
+        source: io::Error,
+    },
+    /// An input the command judges or draws is not in the game's grammar (named `file`).
+    #[error("{}", source.located(file))]
+    Judge {
+        /// The input, as named.
+        file: String,
+        /// What is wrong.
+        source: JudgeError,
+    },
+    /// The signal handlers could not be set.
+    #[error("cannot listen for interruptions: {0}")]
+    Signals(io::Error),
+    /// The command does not run on this system: why.
     #[error("{0}")]
-    Usage(String),
+    Unsupported(&'static str),
     /// A slice that cannot be taken.
     #[error(transparent)]
     Shard(#[from] crate::shard::ShardError),
@@ -165,7 +198,10 @@ impl RunError {
         if source.kind() == io::ErrorKind::BrokenPipe {
             RunError::ClosedPipe
         } else {
-            RunError::Usage(format!("writing {what} to standard output: {source}"))
+            RunError::Stdout {
+                what: what.to_string(),
+                source,
+            }
         }
     }
 

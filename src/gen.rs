@@ -49,15 +49,10 @@ pub fn generate<G: Game + Generated + Forms>(
 ) -> Result<usize, RunError> {
     check_knobs::<G>(&request.knobs)?;
     if request.per_file > 1 && request.form == Form::Single {
-        return Err(RunError::Usage(format!(
-            "--per-file {} needs --form multi: the single-case form holds one case",
-            request.per_file
-        )));
+        return Err(GenerateError::PerFileSingle(request.per_file).into());
     }
     if request.like_audit && request.knobs.names().next().is_some() {
-        return Err(RunError::Usage(
-            "--like-audit draws from audit's shape: no knob goes with it".into(),
-        ));
+        return Err(GenerateError::LikeAuditWithKnobs.into());
     }
     let shape = if request.like_audit {
         G::Case::for_programs(Constraints::Contest)
@@ -73,11 +68,13 @@ pub fn generate<G: Game + Generated + Forms>(
         .unwrap_or(Path::new("."));
     if let Some(room) = room_for_files(existing) {
         if files > room {
-            return Err(RunError::Usage(format!(
-                "--count {}: {files} files, but the file system of {} has room for {room} more",
-                request.count,
-                request.out.display()
-            )));
+            return Err(GenerateError::NoRoom {
+                count: request.count,
+                files,
+                out: request.out.clone(),
+                room,
+            }
+            .into());
         }
     }
     fs::create_dir_all(&request.out).map_err(|e| RunError::io(&request.out, e))?;
@@ -129,7 +126,10 @@ fn write_file<G: Game + Forms>(
         let text = case(j);
         if let (Some(answer), None) = (answer.as_mut(), failed.as_ref()) {
             let written = answer_of::<G>(&text, rules)
-                .map_err(|e| RunError::Usage(e.located(&path.display().to_string())))
+                .map_err(|source| RunError::Judge {
+                    file: path.display().to_string(),
+                    source,
+                })
                 .and_then(|verdict| {
                     let between = if j > 0 { G::BETWEEN } else { "" };
                     write!(answer, "{between}{verdict}").map_err(|e| RunError::io(&ans_path, e))
@@ -306,9 +306,27 @@ pub fn named_case<G: Game + Packaged>(
     })
 }
 
-/// A case `gen` cannot give.
+/// What `gen` cannot give.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GenerateError {
+    /// Several cases a file in the single-case form.
+    #[error("--per-file {0} needs --form multi: the single-case form holds one case")]
+    PerFileSingle(usize),
+    /// Knobs with `--like-audit`.
+    #[error("--like-audit draws from audit's shape: no knob goes with it")]
+    LikeAuditWithKnobs,
+    /// More files than the file system has room for.
+    #[error("--count {count}: {files} files, but the file system of {} has room for {room} more", out.display())]
+    NoRoom {
+        /// The cases asked for.
+        count: usize,
+        /// The files they take.
+        files: u64,
+        /// Where they go.
+        out: PathBuf,
+        /// The files the file system has room for.
+        room: u64,
+    },
     /// Every draw of the seed and item broke the contest's limits.
     #[error(
         "no {game} case inside the contest's limits in {DRAWS} draws of seed {seed}, item {item}"

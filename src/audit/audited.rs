@@ -3,7 +3,7 @@
 //! is printed from these ([`super::report`]); `audit.json` holds them, so that `referee merge`
 //! reads the shards of an audit back as the same values ([`super::merge`]).
 //!
-//! A program's states are an enum of the reachable ones ([`Outcome`]): it cannot be run, or
+//! A program's states are an enum of the reachable ones ([`Reached`]): it cannot be run, or
 //! the audit's time ran out before its examples ran, or it was examined: the form its output
 //! fits (or that it fits none), its result on the existing data, what it did with referee's
 //! cases, and its findings. What the audit says of it ([`super::verdict::Standing`]) and of
@@ -137,7 +137,7 @@ pub struct Examined {
 /// How far the audit took a program.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "kebab-case")]
-pub enum Outcome {
+pub enum Reached {
     /// It cannot be run (it did not build, or could not be started).
     CannotRun {
         /// Why.
@@ -210,7 +210,7 @@ pub struct ProgramRecord {
     /// Its command, quoted for a shell (none when it did not build).
     pub command: Option<String>,
     /// How far the audit took it.
-    pub outcome: Outcome,
+    pub outcome: Reached,
     /// Its runs, probe and examinations included.
     pub runs: u64,
     /// Its findings, first found first.
@@ -227,7 +227,7 @@ impl ProgramRecord {
     /// What it was examined to be, when it was.
     pub fn examined(&self) -> Option<&Examined> {
         match &self.outcome {
-            Outcome::Examined(e) => Some(e),
+            Reached::Examined(e) => Some(e),
             _ => None,
         }
     }
@@ -252,6 +252,31 @@ impl ProgramRecord {
         self.on_data().is_some_and(DataOutcome::judged)
     }
 
+    /// Whether no strengthening case may reject it: it can run and is expected accepted, or
+    /// was audited with no finding and is not rejected by the existing data (a judge system
+    /// rejects those already, whatever a new case does: which candidates survive must not
+    /// hang on how many of their cases a budget ran).
+    pub fn must_pass(&self) -> bool {
+        !matches!(self.outcome, Reached::CannotRun { .. })
+            && (self.expected == Some(Class::Accepted)
+                || (self.standing() == Standing::NoFinding && !self.rejected_by_data()))
+    }
+
+    /// Whether it must pass though nothing expects it accepted (audited with no finding,
+    /// accepted by the existing data): a candidate that proves it wrong
+    /// ([`super::strengthen::proves_wrong_on_candidate`]) is a finding of it, not a reason to
+    /// drop the candidate. (Which of several programs with one bug a budget found must not
+    /// decide whether the data is strengthened against that bug.)
+    pub fn unproven(&self) -> bool {
+        self.must_pass() && self.expected != Some(Class::Accepted)
+    }
+
+    /// Whether a strengthening set must reject it: proved wrong, judged by the existing data,
+    /// and accepted by it.
+    pub fn to_reject(&self) -> bool {
+        self.standing().proved_wrong() && self.judged_by_data() && !self.rejected_by_data()
+    }
+
     /// Cases of referee's it ran to their end.
     pub fn cases(&self) -> u64 {
         match self.examined().map(|e| e.cases) {
@@ -263,9 +288,9 @@ impl ProgramRecord {
     /// What the audit says of it.
     pub fn standing(&self) -> Standing {
         let examined = match &self.outcome {
-            Outcome::CannotRun { why } => return Standing::CannotRun(why.clone()),
-            Outcome::NotProbed => return Standing::NotAudited(Unaudited::BeforeExamples),
-            Outcome::Examined(examined) => examined,
+            Reached::CannotRun { why } => return Standing::CannotRun(why.clone()),
+            Reached::NotProbed => return Standing::NotAudited(Unaudited::BeforeExamples),
+            Reached::Examined(examined) => examined,
         };
         if self.first_proof().is_some() {
             return Standing::ProvedWrong;
@@ -295,8 +320,18 @@ pub struct TestRecord {
     pub bytes: usize,
     /// Its size as the game counts it (`12 moves`, `16 squares`).
     pub size: Option<String>,
-    /// How each program does on it, in the order of the programs.
-    pub on: Vec<OnCase>,
+    /// How each program does on it, by the program's name.
+    pub on: BTreeMap<String, OnCase>,
+}
+
+impl TestRecord {
+    /// How `program` does on it (not run, when the record does not name it).
+    pub fn on_program(&self, program: &ProgramRecord) -> OnCase {
+        self.on
+            .get(&program.name)
+            .copied()
+            .unwrap_or(OnCase::NotRun)
+    }
 }
 
 /// What the random cases and the stages cost.
@@ -366,10 +401,39 @@ impl AuditReport {
         self.programs.iter().map(|p| p.runs).sum()
     }
 
-    /// Whether the strengthened data rejects program `p`: the existing data does, or a
+    /// Whether the strengthened data rejects `program`: the existing data does, or a
     /// strengthening case does every time.
-    pub fn rejected_after(&self, p: usize) -> bool {
-        self.programs[p].rejected_by_data()
-            || self.tests.iter().any(|t| t.on[p] == OnCase::Rejected)
+    pub fn rejected_after(&self, program: &ProgramRecord) -> bool {
+        program.rejected_by_data()
+            || self
+                .tests
+                .iter()
+                .any(|t| t.on_program(program) == OnCase::Rejected)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_strengthening_case_says_how_each_program_does_on_it_by_name() {
+        let test = TestRecord {
+            file: "tests/001.in".into(),
+            added_as: None,
+            from: "b finding 1 (wrong-answer)".into(),
+            bytes: 12,
+            size: None,
+            on: [("a", OnCase::Passes), ("b", OnCase::Rejected)]
+                .map(|(name, on)| (name.to_string(), on))
+                .into(),
+        };
+        let json = serde_json::to_value(&test).expect("serializes");
+        assert_eq!(
+            json["on"],
+            serde_json::json!({"a": "passes", "b": "rejected"})
+        );
+        let read: TestRecord = serde_json::from_value(json).expect("reads back");
+        assert_eq!(read, test);
     }
 }

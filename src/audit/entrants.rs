@@ -8,8 +8,9 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::layout::Layout;
 use super::outcome::exit_text;
-use super::program::{mebibytes, Ending, Limits, Program};
+use super::program::{mebibytes, CommandError, Ending, Limits, Program};
 use super::sandbox::{Sandbox, Workspace, NOBODY};
 use crate::error::RunError;
 
@@ -117,13 +118,8 @@ pub struct Entrant {
 impl Entrant {
     /// The name as one path component: its report directory under `programs/`.
     pub fn dir(&self) -> String {
-        dir_name(&self.name)
+        Layout::component(&self.name)
     }
-}
-
-/// A program's name as one path component: its report directory under `programs/`.
-pub fn dir_name(name: &str) -> String {
-    super::layout::Layout::component(name)
 }
 
 /// Whether `name` can name a program: letters, digits, `.`, `_`, `-` (and `/` inside, for a
@@ -188,13 +184,13 @@ pub fn from_commands(specs: &[String]) -> Result<Vec<Entrant>, RunError> {
             Some(named) => named,
             None => (String::new(), spec.clone()),
         };
-        let program =
-            Program::parse(&command).map_err(|e| RunError::Usage(format!("--cmd {spec}: {e}")))?;
+        let program = Program::parse(&command).map_err(|source| EntrantError::Command {
+            spec: spec.clone(),
+            source,
+        })?;
         let name = if name.is_empty() {
             let base = name_of(&program);
-            let free = |n: &String| {
-                !taken.contains(n) && !entrants.iter().any(|e| dir_name(&e.name) == *n)
-            };
+            let free = |n: &String| !taken.contains(n) && !entrants.iter().any(|e| e.dir() == *n);
             (1..)
                 .map(|k| {
                     if k == 1 {
@@ -220,48 +216,48 @@ pub fn from_commands(specs: &[String]) -> Result<Vec<Entrant>, RunError> {
 
 /// The entrants of a table (CSV with a header): `name`, `command`, and optionally `expected`
 /// (a class of [`Class::ALL`]) and `language` (a name, for the limits' advice). Errors name the
-/// file and the line (from 1).
+/// file and the line ([`TableError`]).
 pub fn from_table(path: &Path) -> Result<Vec<Entrant>, RunError> {
     let shown = crate::walk::display(path);
     let file = crate::guard::open_regular(path).map_err(|e| RunError::io(path, e))?;
     let mut reader = csv::ReaderBuilder::new()
         .flexible(false)
         .from_reader(std::io::Read::take(file, 16 << 20));
-    let header = reader
-        .headers()
-        .map_err(|e| RunError::Usage(format!("{shown}: {e}")))?
-        .clone();
+    let csv_error = |source| TableError::Csv {
+        file: shown.clone(),
+        source,
+    };
+    let header = reader.headers().map_err(csv_error)?.clone();
     let column = |name: &str| header.iter().position(|h| h.trim() == name);
     let (Some(name_at), Some(command_at)) = (column("name"), column("command")) else {
-        return Err(RunError::Usage(format!(
-            "{shown}:1: the header must name the columns `name` and `command` (and optionally \
-             `expected`), found: {}",
-            header.iter().collect::<Vec<_>>().join(",")
-        )));
+        return Err(TableError::Header {
+            file: shown,
+            found: header.iter().collect::<Vec<_>>().join(","),
+        }
+        .into());
     };
     let expected_at = column("expected");
     let language_at = column("language");
     let mut entrants = Vec::new();
     for record in reader.records() {
-        let record = record.map_err(|e| RunError::Usage(format!("{shown}: {e}")))?;
+        let record = record.map_err(csv_error)?;
         let line = record.position().map_or(0, |p| p.line());
-        let at = |why: String| RunError::Usage(format!("{shown}:{line}: {why}"));
+        let at = |why: RowError| TableError::Row {
+            file: shown.clone(),
+            line,
+            why,
+        };
         let name = record.get(name_at).unwrap_or("").trim().to_string();
         if !valid_name(&name) || name.contains('/') {
-            return Err(at(format!(
-                "the name '{name}' is not letters, digits, '.', '_' and '-'"
-            )));
+            return Err(at(RowError::Name(name)).into());
         }
         let command = record.get(command_at).unwrap_or("");
-        let program = Program::parse(command).map_err(|e| at(e.to_string()))?;
+        let program = Program::parse(command).map_err(|e| at(RowError::Command(e)))?;
         let expected = match expected_at.map(|i| record.get(i).unwrap_or("").trim()) {
             None | Some("") => None,
-            Some(text) => Some(Class::parse(text).ok_or_else(|| {
-                at(format!(
-                    "the class '{text}' is not one of {}",
-                    Class::ALL.map(Class::as_str).join(", ")
-                ))
-            })?),
+            Some(text) => {
+                Some(Class::parse(text).ok_or_else(|| at(RowError::Class(text.to_string())))?)
+            }
         };
         let language = language_at
             .and_then(|i| record.get(i))
@@ -276,9 +272,86 @@ pub fn from_table(path: &Path) -> Result<Vec<Entrant>, RunError> {
         });
     }
     if entrants.is_empty() {
-        return Err(RunError::Usage(format!("{shown}: no program listed")));
+        return Err(TableError::Empty { file: shown }.into());
     }
     unique(entrants)
+}
+
+/// Why the entrants given cannot be audited.
+#[derive(Debug, thiserror::Error)]
+pub enum EntrantError {
+    /// A `--cmd` value names no program.
+    #[error("--cmd {spec}: {source}")]
+    Command {
+        /// The value.
+        spec: String,
+        /// Why.
+        source: CommandError,
+    },
+    /// Two entrants would share a report directory.
+    #[error("two programs are named {0}: names must differ")]
+    SameName(String),
+    /// A package's `submissions/` holds no submission.
+    #[error("{0}: no submission in any class folder")]
+    NoSubmission(String),
+}
+
+impl crate::error::RunRefusal for EntrantError {}
+
+/// Why a `--programs` table cannot be read. Lines count from 1, the header being line 1.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// Not CSV, or a row of another width (the CSV reader's message says where).
+    #[error("{file}: {source}")]
+    Csv {
+        /// The table, as shown.
+        file: String,
+        /// The reader's error.
+        source: csv::Error,
+    },
+    /// The header lacks `name` or `command`.
+    #[error(
+        "{file}:1: the header must name the columns `name` and `command` (and optionally \
+         `expected`), found: {found}"
+    )]
+    Header {
+        /// The table, as shown.
+        file: String,
+        /// The header's columns, as read.
+        found: String,
+    },
+    /// A row says something wrong.
+    #[error("{file}:{line}: {why}")]
+    Row {
+        /// The table, as shown.
+        file: String,
+        /// The row's line.
+        line: u64,
+        /// What is wrong.
+        why: RowError,
+    },
+    /// No row.
+    #[error("{file}: no program listed")]
+    Empty {
+        /// The table, as shown.
+        file: String,
+    },
+}
+
+impl crate::error::RunRefusal for TableError {}
+
+/// What is wrong with a row of a `--programs` table.
+#[derive(Debug, thiserror::Error)]
+pub enum RowError {
+    /// A name with characters a report directory cannot take.
+    #[error("the name '{0}' is not letters, digits, '.', '_' and '-'")]
+    Name(String),
+    /// A command that names no program.
+    #[error("{0}")]
+    Command(CommandError),
+    /// A class that is not one.
+    #[error("the class '{0}' is not one of {classes}", classes = Class::ALL.map(Class::as_str).join(", "))]
+    Class(String),
 }
 
 /// `entrants`, if no two share a report directory ([`Entrant::dir`]).
@@ -286,10 +359,7 @@ pub fn unique(entrants: Vec<Entrant>) -> Result<Vec<Entrant>, RunError> {
     let mut seen = std::collections::HashSet::new();
     for e in &entrants {
         if !seen.insert(e.dir()) {
-            return Err(RunError::Usage(format!(
-                "two programs are named {}: names must differ",
-                e.name
-            )));
+            return Err(EntrantError::SameName(e.name.clone()).into());
         }
     }
     Ok(entrants)
@@ -424,7 +494,7 @@ pub fn from_package(
                 ));
                 continue;
             }
-            let out = build.join(dir_name(&name));
+            let out = build.join(Layout::component(&name));
             entrants.push(Entrant {
                 name,
                 expected: Some(class),
@@ -436,10 +506,7 @@ pub fn from_package(
         }
     }
     if entrants.is_empty() {
-        return Err(RunError::Usage(format!(
-            "{}: no submission in any class folder",
-            crate::walk::display(&submissions)
-        )));
+        return Err(EntrantError::NoSubmission(crate::walk::display(&submissions)).into());
     }
     unique(entrants)
 }

@@ -13,13 +13,13 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::audited::{
-    AuditReport, CasesOutcome, Effort, Examined, FindingRecord, Finish, Outcome, ProgramRecord,
+    AuditReport, CasesOutcome, Effort, Examined, FindingRecord, Finish, ProgramRecord, Reached,
     Tally, TestRecord,
 };
 use super::layout::Layout;
 use super::report::{ReadBack, ReportFile};
 use super::runner::{FromData, TimeLimit};
-use super::strengthen::{cover, keepers, screen, targets};
+use super::strengthen::{cover, screen, to_reject};
 use crate::error::RunError;
 use crate::report::manifest::Manifest;
 use crate::report::merge::{Merged, ShardMerge, Shards};
@@ -48,8 +48,8 @@ impl ShardMerge for AuditMerge {
         let out = staging.dir().to_path_buf();
         let reports = read(shards.dirs)?;
         let (merged, files) = combine(shards.dirs, &reports)?;
-        let options: report::RunOptions = crate::report::as_text::from_map(&manifest.options)
-            .map_err(|e| RunError::Usage(format!("{}: the options: {e}", Layout::MANIFEST)))?;
+        let options: report::RunOptions =
+            crate::report::as_text::from_map(&manifest.options).map_err(NotShards::Options)?;
         report::write_report(staging, &merged, manifest, &files)
             .map_err(|e| RunError::io(&out, e))?;
         let lines = report::lines(&merged);
@@ -69,6 +69,31 @@ impl ShardMerge for AuditMerge {
     }
 }
 
+/// Why audit reports cannot be merged as the shards of one run.
+#[derive(Debug, thiserror::Error)]
+pub enum NotShards {
+    /// A signal interrupted a shard's audit.
+    #[error(
+        "{}: an audit a signal interrupted: its slice is not whole (its reports hold what it \
+         found before); run that shard again",
+        .0.display()
+    )]
+    Interrupted(PathBuf),
+    /// Shards that audit other programs.
+    #[error("{}: audits other programs than {}: not shards of one run", dir.display(), first.display())]
+    OtherPrograms {
+        /// The shard.
+        dir: PathBuf,
+        /// The first shard.
+        first: PathBuf,
+    },
+    /// The manifest's options are not audit's.
+    #[error("{manifest}: the options: {0}", manifest = Layout::MANIFEST)]
+    Options(serde_json::Error),
+}
+
+impl crate::error::RunRefusal for NotShards {}
+
 /// The typed reports of the shard directories `dirs`.
 fn read(dirs: &[PathBuf]) -> Result<Vec<AuditReport>, RunError> {
     dirs.iter()
@@ -87,11 +112,7 @@ fn combine(
     let first = &reports[0];
     for (dir, report) in dirs.iter().zip(reports) {
         if report.interrupted {
-            return Err(RunError::Usage(format!(
-                "{}: an audit a signal interrupted: its slice is not whole (its reports hold what \
-                 it found before); run that shard again",
-                dir.display()
-            )));
+            return Err(NotShards::Interrupted(dir.clone()).into());
         }
         let names = |r: &AuditReport| {
             r.programs
@@ -100,11 +121,11 @@ fn combine(
                 .collect::<Vec<_>>()
         };
         if names(report) != names(first) {
-            return Err(RunError::Usage(format!(
-                "{}: audits other programs than {}: not shards of one run",
-                dir.display(),
-                dirs[0].display()
-            )));
+            return Err(NotShards::OtherPrograms {
+                dir: dir.clone(),
+                first: dirs[0].clone(),
+            }
+            .into());
         }
     }
     let mut files = Vec::new();
@@ -262,12 +283,12 @@ fn program(
 }
 
 /// The outcome of two shards' runs of one program.
-fn outcome(a: &Outcome, b: &Outcome) -> Outcome {
+fn outcome(a: &Reached, b: &Reached) -> Reached {
     match (a, b) {
-        (Outcome::CannotRun { .. }, _) => a.clone(),
-        (_, Outcome::CannotRun { .. }) => b.clone(),
-        (Outcome::NotProbed, other) | (other, Outcome::NotProbed) => other.clone(),
-        (Outcome::Examined(x), Outcome::Examined(y)) => {
+        (Reached::CannotRun { .. }, _) => a.clone(),
+        (_, Reached::CannotRun { .. }) => b.clone(),
+        (Reached::NotProbed, other) | (other, Reached::NotProbed) => other.clone(),
+        (Reached::Examined(x), Reached::Examined(y)) => {
             let on_data = x.on_data.and(&y.on_data);
             let cases = match (x.cases, y.cases) {
                 (CasesOutcome::NoForm, _) | (_, CasesOutcome::NoForm) => CasesOutcome::NoForm,
@@ -282,7 +303,7 @@ fn outcome(a: &Outcome, b: &Outcome) -> Outcome {
                 (CasesOutcome::Cases(t), _) | (_, CasesOutcome::Cases(t)) => CasesOutcome::Cases(t),
                 _ => CasesOutcome::TimesOutOnData,
             };
-            Outcome::Examined(Examined {
+            Reached::Examined(Examined {
                 form: x.form.clone(),
                 on_data,
                 cases,
@@ -315,10 +336,14 @@ fn tests(
         .zip(reports)
         .flat_map(|(dir, r)| r.tests.iter().map(move |t| (dir.as_path(), t)))
         .collect();
-    let fails: Vec<Vec<super::audited::OnCase>> = all.iter().map(|(_, t)| t.on.clone()).collect();
-    let (usable, dropped) = screen(&fails, &keepers(programs), |p| programs[p].name.clone());
+    let fails: Vec<Vec<super::audited::OnCase>> = all
+        .iter()
+        .map(|(_, t)| programs.iter().map(|p| t.on_program(p)).collect())
+        .collect();
+    let must_pass: Vec<bool> = programs.iter().map(ProgramRecord::must_pass).collect();
+    let (usable, dropped) = screen(&fails, &must_pass, |p| programs[p].name.clone());
     let sizes: Vec<usize> = all.iter().map(|(_, t)| t.bytes).collect();
-    let (chosen, _) = cover(&fails, &usable, &targets(programs), &sizes);
+    let (chosen, _) = cover(&fails, &usable, &to_reject(programs), &sizes);
     let mut tests = Vec::new();
     for (k, &c) in chosen.iter().enumerate() {
         let (dir, test) = all[c];

@@ -21,7 +21,7 @@
 //!    cases, then seeded random cases inside the contest's limits, the game's extremes among
 //!    them) prepared once and run by every program that still takes cases, `--jobs` runs at
 //!    once; the programs the data accepts first. A failing run is examined on the spot
-//!    ([`settle`]): narrowed to a case that fails alone ([`narrow`]), run again, shrunk
+//!    ([`settle`], the stages of a [`failure::Failure`]): narrowed to a case that fails alone ([`narrow`]), run again, shrunk
 //!    ([`shrink`]), confirmed by the reference ([`confirm`]); a program proved wrong stops
 //!    taking cases unless `--keep-going`.
 //! 5. **Strengthening** ([`strengthen`]): each program's shrunk findings in the problem's form
@@ -54,6 +54,8 @@ pub mod data;
 pub mod deadlines;
 #[cfg(target_os = "linux")]
 pub mod entrants;
+#[cfg(target_os = "linux")]
+pub mod failure;
 #[cfg(target_os = "linux")]
 pub mod finding;
 #[cfg(target_os = "linux")]

@@ -156,7 +156,7 @@ fn matrix(report: &AuditReport, lines: &[ProgramLine], anchors: &[Option<String>
             data,
         ];
         for test in &report.tests {
-            let on = test.on[p];
+            let on = test.on_program(program);
             cells.push(cell(
                 on.as_str(),
                 match on {

@@ -11,7 +11,7 @@ use std::fs;
 
 use serde::{Deserialize, Serialize};
 
-use super::audited::{AuditReport, FindingRecord, Outcome, ProgramRecord};
+use super::audited::{AuditReport, FindingRecord, ProgramRecord, Reached};
 use super::data::DataOutcome;
 use super::entrants::Class;
 use super::layout::Layout;
@@ -190,13 +190,12 @@ pub fn lines(report: &AuditReport) -> Vec<ProgramLine> {
     report
         .programs
         .iter()
-        .enumerate()
-        .map(|(p, program)| line(report, p, program, &pace))
+        .map(|program| line(report, program, &pace))
         .collect()
 }
 
 /// The line of `program`, the `p`-th of `report`.
-fn line(report: &AuditReport, p: usize, program: &ProgramRecord, pace: &str) -> ProgramLine {
+fn line(report: &AuditReport, program: &ProgramRecord, pace: &str) -> ProgramLine {
     let standing = program.standing();
     let first = program.first_proof();
     let first_case = first.map(|f| finding_path(program, f));
@@ -241,7 +240,9 @@ fn line(report: &AuditReport, p: usize, program: &ProgramRecord, pace: &str) -> 
         findings,
         first_case_size: first.map(|f| size_text(f.bytes, f.size.as_deref())),
         first_case,
-        rejected_after: program.judged_by_data().then(|| report.rejected_after(p)),
+        rejected_after: program
+            .judged_by_data()
+            .then(|| report.rejected_after(program)),
         form: program
             .examined()
             .map(|e| e.form.form().as_str().to_string()),
@@ -454,11 +455,6 @@ impl RunOptions {
             constraints: settings.constraints.as_str().to_string(),
         }
     }
-
-    /// As the manifest writes them.
-    pub fn to_map(&self) -> BTreeMap<String, String> {
-        as_text::to_map(self)
-    }
 }
 
 /// `audit.json`: the manifest, the typed report, and what is derived from it for readers.
@@ -547,7 +543,7 @@ pub fn write_report(
     let summary = Summary {
         uncovered: uncovered(report)
             .into_iter()
-            .map(|p| report.programs[p].name.clone())
+            .map(|p| p.name.clone())
             .collect(),
         package: package_verdict(&scores),
         programs: lines,
@@ -576,17 +572,24 @@ pub fn failing(lines: &[ProgramLine], scores: &Scores) -> bool {
 }
 
 /// Whether no program of `report` could be run at all: each cannot run. Why, when so.
-pub fn none_ran(report: &AuditReport) -> Option<String> {
+pub fn none_ran(report: &AuditReport) -> Option<NoneRan> {
     let whys: Vec<String> = report
         .programs
         .iter()
         .map(|p| match &p.outcome {
-            Outcome::CannotRun { why } => Some(why.clone()),
+            Reached::CannotRun { why } => Some(why.clone()),
             _ => None,
         })
         .collect::<Option<Vec<String>>>()?;
-    Some(whys.join("; "))
+    Some(NoneRan(whys))
 }
+
+/// No program of an audit could be run: why not, a reason per program.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", .0.join("; "))]
+pub struct NoneRan(pub Vec<String>);
+
+impl crate::error::RunRefusal for NoneRan {}
 
 /// The properties of an audit run for CI outputs and the HTML report: the game, the programs,
 /// the seed (from `options`, the run's), the scores, the strengthening cases.
@@ -619,7 +622,7 @@ pub fn suite(
     lines: &[ProgramLine],
     properties: &[(String, String)],
 ) -> crate::report::ci::Suite {
-    use crate::report::ci::{Case, Outcome as Ended, Suite};
+    use crate::report::ci::{Case, Ended, Suite};
     let cases = report
         .programs
         .iter()

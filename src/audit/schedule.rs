@@ -26,12 +26,13 @@ use std::time::Instant;
 
 use super::audited::{Finish, Tally};
 use super::deadlines::Deadlines;
-use super::finding::Found;
+use super::failure::{Failure, Seen};
+use super::finding::ProgramFindings;
 use super::plan::{Plan, Prepared};
 use super::program::past;
 use super::runner::Runner;
 use super::settings::Settings;
-use super::settle::{examine, Failed};
+use super::settle::examine;
 
 /// The most prepared units kept at once.
 pub const CACHE_UNITS: usize = 512;
@@ -43,7 +44,7 @@ pub struct Lane<'r, 'a, G: Auditable> {
     /// Whether it goes first (the existing data accepts it, or there is no data).
     pub first: bool,
     /// Its findings.
-    pub found: Mutex<Found>,
+    pub found: Mutex<ProgramFindings>,
 }
 
 /// A program's progress through the units.
@@ -58,7 +59,7 @@ struct Progress<C> {
     /// Units at or after `next` that passed while an earlier one was running.
     passed_ahead: BTreeSet<u64>,
     /// The earliest failing unit not yet examined.
-    failed: Option<Failed<C>>,
+    failed: Option<Failure<Seen<C>>>,
     /// The failing unit being examined.
     examining: Option<u64>,
     cases: u64,
@@ -71,7 +72,7 @@ impl<C> Progress<C> {
     fn failed_at(&self) -> Option<u64> {
         self.failed
             .as_ref()
-            .map(|f| f.prepared.index)
+            .map(|f| f.stage.prepared.index)
             .or(self.examining)
     }
 
@@ -90,8 +91,15 @@ impl<C> Progress<C> {
 
 /// What a worker does next.
 enum Job<C> {
-    Run { lane: usize, unit: u64, epoch: u64 },
-    Examine { lane: usize, failed: Failed<C> },
+    Run {
+        lane: usize,
+        unit: u64,
+        epoch: u64,
+    },
+    Examine {
+        lane: usize,
+        failed: Failure<Seen<C>>,
+    },
     Wait,
     Stop,
 }
@@ -104,7 +112,9 @@ struct State<C> {
 
 type Cell<C> = Arc<OnceLock<Option<Arc<Prepared<C>>>>>;
 
-struct Stage<'s, 'r, 'a, G: Auditable> {
+/// What the lanes and the preparers of one cases stage share: the plan, the lanes, the units
+/// prepared and where each lane is.
+struct SharedRun<'s, 'r, 'a, G: Auditable> {
     plan: &'s Plan<G>,
     lanes: &'s [Lane<'r, 'a, G>],
     settings: &'s Settings<G::Options>,
@@ -130,7 +140,7 @@ pub fn run_cases<G: Auditable>(
     target: u64,
     bar: &indicatif::ProgressBar,
 ) -> (Vec<Tally>, u64) {
-    let stage = Stage {
+    let shared = SharedRun {
         plan,
         lanes,
         settings,
@@ -163,13 +173,13 @@ pub fn run_cases<G: Auditable>(
     let preparers = cores.saturating_sub(jobs).clamp(1, jobs + 1);
     std::thread::scope(|scope| {
         for _ in 0..preparers {
-            scope.spawn(|| stage.prepare_ahead());
+            scope.spawn(|| shared.prepare_ahead());
         }
         for _ in 0..jobs {
-            scope.spawn(|| stage.work());
+            scope.spawn(|| shared.work());
         }
     });
-    let state = stage.state.into_inner().unwrap_or_else(|e| e.into_inner());
+    let state = shared.state.into_inner().unwrap_or_else(|e| e.into_inner());
     let tallies = state
         .lanes
         .iter()
@@ -179,10 +189,10 @@ pub fn run_cases<G: Auditable>(
             finish: p.finish.unwrap_or(Finish::Stopped),
         })
         .collect();
-    (tallies, stage.dropped.into_inner())
+    (tallies, shared.dropped.into_inner())
 }
 
-impl<G: Auditable> Stage<'_, '_, '_, G> {
+impl<G: Auditable> SharedRun<'_, '_, '_, G> {
     fn lock(&self) -> std::sync::MutexGuard<'_, State<G::Case>> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -234,10 +244,10 @@ impl<G: Auditable> Stage<'_, '_, '_, G> {
             let ready = p.examining.is_none()
                 && p.failed
                     .as_ref()
-                    .is_some_and(|f| earliest.is_none_or(|r| r > f.prepared.index));
+                    .is_some_and(|f| earliest.is_none_or(|r| r > f.stage.prepared.index));
             if ready {
                 let failed = p.failed.take().expect("ready");
-                p.examining = Some(failed.prepared.index);
+                p.examining = Some(failed.stage.prepared.index);
                 return Job::Examine { lane, failed };
             }
         }
@@ -341,12 +351,7 @@ impl<G: Auditable> Stage<'_, '_, '_, G> {
             (Some(_), None) => p.finish = Some(Finish::Stopped),
             // Cut by the deadline, or after an earlier failure: says nothing here.
             (Some(_), Some(t)) if t.cut() || p.failed_at().is_some_and(|at| at < unit) => {}
-            (Some(prep), Some(t)) if t.kind.is_some() => {
-                p.failed = Some(Failed {
-                    prepared: prep,
-                    tried: t,
-                });
-            }
+            (Some(prep), Some(t)) if t.kind.is_some() => p.failed = Failure::seen(prep, t),
             (Some(prep), Some(_)) => {
                 let count = prep.cases.len() as u64;
                 p.cases += count;
@@ -362,8 +367,8 @@ impl<G: Auditable> Stage<'_, '_, '_, G> {
     }
 
     /// Examines `failed`, a failure of `lane`'s program, then lets it go on or stops it.
-    fn examine(&self, lane: usize, failed: Failed<G::Case>) {
-        let at = failed.prepared.index;
+    fn examine(&self, lane: usize, failed: Failure<Seen<G::Case>>) {
+        let at = failed.stage.prepared.index;
         let started = Instant::now();
         let proved = {
             let mut found = self.lanes[lane]

@@ -5,14 +5,14 @@
 //! ([`super::confirm`]).
 
 use crate::audit::Auditable;
-use std::sync::Arc;
 use std::time::Instant;
 
 use super::confirm::confirm;
-use super::finding::{key, Came, Confirmation, Evidence, Found, Kept, Reproduction};
+use super::failure::{Failure, Finding, Isolated, Seen, Settled};
+use super::finding::{Confirmation, Evidence, ProgramFindings, Reruns};
 use super::narrow::{alone, first_failing};
 use super::outcome::Tried;
-use super::plan::{Prepared, UnitCase};
+use super::plan::UnitCase;
 use super::probe::Attempt;
 use super::program::past;
 use super::runner::Runner;
@@ -37,45 +37,25 @@ const LONG_PREFIX: usize = 1000;
 /// The most cases of a failing run tried alone, one by one, when the narrowing finds none.
 const MOST_TRIED_ALONE: usize = 64;
 
-/// A failing run of a unit of cases.
-#[derive(Debug)]
-pub struct Failed<C> {
-    /// The unit.
-    pub prepared: Arc<Prepared<C>>,
-    /// The run.
-    pub tried: Tried,
-}
-
-/// A case that failed alone, or the whole unit when none does.
-struct Failure<C> {
-    case: UnitCase<C>,
-    /// The input run, in the program's form.
-    input: Vec<u8>,
-    tried: Tried,
-    /// Set when no single case of the failing run fails alone: `input` is the whole unit's.
-    batch_only: bool,
-}
-
-/// Examines `failed` into `found` (a known kind of failure is only counted), until the
+/// Examines `failure` into `found` (a known kind of failure is only counted), until the
 /// runner's deadline. Whether the program is now proved wrong.
 pub fn examine<G: Auditable>(
     runner: &Runner<G>,
     settings: &Settings<G::Options>,
-    failed: Failed<G::Case>,
-    found: &mut Found,
+    failure: Failure<Seen<G::Case>>,
+    found: &mut ProgramFindings,
 ) -> bool {
     if past(runner.deadline()) {
         found.unexamined += 1;
         return found.first_proof().is_some();
     }
-    let failure = isolate(runner, failed);
-    let kind = failure.tried.kind.expect("a failure");
-    let key = key(kind, &failure.tried);
-    if found.counted(kind, &key) {
+    let failure = isolate(runner, failure);
+    let key = failure.key();
+    if found.counted(failure.seen, &key) {
         return found.first_proof().is_some();
     }
-    let kept = settle(runner, settings, failure, kind, Reproduction::seen(1));
-    if found.keep(Some(key), kept) {
+    let finding = settle(runner, settings, failure, Reruns::seen(1));
+    if found.keep(Some(key), finding) {
         runner.deadlines().finding_kept();
     }
     found.first_proof().is_some()
@@ -84,42 +64,47 @@ pub fn examine<G: Auditable>(
 /// Narrows a failing unit to one case that fails alone ([`first_failing`], the unit's run
 /// standing for the cases together), else tries its first cases alone one by one; the whole
 /// unit when none fails alone.
-fn isolate<G: Auditable>(runner: &Runner<G>, failed: Failed<G::Case>) -> Failure<G::Case> {
-    let Failed { prepared, tried } = failed;
-    let mut cases = prepared.cases.clone();
-    let found = |cases: &mut Vec<UnitCase<G::Case>>, (i, tried): (usize, Tried)| {
-        let case = cases.swap_remove(i);
-        Failure {
-            input: runner.input_of(std::slice::from_ref(&case.input)),
-            case,
+fn isolate<G: Auditable>(
+    runner: &Runner<G>,
+    failure: Failure<Seen<G::Case>>,
+) -> Failure<Isolated<G::Case>> {
+    let Failure {
+        seen,
+        tried,
+        stage: Seen { prepared },
+    } = failure;
+    let isolated =
+        |tried: Tried, case: UnitCase<G::Case>, input: Vec<u8>, batch_only: bool| Failure {
+            seen,
             tried,
-            batch_only: false,
-        }
+            stage: Isolated {
+                case,
+                input,
+                batch_only,
+            },
+        };
+    let mut cases = prepared.cases.clone();
+    let alone_in = |cases: &mut Vec<UnitCase<G::Case>>, (i, tried): (usize, Tried)| {
+        let case = cases.swap_remove(i);
+        let input = runner.input_of(std::slice::from_ref(&case.input));
+        isolated(tried, case, input, false)
     };
     if cases.len() == 1 {
-        return Failure {
-            case: cases.pop().expect("one case"),
-            input: prepared.input.clone(),
-            tried,
-            batch_only: false,
-        };
+        let case = cases.pop().expect("one case");
+        return isolated(tried, case, prepared.input.clone(), false);
     }
     let inputs: Vec<&[u8]> = cases.iter().map(|c| &c.input[..]).collect();
     let seen = Some((tried.clone(), prepared.verdicts.clone()));
     if let Some(hit) = first_failing(runner, &inputs, None, seen).found {
-        return found(&mut cases, hit);
+        return alone_in(&mut cases, hit);
     }
     let one_by_one = (0..cases.len().min(MOST_TRIED_ALONE))
         .find_map(|i| alone(runner, &cases[i].input, None).map(|t| (i, t)));
     if let Some(hit) = one_by_one {
-        return found(&mut cases, hit);
+        return alone_in(&mut cases, hit);
     }
-    Failure {
-        case: cases.swap_remove(0),
-        input: prepared.input.clone(),
-        tried,
-        batch_only: true,
-    }
+    let case = cases.swap_remove(0);
+    isolated(tried, case, prepared.input.clone(), true)
 }
 
 /// How many times its CPU time one finding's shrinking may take of wall-clock time (without
@@ -135,9 +120,9 @@ fn reproduce<G: Auditable>(
     input: &[u8],
     expected: &str,
     kind: Kind,
-    mut again: Reproduction,
+    mut again: Reruns,
     padding: usize,
-) -> Reproduction {
+) -> Reruns {
     let factor = if kind == Kind::Timeout { 2 } else { 1 };
     let reruns = if kind == Kind::Crash {
         CRASH_RERUNS
@@ -167,9 +152,9 @@ fn reproduce<G: Auditable>(
 fn shrunk<G: Auditable>(
     runner: &Runner<G>,
     settings: &Settings<G::Options>,
-    failure: &Failure<G::Case>,
-    kind: Kind,
+    failure: &Failure<Isolated<G::Case>>,
 ) -> (Vec<Step<G::Case>>, Option<usize>) {
+    let (kind, isolated) = (failure.seen, &failure.stage);
     let now = Instant::now();
     // Its CPU time: --shrink-time, at most half the time left before --time's deadline; its
     // wall-clock cap: SHRINK_WALL_FACTOR times that, or that half.
@@ -186,13 +171,13 @@ fn shrunk<G: Auditable>(
     let budget = &Budget::new(cpu, now + wall);
     let runner = &runner.metered();
     let keep_inside =
-        settings.constraints == Constraints::Contest && failure.case.outside.is_none();
+        settings.constraints == Constraints::Contest && isolated.case.outside.is_none();
     // A long case is cut to its shortest failing prefix first; when that is still long, the
     // failure needs its length (a buffer too short), and it is reported there.
-    let mut steps = shortest_prefix(runner, &failure.case.case, kind, keep_inside, budget);
+    let mut steps = shortest_prefix(runner, &isolated.case.case, kind, keep_inside, budget);
     let start = steps
         .last()
-        .map_or(&failure.case.case, |(case, _)| case)
+        .map_or(&isolated.case.case, |(case, _)| case)
         .clone();
     if start.steps().is_some_and(|s| s >= LONG_PREFIX) {
         return (steps, None);
@@ -230,7 +215,7 @@ fn smallest_reproduced<G: Auditable>(
     runner: &Runner<G>,
     mut steps: Vec<Step<G::Case>>,
     kind: Kind,
-) -> Option<(Step<G::Case>, Reproduction, usize)> {
+) -> Option<(Step<G::Case>, Reruns, usize)> {
     let padding = if kind == Kind::Crash {
         CRASH_PADDING
     } else {
@@ -243,10 +228,10 @@ fn smallest_reproduced<G: Auditable>(
             &input,
             &tried.expected,
             kind,
-            Reproduction::seen(1),
+            Reruns::seen(1),
             padding,
         );
-        if again.came() != Came::NotBack {
+        if !again.passed_again() {
             return Some(((case, tried), again, steps.len() + 1));
         }
     }
@@ -258,25 +243,26 @@ fn smallest_reproduced<G: Auditable>(
 fn settle<G: Auditable>(
     runner: &Runner<G>,
     settings: &Settings<G::Options>,
-    failure: Failure<G::Case>,
-    kind: Kind,
-    seen: Reproduction,
-) -> Kept {
+    failure: Failure<Isolated<G::Case>>,
+    seen: Reruns,
+) -> Finding {
+    let kind = failure.seen;
+    let isolated = &failure.stage;
     let again = reproduce(
         runner,
-        &failure.input,
+        &isolated.input,
         &failure.tried.expected,
         kind,
         seen,
         0,
     );
-    if again.came() == Came::NotBack {
-        return flaky(failure, kind, again);
+    if again.passed_again() {
+        return flaky(failure, again);
     }
-    let (steps, searched_from) = if failure.batch_only || again.came() == Came::Unchecked {
+    let (steps, searched_from) = if isolated.batch_only || again.unchecked() {
         (Vec::new(), None)
     } else {
-        shrunk(runner, settings, &failure, kind)
+        shrunk(runner, settings, &failure)
     };
     let mut notes = Vec::new();
     if searched_from.is_some_and(|from| steps.len() > from) {
@@ -292,8 +278,8 @@ fn settle<G: Auditable>(
             (case, input, tried, reruns, steps)
         }
         None => (
-            failure.case.case.clone(),
-            failure.input.clone(),
+            isolated.case.case.clone(),
+            isolated.input.clone(),
             failure.tried.clone(),
             again,
             0,
@@ -313,13 +299,12 @@ fn settle<G: Auditable>(
         Some(Confirmation::Disputed(_)) => Kind::EngineDisputed,
         _ => kind,
     };
-    Kept {
+    let stage = Settled {
         kind: reported,
-        seen: kind,
-        source: failure.case.source.clone(),
-        shape: (!failure.batch_only).then(|| case.shape_label()),
-        outside: if failure.batch_only {
-            failure.case.outside.clone()
+        source: isolated.case.source.clone(),
+        shape: (!isolated.batch_only).then(|| case.shape_label()),
+        outside: if isolated.batch_only {
+            isolated.case.outside.clone()
         } else {
             judged
                 .as_ref()
@@ -328,11 +313,15 @@ fn settle<G: Auditable>(
         size: judged.map(|js| size_of::<G>(&js)),
         case: single,
         input,
-        tried,
         evidence: Evidence { reruns, reference },
         shrink_steps,
-        batch_only: failure.batch_only,
+        batch_only: isolated.batch_only,
         notes,
+    };
+    Failure {
+        seen: kind,
+        tried,
+        stage,
     }
 }
 
@@ -346,25 +335,25 @@ fn size_of<G: Auditable>(judged: &[G::Judgement]) -> String {
 }
 
 /// A failure that did not come back: reported as it was seen, not shrunk.
-fn flaky<C: Case>(failure: Failure<C>, kind: Kind, again: Reproduction) -> Kept {
-    Kept {
+fn flaky<C: Case>(failure: Failure<Isolated<C>>, again: Reruns) -> Finding {
+    let Failure { seen, tried, stage } = failure;
+    let stage = Settled {
         kind: Kind::Flaky,
-        seen: kind,
-        source: failure.case.source.clone(),
-        shape: Some(failure.case.case.shape_label()),
-        case: failure.case.input.clone(),
-        input: failure.input,
-        tried: failure.tried,
+        source: stage.case.source.clone(),
+        shape: Some(stage.case.case.shape_label()),
+        case: stage.case.input,
+        input: stage.input,
         evidence: Evidence {
             reruns: again,
             reference: None,
         },
         shrink_steps: 0,
-        batch_only: failure.batch_only,
-        outside: failure.case.outside,
+        batch_only: stage.batch_only,
+        outside: stage.case.outside,
         size: None,
         notes: Vec::new(),
-    }
+    };
+    Failure { seen, tried, stage }
 }
 
 /// The finding of a program whose output fits no form: its attempt in the problem's form (or
@@ -376,7 +365,7 @@ pub fn no_form<G: Auditable>(
     settings: &Settings<G::Options>,
     attempts: &[Attempt],
     reads: Option<Form>,
-) -> Kept {
+) -> Finding {
     let attempt = &attempts[0];
     let kind = attempt.tried.kind.unwrap_or(Kind::WrongAnswer);
     let runner = runner.reformed(attempt.form);
@@ -386,18 +375,21 @@ pub fn no_form<G: Auditable>(
         .and_then(|mut cases| cases.pop())
         .expect("the statement's example is a case");
     let failure = Failure {
-        case: UnitCase {
-            source: Source::Examples,
-            case,
-            input: example.to_vec(),
-            outside: None,
-        },
-        input: attempt.input.clone(),
+        seen: kind,
         tried: attempt.tried.clone(),
-        batch_only: false,
+        stage: Isolated {
+            case: UnitCase {
+                source: Source::Examples,
+                case,
+                input: example.to_vec(),
+                outside: None,
+            },
+            input: attempt.input.clone(),
+            batch_only: false,
+        },
     };
-    let mut kept = settle(&runner, settings, failure, kind, Reproduction::seen(1));
-    kept.notes.insert(
+    let mut finding = settle(&runner, settings, failure, Reruns::seen(1));
+    finding.stage.notes.insert(
         0,
         match reads {
             Some(form) => format!(
@@ -415,5 +407,5 @@ pub fn no_form<G: Auditable>(
             ),
         },
     );
-    kept
+    finding
 }

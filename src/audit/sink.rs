@@ -63,10 +63,10 @@ impl ReportDir {
 impl Sink for ReportDir {
     /// Writes the reports once (a second audit given to the same directory is refused).
     fn take(&mut self, audited: &Audited) -> Result<(), RunError> {
-        let staging = self
-            .staging
-            .take()
-            .ok_or_else(|| RunError::Usage(format!("{}: written already", self.out.display())))?;
+        let staging = self.staging.take().ok_or_else(|| {
+            let written = std::io::Error::new(std::io::ErrorKind::AlreadyExists, "written already");
+            RunError::io(&self.out, written)
+        })?;
         let judged: Vec<CaseFile> = audited
             .found
             .iter()
@@ -75,7 +75,7 @@ impl Sink for ReportDir {
             .collect();
         let manifest = Manifest::new(
             "audit",
-            self.options.to_map(),
+            crate::report::as_text::to_map(&self.options),
             &audited.found,
             self.shard.map(|s| (s, &judged[..])),
         );

@@ -1,8 +1,11 @@
 //! Strengthening the data: the programs' shrunk findings, written in the problem's input form,
 //! are candidate data cases ([`candidates`]); a candidate is kept only when no program that
-//! must be accepted fails it ([`screen`], [`keepers`]); then greedy set cover picks the fewest
-//! that reject every wrong program the data accepts ([`cover`], [`targets`]); the data's scores
-//! before and after ([`scores_of`]).
+//! must be accepted fails it ([`screen`], [`ProgramRecord::must_pass`]); then greedy set cover
+//! picks the fewest that reject every wrong program the data accepts ([`cover`],
+//! [`ProgramRecord::to_reject`]); the data's scores before and after ([`scores_of`]).
+//!
+//! [`screen`] and [`cover`] work on a table of how each program does on each candidate: a row
+//! per candidate, a column per program in the order of the programs' records.
 //!
 //! Greedy set cover takes, each time, the candidate that fails the most programs still
 //! uncovered (the smaller case on a tie): within a factor ln(n) + 1 of the smallest cover,
@@ -11,12 +14,12 @@
 use crate::audit::Auditable;
 use std::collections::HashSet;
 
-use super::audited::{AuditReport, OnCase, Outcome, ProgramRecord};
+use super::audited::{AuditReport, OnCase, ProgramRecord};
 use super::confirm::confirm;
-use super::entrants::Class;
-use super::finding::{Confirmation, Evidence, Found, Kept, Reproduction};
+use super::failure::{Failure, Finding, Settled};
+use super::finding::{Confirmation, Evidence, ProgramFindings, Reruns};
 use super::outcome::Tried;
-use super::verdict::{scores, Scored, Scores, Standing};
+use super::verdict::{scores, Scored, Scores};
 use super::{Kind, Source};
 use crate::game::{in_form, render, Constraints, Engine, Form};
 use crate::judge_system::validate::validate;
@@ -52,7 +55,7 @@ pub struct Candidate {
 /// (`known` inputs, in the form) and whose expected output the reference confirms within
 /// `budget`. Also the findings not taken, and why.
 pub fn candidates<G: Auditable>(
-    programs: &[(&str, &Found)],
+    programs: &[(&str, &ProgramFindings)],
     known: &[&[u8]],
     form: Form,
     rules: G::Options,
@@ -63,6 +66,7 @@ pub fn candidates<G: Auditable>(
     let mut not_taken = Vec::new();
     for (name, found) in programs {
         for (number, (_, finding, _)) in found.findings.iter().enumerate() {
+            let finding = &finding.stage;
             if !finding.kind.proves_wrong() {
                 continue;
             }
@@ -106,8 +110,8 @@ pub fn candidates<G: Auditable>(
     (kept, not_taken)
 }
 
-/// Which candidates may be used: those every program that must be accepted (`keepers`)
-/// passes; the others, and why (the keepers named by `name`).
+/// Which candidates may be used: those every program that must be accepted (`keepers`, a flag
+/// per column) passes; the others, and why (the keepers named by `name`).
 pub fn screen(
     fails: &[Vec<OnCase>],
     keepers: &[bool],
@@ -176,33 +180,6 @@ pub fn cover(
     (chosen, uncovered)
 }
 
-/// The programs that must be accepted, which no strengthening case may reject: those that can
-/// run and are expected accepted, or were audited with no finding and are not rejected by the
-/// existing data (a judge system rejects those already, whatever a new case does: which
-/// candidates survive must not hang on how many of their cases a budget ran).
-pub fn keepers(programs: &[ProgramRecord]) -> Vec<bool> {
-    programs
-        .iter()
-        .map(|p| {
-            !matches!(p.outcome, Outcome::CannotRun { .. })
-                && (p.expected == Some(Class::Accepted)
-                    || (p.standing() == Standing::NoFinding && !p.rejected_by_data()))
-        })
-        .collect()
-}
-
-/// The keepers nothing expects accepted (audited with no finding, accepted by the existing
-/// data): a candidate that proves one wrong ([`proves_wrong_on_candidate`]) is a finding of
-/// it, not a reason to drop the candidate. (Which of several programs with one bug a budget
-/// found must not decide whether the data is strengthened against that bug.)
-pub fn unproven(programs: &[ProgramRecord]) -> Vec<bool> {
-    keepers(programs)
-        .into_iter()
-        .zip(programs)
-        .map(|(keeper, p)| keeper && p.expected != Some(Class::Accepted))
-        .collect()
-}
-
 /// Whether failing a candidate with `kind` on every run proves a program wrong: a wrong
 /// answer (the candidate's is confirmed by the reference) or a crash; not a resource limit,
 /// which a slow but right program may meet on a case chosen for another.
@@ -214,18 +191,16 @@ pub fn proves_wrong_on_candidate(kind: Kind) -> bool {
 }
 
 /// The finding `candidate` gives a program that failed it on every run, `tried` the last.
-pub fn finding_of(candidate: &Candidate, tried: Tried) -> Kept {
+pub fn finding_of(candidate: &Candidate, tried: Tried) -> Finding {
     let kind = tried.kind.expect("a failing run");
-    Kept {
+    let stage = Settled {
         kind,
-        seen: kind,
         source: candidate.source.clone(),
         shape: candidate.shape.clone(),
         case: candidate.case.clone(),
         input: candidate.input.clone(),
-        tried,
         evidence: Evidence {
-            reruns: Reproduction {
+            reruns: Reruns {
                 runs: CONFIRMING_RUNS,
                 failed: CONFIRMING_RUNS,
                 cut: false,
@@ -241,27 +216,28 @@ pub fn finding_of(candidate: &Candidate, tried: Tried) -> Kept {
             "the case of {}, a strengthening candidate, failed on every run",
             candidate.from
         )],
+    };
+    Failure {
+        seen: kind,
+        tried,
+        stage,
     }
 }
 
-/// The programs a strengthening set must reject: proved wrong, judged by the existing data,
-/// and accepted by it.
-pub fn targets(programs: &[ProgramRecord]) -> Vec<usize> {
+/// The columns of the programs a strengthening set must reject ([`ProgramRecord::to_reject`]).
+pub fn to_reject(programs: &[ProgramRecord]) -> Vec<usize> {
     (0..programs.len())
-        .filter(|&p| {
-            let program = &programs[p];
-            program.standing().proved_wrong()
-                && program.judged_by_data()
-                && !program.rejected_by_data()
-        })
+        .filter(|&p| programs[p].to_reject())
         .collect()
 }
 
-/// The targets of `report` that none of its strengthening cases rejects.
-pub fn uncovered(report: &AuditReport) -> Vec<usize> {
-    targets(&report.programs)
-        .into_iter()
-        .filter(|&p| !report.rejected_after(p))
+/// The programs of `report` a strengthening set must reject that none of its strengthening
+/// cases rejects.
+pub fn uncovered(report: &AuditReport) -> Vec<&ProgramRecord> {
+    report
+        .programs
+        .iter()
+        .filter(|p| p.to_reject() && !report.rejected_after(p))
         .collect()
 }
 
@@ -270,14 +246,13 @@ pub fn scores_of(report: &AuditReport) -> Scores {
     let scored: Vec<Scored> = report
         .programs
         .iter()
-        .enumerate()
-        .map(|(p, program)| Scored {
+        .map(|program| Scored {
             wrong: program
                 .standing()
                 .counted_wrong()
                 .filter(|_| program.judged_by_data()),
             rejected_before: program.rejected_by_data(),
-            rejected_after: report.rejected_after(p),
+            rejected_after: report.rejected_after(program),
         })
         .collect();
     scores(&scored)
@@ -286,6 +261,8 @@ pub fn scores_of(report: &AuditReport) -> Scores {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::audit::audited::Reached;
+    use crate::audit::entrants::Class;
 
     #[test]
     fn the_cover_is_greedy_small_and_skips_unusable_cases() {
@@ -323,7 +300,7 @@ mod tests {
             name: format!("{expected}/p"),
             expected: Some(expected),
             command: Some("./p".into()),
-            outcome: Outcome::Examined(Examined {
+            outcome: Reached::Examined(Examined {
                 form: FormUsed::Fits {
                     form: crate::game::Form::Multi,
                     why: "it fits".into(),
@@ -360,9 +337,11 @@ mod tests {
             no_finding(Class::WrongAnswer, Class::WrongAnswer),
             no_finding(Class::Accepted, Class::WrongAnswer),
         ];
-        assert_eq!(keepers(&programs), [true, false, true]);
+        let must_pass: Vec<bool> = programs.iter().map(ProgramRecord::must_pass).collect();
+        assert_eq!(must_pass, [true, false, true]);
         // Of those, only the one nothing expects accepted may be proved wrong by a candidate.
-        assert_eq!(unproven(&programs), [true, false, false]);
+        let unproven: Vec<bool> = programs.iter().map(ProgramRecord::unproven).collect();
+        assert_eq!(unproven, [true, false, false]);
         assert!(proves_wrong_on_candidate(Kind::WrongAnswer));
         assert!(proves_wrong_on_candidate(Kind::Crash));
         assert!(!proves_wrong_on_candidate(Kind::Timeout));

@@ -171,33 +171,23 @@ impl AuditArgs {
         }
         seconds("--shrink-time", self.shrink_time)?;
         if self.max_output < LEAST_OUTPUT {
-            return Err(RunError::Usage(format!(
-                "--max-output must be at least {LEAST_OUTPUT} bytes, not {}: a correct program's \
-                 output would be over it",
-                self.max_output
-            )));
+            return Err(super::UsageError::MaxOutput {
+                value: self.max_output,
+                least: LEAST_OUTPUT,
+            }
+            .into());
         }
         if self.add_to.is_some() && self.sharding.slice()?.is_some() {
-            return Err(RunError::Usage(
-                "--add-to adds the strengthening cases of a whole run; with --shard, merge the \
-                 shards (the merged tests/ holds their cases)"
-                    .into(),
-            ));
+            return Err(super::UsageError::AddToAShard.into());
         }
         if let Some(dir) = &self.add_to {
             if !dir.join("data").is_dir() {
-                return Err(RunError::Usage(format!(
-                    "--add-to {}: not a problem package (no data/ directory)",
-                    dir.display()
-                )));
+                return Err(super::UsageError::NotAPackage(dir.clone()).into());
             }
         }
         if let Some(package) = &self.package {
             if !package.join("submissions").is_dir() {
-                return Err(RunError::Usage(format!(
-                    "--package {}: no submissions/ directory",
-                    package.display()
-                )));
+                return Err(super::UsageError::NoSubmissions(package.clone()).into());
             }
         }
         let trees = [("--package", &self.package), ("--add-to", &self.add_to)]
@@ -206,12 +196,12 @@ impl AuditArgs {
             .chain(self.inputs.iter().map(|d| ("--inputs", d)));
         for (flag, tree) in trees {
             if crate::report::write::inside(&self.out, tree) {
-                return Err(RunError::Usage(format!(
-                    "--out {} is inside {flag} {}: the reports replace their directory as a \
-                     whole, so give them one outside the trees audit reads and writes",
-                    self.out.display(),
-                    tree.display()
-                )));
+                return Err(super::UsageError::OutInside {
+                    out: self.out.clone(),
+                    flag,
+                    tree: tree.clone(),
+                }
+                .into());
             }
         }
         let reads: Vec<(&str, &std::path::Path)> = [
@@ -409,8 +399,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
             Ok((audited.report, dir.options().clone()))
         }
     }
-    let listening = program::interrupt_on_signals()
-        .map_err(|e| RunError::Usage(format!("cannot listen for interruptions: {e}")))?;
+    let listening = program::interrupt_on_signals().map_err(RunError::Signals)?;
     let ran = args.game.visit(Audit {
         args: &args,
         entrants: &entrants,
@@ -431,7 +420,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
 
 #[cfg(not(target_os = "linux"))]
 pub(super) fn audit(_: AuditArgs) -> Result<ExitCode, RunError> {
-    Err(RunError::Usage(
-        "audit runs programs under Linux only (process groups, pidfd)".into(),
+    Err(RunError::Unsupported(
+        "audit runs programs under Linux only (process groups, pidfd)",
     ))
 }

@@ -46,8 +46,8 @@ pub(super) fn exit_code(out: &Path, code: u8) -> ExitCode {
 /// its exit code (1 when the package's verdict lists anything). When no program could be run at
 /// all, an error (exit 2).
 pub(super) fn summary(shown: &Shown, report: &AuditReport) -> Result<u8, RunError> {
-    if let Some(why) = none_ran(report) {
-        return Err(RunError::Usage(why));
+    if let Some(none) = none_ran(report) {
+        return Err(none.into());
     }
     let lines = lines(report);
     let said = Said {
@@ -56,7 +56,7 @@ pub(super) fn summary(shown: &Shown, report: &AuditReport) -> Result<u8, RunErro
         lines: &lines,
     };
     said.summary(&mut std::io::stderr().lock())
-        .map_err(|e| RunError::Usage(format!("cannot write the summary: {e}")))?;
+        .map_err(RunError::Summary)?;
     said.publish()?;
     Ok(u8::from(failing(&lines, &scores_of(report))))
 }
@@ -316,9 +316,11 @@ fn strengthening_said(
             if report.tests.len() == 1 { "" } else { "s" }
         )?;
         for t in &report.tests {
-            let fails: Vec<&str> = (0..report.programs.len())
-                .filter(|&p| t.on[p] == crate::audit::audited::OnCase::Rejected)
-                .map(|p| report.programs[p].name.as_str())
+            let fails: Vec<&str> = report
+                .programs
+                .iter()
+                .filter(|p| t.on_program(p) == crate::audit::audited::OnCase::Rejected)
+                .map(|p| p.name.as_str())
                 .collect();
             writeln!(
                 out,
@@ -336,11 +338,11 @@ fn strengthening_said(
     for said in report.dropped.iter().chain(&report.not_candidates) {
         writeln!(out, "not a strengthening case: {said}")?;
     }
-    for p in uncovered(report) {
+    for program in uncovered(report) {
         writeln!(
             out,
             "not covered: {}: no usable case fails it (see its findings)",
-            report.programs[p].name
+            program.name
         )?;
     }
     verdict_said(out, shown, &scores, lines)

@@ -174,11 +174,7 @@ pub(super) fn generate(args: GenArgs) -> Result<ExitCode, RunError> {
 /// `referee gen` without `--out`: one case on standard output (and its answer in a file).
 fn generate_one(args: GenArgs) -> Result<ExitCode, RunError> {
     if args.count != 1 || args.answers || args.per_file != 1 {
-        return Err(RunError::Usage(
-            "without --out, gen writes one case to standard output: --count, --answers and \
-             --per-file need --out (--answer FILE writes the case's answer)"
-                .into(),
-        ));
+        return Err(super::UsageError::OneCaseWithoutOut.into());
     }
     struct One<'a>(&'a GenArgs);
     impl Visitor for One<'_> {
@@ -189,9 +185,7 @@ fn generate_one(args: GenArgs) -> Result<ExitCode, RunError> {
             let single = match &args.case {
                 Some(name) => {
                     if args.knobs.0.names().next().is_some() || args.like_audit {
-                        return Err(RunError::Usage(
-                            "--case names a case: no knob or --like-audit goes with it".into(),
-                        ));
+                        return Err(super::UsageError::CaseWithKnobs.into());
                     }
                     crate::gen::named_case::<G>(name, rules)?
                 }
@@ -206,8 +200,11 @@ fn generate_one(args: GenArgs) -> Result<ExitCode, RunError> {
                 }
             };
             let input = crate::game::in_form::<G>(args.form, &[single]);
-            let answer = crate::gen::answer_of::<G>(&input, rules)
-                .map_err(|e| RunError::Usage(e.located("the case")))?;
+            let answer =
+                crate::gen::answer_of::<G>(&input, rules).map_err(|source| RunError::Judge {
+                    file: "the case".into(),
+                    source,
+                })?;
             Ok((input, answer))
         }
     }
@@ -223,9 +220,7 @@ fn generate_one(args: GenArgs) -> Result<ExitCode, RunError> {
 /// the seed as `audit` draws them.
 fn coverage(args: &GenArgs, cases: u64) -> Result<ExitCode, RunError> {
     if args.knobs.0.names().next().is_some() {
-        return Err(RunError::Usage(
-            "--coverage counts the cases audit draws: no knob goes with it".into(),
-        ));
+        return Err(super::UsageError::CoverageWithKnobs.into());
     }
     struct Count<'a>(&'a GenArgs, u64);
     impl Visitor for Count<'_> {

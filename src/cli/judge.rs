@@ -58,9 +58,9 @@ pub(super) fn judge(args: JudgeArgs) -> Result<ExitCode, RunError> {
             let judged = G::judge(self.engine, self.input, rules);
             if self.json {
                 let rules = (!rules.name().is_empty()).then(|| rules.name());
-                let object = match &judged {
+                let object = match judged {
                     Ok(judgements) => {
-                        return write_json::<G>(rules, judgements)
+                        return write_json::<G>(rules, &judgements)
                             .map(|()| ExitCode::SUCCESS)
                             .map_err(|e| RunError::stdout("the JSON object", e));
                     }
@@ -77,7 +77,12 @@ pub(super) fn judge(args: JudgeArgs) -> Result<ExitCode, RunError> {
                             "message": e.located(self.name),
                         },
                     }),
-                    Err(e) => return Err(RunError::Usage(e.located(self.name))),
+                    Err(source) => {
+                        return Err(RunError::Judge {
+                            file: self.name.to_string(),
+                            source,
+                        })
+                    }
                 };
                 super::print_out("the JSON object", &format!("{object}\n"))?;
                 return Ok(ExitCode::from(1));
@@ -91,7 +96,10 @@ pub(super) fn judge(args: JudgeArgs) -> Result<ExitCode, RunError> {
                     eprintln!("error: {}", e.located(self.name));
                     Ok(ExitCode::from(1))
                 }
-                Err(e) => Err(RunError::Usage(e.located(self.name))),
+                Err(source) => Err(RunError::Judge {
+                    file: self.name.to_string(),
+                    source,
+                }),
             }
         }
     }

@@ -8,6 +8,7 @@ mod generate;
 mod grade;
 mod judge;
 mod package;
+mod refused;
 mod show;
 mod stress;
 mod validators;
@@ -23,6 +24,7 @@ use crate::game::AnyGame;
 use crate::game::{rules_from_flag, RulesError};
 use crate::games::{self, GameName, Visitor};
 use crate::report::merge::ShardMerge;
+use refused::UsageError;
 
 /// The commands whose sharded runs `referee merge` combines, each merged by its own module.
 pub const SHARDED: &[&dyn ShardMerge] = &[
@@ -235,7 +237,7 @@ struct Destinations<'a> {
     /// The report directory, `--out`.
     out: &'a std::path::Path,
     /// The files and trees the run reads, each with its flag or role.
-    reads: Vec<(&'a str, &'a std::path::Path)>,
+    reads: Vec<(&'static str, &'a std::path::Path)>,
     /// The names the run's reports take in `out`.
     reports: &'a [&'a str],
 }
@@ -248,7 +250,7 @@ impl Destinations<'_> {
     /// reports, and no two of them the same file.
     fn check(&self, ci: &CiArgs, html: Option<&HtmlArgs>) -> Result<(), RunError> {
         out_apart(self.out, self.reads.iter().copied())?;
-        let mut files: Vec<(&str, &std::path::Path)> = Vec::new();
+        let mut files: Vec<(&'static str, &std::path::Path)> = Vec::new();
         if let Some(junit) = &ci.junit {
             files.push(("--junit", junit));
         }
@@ -262,11 +264,13 @@ impl Destinations<'_> {
         if let [(a, first), (b, second)] = files[..] {
             use crate::report::write::real_path;
             if real_path(first) == real_path(second) {
-                return Err(RunError::Usage(format!(
-                    "{a} {} and {b} {} are the same file: give each its own",
-                    first.display(),
-                    second.display()
-                )));
+                return Err(UsageError::SameFile {
+                    a,
+                    first: first.to_path_buf(),
+                    b,
+                    second: second.to_path_buf(),
+                }
+                .into());
             }
         }
         ci.check_step_summary()
@@ -274,16 +278,17 @@ impl Destinations<'_> {
 
     /// Refuses the output file `path` (the value of `flag`) when it is, or lies inside, what the
     /// run reads, or is one of the reports the run writes in `--out`.
-    fn apart(&self, flag: &str, path: &std::path::Path) -> Result<(), RunError> {
+    fn apart(&self, flag: &'static str, path: &std::path::Path) -> Result<(), RunError> {
         use crate::report::write::{inside, real_path};
         for (what, tree) in &self.reads {
             if inside(path, tree) {
-                return Err(RunError::Usage(format!(
-                    "{flag} {} is inside {what} {}: writing it would replace what the run \
-                     reads; give it a path apart",
-                    path.display(),
-                    tree.display()
-                )));
+                return Err(UsageError::InsideWhatIsRead {
+                    flag,
+                    path: path.to_path_buf(),
+                    what,
+                    tree: tree.to_path_buf(),
+                }
+                .into());
             }
         }
         let real = real_path(path);
@@ -291,12 +296,13 @@ impl Destinations<'_> {
             if let Some(first) = rest.components().next() {
                 let name = first.as_os_str().to_string_lossy();
                 if self.reports.contains(&name.as_ref()) {
-                    return Err(RunError::Usage(format!(
-                        "{flag} {}: {name} is one of the reports the run writes in --out {}; \
-                         give it another name",
-                        path.display(),
-                        self.out.display()
-                    )));
+                    return Err(UsageError::OneOfTheReports {
+                        flag,
+                        path: path.to_path_buf(),
+                        name: name.into_owned(),
+                        out: self.out.to_path_buf(),
+                    }
+                    .into());
                 }
             }
         }
@@ -308,16 +314,16 @@ impl Destinations<'_> {
 /// (`trees`, each with its flag or role): its reports would be written among the data.
 fn out_apart<'a>(
     out: &std::path::Path,
-    trees: impl IntoIterator<Item = (&'a str, &'a std::path::Path)>,
+    trees: impl IntoIterator<Item = (&'static str, &'a std::path::Path)>,
 ) -> Result<(), RunError> {
     for (what, tree) in trees {
         if crate::report::write::inside(tree, out) {
-            return Err(RunError::Usage(format!(
-                "--out {} holds {what} {}: give the reports a directory of their own, apart \
-                 from what the command reads",
-                out.display(),
-                tree.display()
-            )));
+            return Err(UsageError::OutHoldsWhatIsRead {
+                out: out.to_path_buf(),
+                what,
+                tree: tree.to_path_buf(),
+            }
+            .into());
         }
     }
     Ok(())
@@ -339,12 +345,8 @@ fn check_rules(game: Option<GameName>, rules: Option<&str>) -> Result<(), RunErr
     }
 }
 
-fn seconds(flag: &str, value: f64) -> Result<Duration, RunError> {
-    Duration::try_from_secs_f64(value).map_err(|_| {
-        RunError::Usage(format!(
-            "{flag} must be a non-negative number of seconds, not {value}"
-        ))
-    })
+fn seconds(flag: &'static str, value: f64) -> Result<Duration, RunError> {
+    Duration::try_from_secs_f64(value).map_err(|_| UsageError::NotSeconds { flag, value }.into())
 }
 
 /// The least a limit of time may be: below it, every run or case would be over it.
@@ -352,13 +354,10 @@ const LEAST_SECONDS: Duration = Duration::from_millis(1);
 
 /// A limit of time, which must be at least [`LEAST_SECONDS`]: zero would put every program or
 /// case over it, and report that as their fault.
-fn limit_seconds(flag: &str, value: f64) -> Result<Duration, RunError> {
+fn limit_seconds(flag: &'static str, value: f64) -> Result<Duration, RunError> {
     let limit = seconds(flag, value)?;
     if limit < LEAST_SECONDS {
-        return Err(RunError::Usage(format!(
-            "{flag} must be at least {} s, not {value}: every run would be over it",
-            LEAST_SECONDS.as_secs_f64()
-        )));
+        return Err(UsageError::BelowLeastSeconds { flag, value }.into());
     }
     Ok(limit)
 }
@@ -448,7 +447,7 @@ impl HtmlArgs {
 /// directory that exists or is the run's report directory `out` (which the run makes):
 /// checked before any work, and no other directory is ever made for it.
 fn check_output_file(
-    flag: &str,
+    flag: &'static str,
     path: &std::path::Path,
     out: Option<&std::path::Path>,
 ) -> Result<(), RunError> {
@@ -463,17 +462,19 @@ fn check_output_file(
     };
     let in_out = out.is_some_and(|out| lexical(out) == lexical(parent));
     if path.is_dir() || path.file_name().is_none() {
-        return Err(RunError::Usage(format!(
-            "{flag} {}: is a directory",
-            path.display()
-        )));
+        return Err(UsageError::IsDirectory {
+            flag,
+            path: path.to_path_buf(),
+        }
+        .into());
     }
     if !parent.is_dir() && !in_out {
-        return Err(RunError::Usage(format!(
-            "{flag} {}: the directory {} does not exist",
-            path.display(),
-            parent.display()
-        )));
+        return Err(UsageError::NoDirectory {
+            flag,
+            path: path.to_path_buf(),
+            parent: parent.to_path_buf(),
+        }
+        .into());
     }
     Ok(())
 }
@@ -533,12 +534,9 @@ fn publish(
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             return RunError::ClosedPipe;
         }
-        RunError::Usage(format!(
-            "writing the CI outputs{}: {e}",
-            output
-                .junit
-                .as_ref()
-                .map_or(String::new(), |p| format!(" ({})", p.display()))
-        ))
+        RunError::Publish {
+            junit: output.junit.clone(),
+            source: e,
+        }
     })
 }

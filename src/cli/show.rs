@@ -42,12 +42,13 @@ pub(super) fn show(args: ShowArgs) -> Result<ExitCode, RunError> {
     }
     let (name, reader) = super::open_input(args.file.as_deref())?;
     let input = crate::text::read_at_most(reader, LARGEST_DRAWN)
-        .map_err(|e| RunError::Usage(format!("{name}: {e}")))?
-        .ok_or_else(|| {
-            RunError::Usage(format!(
-                "{name}: larger than {} MiB; show draws inputs up to that size",
-                LARGEST_DRAWN >> 20
-            ))
+        .map_err(|source| RunError::Io {
+            path: name.clone().into(),
+            source,
+        })?
+        .ok_or_else(|| super::UsageError::TooLargeToDraw {
+            name: name.clone(),
+            mib: LARGEST_DRAWN >> 20,
         })?;
     struct Show<'a> {
         args: &'a ShowArgs,
@@ -60,10 +61,7 @@ pub(super) fn show(args: ShowArgs) -> Result<ExitCode, RunError> {
             let args = self.args;
             let rules = rules_from_flag::<G>(args.rules.as_deref())?;
             if args.step.is_some() && G::STEP.is_empty() {
-                return Err(RunError::Usage(format!(
-                    "--move: {} cases have no moves to step through",
-                    G::NAME
-                )));
+                return Err(super::UsageError::NoMoves(G::NAME).into());
             }
             let request = DrawRequest {
                 case: args.case,
@@ -76,12 +74,21 @@ pub(super) fn show(args: ShowArgs) -> Result<ExitCode, RunError> {
                     eprintln!("error: {}", e.located(self.name));
                     return Ok(ExitCode::from(1));
                 }
-                Err(e) => return Err(RunError::Usage(e.located(self.name))),
+                Err(source) => {
+                    return Err(RunError::Judge {
+                        file: self.name.to_string(),
+                        source,
+                    })
+                }
             };
             super::print_out("the drawing", &drawing)?;
             if let Some(path) = &args.html {
-                let view = G::board_view(self.input, rules, args.case)
-                    .map_err(|e| RunError::Usage(e.located(self.name)))?;
+                let view = G::board_view(self.input, rules, args.case).map_err(|source| {
+                    RunError::Judge {
+                        file: self.name.to_string(),
+                        source,
+                    }
+                })?;
                 let mut page = Page::new(&format!("referee show {}", G::NAME));
                 page.about = vec![format!(
                     "{}, case {}{}",

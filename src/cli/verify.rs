@@ -134,7 +134,10 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
                     outcome.files,
                     batch.out.display()
                 ),
-                format!("options: {}", settings_line(&batch.options.to_map())),
+                format!(
+                    "options: {}",
+                    settings_line(&crate::report::as_text::to_map(&batch.options))
+                ),
             ];
             crate::verify::run::html_page(&outcome, about)
         },

@@ -28,7 +28,7 @@ use crate::shard::Shard;
 use crate::walk::{display, walk_cases, CaseFile};
 
 pub use reports::{
-    suites, summary, GradeReports, GradeRow, GradeRows, Outcome, KEPT_ROWS, MANIFEST,
+    suites, summary, GradeReports, GradeRow, GradeRows, GradeTotals, KEPT_ROWS, MANIFEST,
     NAMED_JUDGE_ERRORS, REPORTS,
 };
 
@@ -213,7 +213,7 @@ pub fn grade(
     jobs: Option<usize>,
     shard: Option<Shard>,
     out: &Path,
-) -> Result<Outcome, RunError> {
+) -> Result<GradeTotals, RunError> {
     let mut staging = Staging::new(out).map_err(|e| RunError::io(out, e))?;
     let relative = |f: &CaseFile| display(&case_name(&f.path, cases));
     let tree = crate::guard::Tree::new(submissions).map_err(|e| RunError::io(submissions, e))?;

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use crate::answer::Verdict;
-use crate::report::ci::{Case, Outcome as CaseOutcome, Suite};
+use crate::report::ci::{Case, Ended, Suite};
 use crate::report::manifest::Manifest;
 use crate::report::write::Staging;
 
@@ -81,7 +81,7 @@ impl GradeRow {
 
 /// What a grade run (or a merge of its shards) found: counts, and a bounded set of rows.
 #[derive(Debug, Default)]
-pub struct Outcome {
+pub struct GradeTotals {
     /// Rows in all.
     pub rows: u64,
     /// Per submission, in report order: the count of each verdict, in [`Verdict::ALL`]'s
@@ -107,7 +107,7 @@ struct Part {
 pub struct GradeReports {
     parts: Vec<Part>,
     by_name: BTreeMap<String, usize>,
-    outcome: Outcome,
+    outcome: GradeTotals,
     kept_failing: usize,
     kept_passing: usize,
     kept_limit: usize,
@@ -120,7 +120,7 @@ impl GradeReports {
         let mut reports = GradeReports {
             parts: Vec::new(),
             by_name: BTreeMap::new(),
-            outcome: Outcome::default(),
+            outcome: GradeTotals::default(),
             kept_failing: 0,
             kept_passing: 0,
             kept_limit: kept_rows,
@@ -198,7 +198,11 @@ impl GradeReports {
 
     /// Joins the parts into `grades.csv`, writes `summary.csv` and `manifest`, and puts the
     /// reports in place.
-    pub fn finish(mut self, mut staging: Staging, manifest: &mut Manifest) -> io::Result<Outcome> {
+    pub fn finish(
+        mut self,
+        mut staging: Staging,
+        manifest: &mut Manifest,
+    ) -> io::Result<GradeTotals> {
         let mut order: Vec<usize> = (0..self.parts.len()).collect();
         order.sort_by(|&a, &b| self.parts[a].name.cmp(&self.parts[b].name));
         let mut grades = staging.csv_sink(GRADES, &GRADES_HEADER)?;
@@ -274,7 +278,7 @@ fn summary_rows(per_submission: &[(String, [u64; 5])]) -> Vec<Vec<String>> {
 
 /// The summary printed on standard error.
 pub fn summary(
-    outcome: &Outcome,
+    outcome: &GradeTotals,
     submissions: usize,
     cases: usize,
     out: &std::path::Path,
@@ -305,7 +309,7 @@ pub fn summary(
 /// A grade run's rows as CI results: one suite per submission, one case per kept row, and
 /// per submission one case saying how many rows of each verdict are not shown; `PE`, `WA` and
 /// `NO` fail, `JE` is an error (the case, not the submission, is wrong).
-pub fn suites(outcome: &Outcome) -> Vec<Suite> {
+pub fn suites(outcome: &GradeTotals) -> Vec<Suite> {
     let mut suites: Vec<Suite> = Vec::new();
     let mut shown: BTreeMap<(&str, Verdict), u64> = BTreeMap::new();
     for row in &outcome.kept {
@@ -346,11 +350,11 @@ fn suite_named<'s>(suites: &'s mut Vec<Suite>, submission: &str) -> &'s mut Suit
     }
 }
 
-fn outcome_of(verdict: Verdict) -> CaseOutcome {
+fn outcome_of(verdict: Verdict) -> Ended {
     match verdict {
-        Verdict::AC => CaseOutcome::Passed,
-        Verdict::JE => CaseOutcome::Error,
-        _ => CaseOutcome::Failed,
+        Verdict::AC => Ended::Passed,
+        Verdict::JE => Ended::Error,
+        _ => Ended::Failed,
     }
 }
 

@@ -2,7 +2,7 @@
 //! --stats`): runs of empty columns by length, lone squares, odd and single rows, grids beyond
 //! the reference.
 
-use super::{Judgement, Outcome};
+use super::{Judgement, Winner};
 
 /// Every feature, in report order.
 pub const FEATURES: &[&str] = &[
@@ -24,8 +24,8 @@ pub fn features(input: &[u8], judgements: &[Judgement]) -> Vec<&'static str> {
     let mut out = Vec::new();
     for j in judgements {
         out.push(match j.outcome {
-            Outcome::First => FEATURES[8],
-            Outcome::Second => FEATURES[9],
+            Winner::First => FEATURES[8],
+            Winner::Second => FEATURES[9],
         });
         if j.empty > 24 {
             out.push(FEATURES[7]);
@@ -62,7 +62,7 @@ pub fn features(input: &[u8], judgements: &[Judgement]) -> Vec<&'static str> {
                 }
             }
         }
-        if longest >= 5 && judgement.outcome == Outcome::Second {
+        if longest >= 5 && judgement.outcome == Winner::Second {
             out.push(FEATURES[10]);
         }
     }
@@ -109,8 +109,8 @@ pub fn coverage(input: &[u8], judgements: &[Judgement]) -> Vec<&'static str> {
         match (rows, cols) {
             (10, 10) => {
                 out.push(match j.outcome {
-                    Outcome::First => COVERAGE[0],
-                    Outcome::Second => COVERAGE[1],
+                    Winner::First => COVERAGE[0],
+                    Winner::Second => COVERAGE[1],
                 });
                 match empty {
                     100 => out.push(COVERAGE[2]),

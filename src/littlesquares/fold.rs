@@ -8,7 +8,7 @@
 use wide::u8x16;
 
 use super::grundy::run_value;
-use super::{Judgement, Outcome};
+use super::{Judgement, Winner};
 
 /// The widest row accepted.
 pub const MAX_WIDTH: usize = 1 << 20;
@@ -164,9 +164,9 @@ impl Fold {
         }
         Judgement {
             outcome: if self.value != 0 {
-                Outcome::First
+                Winner::First
             } else {
-                Outcome::Second
+                Winner::Second
             },
             rows: self.rows,
             cols: self.cols,

@@ -30,7 +30,7 @@ pub fn within_contest_limits(rows: usize, cols: usize) -> bool {
 
 /// The outcome for the player to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
+pub enum Winner {
     /// The player to move wins with best play.
     First,
     /// The player to move loses against best play.
@@ -41,7 +41,7 @@ pub enum Outcome {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Judgement {
     /// Who wins.
-    pub outcome: Outcome,
+    pub outcome: Winner,
     /// Grid height.
     pub rows: usize,
     /// Grid width.
@@ -56,8 +56,8 @@ impl Judged for Judgement {
     /// `first` or `second`.
     fn verdict(&self) -> String {
         match self.outcome {
-            Outcome::First => "first",
-            Outcome::Second => "second",
+            Winner::First => "first",
+            Winner::Second => "second",
         }
         .to_string()
     }

@@ -7,7 +7,7 @@
 //! worth g(L) = mex({g(a) ^ g(b) : a + b = L - 2} ∪ {g(a) ^ g(b) ^ 1 : a + b = L - 1}),
 //! computed here by that recursion for every L up to the widest run, whatever its length.
 
-use super::{Judgement, Outcome};
+use super::{Judgement, Winner};
 use crate::game::Disagreement;
 
 /// g(0..=longest), by the recursion.
@@ -77,7 +77,7 @@ pub fn check(input: &[u8], judgements: &[Judgement]) -> Result<(), Disagreement>
         })?;
     for (i, (grid, judgement)) in grids.iter().zip(judgements).enumerate() {
         let first = first_wins(grid);
-        if first != (judgement.outcome == Outcome::First) {
+        if first != (judgement.outcome == Winner::First) {
             return Err(Disagreement::Case {
                 what: "grid",
                 case: i + 1,

@@ -4,7 +4,7 @@ use std::io::Read;
 
 use referee_reference::littlesquares as plain;
 
-use super::{Judgement, Outcome};
+use super::{Judgement, Winner};
 use crate::error::JudgeError;
 use crate::game::ReferenceCase;
 
@@ -28,8 +28,8 @@ pub fn judge_case(case: &ReferenceCase) -> Result<Judgement, JudgeError> {
 /// Case `case`'s verdict in the engine's types; refused beyond the search's limit.
 fn convert(case: u64, v: plain::Verdict) -> Result<Judgement, JudgeError> {
     let outcome = match v.first_wins {
-        Some(true) => Outcome::First,
-        Some(false) => Outcome::Second,
+        Some(true) => Winner::First,
+        Some(false) => Winner::Second,
         None => {
             return Err(JudgeError::Refused {
                 case,

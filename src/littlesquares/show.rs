@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use super::grundy::run_value;
-use super::{Judgement, Outcome};
+use super::{Judgement, Winner};
 use crate::error::JudgeError;
 use crate::game::{case_of, Judged};
 use crate::view::{window, BoardView, DrawRequest, Paint, WINDOW};
@@ -92,7 +92,7 @@ fn verdict_line(j: &Judgement, value: u32) -> String {
         j.cols,
         j.empty,
         j.verdict(),
-        if j.outcome == Outcome::First {
+        if j.outcome == Winner::First {
             "wins"
         } else {
             "loses"

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 /// How a test case ended, in JUnit's terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Ended {
     /// Passed.
     Passed,
     /// Failed: a mismatch, a wrong answer, invalid input, a divergence, a finding.
@@ -59,7 +59,7 @@ pub struct Case {
     /// The report's own word for its status (`ok`, `expected-mismatch`, `WA`, ...).
     pub status: String,
     /// How it ended.
-    pub outcome: Outcome,
+    pub outcome: Ended,
     /// One line saying what went wrong (empty when passed).
     pub message: String,
     /// Everything else worth reading.
@@ -73,7 +73,7 @@ pub struct Case {
 impl Case {
     /// The case that stands for `count` more rows of `status` (ending as `outcome`) left out of
     /// the CI results; every one of them is in the report `report`.
-    pub fn more_rows(count: u64, status: &str, outcome: Outcome, report: &str) -> Case {
+    pub fn more_rows(count: u64, status: &str, outcome: Ended, report: &str) -> Case {
         Case {
             name: format!("{count} more {status} rows"),
             status: status.to_string(),
@@ -169,7 +169,7 @@ pub fn findings_suites(
         let case = Case {
             name: f.name(),
             status: f.status.clone(),
-            outcome: Outcome::Failed,
+            outcome: Ended::Failed,
             message: f.message(),
             detail: detail.join("\n"),
             location: f
@@ -189,7 +189,7 @@ pub fn findings_suites(
         only.cases.push(Case {
             name: format!("{game}: no finding"),
             status: "ok".to_string(),
-            outcome: Outcome::Passed,
+            outcome: Ended::Passed,
             message: String::new(),
             detail: String::new(),
             location: None,
@@ -214,15 +214,10 @@ pub struct SuiteCounts {
 /// The statuses of `suites` (passed first, then failed, in error and skipped, each by name)
 /// and, per suite, the count of each of those statuses.
 pub fn status_counts(suites: &[Suite]) -> (Vec<String>, Vec<SuiteCounts>) {
-    let rank = |o: Outcome| {
-        [
-            Outcome::Passed,
-            Outcome::Failed,
-            Outcome::Error,
-            Outcome::Skipped,
-        ]
-        .iter()
-        .position(|&x| x == o)
+    let rank = |o: Ended| {
+        [Ended::Passed, Ended::Failed, Ended::Error, Ended::Skipped]
+            .iter()
+            .position(|&x| x == o)
     };
     let mut statuses: Vec<(Option<usize>, &str)> = suites
         .iter()

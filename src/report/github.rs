@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
 
-use super::ci::{status_counts, Case, Outcome, Suite};
+use super::ci::{status_counts, Case, Ended, Suite};
 
 /// The most error annotations printed by one run.
 pub const MAX_ANNOTATIONS: usize = 10;
@@ -42,7 +42,7 @@ fn in_workspace(file: &str) -> String {
 }
 
 fn is_problem(case: &Case) -> bool {
-    matches!(case.outcome, Outcome::Failed | Outcome::Error)
+    matches!(case.outcome, Ended::Failed | Ended::Error)
 }
 
 /// The annotation of one failed case.
@@ -199,7 +199,7 @@ mod tests {
         Case {
             name: name.into(),
             status: "invalid-input".into(),
-            outcome: Outcome::Failed,
+            outcome: Ended::Failed,
             message: "a:b.in:2:3: expected a move, found x\nmore".into(),
             detail: String::new(),
             location: Some(Location {
@@ -235,7 +235,7 @@ mod tests {
     #[test]
     fn the_summary_counts_statuses_per_suite_and_lists_problems() {
         let mut ok = failed("ok.in", None);
-        ok.outcome = Outcome::Passed;
+        ok.outcome = Ended::Passed;
         ok.status = "ok".into();
         let suites = [
             Suite {

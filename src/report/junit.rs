@@ -13,7 +13,7 @@ use std::path::Path;
 use quick_xml::events::{BytesDecl, BytesText, Event};
 use quick_xml::Writer;
 
-use super::ci::{Case, Outcome, Suite};
+use super::ci::{Case, Ended, Suite};
 use super::write::replace_file;
 
 /// `text` with the characters XML 1.0 cannot hold replaced by U+FFFD.
@@ -32,7 +32,7 @@ fn seconds(time: std::time::Duration) -> String {
     format!("{:.3}", time.as_secs_f64())
 }
 
-fn count(suite: &Suite, outcome: Outcome) -> usize {
+fn count(suite: &Suite, outcome: Ended) -> usize {
     suite.cases.iter().filter(|c| c.outcome == outcome).count()
 }
 
@@ -47,10 +47,10 @@ fn write_case(w: &mut Writer<Vec<u8>>, case: &Case, classname: &str) -> io::Resu
         element = element.with_attribute(("time", time.as_str()));
     }
     let tag = match case.outcome {
-        Outcome::Passed => return element.write_empty().map(|_| ()),
-        Outcome::Failed => "failure",
-        Outcome::Error => "error",
-        Outcome::Skipped => "skipped",
+        Ended::Passed => return element.write_empty().map(|_| ()),
+        Ended::Failed => "failure",
+        Ended::Error => "error",
+        Ended::Skipped => "skipped",
     };
     let message = xml_text(&if case.message.is_empty() {
         case.status.clone()
@@ -86,8 +86,8 @@ pub fn to_xml(title: &str, suites: &[Suite]) -> io::Result<Vec<u8>> {
     let mut root = w.create_element("testsuites").with_attributes([
         ("name", title.as_str()),
         ("tests", tests.to_string().as_str()),
-        ("failures", all(Outcome::Failed).to_string().as_str()),
-        ("errors", all(Outcome::Error).to_string().as_str()),
+        ("failures", all(Ended::Failed).to_string().as_str()),
+        ("errors", all(Ended::Error).to_string().as_str()),
     ]);
     if let Some(time) = total_time {
         root = root.with_attribute(("time", seconds(time).as_str()));
@@ -100,15 +100,9 @@ pub fn to_xml(title: &str, suites: &[Suite]) -> io::Result<Vec<u8>> {
             let mut element = w.create_element("testsuite").with_attributes([
                 ("name", name.as_str()),
                 ("tests", suite.cases.len().to_string().as_str()),
-                (
-                    "failures",
-                    count(suite, Outcome::Failed).to_string().as_str(),
-                ),
-                ("errors", count(suite, Outcome::Error).to_string().as_str()),
-                (
-                    "skipped",
-                    count(suite, Outcome::Skipped).to_string().as_str(),
-                ),
+                ("failures", count(suite, Ended::Failed).to_string().as_str()),
+                ("errors", count(suite, Ended::Error).to_string().as_str()),
+                ("skipped", count(suite, Ended::Skipped).to_string().as_str()),
             ]);
             if let Some(time) = time {
                 element = element.with_attribute(("time", seconds(time).as_str()));
@@ -162,15 +156,15 @@ mod tests {
             name: "pousse (icfp98)".into(),
             properties: vec![("game".into(), "pousse".into())],
             cases: vec![
-                case("a.in", Outcome::Passed, "ok", ""),
+                case("a.in", Ended::Passed, "ok", ""),
                 case(
                     "b.in",
-                    Outcome::Failed,
+                    Ended::Failed,
                     "expected-mismatch",
                     "X WINS, .ans O WINS",
                 ),
-                case("c.in", Outcome::Error, "JE", "unjudgeable"),
-                case("d.in", Outcome::Skipped, "reference-skipped", "over budget"),
+                case("c.in", Ended::Error, "JE", "unjudgeable"),
+                case("d.in", Ended::Skipped, "reference-skipped", "over budget"),
             ],
         }];
         let xml = String::from_utf8(to_xml("referee verify", &suites).unwrap()).unwrap();

@@ -481,11 +481,6 @@ impl StressOptions {
             max_findings: limits.max_findings,
         }
     }
-
-    /// As the manifest writes them.
-    pub fn to_map(&self) -> BTreeMap<String, String> {
-        as_text::to_map(self)
-    }
 }
 
 /// A file's name within the report directory.
@@ -530,7 +525,7 @@ fn write_reports<G: Game>(
     )?;
     let mut manifest = Manifest::new(
         "stress",
-        StressOptions::of::<G>(limits, rules).to_map(),
+        as_text::to_map(&StressOptions::of::<G>(limits, rules)),
         &[],
         limits.shard.map(|s| (s, &[][..])),
     );

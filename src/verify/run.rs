@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::RunError;
 use crate::pool::progress;
 use crate::report::as_text;
-use crate::report::ci::{Case, Location, Outcome as CaseOutcome, Suite};
+use crate::report::ci::{Case, Ended, Location, Suite};
 use crate::report::html::{Page, PageRow, Problem, ViewSource};
 use crate::report::manifest::{CaseListBuilder, Manifest};
 use crate::report::write::{CsvSink, Staging};
@@ -76,16 +76,11 @@ pub struct VerifyOptions {
     pub timings: bool,
 }
 
-impl VerifyOptions {
-    /// As the manifest writes them.
-    pub fn to_map(&self) -> BTreeMap<String, String> {
-        as_text::to_map(self)
-    }
-}
+impl VerifyOptions {}
 
 /// What a verify run found: every row counted, the first ones kept.
 #[derive(Debug, Default)]
-pub struct Outcome {
+pub struct VerifyTotals {
     /// Files verified.
     pub files: usize,
     /// Rows in all.
@@ -111,12 +106,12 @@ pub struct Outcome {
     pub inputs: BTreeMap<String, PathBuf>,
 }
 
-impl Outcome {
+impl VerifyTotals {
     /// An outcome with no row yet, keeping up to `kept_limit` rows of each kind.
-    pub fn keeping(kept_limit: usize) -> Outcome {
-        Outcome {
+    pub fn keeping(kept_limit: usize) -> VerifyTotals {
+        VerifyTotals {
             kept_limit,
-            ..Outcome::default()
+            ..VerifyTotals::default()
         }
     }
 
@@ -206,7 +201,7 @@ pub struct Reports {
     mismatches: CsvSink,
     timings: bool,
     /// What the rows written say.
-    pub outcome: Outcome,
+    pub outcome: VerifyTotals,
 }
 
 impl Reports {
@@ -218,7 +213,7 @@ impl Reports {
             verdicts: staging.csv_sink("verdicts.csv", &header)?,
             mismatches: staging.csv_sink("mismatches.csv", &header)?,
             timings,
-            outcome: Outcome::keeping(kept_rows),
+            outcome: VerifyTotals::keeping(kept_rows),
         })
     }
 
@@ -235,7 +230,11 @@ impl Reports {
     }
 
     /// Ends both reports, writes the manifest, and puts them in place as one.
-    pub fn finish(self, mut staging: Staging, manifest: &mut Manifest) -> std::io::Result<Outcome> {
+    pub fn finish(
+        self,
+        mut staging: Staging,
+        manifest: &mut Manifest,
+    ) -> std::io::Result<VerifyTotals> {
         manifest
             .reports
             .insert("verdicts.csv".into(), self.verdicts.finish()?);
@@ -253,7 +252,7 @@ impl Reports {
 pub fn run(
     batch: &Batch,
     verify_file: impl Fn(&CaseFile, &mut super::Emit) + Sync,
-) -> Result<Outcome, RunError> {
+) -> Result<VerifyTotals, RunError> {
     // The report directory is checked (and its staging directory made) before any work.
     let mut staging = Staging::new(&batch.out).map_err(|e| RunError::io(&batch.out, e))?;
     let walk = walk_cases(&batch.paths)?;
@@ -308,7 +307,7 @@ pub fn run(
     bar.finish_and_clear();
     let mut manifest = Manifest::of_lists(
         "verify",
-        batch.options.to_map(),
+        as_text::to_map(&batch.options),
         all.finish(),
         batch.shard.map(|s| (s, judged.finish())),
     );
@@ -327,7 +326,7 @@ pub fn run(
 /// The summary printed on standard error: counts per status and per game, slowest files, and
 /// that the reference was not run when `no_reference` (said once here and in the manifest's
 /// options, not on every row).
-pub fn summary(outcome: &Outcome, out: &Path, no_reference: bool) -> String {
+pub fn summary(outcome: &VerifyTotals, out: &Path, no_reference: bool) -> String {
     let mut s = format!(
         "verified {} cases in {} files\n",
         outcome.rows, outcome.files
@@ -382,7 +381,7 @@ pub fn summary(outcome: &Outcome, out: &Path, no_reference: bool) -> String {
 /// case per kept row; mismatches and invalid input fail (invalid input at its line and column),
 /// `reference-skipped` is skipped. The rows not kept are one case per suite and status, with
 /// their count. With `timings`, each case has the engine's time.
-pub fn suites(outcome: &Outcome, timings: bool) -> Vec<Suite> {
+pub fn suites(outcome: &VerifyTotals, timings: bool) -> Vec<Suite> {
     let mut suites: BTreeMap<(String, String), Suite> = BTreeMap::new();
     let mut shown: BTreeMap<(String, String, Status), u64> = BTreeMap::new();
     for row in &outcome.kept {
@@ -446,11 +445,11 @@ fn suite_of<'s>(
 }
 
 /// How a row of `status` counts in CI results.
-fn outcome_of(status: Status) -> CaseOutcome {
+fn outcome_of(status: Status) -> Ended {
     match status {
-        Status::Ok => CaseOutcome::Passed,
-        Status::ReferenceSkipped => CaseOutcome::Skipped,
-        _ => CaseOutcome::Failed,
+        Status::Ok => Ended::Passed,
+        Status::ReferenceSkipped => Ended::Skipped,
+        _ => Ended::Failed,
     }
 }
 
@@ -490,7 +489,7 @@ fn case_of(row: &Row, timings: bool) -> Case {
         outcome,
         message,
         detail: detail.join("\n"),
-        location: (outcome == CaseOutcome::Failed).then(|| {
+        location: (outcome == Ended::Failed).then(|| {
             if status == Status::InvalidInput {
                 Location::in_detail(&row.file, &row.detail)
             } else {
@@ -507,7 +506,7 @@ fn case_of(row: &Row, timings: bool) -> Case {
 /// The HTML report of a verify run: the kept rows (the rest counted), and for each problem row the engine's and the
 /// reference's accounts side by side and the board (or, for invalid input, the lines around
 /// the error).
-pub fn html_page(outcome: &Outcome, about: Vec<String>) -> Page {
+pub fn html_page(outcome: &VerifyTotals, about: Vec<String>) -> Page {
     let mut page = Page::new("referee verify");
     page.about = about;
     if outcome.left_out() > 0 {
@@ -593,7 +592,7 @@ fn side(verdict: &str, explanation: &str) -> String {
 
 /// The `--json` summary of a verify (or merged) run whose reports are in `out`: counts per
 /// status and per game and status, problems, the reports' paths and the slice.
-pub fn summary_json(outcome: &Outcome, out: &Path, shard: Option<Shard>) -> serde_json::Value {
+pub fn summary_json(outcome: &VerifyTotals, out: &Path, shard: Option<Shard>) -> serde_json::Value {
     let mut statuses = serde_json::Map::new();
     for status in Status::ALL {
         statuses.insert(status.as_str().to_string(), outcome.count(status).into());

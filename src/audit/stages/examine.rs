@@ -9,7 +9,8 @@ use crate::audit::audited::{CasesOutcome, FormUsed};
 use crate::audit::data::{self, Data, DataOutcome, ProblemForm};
 use crate::audit::deadlines::{Deadlines, Meter};
 use crate::audit::entrants::{Class, Entrant};
-use crate::audit::finding::{Found, Kept};
+use crate::audit::failure::Finding;
+use crate::audit::finding::ProgramFindings;
 use crate::audit::plan::{FileCases, Plan, PlanSpec};
 use crate::audit::probe::{self, Fit};
 use crate::audit::runner::{Runner, TimeLimit};
@@ -186,7 +187,7 @@ pub(in crate::audit) fn cases_stage<G: Auditable>(
         .map(|&i| Lane {
             runner: subjects[i].runner.as_ref().expect("takes cases"),
             first: !matches!(&subjects[i].stage, Stage::Tried(_, on_data) if on_data.rejects()),
-            found: std::sync::Mutex::new(Found::new(settings.max_findings)),
+            found: std::sync::Mutex::new(ProgramFindings::new(settings.max_findings)),
         })
         .collect();
     let target = settings.cases.unwrap_or(FIRST_CASES);
@@ -200,7 +201,7 @@ pub(in crate::audit) fn cases_stage<G: Auditable>(
     };
     bar.finish_and_clear();
     let elapsed = started.elapsed();
-    let mut taken: Vec<Option<(Found, crate::audit::audited::Tally)>> =
+    let mut taken: Vec<Option<(ProgramFindings, crate::audit::audited::Tally)>> =
         subjects.iter().map(|_| None).collect();
     for ((&i, lane), tally) in takers.iter().zip(lanes).zip(tallies) {
         taken[i] = Some((
@@ -251,7 +252,7 @@ pub(in crate::audit) fn plan_spec<G: Auditable>(
 /// tally), or why it took none.
 pub(in crate::audit) fn examined(
     stage: Stage,
-    taken: Option<(Found, crate::audit::audited::Tally)>,
+    taken: Option<(ProgramFindings, crate::audit::audited::Tally)>,
     fatal: Option<String>,
     max_findings: usize,
 ) -> Stage {
@@ -269,7 +270,7 @@ pub(in crate::audit) fn examined(
             form: FormUsed::Fits { form, why },
             on_data,
             cases: CasesOutcome::TimesOutOnData,
-            found: Found::new(max_findings),
+            found: ProgramFindings::new(max_findings),
         },
         (stage, _, _) => stage,
     }
@@ -281,7 +282,7 @@ pub(in crate::audit) fn no_form_stage<G: Auditable>(
     settings: &Settings<G::Options>,
     deadlines: &Deadlines,
 ) {
-    let kept: Vec<Option<Kept>> = each_of(subjects.len(), settings.jobs, |i| {
+    let no_form_findings: Vec<Option<Finding>> = each_of(subjects.len(), settings.jobs, |i| {
         let subject = &subjects[i];
         match (&subject.stage, subject.runnable()) {
             (Stage::Tried(Fit::NoForm { attempts, reads }, _), Some(runner)) => {
@@ -290,13 +291,13 @@ pub(in crate::audit) fn no_form_stage<G: Auditable>(
             _ => None,
         }
     });
-    for (subject, kept) in subjects.iter_mut().zip(kept) {
+    for (subject, finding) in subjects.iter_mut().zip(no_form_findings) {
         let fatal = subject.runner.as_ref().and_then(Runner::fatal);
-        subject.advance(|stage| match (stage, kept, fatal) {
+        subject.advance(|stage| match (stage, finding, fatal) {
             (Stage::Tried(..), _, Some(why)) => Stage::CannotRun(why),
-            (Stage::Tried(Fit::NoForm { attempts, .. }, on_data), Some(kept), None) => {
-                let mut found = Found::new(settings.max_findings);
-                if found.keep(None, kept) {
+            (Stage::Tried(Fit::NoForm { attempts, .. }, on_data), Some(finding), None) => {
+                let mut found = ProgramFindings::new(settings.max_findings);
+                if found.keep(None, finding) {
                     deadlines.finding_kept();
                 }
                 Stage::Examined {

@@ -22,7 +22,7 @@ use super::audited::{CasesOutcome, FormUsed};
 use super::data::DataOutcome;
 use super::deadlines::Deadlines;
 use super::entrants::Entrant;
-use super::finding::Found;
+use super::finding::ProgramFindings;
 use super::probe::Fit;
 use super::runner::{NoAnswer, Runner};
 use super::settings::Settings;
@@ -50,7 +50,7 @@ enum Stage {
         form: FormUsed,
         on_data: DataOutcome,
         cases: CasesOutcome,
-        found: Found,
+        found: ProgramFindings,
     },
 }
 
@@ -101,14 +101,14 @@ impl<'e, G: Auditable> Subject<'e, G> {
     }
 
     /// Its findings, once examined.
-    fn found(&self) -> Option<&Found> {
+    fn found(&self) -> Option<&ProgramFindings> {
         match &self.stage {
             Stage::Examined { found, .. } => Some(found),
             _ => None,
         }
     }
 
-    fn found_mut(&mut self) -> Option<&mut Found> {
+    fn found_mut(&mut self) -> Option<&mut ProgramFindings> {
         match &mut self.stage {
             Stage::Examined { found, .. } => Some(found),
             _ => None,

@@ -4,8 +4,8 @@ use super::{Stage, Subject};
 use crate::audit::Auditable;
 
 use crate::answer::escape;
-use crate::audit::audited::{Examined, FindingRecord, Outcome, ProgramRecord};
-use crate::audit::finding::Kept;
+use crate::audit::audited::{Examined, FindingRecord, ProgramRecord, Reached};
+use crate::audit::failure::Finding;
 use crate::audit::layout::Layout;
 use crate::audit::outcome::exit_text;
 use crate::audit::report::ReportFile;
@@ -39,16 +39,22 @@ pub(in crate::audit) fn record<G: Auditable>(
     let mut files = Vec::new();
     let mut findings = Vec::new();
     let (outcome, found) = match &subject.stage {
-        Stage::CannotRun(why) => (Outcome::CannotRun { why: why.clone() }, None),
+        Stage::CannotRun(why) => (Reached::CannotRun { why: why.clone() }, None),
         Stage::Examined {
             form,
             on_data,
             cases,
             found,
         } => {
-            for (signature, kept, count) in found.findings.iter() {
-                let (finding, written) =
-                    finding_record::<G>(kept, signature, *count, form.form(), rules, &entrant.name);
+            for (signature, finding, count) in found.findings.iter() {
+                let (finding, written) = finding_record::<G>(
+                    finding,
+                    signature,
+                    *count,
+                    form.form(),
+                    rules,
+                    &entrant.name,
+                );
                 findings.push(finding);
                 files.extend(written);
             }
@@ -57,11 +63,11 @@ pub(in crate::audit) fn record<G: Auditable>(
                 on_data: on_data.clone(),
                 cases: *cases,
             };
-            (Outcome::Examined(examined), Some(found))
+            (Reached::Examined(examined), Some(found))
         }
         // Every stage advances every program it can: what is left was not probed.
         Stage::Entered | Stage::NotProbed | Stage::Probed(_) | Stage::Tried(..) => {
-            (Outcome::NotProbed, None)
+            (Reached::NotProbed, None)
         }
     };
     let record = ProgramRecord {
@@ -78,23 +84,24 @@ pub(in crate::audit) fn record<G: Auditable>(
     (record, files)
 }
 
-/// The record of finding `kept` (kept under `signature`, standing for `count` failing cases)
+/// The record of `finding` (kept under `signature`, standing for `count` failing cases)
 /// of program `program`, whose runs used `form`, and its files in the program's directory.
 pub(in crate::audit) fn finding_record<G: Auditable>(
-    kept: &Kept,
+    finding: &Finding,
     signature: &str,
     count: u64,
     form: Form,
     rules: G::Options,
     program: &str,
 ) -> (FindingRecord, Vec<ReportFile>) {
-    let stem = kept
+    let settled = &finding.stage;
+    let stem = settled
         .source
         .stem(G::NAME, &crate::detect::file_suffix(rules));
-    let run = &kept.tried.run;
+    let run = &finding.tried.run;
     let parts = [
-        kept.input.clone(),
-        kept.tried.expected.as_bytes().to_vec(),
+        settled.input.clone(),
+        finding.tried.expected.as_bytes().to_vec(),
         run.stdout.clone(),
         run.stderr_tail.clone(),
     ];
@@ -107,14 +114,14 @@ pub(in crate::audit) fn finding_record<G: Auditable>(
         })
         .collect();
     let record = FindingRecord {
-        kind: kept.kind,
-        seen: kept.seen,
+        kind: settled.kind,
+        seen: finding.seen,
         signature: signature.to_string(),
         count,
-        source: kept.source.clone(),
+        source: settled.source.clone(),
         file: format!("{stem}.in"),
         form,
-        expected: escape(kept.tried.expected.as_bytes(), 200),
+        expected: escape(finding.tried.expected.as_bytes(), 200),
         got: escape(&run.stdout, 200),
         stderr: escape(&run.stderr_tail, 1000),
         exit: exit_text(run.ending),
@@ -122,13 +129,13 @@ pub(in crate::audit) fn finding_record<G: Auditable>(
         cpu: run.cpu,
         wall: run.elapsed,
         memory: run.memory,
-        evidence: kept.evidence.clone(),
-        shrink_steps: kept.shrink_steps,
-        batch_only: kept.batch_only,
-        outside: kept.outside.clone(),
-        bytes: kept.input.len(),
-        size: kept.size.clone(),
-        notes: kept.notes.clone(),
+        evidence: settled.evidence.clone(),
+        shrink_steps: settled.shrink_steps,
+        batch_only: settled.batch_only,
+        outside: settled.outside.clone(),
+        bytes: settled.input.len(),
+        size: settled.size.clone(),
+        notes: settled.notes.clone(),
     };
     (record, files)
 }

@@ -6,10 +6,10 @@ use crate::audit::Auditable;
 use std::time::Instant;
 
 use crate::audit::audited::OnCase;
-use crate::audit::audited::{Outcome, ProgramRecord, TestRecord};
+use crate::audit::audited::{ProgramRecord, Reached, TestRecord};
 use crate::audit::data::{Data, ProblemForm};
 use crate::audit::deadlines::Deadlines;
-use crate::audit::finding::Found;
+use crate::audit::finding::ProgramFindings;
 use crate::audit::layout::Layout;
 use crate::audit::outcome::Tried;
 use crate::audit::report::ReportFile;
@@ -17,8 +17,7 @@ use crate::audit::runner::Runner;
 use crate::audit::settings::Settings;
 use crate::audit::strengthen::CONFIRMING_RUNS;
 use crate::audit::strengthen::{
-    candidates, cover, finding_of, keepers, proves_wrong_on_candidate, screen, targets, unproven,
-    Candidate,
+    candidates, cover, finding_of, proves_wrong_on_candidate, screen, to_reject, Candidate,
 };
 use crate::error::RunError;
 use crate::pool::each_of;
@@ -46,7 +45,7 @@ pub(in crate::audit) fn strengthening_stage<G: Auditable>(
     deadlines: &Deadlines,
 ) -> Result<Strengthened, RunError> {
     let form = problem.form.unwrap_or(G::STATEMENT_FORM);
-    let named: Vec<(&str, &Found)> = subjects
+    let named: Vec<(&str, &ProgramFindings)> = subjects
         .iter()
         .filter_map(|s| Some((s.entrant.name.as_str(), s.found()?)))
         .collect();
@@ -67,9 +66,10 @@ pub(in crate::audit) fn strengthening_stage<G: Auditable>(
     );
     let mut files =
         proved_by_candidates::<G>(subjects, programs, &candidates, rejections, settings);
-    let (usable, dropped) = screen(&fails, &keepers(programs), |p| programs[p].name.clone());
+    let must_pass: Vec<bool> = programs.iter().map(ProgramRecord::must_pass).collect();
+    let (usable, dropped) = screen(&fails, &must_pass, |p| programs[p].name.clone());
     let sizes: Vec<usize> = candidates.iter().map(|c| c.input.len()).collect();
-    let (chosen, _) = cover(&fails, &usable, &targets(programs), &sizes);
+    let (chosen, _) = cover(&fails, &usable, &to_reject(programs), &sizes);
     let added = added_to_package(settings.add_to.as_deref(), &candidates, &chosen)?;
     let tests = chosen
         .iter()
@@ -93,7 +93,11 @@ pub(in crate::audit) fn strengthening_stage<G: Auditable>(
                 from: candidate.from.clone(),
                 bytes: candidate.input.len(),
                 size: candidate.size.clone(),
-                on: fails[c].clone(),
+                on: programs
+                    .iter()
+                    .zip(&fails[c])
+                    .map(|(p, &on)| (p.name.clone(), on))
+                    .collect(),
             }
         })
         .collect();
@@ -132,7 +136,7 @@ fn added_to_package(
     )
 }
 
-/// Each program with no finding that a candidate proves wrong ([`unproven`],
+/// Each program with no finding that a candidate proves wrong ([`ProgramRecord::unproven`],
 /// [`proves_wrong_on_candidate`]; of `rejections`, the first candidate that does) gets it as
 /// its finding, and its record is made again. The files of those findings.
 pub(in crate::audit) fn proved_by_candidates<G: Auditable>(
@@ -170,7 +174,7 @@ pub(in crate::audit) fn proved_by_candidates<G: Auditable>(
 pub(in crate::audit) struct Screened {
     /// `[candidate][program]`.
     fails: Vec<Vec<OnCase>>,
-    /// Each rejection of an [`unproven`] program, in candidate order.
+    /// Each rejection of an [`unproven`](ProgramRecord::unproven) program, in candidate order.
     rejections: Vec<Rejection>,
 }
 
@@ -192,19 +196,19 @@ pub(in crate::audit) fn on_every_case<G: Auditable>(
     end: Option<Instant>,
 ) -> Screened {
     let n = subjects.len();
-    let unproven = unproven(programs);
-    let to_reject = targets(programs);
+    let to_reject = to_reject(programs);
     // A candidate from the finding of a program the data accepts rejects at least that one.
     let useful: Vec<bool> = candidates
         .iter()
         .map(|c| to_reject.iter().any(|&p| programs[p].name == c.program))
         .collect();
-    let pairs = screening_order(&useful, &keepers(programs), &to_reject);
+    let must_pass: Vec<bool> = programs.iter().map(ProgramRecord::must_pass).collect();
+    let pairs = screening_order(&useful, &must_pass, &to_reject);
     let outcomes = each_of(pairs.len(), jobs, |k| {
         let (c, p) = pairs[k];
         let runnable = subjects[p]
             .runnable()
-            .filter(|_| !matches!(programs[p].outcome, Outcome::CannotRun { .. }));
+            .filter(|_| !matches!(programs[p].outcome, Reached::CannotRun { .. }));
         runnable.map_or((OnCase::NotRun, None), |runner| {
             on_case(runner, &candidates[c], end)
         })
@@ -213,7 +217,7 @@ pub(in crate::audit) fn on_every_case<G: Auditable>(
     let mut rejections = Vec::new();
     for (&(c, p), (outcome, last)) in pairs.iter().zip(outcomes) {
         fails[c][p] = outcome;
-        if let (OnCase::Rejected, Some(last), true) = (outcome, last, unproven[p]) {
+        if let (OnCase::Rejected, Some(last), true) = (outcome, last, programs[p].unproven()) {
             rejections.push(Rejection {
                 candidate: c,
                 program: p,

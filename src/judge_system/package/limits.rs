@@ -90,9 +90,11 @@ fn edit_tests(path: &Path, limits: &Limits, changed: &mut Vec<String>) -> Result
                     .memory_mib
                     .is_some_and(|m| test["memory"].as_i64() != Some(m as i64 * 1024))
             {
-                return Err(RunError::Usage(format!(
-                    "{shown}: the limits written do not read back from its tests; set them by hand"
-                )));
+                return Err(ByHandIn {
+                    file: shown,
+                    why: ByHand::TestsDoNotReadBack,
+                }
+                .into());
             }
         }
         replace(path, &edited, said, changed)?;
@@ -185,6 +187,17 @@ pub enum ByHand {
         /// The block's key.
         block: String,
         /// Its value.
+        value: String,
+    },
+    /// The limits written in DMOJ's tests would not read back as written.
+    #[error("the limits written do not read back from its tests; set them by hand")]
+    TestsDoNotReadBack,
+    /// A key of `limits:` would not read back as written.
+    #[error("setting {key} would not read back as {value}: set the limits by hand")]
+    DoesNotReadBack {
+        /// The key.
+        key: String,
+        /// The value written.
         value: String,
     },
 }
@@ -318,9 +331,14 @@ fn edit(path: &Path, keys: &[(&str, String)], changed: &mut Vec<String>) -> Resu
     let parsed = parsed(&edited);
     for (key, value) in keys {
         if yaml_text(&parsed["limits"][*key]).as_deref() != Some(value.as_str()) {
-            return Err(RunError::Usage(format!(
-                "{shown}: setting {key} would not read back as {value}: set the limits by hand"
-            )));
+            return Err(ByHandIn {
+                file: shown,
+                why: ByHand::DoesNotReadBack {
+                    key: key.to_string(),
+                    value: value.clone(),
+                },
+            }
+            .into());
         }
     }
     replace(path, &edited, said, changed)

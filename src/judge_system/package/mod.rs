@@ -107,19 +107,52 @@ pub struct Written {
 /// packages of the contests this follows hold a few hundred.
 pub const MOST_CASES: usize = 10_000;
 
+/// Why a package cannot be written where asked.
+#[derive(Debug, thiserror::Error)]
+pub enum PackageError {
+    /// More random cases than a package holds.
+    #[error("--cases {0}: a package holds at most {MOST_CASES} random cases")]
+    TooManyCases(usize),
+    /// The game has no package.
+    #[error("{0} has no problem package content")]
+    NoContent(&'static str),
+    /// A directory name that is not a short name.
+    #[error(
+        "--out {}: the directory's name is the problem's short name, which Kattis wants of \
+         lowercase letters and digits only (like {example})",
+        out.display()
+    )]
+    ShortName {
+        /// The directory.
+        out: PathBuf,
+        /// The game's own short name.
+        example: String,
+    },
+    /// A directory holding a file referee did not write.
+    #[error(
+        "--out {}: {foreign}, which referee did not write; refusing to replace it (--force \
+         replaces it anyway)",
+        out.display()
+    )]
+    Foreign {
+        /// The directory.
+        out: PathBuf,
+        /// The file, and what it is.
+        foreign: String,
+    },
+}
+
+impl crate::error::RunRefusal for PackageError {}
+
 /// Writes the package of `G` under `rules`.
 pub fn write<G: Game + Generated + Packaged>(
     settings: &Settings,
     rules: G::Options,
 ) -> Result<Written, RunError> {
     if settings.cases > MOST_CASES {
-        return Err(RunError::Usage(format!(
-            "--cases {}: a package holds at most {MOST_CASES} random cases",
-            settings.cases
-        )));
+        return Err(PackageError::TooManyCases(settings.cases).into());
     }
-    let content = G::package(rules)
-        .ok_or_else(|| RunError::Usage(format!("{} has no problem package content", G::NAME)))?;
+    let content = G::package(rules).ok_or(PackageError::NoContent(G::NAME))?;
     let out = &settings.out;
     let short = dir_name(out);
     if short.is_empty()
@@ -127,21 +160,19 @@ pub fn write<G: Game + Generated + Packaged>(
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
     {
-        return Err(RunError::Usage(format!(
-            "--out {}: the directory's name is the problem's short name, which Kattis wants of \
-             lowercase letters and digits only (like {})",
-            out.display(),
-            short_name::<G>(rules)
-        )));
+        return Err(PackageError::ShortName {
+            out: out.clone(),
+            example: short_name::<G>(rules),
+        }
+        .into());
     }
     if fs::symlink_metadata(out).is_ok() && !settings.force {
         if let Some(foreign) = foreign_file(out).map_err(|e| RunError::io(out, e))? {
-            return Err(RunError::Usage(format!(
-                "--out {}: {}, which referee did not write; refusing to replace it \
-                 (--force replaces it anyway)",
-                out.display(),
-                foreign
-            )));
+            return Err(PackageError::Foreign {
+                out: out.clone(),
+                foreign,
+            }
+            .into());
         }
     }
     let planned = cases::plan::<G>(&content, rules, settings.cases, &settings.seed.to_string())?;
