@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::data::{DataOutcome, ProblemForm};
 use super::entrants::Class;
-use super::finding::Evidence;
+use super::evidence::Evidence;
 use super::runner::TimeLimit;
 use super::sandbox::Confinement;
 use super::verdict::{Standing, Unaudited};

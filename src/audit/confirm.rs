@@ -1,7 +1,7 @@
 //! Whether the reference confirms the engine's expected output for an input: the one check a
 //! finding about an answer, and a strengthening case, must pass.
 
-use super::finding::Confirmation;
+use super::evidence::Confirmation;
 use crate::answer::{compare, escape, Verdict};
 use crate::audit::Auditable;
 use crate::error::JudgeError;

@@ -18,7 +18,7 @@
 
 use std::sync::Arc;
 
-use super::finding::Evidence;
+use super::evidence::Evidence;
 use super::outcome::{difference, Tried};
 use super::plan::{Prepared, UnitCase};
 use super::program::Ending;
@@ -146,7 +146,7 @@ fn crash_detail(kind: Kind, ending: Ending) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::finding::Reruns;
+    use crate::audit::evidence::Reruns;
     use crate::audit::program::Run;
     use std::time::Duration;
 

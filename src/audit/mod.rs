@@ -55,6 +55,8 @@ pub mod deadlines;
 #[cfg(target_os = "linux")]
 pub mod entrants;
 #[cfg(target_os = "linux")]
+pub mod evidence;
+#[cfg(target_os = "linux")]
 pub mod failure;
 #[cfg(target_os = "linux")]
 pub mod finding;

@@ -8,8 +8,9 @@ use crate::audit::Auditable;
 use std::time::Instant;
 
 use super::confirm::confirm;
+use super::evidence::{Confirmation, Evidence, Reruns};
 use super::failure::{Failure, Finding, Isolated, Seen, Settled};
-use super::finding::{Confirmation, Evidence, ProgramFindings, Reruns};
+use super::finding::ProgramFindings;
 use super::narrow::{alone, first_failing};
 use super::outcome::Tried;
 use super::plan::UnitCase;

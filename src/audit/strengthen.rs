@@ -16,8 +16,9 @@ use std::collections::HashSet;
 
 use super::audited::{AuditReport, OnCase, ProgramRecord};
 use super::confirm::confirm;
+use super::evidence::{Confirmation, Evidence, Reruns};
 use super::failure::{Failure, Finding, Settled};
-use super::finding::{Confirmation, Evidence, ProgramFindings, Reruns};
+use super::finding::ProgramFindings;
 use super::outcome::Tried;
 use super::verdict::{scores, Scored, Scores};
 use super::{Kind, Source};
