@@ -581,24 +581,26 @@ mod tests {
         }
     }
 
-    fn sets(reader: impl Read) -> Result<Vec<DataSet>, String> {
+    fn sets(reader: impl Read) -> Result<Vec<DataSet>, JudgeError> {
         let mut parser = Parser::new(reader);
         let mut out = vec![];
-        while let Some(set) = parser.next_set().map_err(|e| e.to_string())? {
+        while let Some(set) = parser.next_set()? {
             out.push(set);
         }
         Ok(out)
     }
 
     /// Whole, in stuttering pieces: the same data sets or the same error.
-    fn sets_any_way(text: &[u8]) -> Result<Vec<DataSet>, String> {
+    fn sets_any_way(text: &[u8]) -> Result<Vec<DataSet>, JudgeError> {
         let whole = sets(text);
         let stuttered = sets(Stutter {
             bytes: text,
             calls: 0,
             fail_at: None,
         });
-        assert_eq!(whole, stuttered);
+        let said =
+            |r: &Result<Vec<DataSet>, JudgeError>| r.as_ref().map_err(ToString::to_string).cloned();
+        assert_eq!(said(&whole), said(&stuttered));
         whole
     }
 
@@ -635,14 +637,14 @@ mod tests {
             calls: 0,
             fail_at: Some(text.len() / 2),
         };
-        let error = sets(failing).unwrap_err();
+        let error = sets(failing).unwrap_err().to_string();
         assert!(error.contains("disk on fire"), "{error}");
         let failing_early = Stutter {
             bytes: text.as_bytes(),
             calls: 0,
             fail_at: Some(text.len() - 3),
         };
-        let error = sets(failing_early).unwrap_err();
+        let error = sets(failing_early).unwrap_err().to_string();
         assert!(error.contains("disk on fire"), "{error}");
     }
 
@@ -661,25 +663,29 @@ mod tests {
                 .to_vec(),
             vec![3, 0]
         );
-        let error = sets_any_way(b"1 2 2 1\n0 0\n0\n").unwrap_err();
+        let error = sets_any_way(b"1 2 2 1\n0 0\n0\n").unwrap_err().to_string();
         assert!(
             error.starts_with("3:") && error.contains("row 2 of 2"),
             "{error}"
         );
-        let error = sets_any_way(b"1 3 2 1\r\n0 0\r\n0 0\r\n0\r\n").unwrap_err();
+        let error = sets_any_way(b"1 3 2 1\r\n0 0\r\n0 0\r\n0\r\n")
+            .unwrap_err()
+            .to_string();
         assert!(
             error.starts_with("4:") && error.contains("row 3 of 3"),
             "{error}"
         );
-        let error = sets_any_way(b"1 3 2 1\r\n0 0\r\n0 0\r\n0 x\r\n").unwrap_err();
+        let error = sets_any_way(b"1 3 2 1\r\n0 0\r\n0 0\r\n0 x\r\n")
+            .unwrap_err()
+            .to_string();
         assert!(error.starts_with("4:3:"), "{error}");
         // A board of exactly MAX_SQUARES squares passes the header check (and then lacks rows).
-        let error = sets_any_way(b"1 8192 8192 1\n").unwrap_err();
+        let error = sets_any_way(b"1 8192 8192 1\n").unwrap_err().to_string();
         assert!(
             !error.contains("at most") && error.contains("row 1 of 8192"),
             "{error}"
         );
-        let error = sets_any_way(b"1 8192 8193 1\n").unwrap_err();
+        let error = sets_any_way(b"1 8192 8193 1\n").unwrap_err().to_string();
         assert!(error.contains("at most 67108864 squares"), "{error}");
     }
 }
