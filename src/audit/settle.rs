@@ -288,18 +288,7 @@ fn settle<G: Auditable>(
     };
     let single = case.input();
     let judged = G::judge(Engine::Fast, &mut &single[..], settings.rules).ok();
-    let reference = kind.about_the_answer().then(|| {
-        confirm::<G>(
-            &input,
-            &tried.run.stdout,
-            settings.rules,
-            settings.reference_budget,
-        )
-    });
-    let reported = match reference {
-        Some(Confirmation::Disputed(_)) => Kind::EngineDisputed,
-        _ => kind,
-    };
+    let (reported, reference) = confirmed::<G>(kind, &input, &tried, settings);
     let stage = Settled {
         kind: reported,
         source: isolated.case.source.clone(),
@@ -323,6 +312,29 @@ fn settle<G: Auditable>(
         seen: kind,
         tried,
         stage,
+    }
+}
+
+/// For an answer, the reference's word on the expected output of `input` (`tried` the run on
+/// it), and the kind reported: `engine-disputed` when the reference does not side with the
+/// engine, else `kind`.
+fn confirmed<G: Auditable>(
+    kind: Kind,
+    input: &[u8],
+    tried: &Tried,
+    settings: &Settings<G::Options>,
+) -> (Kind, Option<Confirmation>) {
+    let reference = kind.about_the_answer().then(|| {
+        confirm::<G>(
+            input,
+            &tried.run.stdout,
+            settings.rules,
+            settings.reference_budget,
+        )
+    });
+    match reference {
+        Some(Confirmation::Disputed(_)) => (Kind::EngineDisputed, reference),
+        _ => (kind, reference),
     }
 }
 

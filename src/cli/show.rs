@@ -1,7 +1,7 @@
 //! `referee show`: one case drawn on the terminal (and, with `--html`, as a report page).
 
 use std::io::{self, IsTerminal};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::{check_output_file, rules_help};
@@ -50,72 +50,78 @@ pub(super) fn show(args: ShowArgs) -> Result<ExitCode, RunError> {
             name: name.clone(),
             mib: LARGEST_DRAWN >> 20,
         })?;
-    struct Show<'a> {
-        args: &'a ShowArgs,
-        name: &'a str,
-        input: &'a [u8],
-    }
-    impl Visitor for Show<'_> {
-        type Output = Result<ExitCode, RunError>;
-        fn visit<G: AnyGame>(self) -> Self::Output {
-            let args = self.args;
-            let rules = rules_from_flag::<G>(args.rules.as_deref())?;
-            if args.step.is_some() && G::STEP.is_empty() {
-                return Err(super::UsageError::NoMoves(G::NAME).into());
-            }
-            let request = DrawRequest {
-                case: args.case,
-                step: args.step,
-                color: use_color(args.color, io::stdout().is_terminal()),
-            };
-            let drawing = match G::draw(self.input, rules, &request) {
-                Ok(drawing) => drawing,
-                Err(JudgeError::Input(e)) => {
-                    eprintln!("error: {}", e.located(self.name));
-                    return Ok(ExitCode::from(1));
-                }
-                Err(source) => {
-                    return Err(RunError::Judge {
-                        file: self.name.to_string(),
-                        source,
-                    })
-                }
-            };
-            super::print_out("the drawing", &drawing)?;
-            if let Some(path) = &args.html {
-                let view = G::board_view(self.input, rules, args.case).map_err(|source| {
-                    RunError::Judge {
-                        file: self.name.to_string(),
-                        source,
-                    }
-                })?;
-                let mut page = Page::new(&format!("referee show {}", G::NAME));
-                page.about = vec![format!(
-                    "{}, case {}{}",
-                    self.name,
-                    args.case,
-                    if rules.name().is_empty() {
-                        String::new()
-                    } else {
-                        format!(", rules {}", rules.name())
-                    }
-                )];
-                let problem = Problem {
-                    name: format!("{}, case {}", self.name, args.case),
-                    game: G::NAME.to_string(),
-                    status: "shown".to_string(),
-                    view: Some(view),
-                    ..Problem::default()
-                };
-                page.add_problem(problem, None);
-                page.write(path, &[]).map_err(|e| RunError::io(path, e))?;
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-    }
     args.game.visit(Show {
         args: &args,
         name: &name,
         input: &input,
     })
+}
+
+/// A case drawn: the flags, the input's name and its bytes.
+struct Show<'a> {
+    args: &'a ShowArgs,
+    name: &'a str,
+    input: &'a [u8],
+}
+impl Visitor for Show<'_> {
+    type Output = Result<ExitCode, RunError>;
+    fn visit<G: AnyGame>(self) -> Self::Output {
+        let args = self.args;
+        let rules = rules_from_flag::<G>(args.rules.as_deref())?;
+        if args.step.is_some() && G::STEP.is_empty() {
+            return Err(super::UsageError::NoMoves(G::NAME).into());
+        }
+        let request = DrawRequest {
+            case: args.case,
+            step: args.step,
+            color: use_color(args.color, io::stdout().is_terminal()),
+        };
+        let drawing = match G::draw(self.input, rules, &request) {
+            Ok(drawing) => drawing,
+            Err(JudgeError::Input(e)) => {
+                eprintln!("error: {}", e.located(self.name));
+                return Ok(ExitCode::from(1));
+            }
+            Err(source) => {
+                return Err(RunError::Judge {
+                    file: self.name.to_string(),
+                    source,
+                })
+            }
+        };
+        super::print_out("the drawing", &drawing)?;
+        if let Some(path) = &args.html {
+            self.write_page::<G>(path, rules)?;
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+}
+impl Show<'_> {
+    /// The case as a self-contained HTML page at `path`.
+    fn write_page<G: AnyGame>(&self, path: &Path, rules: G::Options) -> Result<(), RunError> {
+        let case = self.args.case;
+        let view = G::board_view(self.input, rules, case).map_err(|source| RunError::Judge {
+            file: self.name.to_string(),
+            source,
+        })?;
+        let mut page = Page::new(&format!("referee show {}", G::NAME));
+        page.about = vec![format!(
+            "{}, case {case}{}",
+            self.name,
+            if rules.name().is_empty() {
+                String::new()
+            } else {
+                format!(", rules {}", rules.name())
+            }
+        )];
+        let problem = Problem {
+            name: format!("{}, case {case}", self.name),
+            game: G::NAME.to_string(),
+            status: "shown".to_string(),
+            view: Some(view),
+            ..Problem::default()
+        };
+        page.add_problem(problem, None);
+        page.write(path, &[]).map_err(|e| RunError::io(path, e))
+    }
 }
