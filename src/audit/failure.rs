@@ -148,20 +148,9 @@ mod tests {
     use super::*;
     use crate::audit::evidence::Reruns;
     use crate::audit::program::Run;
-    use std::time::Duration;
 
     fn tried(ending: Ending, stdout: &[u8], expected: &str) -> Tried {
-        Tried::new(
-            Run {
-                ending,
-                stdout: stdout.to_vec(),
-                stderr_tail: Vec::new(),
-                elapsed: Duration::ZERO,
-                cpu: Duration::ZERO,
-                memory: 0,
-            },
-            expected.to_string(),
-        )
+        Tried::new(Run::ended(ending, stdout), expected.to_string())
     }
 
     fn unit() -> Arc<Prepared<()>> {

@@ -160,17 +160,9 @@ pub fn first_unanswered(tried: &Tried, verdicts: &[String]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     fn run(ending: Ending, stdout: &[u8]) -> Run {
-        Run {
-            ending,
-            stdout: stdout.to_vec(),
-            stderr_tail: Vec::new(),
-            elapsed: Duration::ZERO,
-            cpu: Duration::ZERO,
-            memory: 0,
-        }
+        Run::ended(ending, stdout)
     }
 
     #[test]

@@ -135,9 +135,14 @@ pub struct Run {
 impl Run {
     /// A run the audit cut before it started.
     fn cut() -> Run {
+        Run::ended(Ending::Cut, b"")
+    }
+
+    /// A run that ended as `ending` having printed `stdout`, and used no time or memory.
+    pub(crate) fn ended(ending: Ending, stdout: &[u8]) -> Run {
         Run {
-            ending: Ending::Cut,
-            stdout: Vec::new(),
+            ending,
+            stdout: stdout.to_vec(),
             stderr_tail: Vec::new(),
             elapsed: Duration::ZERO,
             cpu: Duration::ZERO,
