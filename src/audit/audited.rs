@@ -327,10 +327,13 @@ pub struct TestRecord {
 impl TestRecord {
     /// How `program` does on it (not run, when the record does not name it).
     pub fn on_program(&self, program: &ProgramRecord) -> OnCase {
-        self.on
-            .get(&program.name)
-            .copied()
-            .unwrap_or(OnCase::NotRun)
+        self.on_named(&program.name)
+    }
+
+    /// How the program named `program` does on it (not run, when the record does not name
+    /// it).
+    pub fn on_named(&self, program: &str) -> OnCase {
+        self.on.get(program).copied().unwrap_or(OnCase::NotRun)
     }
 }
 

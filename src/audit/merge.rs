@@ -13,13 +13,13 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::audited::{
-    AuditReport, CasesOutcome, Effort, Examined, FindingRecord, Finish, ProgramRecord, Reached,
-    Tally, TestRecord,
+    AuditReport, CasesOutcome, Effort, Examined, FindingRecord, Finish, OnCase, ProgramRecord,
+    Reached, Tally, TestRecord,
 };
 use super::layout::Layout;
 use super::report::{ReadBack, ReportFile};
 use super::runner::{FromData, TimeLimit};
-use super::strengthen::{cover, screen, to_reject};
+use super::strengthen::{cover, screen, Tested};
 use crate::error::RunError;
 use crate::report::manifest::Manifest;
 use crate::report::merge::{Merged, ShardMerge, Shards};
@@ -322,6 +322,22 @@ fn finish(a: Finish, b: Finish) -> Finish {
     }
 }
 
+/// A strengthening case of a shard, and the shard's report directory.
+struct ShardTest<'a> {
+    dir: &'a Path,
+    test: &'a TestRecord,
+}
+
+impl Tested for ShardTest<'_> {
+    fn result_of(&self, program: &str) -> OnCase {
+        self.test.on_named(program)
+    }
+
+    fn size_in_bytes(&self) -> usize {
+        self.test.bytes
+    }
+}
+
 /// The strengthening cases of every shard, screened against the merged programs that must be
 /// accepted and covered again against the merged targets; their files added to `files`. The
 /// tests, and the shards' cases dropped here, with why.
@@ -331,22 +347,33 @@ fn tests(
     programs: &[ProgramRecord],
     files: &mut Vec<ReportFile>,
 ) -> Result<(Vec<TestRecord>, Vec<String>), RunError> {
-    let all: Vec<(&Path, &TestRecord)> = dirs
+    let programs: Vec<&ProgramRecord> = programs.iter().collect();
+    let mut said = union(reports.iter().map(|r| &r.dropped));
+    let usable: Vec<ShardTest> = dirs
         .iter()
         .zip(reports)
-        .flat_map(|(dir, r)| r.tests.iter().map(move |t| (dir.as_path(), t)))
+        .flat_map(|(dir, r)| {
+            r.tests.iter().map(move |test| ShardTest {
+                dir: dir.as_path(),
+                test,
+            })
+        })
+        .filter(|shard| match screen(shard.test, &programs) {
+            Some(why) => {
+                said.push(format!("{}: {why}", shard.test.from));
+                false
+            }
+            None => true,
+        })
         .collect();
-    let fails: Vec<Vec<super::audited::OnCase>> = all
+    let targets: Vec<&str> = programs
         .iter()
-        .map(|(_, t)| programs.iter().map(|p| t.on_program(p)).collect())
+        .filter(|p| p.to_reject())
+        .map(|p| p.name.as_str())
         .collect();
-    let must_pass: Vec<bool> = programs.iter().map(ProgramRecord::must_pass).collect();
-    let (usable, dropped) = screen(&fails, &must_pass, |p| programs[p].name.clone());
-    let sizes: Vec<usize> = all.iter().map(|(_, t)| t.bytes).collect();
-    let (chosen, _) = cover(&fails, &usable, &to_reject(programs), &sizes);
+    let (chosen, _) = cover(&usable, &targets);
     let mut tests = Vec::new();
-    for (k, &c) in chosen.iter().enumerate() {
-        let (dir, test) = all[c];
+    for (k, ShardTest { dir, test }) in chosen.into_iter().enumerate() {
         for ext in Layout::TEST_PARTS {
             let source = dir.join(Layout::sibling(&test.file, ext));
             let bytes = std::fs::read(&source).map_err(|e| RunError::io(&source, e))?;
@@ -358,14 +385,8 @@ fn tests(
         tests.push(TestRecord {
             file: Layout::test(k, "in"),
             added_as: None,
-            ..test.clone()
+            ..(*test).clone()
         });
     }
-    let mut said = union(reports.iter().map(|r| &r.dropped));
-    said.extend(
-        dropped
-            .into_iter()
-            .map(|(c, why)| format!("{}: {why}", all[c].1.from)),
-    );
     Ok((tests, said))
 }

@@ -71,19 +71,12 @@ pub fn audit<G: Auditable>(
         &deadlines,
         &mut phases,
     );
-    let (mut programs, mut files) = records::<G>(&subjects, settings.rules);
-    let strengthened = strengthening_stage(
-        &mut subjects,
-        &mut programs,
-        &data,
-        &problem,
-        settings,
-        &deadlines,
-    )?;
+    let (mut recorded, mut files) = records::<G>(subjects, settings.rules);
+    let strengthened = strengthening_stage(&mut recorded, &data, &problem, settings, &deadlines)?;
     phases.end("strengthening");
     let mut limits = examined.limits;
     add_limits(settings, limits.as_mut())?;
-    drop(subjects);
+    let programs = recorded.into_iter().map(|r| r.record).collect();
     files.extend(strengthened.files);
     let cases = examined.cases;
     let report = AuditReport {

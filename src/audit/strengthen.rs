@@ -4,17 +4,17 @@
 //! picks the fewest that reject every wrong program the data accepts ([`cover`],
 //! [`ProgramRecord::to_reject`]); the data's scores before and after ([`scores_of`]).
 //!
-//! [`screen`] and [`cover`] work on a table of how each program does on each candidate: a row
-//! per candidate, a column per program in the order of the programs' records.
+//! [`screen`] and [`cover`] work on [`Trial`]s: each candidate with how each program did on
+//! it, by the program's name.
 //!
 //! Greedy set cover takes, each time, the candidate that fails the most programs still
 //! uncovered (the smaller case on a tie): within a factor ln(n) + 1 of the smallest cover,
 //! and exact on the small tables of a contest in practice.
 
 use crate::audit::Auditable;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
-use super::audited::{AuditReport, OnCase, ProgramRecord};
+use super::audited::{AuditReport, OnCase, ProgramRecord, TestRecord};
 use super::confirm::confirm;
 use super::evidence::{Confirmation, Evidence, Reruns};
 use super::failure::{Failure, Finding, Settled};
@@ -111,74 +111,107 @@ pub fn candidates<G: Auditable>(
     (kept, not_taken)
 }
 
-/// Which candidates may be used: those every program that must be accepted (`keepers`, a flag
-/// per column) passes; the others, and why (the keepers named by `name`).
-pub fn screen(
-    fails: &[Vec<OnCase>],
-    keepers: &[bool],
-    name: impl Fn(usize) -> String,
-) -> (Vec<bool>, Vec<(usize, String)>) {
-    let mut dropped = Vec::new();
-    let usable = fails
-        .iter()
-        .enumerate()
-        .map(|(c, row)| {
-            let names = |wanted: &[OnCase]| {
-                row.iter()
-                    .zip(keepers)
-                    .enumerate()
-                    .filter(|(_, (on, &keeper))| keeper && wanted.contains(on))
-                    .map(|(p, _)| name(p))
-                    .collect::<Vec<_>>()
-            };
-            let failing = names(&[OnCase::Rejected, OnCase::Sometimes]);
-            let unchecked = names(&[OnCase::NotRun]);
-            let why = if !failing.is_empty() {
-                format!("it rejects {}, which must be accepted", failing.join(", "))
-            } else if !unchecked.is_empty() {
-                format!(
-                    "{} did not run it to its end, and must be accepted",
-                    unchecked.join(", ")
-                )
-            } else {
-                return true;
-            };
-            dropped.push((c, why));
-            false
-        })
-        .collect();
-    (usable, dropped)
+/// A case every program ran: how each did on it, and its size.
+pub trait Tested {
+    /// How the program named `program` did on it (not run, when it did not run it).
+    fn result_of(&self, program: &str) -> OnCase;
+    /// Its size in bytes.
+    fn size_in_bytes(&self) -> usize;
 }
 
-/// Greedy set cover: the candidates (rows of `fails`, each a row of programs; `usable`
-/// candidates only) that together reject every program of `targets` any of them rejects,
-/// picked one by one, each time the one rejecting the most programs still uncovered (on a tie
-/// the smaller by `sizes`, then the earlier). The chosen candidates, and the targets no usable
-/// candidate rejects.
-pub fn cover(
-    fails: &[Vec<OnCase>],
-    usable: &[bool],
-    targets: &[usize],
-    sizes: &[usize],
-) -> (Vec<usize>, Vec<usize>) {
-    let rejects = |c: usize, p: usize| fails[c][p] == OnCase::Rejected;
-    let mut uncovered: Vec<usize> = targets.to_vec();
+/// A candidate and how each program did on it, by the program's name.
+#[derive(Debug, Clone)]
+pub struct Trial {
+    pub candidate: Candidate,
+    /// How each program did on it; a program it does not name did not run it.
+    pub on: BTreeMap<String, OnCase>,
+}
+
+impl Tested for Trial {
+    fn result_of(&self, program: &str) -> OnCase {
+        self.on.get(program).copied().unwrap_or(OnCase::NotRun)
+    }
+
+    fn size_in_bytes(&self) -> usize {
+        self.candidate.input.len()
+    }
+}
+
+impl<T: Tested> Tested for &T {
+    fn result_of(&self, program: &str) -> OnCase {
+        (**self).result_of(program)
+    }
+
+    fn size_in_bytes(&self) -> usize {
+        (**self).size_in_bytes()
+    }
+}
+
+impl Tested for TestRecord {
+    fn result_of(&self, program: &str) -> OnCase {
+        self.on_named(program)
+    }
+
+    fn size_in_bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+/// Why `case` may not be used, if it may not: a program of `programs` that must be accepted
+/// ([`ProgramRecord::must_pass`]) failed it, or did not run it to its end (each such program
+/// named, in the order of `programs`).
+pub fn screen(case: &impl Tested, programs: &[&ProgramRecord]) -> Option<String> {
+    let names = |wanted: &[OnCase]| {
+        programs
+            .iter()
+            .filter(|p| p.must_pass() && wanted.contains(&case.result_of(&p.name)))
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>()
+    };
+    let failing = names(&[OnCase::Rejected, OnCase::Sometimes]);
+    let unchecked = names(&[OnCase::NotRun]);
+    if !failing.is_empty() {
+        Some(format!(
+            "it rejects {}, which must be accepted",
+            failing.join(", ")
+        ))
+    } else if !unchecked.is_empty() {
+        Some(format!(
+            "{} did not run it to its end, and must be accepted",
+            unchecked.join(", ")
+        ))
+    } else {
+        None
+    }
+}
+
+/// Greedy set cover: of the `usable` cases, those that together reject every program of
+/// `targets` (by name) any of them rejects, picked one by one, each time the one rejecting
+/// the most programs still uncovered (on a tie the smaller, then the earlier). The chosen
+/// cases, and the targets none of them rejects.
+pub fn cover<'t, 'p, T: Tested>(
+    usable: &'t [T],
+    targets: &[&'p str],
+) -> (Vec<&'t T>, Vec<&'p str>) {
+    let rejects = |c: usize, p: &str| usable[c].result_of(p) == OnCase::Rejected;
+    let mut uncovered: Vec<&str> = targets.to_vec();
     let mut chosen: Vec<usize> = Vec::new();
     loop {
-        let best = (0..fails.len())
-            .filter(|&c| usable[c] && !chosen.contains(&c))
-            .map(|c| (uncovered.iter().filter(|&&p| rejects(c, p)).count(), c))
+        let best = (0..usable.len())
+            .filter(|c| !chosen.contains(c))
+            .map(|c| (uncovered.iter().filter(|p| rejects(c, p)).count(), c))
             .filter(|&(n, _)| n > 0)
             .max_by(|a, b| {
+                let size = |c: usize| usable[c].size_in_bytes();
                 a.0.cmp(&b.0)
-                    .then(sizes[b.1].cmp(&sizes[a.1]))
+                    .then(size(b.1).cmp(&size(a.1)))
                     .then(b.1.cmp(&a.1))
             });
         let Some((_, c)) = best else { break };
-        uncovered.retain(|&p| !rejects(c, p));
+        uncovered.retain(|p| !rejects(c, p));
         chosen.push(c);
     }
-    (chosen, uncovered)
+    (chosen.into_iter().map(|c| &usable[c]).collect(), uncovered)
 }
 
 /// Whether failing a candidate with `kind` on every run proves a program wrong: a wrong
@@ -225,13 +258,6 @@ pub fn finding_of(candidate: &Candidate, tried: Tried) -> Finding {
     }
 }
 
-/// The columns of the programs a strengthening set must reject ([`ProgramRecord::to_reject`]).
-pub fn to_reject(programs: &[ProgramRecord]) -> Vec<usize> {
-    (0..programs.len())
-        .filter(|&p| programs[p].to_reject())
-        .collect()
-}
-
 /// The programs of `report` a strengthening set must reject that none of its strengthening
 /// cases rejects.
 pub fn uncovered(report: &AuditReport) -> Vec<&ProgramRecord> {
@@ -265,26 +291,52 @@ mod tests {
     use crate::audit::audited::Reached;
     use crate::audit::entrants::Class;
 
+    /// Candidate `label` of `size` bytes, and how programs `p0`, `p1`, ... did on it.
+    fn trial(label: &str, size: usize, on: &[OnCase]) -> Trial {
+        Trial {
+            candidate: Candidate {
+                input: vec![b'x'; size],
+                expected: String::new(),
+                from: label.to_string(),
+                program: "p0".to_string(),
+                size: None,
+                case: Vec::new(),
+                source: Source::Examples,
+                shape: None,
+            },
+            on: on
+                .iter()
+                .enumerate()
+                .map(|(p, &on)| (format!("p{p}"), on))
+                .collect(),
+        }
+    }
+
+    fn labels(trials: &[&Trial]) -> Vec<String> {
+        trials.iter().map(|t| t.candidate.from.clone()).collect()
+    }
+
     #[test]
-    fn the_cover_is_greedy_small_and_skips_unusable_cases() {
+    fn the_cover_is_greedy_and_small() {
         use OnCase::{Passes as P, Rejected as R, Sometimes as S};
-        // Programs 0..4; targets 0, 1, 2, 3.
-        let fails = vec![
-            vec![R, R, P, P], // 0: covers 0, 1
-            vec![P, R, R, R], // 1: covers 1, 2, 3
-            vec![R, P, P, P], // 2: covers 0, larger
-            vec![R, P, P, P], // 3: covers 0, smaller
-            vec![R, R, R, R], // 4: covers all, but unusable
-            vec![S, S, S, S], // 5: rejects nobody every time
+        let trials = [
+            trial("covers p0 p1", 10, &[R, R, P, P]),
+            trial("covers p1 p2 p3", 10, &[P, R, R, R]),
+            trial("covers p0, larger", 50, &[R, P, P, P]),
+            trial("covers p0, smaller", 5, &[R, P, P, P]),
+            trial("rejects nobody every time", 1, &[S, S, S, S]),
         ];
-        let usable = [true, true, true, true, false, true];
-        let sizes = [10, 10, 50, 5, 1, 1];
-        let (chosen, uncovered) = cover(&fails, &usable, &[0, 1, 2, 3], &sizes);
-        assert_eq!(chosen, [1, 3]);
+        let (chosen, uncovered) = cover(&trials, &["p0", "p1", "p2", "p3"]);
+        assert_eq!(labels(&chosen), ["covers p1 p2 p3", "covers p0, smaller"]);
         assert!(uncovered.is_empty());
         // A target nothing rejects every time stays uncovered.
-        let (chosen, uncovered) = cover(&fails[5..], &[true], &[0], &[1]);
-        assert_eq!((chosen, uncovered), (vec![], vec![0]));
+        let (chosen, uncovered) = cover(&trials[4..], &["p0"]);
+        assert!(chosen.is_empty());
+        assert_eq!(uncovered, ["p0"]);
+        // A program that is no target does not count, and a name no trial has is not run.
+        let (chosen, uncovered) = cover(&trials[..1], &["p1", "q"]);
+        assert_eq!(labels(&chosen), ["covers p0 p1"]);
+        assert_eq!(uncovered, ["q"]);
     }
 
     /// A program of `expected` class examined with no finding in 8 cases, whose result on the
@@ -353,25 +405,37 @@ mod tests {
     #[test]
     fn a_candidate_a_keeper_fails_or_did_not_run_is_dropped_and_said() {
         use OnCase::*;
-        let fails = vec![
-            vec![Passes, Rejected, Passes],
-            vec![Sometimes, Rejected, Passes],
-            vec![Passes, Rejected, NotRun],
-            vec![Passes, Passes, Rejected],
-        ];
-        // Programs 0 and 2 must be accepted.
-        let (usable, dropped) = screen(&fails, &[true, false, true], |p| format!("p{p}"));
-        assert_eq!(usable, [true, false, false, false]);
+        // p0 and p2 must be accepted; p1 need not.
+        let programs: Vec<ProgramRecord> = [
+            ("p0", Class::Accepted, Class::Accepted),
+            ("p1", Class::WrongAnswer, Class::WrongAnswer),
+            ("p2", Class::Accepted, Class::Accepted),
+        ]
+        .into_iter()
+        .map(|(name, expected, class)| ProgramRecord {
+            name: name.to_string(),
+            ..no_finding(expected, class)
+        })
+        .collect();
+        let programs: Vec<&ProgramRecord> = programs.iter().collect();
+        let why = |on: &[OnCase]| screen(&trial("t", 1, on), &programs);
+        assert_eq!(why(&[Passes, Rejected, Passes]), None);
         assert_eq!(
-            dropped,
-            [
-                (1, "it rejects p0, which must be accepted".to_string()),
-                (
-                    2,
-                    "p2 did not run it to its end, and must be accepted".to_string()
-                ),
-                (3, "it rejects p2, which must be accepted".to_string()),
-            ]
+            why(&[Sometimes, Rejected, Passes]).as_deref(),
+            Some("it rejects p0, which must be accepted")
+        );
+        assert_eq!(
+            why(&[Passes, Rejected, NotRun]).as_deref(),
+            Some("p2 did not run it to its end, and must be accepted")
+        );
+        assert_eq!(
+            why(&[Rejected, Passes, Rejected]).as_deref(),
+            Some("it rejects p0, p2, which must be accepted")
+        );
+        // A program the trial does not name did not run it.
+        assert_eq!(
+            why(&[Passes]).as_deref(),
+            Some("p2 did not run it to its end, and must be accepted")
         );
     }
 }

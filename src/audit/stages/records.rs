@@ -12,26 +12,48 @@ use crate::audit::report::ReportFile;
 use crate::audit::runner::Runner;
 use crate::game::Form;
 
-/// Each program's record, and the files of its findings (`programs/NAME/STEM.in`, `.ans`,
-/// `.out`, `.err`).
-pub(in crate::audit) fn records<G: Auditable>(
-    subjects: &[Subject<G>],
+/// A program whose stages are done, with its record.
+pub(in crate::audit) struct Recorded<'e, G: Auditable> {
+    pub(in crate::audit) subject: Subject<'e, G>,
+    pub(in crate::audit) record: ProgramRecord,
+}
+
+impl<'e, G: Auditable> Recorded<'e, G> {
+    /// The program of `subject`, its record built from its stage; the files of its findings
+    /// (`programs/NAME/STEM.in`, `.ans`, `.out`, `.err`).
+    fn new(subject: Subject<'e, G>, rules: G::Options) -> (Recorded<'e, G>, Vec<ReportFile>) {
+        let (record, files) = record::<G>(&subject, rules);
+        (Recorded { subject, record }, files)
+    }
+
+    /// Its record built again, after a later stage gave it a finding; the files of its
+    /// findings.
+    pub(in crate::audit) fn record_again(&mut self, rules: G::Options) -> Vec<ReportFile> {
+        let (record, files) = record::<G>(&self.subject, rules);
+        self.record = record;
+        files
+    }
+}
+
+/// Each program with its record, and the files of their findings.
+pub(in crate::audit) fn records<'e, G: Auditable>(
+    subjects: Vec<Subject<'e, G>>,
     rules: G::Options,
-) -> (Vec<ProgramRecord>, Vec<ReportFile>) {
+) -> (Vec<Recorded<'e, G>>, Vec<ReportFile>) {
     let mut files = Vec::new();
-    let programs = subjects
-        .iter()
+    let recorded = subjects
+        .into_iter()
         .map(|subject| {
-            let (record, written) = record::<G>(subject, rules);
+            let (recorded, written) = Recorded::new(subject, rules);
             files.extend(written);
-            record
+            recorded
         })
         .collect();
-    (programs, files)
+    (recorded, files)
 }
 
 /// The record of one program, and the files of its findings.
-pub(in crate::audit) fn record<G: Auditable>(
+fn record<G: Auditable>(
     subject: &Subject<G>,
     rules: G::Options,
 ) -> (ProgramRecord, Vec<ReportFile>) {

@@ -1,8 +1,9 @@
 //! The strengthening: the candidates from every program's findings, run by every program as a
 //! judge system runs a data file; the cover added to the data.
 
-use super::Subject;
+use super::records::Recorded;
 use crate::audit::Auditable;
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 use crate::audit::audited::OnCase;
@@ -17,7 +18,7 @@ use crate::audit::runner::Runner;
 use crate::audit::settings::Settings;
 use crate::audit::strengthen::CONFIRMING_RUNS;
 use crate::audit::strengthen::{
-    candidates, cover, finding_of, proves_wrong_on_candidate, screen, to_reject, Candidate,
+    candidates, cover, finding_of, proves_wrong_on_candidate, screen, Candidate, Trial,
 };
 use crate::error::RunError;
 use crate::pool::each_of;
@@ -37,17 +38,16 @@ pub(in crate::audit) struct Strengthened {
 /// dropped; the cover of the programs proved wrong that the existing data accepts, added to
 /// `--add-to`'s package.
 pub(in crate::audit) fn strengthening_stage<G: Auditable>(
-    subjects: &mut [Subject<G>],
-    programs: &mut [ProgramRecord],
+    recorded: &mut [Recorded<G>],
     data: &Data<G::Case>,
     problem: &ProblemForm,
     settings: &Settings<G::Options>,
     deadlines: &Deadlines,
 ) -> Result<Strengthened, RunError> {
     let form = problem.form.unwrap_or(G::STATEMENT_FORM);
-    let named: Vec<(&str, &ProgramFindings)> = subjects
+    let named: Vec<(&str, &ProgramFindings)> = recorded
         .iter()
-        .filter_map(|s| Some((s.entrant.name.as_str(), s.found()?)))
+        .filter_map(|r| Some((r.record.name.as_str(), r.subject.found()?)))
         .collect();
     let known: Vec<&[u8]> = data.files.iter().map(|f| &f.input[..]).collect();
     let (candidates, not_candidates) = candidates::<G>(
@@ -57,26 +57,33 @@ pub(in crate::audit) fn strengthening_stage<G: Auditable>(
         settings.rules,
         settings.reference_budget,
     );
-    let Screened { fails, rejections } = on_every_case(
-        subjects,
-        programs,
-        &candidates,
-        settings.jobs,
-        deadlines.end,
-    );
-    let mut files =
-        proved_by_candidates::<G>(subjects, programs, &candidates, rejections, settings);
-    let must_pass: Vec<bool> = programs.iter().map(ProgramRecord::must_pass).collect();
-    let (usable, dropped) = screen(&fails, &must_pass, |p| programs[p].name.clone());
-    let sizes: Vec<usize> = candidates.iter().map(|c| c.input.len()).collect();
-    let (chosen, _) = cover(&fails, &usable, &to_reject(programs), &sizes);
-    let added = added_to_package(settings.add_to.as_deref(), &candidates, &chosen)?;
+    let (trials, rejections) = on_every_case(recorded, candidates, settings.jobs, deadlines.end);
+    let mut files = proved_by_candidates(recorded, &trials, rejections, settings.rules);
+    let programs: Vec<&ProgramRecord> = recorded.iter().map(|r| &r.record).collect();
+    let mut dropped = Vec::new();
+    let usable: Vec<&Trial> = trials
+        .iter()
+        .filter(|trial| match screen(trial, &programs) {
+            Some(why) => {
+                dropped.push(format!("{}: {why}", trial.candidate.from));
+                false
+            }
+            None => true,
+        })
+        .collect();
+    let targets: Vec<&str> = programs
+        .iter()
+        .filter(|p| p.to_reject())
+        .map(|p| p.name.as_str())
+        .collect();
+    let chosen: Vec<&Trial> = cover(&usable, &targets).0.into_iter().copied().collect();
+    let added = added_to_package(settings.add_to.as_deref(), &chosen)?;
     let tests = chosen
         .iter()
         .zip(added)
         .enumerate()
-        .map(|(k, (&c, added_as))| {
-            let candidate = &candidates[c];
+        .map(|(k, (&trial, added_as))| {
+            let candidate = &trial.candidate;
             let parts = [
                 candidate.input.clone(),
                 candidate.expected.as_bytes().to_vec(),
@@ -93,17 +100,9 @@ pub(in crate::audit) fn strengthening_stage<G: Auditable>(
                 from: candidate.from.clone(),
                 bytes: candidate.input.len(),
                 size: candidate.size.clone(),
-                on: programs
-                    .iter()
-                    .zip(&fails[c])
-                    .map(|(p, &on)| (p.name.clone(), on))
-                    .collect(),
+                on: trial.on.clone(),
             }
         })
-        .collect();
-    let dropped = dropped
-        .into_iter()
-        .map(|(c, why)| format!("{}: {why}", candidates[c].from))
         .collect();
     Ok(Strengthened {
         tests,
@@ -113,20 +112,19 @@ pub(in crate::audit) fn strengthening_stage<G: Auditable>(
     })
 }
 
-/// The `chosen` candidates added to `package` (`--add-to`), when there is one: the name each
-/// was added as.
+/// The `chosen` trials' candidates added to `package` (`--add-to`), when there is one: the
+/// name each was added as.
 fn added_to_package(
     package: Option<&std::path::Path>,
-    candidates: &[Candidate],
-    chosen: &[usize],
+    chosen: &[&Trial],
 ) -> Result<Vec<Option<String>>, RunError> {
     let Some(package) = package else {
         return Ok(vec![None; chosen.len()]);
     };
-    let inputs: Vec<&[u8]> = chosen.iter().map(|&c| &candidates[c].input[..]).collect();
+    let inputs: Vec<&[u8]> = chosen.iter().map(|t| &t.candidate.input[..]).collect();
     let answers: Vec<&str> = chosen
         .iter()
-        .map(|&c| candidates[c].expected.as_str())
+        .map(|t| t.candidate.expected.as_str())
         .collect();
     Ok(
         crate::judge_system::package::add::add_to_package(package, &inputs, &answers)?
@@ -137,129 +135,140 @@ fn added_to_package(
 }
 
 /// Each program with no finding that a candidate proves wrong ([`ProgramRecord::unproven`],
-/// [`proves_wrong_on_candidate`]; of `rejections`, the first candidate that does) gets it as
-/// its finding, and its record is made again. The files of those findings.
-pub(in crate::audit) fn proved_by_candidates<G: Auditable>(
-    subjects: &mut [Subject<G>],
-    programs: &mut [ProgramRecord],
-    candidates: &[Candidate],
+/// [`proves_wrong_on_candidate`]; of `rejections`, the first trial that does) gets it as its
+/// finding, and its record is made again. The files of those findings.
+fn proved_by_candidates<G: Auditable>(
+    recorded: &mut [Recorded<G>],
+    trials: &[Trial],
     rejections: Vec<Rejection>,
-    settings: &Settings<G::Options>,
+    rules: G::Options,
 ) -> Vec<ReportFile> {
     let mut files = Vec::new();
-    let mut proved = vec![false; programs.len()];
+    let mut proved: Vec<usize> = Vec::new();
     for Rejection {
-        candidate: c,
-        program: p,
+        trial,
+        program,
         last: tried,
     } in rejections
     {
         let proves = tried.kind.is_some_and(proves_wrong_on_candidate);
-        if proved[p] || !proves {
+        if proved.contains(&program) || !proves {
             continue;
         }
-        let Some(found) = subjects[p].found_mut() else {
+        let Some(found) = recorded[program].subject.found_mut() else {
             continue;
         };
-        found.keep(None, finding_of(&candidates[c], tried));
-        proved[p] = true;
-        let (record, written) = super::records::record::<G>(&subjects[p], settings.rules);
-        programs[p] = record;
-        files.extend(written);
+        found.keep(None, finding_of(&trials[trial].candidate, tried));
+        proved.push(program);
+        files.extend(recorded[program].record_again(rules));
     }
     files
 }
 
-/// How each program did on each candidate.
-pub(in crate::audit) struct Screened {
-    /// `[candidate][program]`.
-    fails: Vec<Vec<OnCase>>,
-    /// Each rejection of an [`unproven`](ProgramRecord::unproven) program, in candidate order.
-    rejections: Vec<Rejection>,
-}
-
-/// A candidate that a program failed on every run.
-pub(in crate::audit) struct Rejection {
-    candidate: usize,
+/// A trial that a program failed on every run.
+struct Rejection {
+    /// The trial, by its place among the trials.
+    trial: usize,
+    /// The program, by its place among the programs.
     program: usize,
     /// The last failing run.
     last: Tried,
 }
 
-/// How each program does on each candidate, `jobs` runs at once, cut at `end`; a program that
-/// cannot run does not run them.
-pub(in crate::audit) fn on_every_case<G: Auditable>(
-    subjects: &[Subject<G>],
-    programs: &[ProgramRecord],
-    candidates: &[Candidate],
+/// What a program is to a strengthening case, before any case proves it wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Role {
+    /// It must pass every case ([`ProgramRecord::must_pass`]).
+    MustPass,
+    /// The cases are to reject it ([`ProgramRecord::to_reject`]).
+    ToReject,
+    /// Neither: its runs are for the report.
+    Other,
+}
+
+impl Role {
+    fn of(program: &ProgramRecord) -> Role {
+        if program.must_pass() {
+            Role::MustPass
+        } else if program.to_reject() {
+            Role::ToReject
+        } else {
+            Role::Other
+        }
+    }
+}
+
+/// How each program does on each candidate, `jobs` runs at once, cut at `end` (a program that
+/// cannot run does not run them): the trials, and each rejection of an
+/// [`unproven`](ProgramRecord::unproven) program, in the trials' order.
+fn on_every_case<G: Auditable>(
+    recorded: &[Recorded<G>],
+    candidates: Vec<Candidate>,
     jobs: usize,
     end: Option<Instant>,
-) -> Screened {
-    let n = subjects.len();
-    let to_reject = to_reject(programs);
+) -> (Vec<Trial>, Vec<Rejection>) {
+    let roles: Vec<Role> = recorded.iter().map(|r| Role::of(&r.record)).collect();
     // A candidate from the finding of a program the data accepts rejects at least that one.
     let useful: Vec<bool> = candidates
         .iter()
-        .map(|c| to_reject.iter().any(|&p| programs[p].name == c.program))
+        .map(|c| {
+            recorded
+                .iter()
+                .any(|r| r.record.name == c.program && r.record.to_reject())
+        })
         .collect();
-    let must_pass: Vec<bool> = programs.iter().map(ProgramRecord::must_pass).collect();
-    let pairs = screening_order(&useful, &must_pass, &to_reject);
+    let pairs = screening_order(&useful, &roles);
     let outcomes = each_of(pairs.len(), jobs, |k| {
         let (c, p) = pairs[k];
-        let runnable = subjects[p]
+        let Recorded { subject, record } = &recorded[p];
+        let runnable = subject
             .runnable()
-            .filter(|_| !matches!(programs[p].outcome, Reached::CannotRun { .. }));
+            .filter(|_| !matches!(record.outcome, Reached::CannotRun { .. }));
         runnable.map_or((OnCase::NotRun, None), |runner| {
             on_case(runner, &candidates[c], end)
         })
     });
-    let mut fails = vec![vec![OnCase::NotRun; n]; candidates.len()];
+    let mut trials: Vec<Trial> = candidates
+        .into_iter()
+        .map(|candidate| Trial {
+            candidate,
+            on: BTreeMap::new(),
+        })
+        .collect();
     let mut rejections = Vec::new();
     for (&(c, p), (outcome, last)) in pairs.iter().zip(outcomes) {
-        fails[c][p] = outcome;
-        if let (OnCase::Rejected, Some(last), true) = (outcome, last, programs[p].unproven()) {
+        let record = &recorded[p].record;
+        trials[c].on.insert(record.name.clone(), outcome);
+        if let (OnCase::Rejected, Some(last), true) = (outcome, last, record.unproven()) {
             rejections.push(Rejection {
-                candidate: c,
+                trial: c,
                 program: p,
                 last,
             });
         }
     }
-    rejections.sort_by_key(|r| (r.candidate, r.program));
-    Screened { fails, rejections }
+    rejections.sort_by_key(|r| (r.trial, r.program));
+    (trials, rejections)
 }
 
 /// The order of the strengthening's runs, (candidate, program) pairs of every candidate and
-/// every program: the runs that decide whether a candidate is usable first, every program that
-/// must pass it (`must_pass`) on every candidate, the `useful` candidates (from the finding of a
-/// program the data accepts) before the others; then the programs a candidate is to reject
-/// (`to_reject`); then the others (for the report). A budget that ends early leaves the last
-/// runs undone, not the screening of the candidates that can strengthen the data.
-pub(in crate::audit) fn screening_order(
-    useful: &[bool],
-    must_pass: &[bool],
-    to_reject: &[usize],
-) -> Vec<(usize, usize)> {
-    let role = |p: usize| {
-        if must_pass[p] {
-            0
-        } else if to_reject.contains(&p) {
-            1
-        } else {
-            2
-        }
-    };
+/// every program (of `roles`): the runs that decide whether a candidate is usable first, every
+/// program that must pass on every candidate, the `useful` candidates (from the finding of a
+/// program the data accepts) before the others; then the programs a candidate is to reject;
+/// then the others (for the report). A budget that ends early leaves the last runs undone,
+/// not the screening of the candidates that can strengthen the data.
+fn screening_order(useful: &[bool], roles: &[Role]) -> Vec<(usize, usize)> {
     let mut pairs: Vec<(usize, usize)> = (0..useful.len())
-        .flat_map(|c| (0..must_pass.len()).map(move |p| (c, p)))
+        .flat_map(|c| (0..roles.len()).map(move |p| (c, p)))
         .collect();
-    pairs.sort_by_key(|&(c, p)| (role(p), !useful[c], c));
+    pairs.sort_by_key(|&(c, p)| (roles[p], !useful[c], c));
     pairs
 }
 
 /// How the program of `runner` does on `candidate`, run as a judge system runs a data file
 /// (cut at `end`): a failure is run again, and rejects it only when every run fails (the last
 /// failing run with it).
-pub(in crate::audit) fn on_case<G: Auditable>(
+fn on_case<G: Auditable>(
     runner: &Runner<G>,
     candidate: &Candidate,
     end: Option<Instant>,
@@ -287,7 +296,8 @@ mod tests {
     fn the_programs_that_must_pass_screen_every_candidate_before_any_other_run() {
         // Programs 0 and 3 must pass; 1 is to be rejected; 2 is neither. Candidate 1 comes from
         // a program the data accepts: it is screened first.
-        let order = screening_order(&[false, true], &[true, false, false, true], &[1]);
+        use Role::*;
+        let order = screening_order(&[false, true], &[MustPass, ToReject, Other, MustPass]);
         assert_eq!(
             order,
             [
