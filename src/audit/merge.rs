@@ -110,16 +110,16 @@ fn combine(
     reports: &[AuditReport],
 ) -> Result<(AuditReport, Vec<ReportFile>), RunError> {
     let first = &reports[0];
+    let names = |r: &AuditReport| {
+        r.programs
+            .iter()
+            .map(|p| p.name.clone())
+            .collect::<Vec<_>>()
+    };
     for (dir, report) in dirs.iter().zip(reports) {
         if report.interrupted {
             return Err(NotShards::Interrupted(dir.clone()).into());
         }
-        let names = |r: &AuditReport| {
-            r.programs
-                .iter()
-                .map(|p| p.name.clone())
-                .collect::<Vec<_>>()
-        };
         if names(report) != names(first) {
             return Err(NotShards::OtherPrograms {
                 dir: dir.clone(),
@@ -130,11 +130,16 @@ fn combine(
     }
     let mut files = Vec::new();
     let mut programs = Vec::new();
-    for p in 0..first.programs.len() {
+    // Each shard's programs by name (every shard names the same ones, checked above).
+    let by_name: Vec<BTreeMap<&str, &ProgramRecord>> = reports
+        .iter()
+        .map(|r| r.programs.iter().map(|p| (p.name.as_str(), p)).collect())
+        .collect();
+    for name in names(first) {
         let records: Vec<(&Path, &ProgramRecord)> = dirs
             .iter()
-            .zip(reports)
-            .map(|(dir, r)| (dir.as_path(), &r.programs[p]))
+            .zip(&by_name)
+            .filter_map(|(dir, shard)| Some((dir.as_path(), *shard.get(name.as_str())?)))
             .collect();
         programs.push(program(&records, &mut files)?);
     }

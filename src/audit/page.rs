@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use super::audited::AuditReport;
 use super::audited::OnCase;
+use super::audited::{AuditReport, ProgramRecord};
 use super::report::{
     program_row, shown, LineStatus, ProgramLine, PROGRAMS_HEADER, SCORES_EXPLAINED,
 };
@@ -27,19 +27,23 @@ pub fn audit_page(
     if let Some(advice) = &report.limits {
         page.tables.push(super::limits_page::limits_table(advice));
     }
-    let mut anchors: Vec<Option<String>> = Vec::new();
-    for program in &report.programs {
-        let mut first = None;
+    let mut rows: Vec<Row> = Vec::new();
+    for (program, line) in report.programs.iter().zip(lines) {
+        let mut anchor = None;
         for (i, finding) in program.findings.iter().enumerate() {
             let shown = shown(report, program, i + 1, finding, out);
-            let anchor = page.add_finding(&format!("{}: ", program.name), &shown);
-            first.get_or_insert(anchor);
+            let added = page.add_finding(&format!("{}: ", program.name), &shown);
+            anchor.get_or_insert(added);
         }
-        anchors.push(first);
+        rows.push(Row {
+            program,
+            line,
+            anchor,
+        });
     }
-    page.tables.push(matrix(report, lines, &anchors));
+    page.tables.push(matrix(report, &rows));
     page.columns = PROGRAMS_HEADER.iter().map(|h| h.to_string()).collect();
-    for (line, anchor) in lines.iter().zip(anchors) {
+    for Row { line, anchor, .. } in rows {
         let status = match line.status {
             LineStatus::NotRun => "not-run",
             LineStatus::AsExpected => "as-expected",
@@ -124,9 +128,16 @@ fn scores(report: &AuditReport) -> Table {
     }
 }
 
+/// A program of the page: its record, its line, and the anchor of its first finding.
+struct Row<'a> {
+    program: &'a ProgramRecord,
+    line: &'a ProgramLine,
+    anchor: Option<String>,
+}
+
 /// Which case rejects which program: a row per program (expected and actual class), a column
 /// for the existing data and one per strengthening case.
-fn matrix(report: &AuditReport, lines: &[ProgramLine], anchors: &[Option<String>]) -> Table {
+fn matrix(report: &AuditReport, rows: &[Row]) -> Table {
     let mut columns = vec![
         "program".to_string(),
         "expected".into(),
@@ -134,8 +145,13 @@ fn matrix(report: &AuditReport, lines: &[ProgramLine], anchors: &[Option<String>
         "existing data".into(),
     ];
     columns.extend(report.tests.iter().map(|t| t.file.clone()));
-    let mut rows = Vec::new();
-    for (p, (program, line)) in report.programs.iter().zip(lines).enumerate() {
+    let mut cells_of_rows = Vec::new();
+    for Row {
+        program,
+        line,
+        anchor,
+    } in rows
+    {
         let text = |c: Option<super::entrants::Class>| c.map_or(String::new(), |c| c.to_string());
         let data = match program.on_data().and_then(|d| d.result()) {
             Some(r) if !program.rejected_by_data() => {
@@ -149,7 +165,7 @@ fn matrix(report: &AuditReport, lines: &[ProgramLine], anchors: &[Option<String>
             Cell {
                 text: program.name.clone(),
                 class: String::new(),
-                link: anchors[p].clone(),
+                link: anchor.clone(),
             },
             Cell::text(text(line.expected)),
             Cell::text(text(line.does)),
@@ -166,7 +182,7 @@ fn matrix(report: &AuditReport, lines: &[ProgramLine], anchors: &[Option<String>
                 },
             ));
         }
-        rows.push(cells);
+        cells_of_rows.push(cells);
     }
     Table {
         id: "matrix".into(),
@@ -175,7 +191,7 @@ fn matrix(report: &AuditReport, lines: &[ProgramLine], anchors: &[Option<String>
                system runs a data file."
             .into(),
         columns,
-        rows,
+        rows: cells_of_rows,
         figure: None,
     }
 }
