@@ -19,7 +19,7 @@ use super::audited::{
 use super::layout::Layout;
 use super::report::{ReadBack, ReportFile};
 use super::runner::{FromData, TimeLimit};
-use super::strengthen::{cover, screen, Tested};
+use super::strengthen::{strengthening_set, Tested};
 use crate::error::RunError;
 use crate::report::manifest::Manifest;
 use crate::report::merge::{Merged, ShardMerge, Shards};
@@ -328,6 +328,7 @@ fn finish(a: Finish, b: Finish) -> Finish {
 }
 
 /// A strengthening case of a shard, and the shard's report directory.
+#[derive(Clone, Copy)]
 struct ShardTest<'a> {
     dir: &'a Path,
     test: &'a TestRecord,
@@ -340,6 +341,10 @@ impl Tested for ShardTest<'_> {
 
     fn size_in_bytes(&self) -> usize {
         self.test.bytes
+    }
+
+    fn from(&self) -> &str {
+        &self.test.from
     }
 }
 
@@ -354,29 +359,14 @@ fn tests(
 ) -> Result<(Vec<TestRecord>, Vec<String>), RunError> {
     let programs: Vec<&ProgramRecord> = programs.iter().collect();
     let mut said = union(reports.iter().map(|r| &r.dropped));
-    let usable: Vec<ShardTest> = dirs
-        .iter()
-        .zip(reports)
-        .flat_map(|(dir, r)| {
-            r.tests.iter().map(move |test| ShardTest {
-                dir: dir.as_path(),
-                test,
-            })
+    let shard_tests = dirs.iter().zip(reports).flat_map(|(dir, r)| {
+        r.tests.iter().map(move |test| ShardTest {
+            dir: dir.as_path(),
+            test,
         })
-        .filter(|shard| match screen(shard.test, &programs) {
-            Some(why) => {
-                said.push(format!("{}: {why}", shard.test.from));
-                false
-            }
-            None => true,
-        })
-        .collect();
-    let targets: Vec<&str> = programs
-        .iter()
-        .filter(|p| p.to_reject())
-        .map(|p| p.name.as_str())
-        .collect();
-    let (chosen, _) = cover(&usable, &targets);
+    });
+    let (chosen, dropped) = strengthening_set(shard_tests, &programs);
+    said.extend(dropped);
     let mut tests = Vec::new();
     for (k, ShardTest { dir, test }) in chosen.into_iter().enumerate() {
         for ext in Layout::TEST_PARTS {

@@ -117,6 +117,8 @@ pub trait Tested {
     fn result_of(&self, program: &str) -> OnCase;
     /// Its size in bytes.
     fn size_in_bytes(&self) -> usize;
+    /// Whose finding it is: `NAME finding N (KIND)`.
+    fn from(&self) -> &str;
 }
 
 /// A candidate and how each program did on it, by the program's name.
@@ -135,6 +137,10 @@ impl Tested for Trial {
     fn size_in_bytes(&self) -> usize {
         self.candidate.input.len()
     }
+
+    fn from(&self) -> &str {
+        &self.candidate.from
+    }
 }
 
 impl<T: Tested> Tested for &T {
@@ -145,6 +151,10 @@ impl<T: Tested> Tested for &T {
     fn size_in_bytes(&self) -> usize {
         (**self).size_in_bytes()
     }
+
+    fn from(&self) -> &str {
+        (**self).from()
+    }
 }
 
 impl Tested for TestRecord {
@@ -154,6 +164,10 @@ impl Tested for TestRecord {
 
     fn size_in_bytes(&self) -> usize {
         self.bytes
+    }
+
+    fn from(&self) -> &str {
+        &self.from
     }
 }
 
@@ -183,6 +197,34 @@ pub fn screen(case: &impl Tested, programs: &[&ProgramRecord]) -> Option<String>
     } else {
         None
     }
+}
+
+/// The strengthening set among `cases`: the cases every program of `programs` that must be
+/// accepted passes ([`screen`]), covering ([`cover`]) the programs a strengthening set must
+/// reject ([`ProgramRecord::to_reject`]). The cases chosen, in the order chosen; the cases
+/// dropped, each `FROM: why`.
+pub fn strengthening_set<T: Tested + Copy>(
+    cases: impl IntoIterator<Item = T>,
+    programs: &[&ProgramRecord],
+) -> (Vec<T>, Vec<String>) {
+    let mut dropped = Vec::new();
+    let usable: Vec<T> = cases
+        .into_iter()
+        .filter(|case| match screen(case, programs) {
+            Some(why) => {
+                dropped.push(format!("{}: {why}", case.from()));
+                false
+            }
+            None => true,
+        })
+        .collect();
+    let targets: Vec<&str> = programs
+        .iter()
+        .filter(|p| p.to_reject())
+        .map(|p| p.name.as_str())
+        .collect();
+    let chosen = cover(&usable, &targets).0.into_iter().copied().collect();
+    (chosen, dropped)
 }
 
 /// Greedy set cover: of the `usable` cases, those that together reject every program of

@@ -18,7 +18,7 @@ use crate::audit::runner::Runner;
 use crate::audit::settings::Settings;
 use crate::audit::strengthen::CONFIRMING_RUNS;
 use crate::audit::strengthen::{
-    candidates, cover, finding_of, proves_wrong_on_candidate, screen, Candidate, Trial,
+    candidates, finding_of, proves_wrong_on_candidate, strengthening_set, Candidate, Trial,
 };
 use crate::error::RunError;
 use crate::pool::each_of;
@@ -60,23 +60,7 @@ pub(in crate::audit) fn strengthening_stage<G: Auditable>(
     let (trials, rejections) = on_every_case(recorded, candidates, settings.jobs, deadlines.end);
     let mut files = proved_by_candidates(recorded, &trials, rejections, settings.rules);
     let programs: Vec<&ProgramRecord> = recorded.iter().map(|r| &r.record).collect();
-    let mut dropped = Vec::new();
-    let usable: Vec<&Trial> = trials
-        .iter()
-        .filter(|trial| match screen(trial, &programs) {
-            Some(why) => {
-                dropped.push(format!("{}: {why}", trial.candidate.from));
-                false
-            }
-            None => true,
-        })
-        .collect();
-    let targets: Vec<&str> = programs
-        .iter()
-        .filter(|p| p.to_reject())
-        .map(|p| p.name.as_str())
-        .collect();
-    let chosen: Vec<&Trial> = cover(&usable, &targets).0.into_iter().copied().collect();
+    let (chosen, dropped) = strengthening_set(&trials, &programs);
     let added = added_to_package(settings.add_to.as_deref(), &chosen)?;
     let tests = chosen
         .iter()
