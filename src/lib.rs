@@ -5,10 +5,8 @@
 //! A game is one folder ([`pousse`], [`littlesquares`], [`somegame`]) implementing
 //! [`game::Game`]; every driver (judge, verify, grade, gen, stress, fuzz, bench) is generic over
 //! it, and [`games`] is the one place that turns a game's name into its type. The binary is a
-//! thin layer over [`cli`]. No `unsafe` (denied below) but where the kernel has no safe
-//! wrapper for what audit needs: the sandbox of the programs it runs ([`audit::sandbox`]:
-//! what the child does between `fork` and `exec`, the seccomp listener) and the reaping of a
-//! run with its memory's high-water mark ([`audit::usage::reap`]). SIMD goes through `wide`,
+//! thin layer over [`cli`]. No `unsafe` (denied below): the sandbox of the programs audit runs,
+//! which needs the kernel's raw calls, is the `referee-sandbox` crate. SIMD goes through `wide`,
 //! memory mappings through `memmap2`'s safe anonymous maps. `docs/architecture.md` draws the
 //! layers.
 

@@ -516,7 +516,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
     use referee::audit::pipeline::audit;
     use referee::audit::settings::{FormRule, Settings};
     use referee::audit::sink::{ReportDir, Sink};
-    use referee::audit::{program, Kind};
+    use referee::audit::Kind;
     let dir = tempfile::tempdir().unwrap();
     let judge = "import sys\nfor line in sys.stdin:\n    n, k = map(int, line.split())\n    \
                  print('first' if n % (k + 1) else 'second')\n";
@@ -525,7 +525,9 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
     let entrants = [Entrant {
         name: "judge".into(),
         expected: None,
-        program: Ok(program::Program::parse(&format!("python3 {}", script.display())).unwrap()),
+        program: Ok(
+            referee_sandbox::Program::parse(&format!("python3 {}", script.display())).unwrap(),
+        ),
         language: None,
     }];
     let settings = Settings {
@@ -533,7 +535,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         seed: 2,
         cases: Some(200),
         time: None,
-        limits: program::Limits {
+        limits: referee_sandbox::Limits {
             cpu: Duration::from_secs(5),
             memory: 2 << 30,
             max_output: 1 << 20,
@@ -556,7 +558,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         add_to: None,
         // The in-process audit of this test runs its judge as it is: the sandbox is the
         // subject of tests/confinement.rs.
-        confinement: referee::audit::sandbox::Confinement::Unconfined,
+        confinement: referee_sandbox::Confinement::Unconfined,
         advising: referee::audit::limits::Advising {
             repeat: 0,
             rules: referee::audit::limits::TimeRules::defaults("2025-09"),

@@ -4,9 +4,14 @@
 #     (--batch 1 --jobs 1, RUNS runs): the time per run, and the difference;
 #   - cases per second at the default batch (--batch 20, --jobs 1 and all cores, CASES cases);
 #   - the example contest (examples/contest/pousse, 10 submissions, --cases 400): the whole
-#     audit's wall-clock time, builds included.
+#     audit's wall-clock time, builds included;
+#   - with ISOLATE=/path/to/isolate (a judge system's sandbox, built by you from its public
+#     source: github.com/ioi/isolate, v1.9 on a cgroup v1 machine, as root), the same judge on
+#     the same one-case input run RUNS times in isolate's box (--cg, a memory limit, 128
+#     processes) and directly, from one Python loop: isolate's cost per run beside referee's.
 # Prints a Markdown table and the ratios (confined over unconfined; the target at the default
-# batch is at least 0.8). Needs cc. Usage: [RUNS=1000] [CASES=20000] scripts/bench/confinement_bench.sh
+# batch is at least 0.8). Needs cc. Usage: [RUNS=1000] [CASES=20000] [ISOLATE=...]
+# scripts/bench/confinement_bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-1000}
@@ -44,14 +49,46 @@ contest() {
   echo "$best"
 }
 
+# isolate_cost: ms per run of the judge on one case in isolate's box, and directly (Python's
+# loop, the same for both), when ISOLATE is given; empty otherwise.
+isolate_cost() {
+  [ -n "${ISOLATE:-}" ] || return 0
+  local box=97
+  "$ISOLATE" --cg --box-id=$box --cleanup >/dev/null 2>&1 || true
+  local dir
+  dir=$("$ISOLATE" --cg --box-id=$box --init)/box
+  cp "$W/pousse" "$dir/pousse"
+  printf '1\nT1\nQUIT\n' > "$dir/case.in"
+  python3 - "$ISOLATE" "$box" "$dir" "$RUNS" <<'PY'
+import subprocess, sys, time
+isolate, box, box_dir, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+def per_run(argv, **kw):
+    best = 1e9
+    for _ in range(3):
+        start = time.perf_counter()
+        for _ in range(runs):
+            subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, **kw)
+        best = min(best, (time.perf_counter() - start) / runs * 1000)
+    return best
+with open(f"{box_dir}/case.in", "rb") as case:
+    bare = per_run([f"{box_dir}/pousse"], stdin=case)
+boxed = per_run([isolate, "--cg", f"--box-id={box}", "--cg-mem=262144", "--time=2",
+                 "--wall-time=6", "--processes=128", "--stdin=case.in", "--run", "--", "./pousse"])
+print(f"{bare:.2f} {boxed:.2f}")
+PY
+  "$ISOLATE" --cg --box-id=$box --cleanup >/dev/null
+}
+
 cores=$(nproc)
+iso=$(isolate_cost)
 one_c=$(rate "" 1 1 "$RUNS"); one_u=$(rate --unconfined 1 1 "$RUNS")
 def_c=$(rate "" 20 1 "$CASES"); def_u=$(rate --unconfined 20 1 "$CASES")
 all_c=$(rate "" 20 "$cores" "$CASES"); all_u=$(rate --unconfined 20 "$cores" "$CASES")
 con_c=$(contest ""); con_u=$(contest --unconfined)
-python3 - "$RUNS" "$one_c" "$one_u" "$def_c" "$def_u" "$all_c" "$all_u" "$con_c" "$con_u" "$cores" <<'PY'
+python3 - "$RUNS" "$one_c" "$one_u" "$def_c" "$def_u" "$all_c" "$all_u" "$con_c" "$con_u" "$cores" $iso <<'PY'
 import sys
-runs, one_c, one_u, def_c, def_u, all_c, all_u, con_c, con_u, cores = map(float, sys.argv[1:])
+runs, one_c, one_u, def_c, def_u, all_c, all_u, con_c, con_u, cores = map(float, sys.argv[1:11])
+iso = list(map(float, sys.argv[11:]))
 print("| run | confined | unconfined | confined / unconfined |")
 print("|---|---|---|---|")
 print(f"| {runs:.0f} runs of one case, --jobs 1: ms per run | {1000/one_c:.2f} | {1000/one_u:.2f} | {one_c/one_u:.2f} (speed) |")
@@ -61,4 +98,8 @@ print(f"| the example contest, --cases 400: s | {con_c:.1f} | {con_u:.1f} | {con
 print()
 print(f"- the sandbox's cost per run: {1000/one_c - 1000/one_u:.2f} ms")
 print(f"- cases per second at the default batch, confined over unconfined: {def_c/def_u:.2f} (--jobs 1), {all_c/all_u:.2f} (--jobs {cores:.0f}); target at least 0.8")
+print(f"- one case per run, confined over unconfined: {one_c/one_u:.2f}; target at least 0.5")
+if iso:
+    bare, boxed = iso
+    print(f"- isolate --cg, the same judge and case run {runs:.0f} times from Python: {boxed:.2f} ms per run, directly {bare:.2f} ms: its cost per run {boxed - bare:.2f} ms")
 PY

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs the sandbox's tests (tests/confinement.rs, and the unit tests of src/audit/program.rs
-# and src/audit/sandbox/) as an unprivileged user, uid and gid 65534 with no other group, from
-# the test binaries `cargo test` built: audit then runs its programs as that user, in user
-# namespaces of its own, with no privilege at all. Needs root (to change user) and setpriv.
+# Runs the sandbox's tests (tests/confinement/, and the unit tests of the referee-sandbox crate)
+# as an unprivileged user, uid and gid 65534 with no other group, from the test binaries
+# `cargo test` built: audit then runs its programs as that user, in user namespaces of its own,
+# with no privilege at all, and accounts them from /proc (no control group is theirs to make).
+# Needs root (to change user) and setpriv.
 # Usage: scripts/ci/as_nobody.sh SCRATCH (a directory to create, for the user's HOME and TMPDIR)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -29,7 +30,7 @@ binaries=$(cargo test --workspace --locked --no-run --message-format=json 2>/dev
 import json, sys
 for line in sys.stdin:
     m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] in ("integration", "referee") and m["target"]["kind"] != ["bin"]:
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] in ("integration", "referee_sandbox") and m["target"]["kind"] != ["bin"]:
         print(m["target"]["name"], m["executable"])
 ')
 mkdir -p "$scratch/tmp"
@@ -41,7 +42,7 @@ run() {
 while read -r name binary; do
   case $name in
     integration) run "$binary" confinement:: ;;
-    referee) run "$binary" audit::program audit::sandbox ;;
+    referee_sandbox) run "$binary" ;;
   esac
 done <<< "$binaries"
 # Nothing left behind in the user's temporary directory.

@@ -18,10 +18,10 @@ use super::data::{DataOutcome, ProblemForm};
 use super::entrants::Class;
 use super::evidence::Evidence;
 use super::runner::TimeLimit;
-use super::sandbox::Confinement;
 use super::verdict::{Standing, Unaudited};
 use super::{Kind, Source};
 use crate::game::Form;
+use referee_sandbox::Confinement;
 
 /// How a program does on a strengthening case, run as a judge system runs a data file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -176,6 +176,9 @@ pub struct FindingRecord {
     pub exit: String,
     /// How a run that timed out was stopped.
     pub stopped: String,
+    /// The time limit its input's runs get (audit's runs, and the reproducing command's).
+    #[serde(with = "super::seconds", default)]
+    pub limit: Duration,
     /// The run's CPU time.
     #[serde(with = "super::seconds")]
     pub cpu: Duration,
@@ -374,6 +377,9 @@ pub struct AuditReport {
     pub time_limit: TimeLimit,
     /// Every run's memory limit, in bytes.
     pub memory_limit: u64,
+    /// The most bytes of standard output a run keeps (`--max-output`).
+    #[serde(default = "default_max_output")]
+    pub max_output: u64,
     /// How the programs ran: in the sandbox, or `--unconfined`.
     pub confinement: Confinement,
     /// Whether the run has existing data (in any slice).
@@ -414,6 +420,14 @@ impl AuditReport {
                 .any(|t| t.on_program(program) == OnCase::Rejected)
     }
 }
+
+/// The `--max-output` of reports written before it was kept.
+fn default_max_output() -> u64 {
+    DEFAULT_MAX_OUTPUT
+}
+
+/// `--max-output`'s default: 16 MiB.
+pub const DEFAULT_MAX_OUTPUT: u64 = 16 << 20;
 
 #[cfg(test)]
 mod tests {

@@ -10,9 +10,8 @@ use std::time::Duration;
 
 use super::layout::Layout;
 use super::outcome::exit_text;
-use super::program::{mebibytes, CommandError, Ending, Limits, Program};
-use super::sandbox::{Sandbox, Workspace, NOBODY};
 use crate::error::RunError;
+use referee_sandbox::{mebibytes, CommandError, Ending, Limits, Program, Sandbox, Workspace};
 
 /// What a program is expected to do on the problem's data, or does: the classes of a Kattis
 /// package's `submissions/` folders.
@@ -595,11 +594,14 @@ impl Sources {
 }
 
 impl Builder<'_> {
-    /// Builds the submission at `source` into `out`: the program to run, or why it cannot be
-    /// (`compile-error: ...`).
+    /// Builds the submission at `source`: the program to run, or why it cannot be
+    /// (`compile-error: ...`). Its sources and what the build wrote end in `out` (the report's
+    /// `build/NAME/`), where reproducing commands name them. Confined, the build reads a copy of
+    /// the sources in the sandbox's runs directory and writes in its scratch, a tmpfs of
+    /// [`referee_sandbox::BUILD_WRITES`] bytes; what it wrote is copied beside the sources, where
+    /// the program's runs read it, and into `out`.
     fn build(&self, source: &Path, out: &Path) -> Result<Program, BuildError> {
         let sources = Sources::of(source)?;
-        let language = sources.language;
         let io = |path: &Path| {
             let path = path.to_path_buf();
             move |e| BuildError::Io {
@@ -608,69 +610,56 @@ impl Builder<'_> {
             }
         };
         std::fs::create_dir_all(out).map_err(io(out))?;
-        let dir = std::path::absolute(out).map_err(io(out))?;
-        let (files, main) = sources.copied_into(&dir)?;
-        if self.sandbox.is_some_and(|s| s.as_nobody()) {
-            // The build, as nobody, writes in its directory.
-            for path in files.iter().chain([&dir]) {
-                std::os::unix::fs::chown(path, Some(NOBODY), Some(NOBODY)).map_err(io(path))?;
+        let shown_dir = std::path::absolute(out).map_err(io(out))?;
+        let shown = Words::of(&sources, &shown_dir, self)?;
+        let Some(sandbox) = self.sandbox else {
+            if !sources.language.build.is_empty() {
+                self.compile(
+                    sources.language,
+                    shown.fill(sources.language.build, &shown_dir),
+                )?;
             }
-        }
-        let class = main
-            .file_stem()
-            .map_or(String::new(), |s| s.to_string_lossy().to_string());
-        let memory_mib = (self.memory >> 20).to_string();
-        let python3 = python3(self.sandbox.is_some());
-        let fill = |words: &[&str]| -> Vec<String> {
-            let mut argv = Vec::new();
-            for word in words {
-                match *word {
-                    "{srcs}" => argv.extend(files.iter().map(|f| f.display().to_string())),
-                    "{bin}" => argv.push(dir.join("program").display().to_string()),
-                    "{dir}" => argv.push(dir.display().to_string()),
-                    "{main}" => argv.push(main.display().to_string()),
-                    "{class}" => argv.push(class.clone()),
-                    "{python3}" => argv.push(python3.to_string()),
-                    other => argv.push(other.replace("{memory}", &memory_mib)),
-                }
-            }
-            argv
+            return Ok(Program::from_argv(
+                shown.fill(sources.language.run, &shown_dir),
+            ));
         };
-        if !language.build.is_empty() {
-            let mut argv = fill(language.build);
-            let mut reads = Vec::new();
-            if let Some(toolchain) = language.toolchain.and_then(toolchain_of) {
+        let boxed = sandbox
+            .keep("build")
+            .map_err(io(sandbox.scratch().as_path()))?;
+        let words = Words::of(&sources, &boxed, self)?;
+        if !sources.language.build.is_empty() {
+            let mut argv = words.fill(sources.language.build, &sandbox.scratch());
+            let mut reads = vec![boxed.clone()];
+            if let Some(toolchain) = sources.language.toolchain.and_then(toolchain_of) {
                 argv[0] = toolchain.join("bin").join(&argv[0]).display().to_string();
                 reads.push(toolchain);
             }
-            self.compile(language, argv, reads, &dir)?;
+            let shown_argv = shown.fill(sources.language.build, &shown_dir);
+            let compiler = Program::in_jail(argv, shown_argv, sandbox, reads, Workspace::Build);
+            let kept = self.compile(sources.language, compiler)?;
+            if let Some(kept) = kept {
+                kept.copy_into(&boxed).map_err(io(&boxed))?;
+                kept.copy_into(&shown_dir).map_err(io(&shown_dir))?;
+            }
         }
-        let argv = fill(language.run);
-        Ok(match self.sandbox {
-            Some(sandbox) => Program::in_jail(argv, sandbox, vec![dir], Workspace::Tmpfs),
-            None => Program::from_argv(argv),
-        })
+        Ok(Program::in_jail(
+            words.fill(sources.language.run, &boxed),
+            shown.fill(sources.language.run, &shown_dir),
+            sandbox,
+            vec![boxed],
+            Workspace::Scratch,
+        ))
     }
 
-    /// Runs the compiler `argv` in `dir`, confined like the programs, within the compile
-    /// limits: why the submission did not build, if it did not.
+    /// Runs `compiler` (a program built with the build's words, confined or not) within the
+    /// compile limits: what it wrote, when confined, or why the submission did not build.
     fn compile(
         &self,
         language: &Language,
-        argv: Vec<String>,
-        reads: Vec<PathBuf>,
-        dir: &Path,
-    ) -> Result<(), BuildError> {
-        let shown = argv.join(" ");
-        let compiler = match self.sandbox {
-            Some(sandbox) => Program::in_jail(
-                argv,
-                sandbox,
-                reads,
-                Workspace::Directory(dir.to_path_buf()),
-            ),
-            None => Program::from_argv(argv),
-        };
+        compiler: impl Into<Compiler>,
+    ) -> Result<Option<Arc<referee_sandbox::Kept>>, BuildError> {
+        let compiler = compiler.into().0;
+        let shown = compiler.words().join(" ");
         let limits = Limits {
             cpu: self.cpu,
             memory: self.memory.max(BUILD_MEMORY),
@@ -685,8 +674,19 @@ impl Builder<'_> {
                 command: shown.clone(),
                 source: Arc::new(e),
             })?;
+        // The scratch full, or a file as large as it (a sparse one takes no room): the C
+        // library's words for both, in the C locale the sandbox sets.
+        let said = String::from_utf8_lossy(&run.stderr_tail);
+        let filled = run.kept.as_ref().is_some_and(|k| k.full())
+            || said.contains("File size limit exceeded")
+            || said.contains("No space left on device");
         let why = match run.ending {
-            Ending::Exited(0) => return Ok(()),
+            Ending::Exited(0) => return Ok(run.kept),
+            Ending::Exited(_) | Ending::Signalled(_) if filled => format!(
+                "the build wrote {} or more, the most a build may write; {}",
+                mebibytes(referee_sandbox::BUILD_WRITES),
+                exit_text(run.ending)
+            ),
             Ending::Exited(_) | Ending::Signalled(_) => {
                 let message = String::from_utf8_lossy(&run.stderr_tail);
                 let first = message.lines().take(3).collect::<Vec<_>>().join(" | ");
@@ -717,6 +717,70 @@ impl Builder<'_> {
             command: shown,
             why,
         })
+    }
+}
+
+/// A compiler to run: a program, confined or not.
+struct Compiler(Program);
+
+impl From<Program> for Compiler {
+    fn from(program: Program) -> Compiler {
+        Compiler(program)
+    }
+}
+
+impl From<Vec<String>> for Compiler {
+    fn from(argv: Vec<String>) -> Compiler {
+        Compiler(Program::from_argv(argv))
+    }
+}
+
+/// The words a submission's build and run commands are filled with, for its sources copied
+/// into one directory.
+struct Words {
+    /// The sources' copies, in order.
+    files: Vec<PathBuf>,
+    /// The main file's copy.
+    main: PathBuf,
+    /// The main file's stem (a Java class).
+    class: String,
+    /// The memory limit in MiB.
+    memory_mib: String,
+    /// The Python 3 the sandbox runs.
+    python3: &'static str,
+}
+
+impl Words {
+    /// The words of `sources` copied into `dir`, for `builder`'s builds.
+    fn of(sources: &Sources, dir: &Path, builder: &Builder) -> Result<Words, BuildError> {
+        let (files, main) = sources.copied_into(dir)?;
+        let class = main
+            .file_stem()
+            .map_or(String::new(), |s| s.to_string_lossy().to_string());
+        Ok(Words {
+            files,
+            main,
+            class,
+            memory_mib: (builder.memory >> 20).to_string(),
+            python3: python3(builder.sandbox.is_some()),
+        })
+    }
+
+    /// The command `words`, its program and class files in `dir`.
+    fn fill(&self, words: &[&str], dir: &Path) -> Vec<String> {
+        let mut argv = Vec::new();
+        for word in words {
+            match *word {
+                "{srcs}" => argv.extend(self.files.iter().map(|f| f.display().to_string())),
+                "{bin}" => argv.push(dir.join("program").display().to_string()),
+                "{dir}" => argv.push(dir.display().to_string()),
+                "{main}" => argv.push(self.main.display().to_string()),
+                "{class}" => argv.push(self.class.clone()),
+                "{python3}" => argv.push(self.python3.to_string()),
+                other => argv.push(other.replace("{memory}", &self.memory_mib)),
+            }
+        }
+        argv
     }
 }
 
@@ -756,6 +820,9 @@ pub enum BuildError {
         /// Why.
         source: Arc<std::io::Error>,
     },
+    /// Its files cannot be copied where its user can read them.
+    #[error("cannot copy its files into the sandbox: {0}")]
+    Staged(Arc<std::io::Error>),
     /// The compiler cannot be started.
     #[error("compile-error: {language} ({command}): cannot run the compiler: {source}")]
     CompilerNotRun {
@@ -795,7 +862,7 @@ fn toolchain_of(command: &[&str]) -> Option<PathBuf> {
 /// problemtools run Python 3 with PyPy), else `python3`; confined, on the sandbox's `PATH`.
 fn python3(confined: bool) -> &'static str {
     let path = if confined {
-        Some(std::ffi::OsString::from(crate::audit::sandbox::PATH))
+        Some(std::ffi::OsString::from(referee_sandbox::PATH))
     } else {
         std::env::var_os("PATH")
     };

@@ -21,9 +21,9 @@ use std::sync::Arc;
 use super::evidence::Evidence;
 use super::outcome::{difference, Tried};
 use super::plan::{Prepared, UnitCase};
-use super::program::Ending;
 use super::{Kind, Source};
 use crate::harness::findings::signature;
+use referee_sandbox::Ending;
 
 /// A failure at stage `S`.
 #[derive(Debug, Clone)]
@@ -52,11 +52,15 @@ pub struct Isolated<C> {
     pub input: Vec<u8>,
     /// Set when no single case of the failing run fails alone: `input` is the whole unit's.
     pub batch_only: bool,
+    /// The time limit its runs get: its case's, or the whole unit's (the sum of its cases').
+    pub limit: std::time::Duration,
 }
 
 /// The last stage: run again, shrunk and confirmed, ready to report.
 #[derive(Debug, Clone)]
 pub struct Settled {
+    /// The time limit its input's runs get (the reproducing command's).
+    pub limit: std::time::Duration,
     /// Its kind as reported (`flaky` and `engine-disputed` differ from the kind seen).
     pub kind: Kind,
     /// Where its case comes from.
@@ -147,7 +151,7 @@ fn crash_detail(kind: Kind, ending: Ending) -> String {
 mod tests {
     use super::*;
     use crate::audit::evidence::Reruns;
-    use crate::audit::program::Run;
+    use referee_sandbox::Run;
 
     fn tried(ending: Ending, stdout: &[u8], expected: &str) -> Tried {
         Tried::new(Run::ended(ending, stdout), expected.to_string())
@@ -177,6 +181,7 @@ mod tests {
                 },
                 input: b"1\n".to_vec(),
                 batch_only: false,
+                limit: std::time::Duration::from_secs(1),
             },
         }
     }
@@ -212,6 +217,7 @@ mod tests {
             seen: Kind::WrongAnswer,
             tried: run.clone(),
             stage: Settled {
+                limit: std::time::Duration::from_secs(1),
                 kind,
                 source: Source::Examples,
                 shape: Some("3x3".into()),

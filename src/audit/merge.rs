@@ -151,6 +151,7 @@ fn combine(
         problem: first.problem.clone(),
         time_limit: time_limit(reports),
         memory_limit: first.memory_limit,
+        max_output: first.max_output,
         confinement: first.confinement.clone(),
         has_data: reports.iter().any(|r| r.has_data),
         programs,

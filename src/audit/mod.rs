@@ -34,10 +34,10 @@
 //!
 //! Every run of a program goes through its [`runner::Runner`] (counted, held to the time
 //! limit, cut at the deadline or on interruption): the time limit counts CPU time, as judge
-//! systems do, and wall-clock time only caps a program that sleeps or blocks ([`usage`]), so
-//! a busy machine gives the same verdicts as an idle one; the memory its processes hold is held
-//! to the memory limit. Every program, and every submission's build, runs in the [`sandbox`]
-//! (unless `--unconfined`), as a judge system's sandbox confines a submission. An interrupted
+//! systems do, and wall-clock time only caps a program that sleeps or blocks, so a busy machine
+//! gives the same verdicts as an idle one; the memory the run holds is held to the memory limit.
+//! Every program, and every submission's build, runs in the sandbox of the `referee-sandbox`
+//! crate (unless `--unconfined`), as a judge system's sandbox runs a submission. An interrupted
 //! audit ends every process it started, writes its reports and exits 128 + the signal.
 //!
 //! The same seed gives the same cases and the same findings whatever `--jobs`: cases are drawn
@@ -81,16 +81,11 @@ pub mod plan;
 #[cfg(target_os = "linux")]
 pub mod probe;
 #[cfg(target_os = "linux")]
-pub mod program;
-#[cfg(target_os = "linux")]
 pub mod repeat;
 #[cfg(target_os = "linux")]
 pub mod report;
 #[cfg(target_os = "linux")]
 pub mod runner;
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
-pub mod sandbox;
 #[cfg(target_os = "linux")]
 mod schedule;
 #[cfg(target_os = "linux")]
@@ -107,8 +102,6 @@ pub mod sink;
 mod stages;
 #[cfg(target_os = "linux")]
 pub mod strengthen;
-#[cfg(target_os = "linux")]
-pub mod usage;
 pub mod verdict;
 
 use std::fmt;

@@ -2,10 +2,10 @@
 //! failure, which cases of a multi-case run it got wrong, and how its output differs (the
 //! signatures' text).
 
-use super::program::{Ending, Run};
 use super::Kind;
 use crate::answer::{compare, escape, Verdict};
 use crate::audit::Auditable;
+use referee_sandbox::{Ending, Run};
 
 /// One run's outcome against the engine's expected output.
 #[derive(Debug, Clone)]

@@ -81,7 +81,7 @@ fn about(report: &AuditReport, out: &Path, properties: &[(String, String)]) -> V
     about.push(format!(
         "Programs run {}; the memory limit {}.",
         report.confinement.text(),
-        crate::audit::program::mebibytes(report.memory_limit)
+        referee_sandbox::mebibytes(report.memory_limit)
     ));
     about.push(format!(
         "Time limit of the runs: {}.",

@@ -11,13 +11,13 @@ use super::data::{self, Data, ProblemForm};
 use super::deadlines::{BudgetSpent, Deadlines};
 use super::entrants::Entrant;
 use super::limits::Advice;
-use super::program::{interrupted, Reaper};
 use super::runner::TimeLimit;
 use super::settings::Settings;
 use super::sink::Audited;
 use super::stages::*;
 use crate::error::RunError;
 use crate::game::{Form, RuleSet};
+use referee_sandbox::{interrupted, Reaper};
 
 /// How long each stage took, in order.
 struct Phases {
@@ -86,6 +86,7 @@ pub fn audit<G: Auditable>(
         problem,
         time_limit: examined.time_limit,
         memory_limit: settings.limits.memory,
+        max_output: settings.limits.max_output as u64,
         confinement: settings.confinement.clone(),
         has_data: !data.found.is_empty(),
         programs,

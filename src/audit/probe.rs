@@ -17,12 +17,12 @@
 //! answers within `--time` is wrong, not unaudited.
 
 use super::outcome::{answers_in_shape, exit_text, Tried};
-use super::program::Ending;
 use super::runner::{NoAnswer, Runner};
 use super::Kind;
 use crate::answer::escape;
 use crate::audit::Auditable;
 use crate::game::{in_form, render, Engine, Form};
+use referee_sandbox::Ending;
 
 /// What the probe found.
 #[derive(Debug, Clone)]

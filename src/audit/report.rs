@@ -15,7 +15,6 @@ use super::audited::{AuditReport, FindingRecord, ProgramRecord, Reached};
 use super::data::DataOutcome;
 use super::entrants::Class;
 use super::layout::Layout;
-use super::sandbox::Confinement;
 use super::settings::{FormRule, Settings};
 use super::strengthen::{scores_of, uncovered};
 use super::verdict::{does, verdict, Facts, Scores, Standing};
@@ -24,6 +23,7 @@ use crate::game::RuleSet;
 use crate::report::as_text;
 use crate::report::manifest::Manifest;
 use crate::report::write::{Digest, Staging};
+use referee_sandbox::Confinement;
 
 /// The columns of `programs.csv`, one row per program in the order given.
 pub const PROGRAMS_HEADER: [&str; 12] = [
@@ -334,10 +334,9 @@ pub fn detail(f: &FindingRecord) -> String {
 }
 
 /// The row of `findings.csv` (columns [`FINDINGS_HEADER`]) of finding `number` (from 1) of
-/// `program`, in a run of `game` under `rules`.
+/// `program` in `report`.
 pub fn finding_row(
-    game: &str,
-    rules: &str,
+    report: &AuditReport,
     program: &ProgramRecord,
     number: usize,
     f: &FindingRecord,
@@ -345,8 +344,8 @@ pub fn finding_row(
     vec![
         number.to_string(),
         f.kind.to_string(),
-        game.to_string(),
-        rules.to_string(),
+        report.game.clone(),
+        report.rules.clone(),
         f.file.clone(),
         f.expected.clone(),
         f.got.clone(),
@@ -361,7 +360,7 @@ pub fn finding_row(
         f.source.column(),
         f.form.as_str().to_string(),
         limits(f).to_string(),
-        reproduce(program, f),
+        reproduce(report, program, f, &f.file),
         f.stderr.clone(),
     ]
 }
@@ -375,9 +374,40 @@ fn limits(f: &FindingRecord) -> &'static str {
     }
 }
 
-/// The command that reproduces a finding, in the program's directory of the report.
-fn reproduce(program: &ProgramRecord, f: &FindingRecord) -> String {
-    format!("{} < {}", program.command.as_deref().unwrap_or(""), f.file)
+/// The command that reproduces a finding as audit ran it, its input at `input`: `referee run`
+/// with the limits of the finding's run and the audit's confinement, then the program's
+/// command.
+pub fn reproduce(
+    report: &AuditReport,
+    program: &ProgramRecord,
+    f: &FindingRecord,
+    input: &str,
+) -> String {
+    let mut words = vec![
+        "referee".to_string(),
+        "run".to_string(),
+        "--timeout".to_string(),
+        format!("{:.3}", f.limit.as_secs_f64()),
+        "--memory".to_string(),
+        (report.memory_limit >> 20).to_string(),
+    ];
+    if report.max_output != super::audited::DEFAULT_MAX_OUTPUT {
+        words.extend(["--max-output".to_string(), report.max_output.to_string()]);
+    }
+    match &report.confinement {
+        Confinement::Confined { allowed, .. } => {
+            for path in allowed {
+                words.extend(["--allow-read".to_string(), path.display().to_string()]);
+            }
+        }
+        Confinement::Unconfined => words.push("--unconfined".to_string()),
+    }
+    let quoted = shlex::try_join(words.iter().map(String::as_str)).unwrap_or(words.join(" "));
+    let input = shlex::try_quote(input).map_or(input.to_string(), |q| q.to_string());
+    format!(
+        "{quoted} -- {} < {input}",
+        program.command.as_deref().unwrap_or("")
+    )
 }
 
 /// The options of an audit run that change its reports, as its manifest writes them (each
@@ -526,7 +556,7 @@ pub fn write_report(
             .findings
             .iter()
             .enumerate()
-            .map(|(i, f)| finding_row(&report.game, &report.rules, program, i + 1, f))
+            .map(|(i, f)| finding_row(report, program, i + 1, f))
             .collect();
         let name = Layout::findings(&program.name);
         let digest = staging.csv(&name, &FINDINGS_HEADER, &rows)?;
@@ -551,7 +581,7 @@ pub fn write_report(
         scores_explained: SCORES_EXPLAINED,
         time_limit: report.time_limit.describe(),
         timeout_clock: "cpu",
-        wall_cap_factor: super::usage::WALL_FACTOR,
+        wall_cap_factor: referee_sandbox::WALL_FACTOR,
         runs: report.runs(),
     };
     staging.json(
@@ -678,7 +708,7 @@ pub fn shown(
     f: &FindingRecord,
     out: &std::path::Path,
 ) -> crate::report::ci::ShownFinding {
-    let row = finding_row(&report.game, &report.rules, program, number, f);
+    let row = finding_row(report, program, number, f);
     crate::report::ci::ShownFinding {
         number,
         game: report.game.clone(),
@@ -702,7 +732,15 @@ pub fn shown(
             ),
         ],
         facts: vec![
-            ("reproduce".into(), reproduce(program, f)),
+            (
+                "reproduce".into(),
+                reproduce(
+                    report,
+                    program,
+                    f,
+                    &out.join(finding_path(program, f)).display().to_string(),
+                ),
+            ),
             ("input form".into(), f.form.as_str().to_string()),
             ("limits".into(), limits(f).to_string()),
             ("how it was confirmed".into(), f.evidence.text()),

@@ -1,9 +1,10 @@
 //! Running one program: every run of an audit goes through its [`Runner`], so each is counted,
 //! held to the time limit (CPU time, as judge systems count it; wall-clock time only caps, see
-//! [`super::usage`]), written in the form the program reads, and cut at the audit's deadline or
+//! [`referee_sandbox::Limits`]), written in the form the program reads, and cut at the audit's deadline or
 //! on interruption.
 
 use crate::audit::Auditable;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -11,12 +12,16 @@ use std::time::{Duration, Instant};
 use super::deadlines::{Deadlines, Meter};
 use super::outcome::Tried;
 use super::plan::judged;
-use super::program::{Ending, Limits, Program};
 use crate::game::{in_form, Form};
+use referee_sandbox::{Ending, Limits, Program};
 
 /// How much CPU time a run that is as long as the data's longest file may take, as a multiple
 /// of the most CPU time a program expected accepted took on one data file.
 pub const LIMIT_FACTOR: u32 = 5;
+
+/// The most failing runs of one program checked for the files its sandbox hides from it
+/// ([`Runner::blocked`]).
+pub const BLOCKED_CHECKS: u32 = 3;
 
 /// The least time limit a derived limit gives (the CPU time of starting an interpreter).
 pub const LEAST_LIMIT: Duration = Duration::from_millis(250);
@@ -25,7 +30,7 @@ pub const LEAST_LIMIT: Duration = Duration::from_millis(250);
 /// expected accepted on the existing data, [`LIMIT_FACTOR`] times the slowest, scaled by the
 /// run's input against the data's largest file, at least [`LEAST_LIMIT`], at most `--timeout`;
 /// `--timeout` itself when no such time is known. A run's wall-clock time is capped at
-/// [`super::usage::WALL_FACTOR`] times its limit, its waits for a CPU not counted.
+/// [`referee_sandbox::WALL_FACTOR`] times its limit, its waits for a CPU not counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TimeLimit {
     /// `--timeout`: no run takes more CPU time.
@@ -70,12 +75,13 @@ impl TimeLimit {
     /// In words, for summaries and manifests.
     pub fn describe(&self) -> String {
         let cap = format!(
-            "; wall-clock cap {} x the limit, waits for a CPU not counted",
-            super::usage::WALL_FACTOR
+            "; a run of several cases the sum of theirs; wall-clock cap {} x the limit, waits \
+             for a CPU not counted",
+            referee_sandbox::WALL_FACTOR
         );
         match self.from_data {
             None => format!(
-                "{:.2} s of CPU time per run (--timeout){cap}",
+                "{:.2} s of CPU time per case (--timeout){cap}",
                 self.most.as_secs_f64()
             ),
             Some(FromData { slowest, largest }) => format!(
@@ -112,7 +118,7 @@ pub struct Runner<'a, G: Auditable> {
     /// The rule set.
     pub rules: G::Options,
     /// The audit's deadlines: runs still going at the findings' end are cut
-    /// ([`super::program::Ending::Cut`]).
+    /// ([`referee_sandbox::Ending::Cut`]).
     deadlines: &'a Deadlines,
     /// The wall-clock time of the program's runs, shared by all its runners.
     meter: Meter,
@@ -122,6 +128,11 @@ pub struct Runner<'a, G: Auditable> {
     /// nanoseconds; a run stopped by the wall-clock cap counts its CPU limit.
     cpu: Arc<AtomicU64>,
     fatal: Arc<Mutex<Option<String>>>,
+    /// How many more of its failing runs are run again watched for the files the sandbox
+    /// hides from it ([`Runner::blocked`]).
+    checks_left: Arc<std::sync::atomic::AtomicU32>,
+    /// What it may never be given to read, whatever it asks.
+    protected: Arc<[PathBuf]>,
 }
 
 impl<'a, G: Auditable> Runner<'a, G> {
@@ -133,6 +144,7 @@ impl<'a, G: Auditable> Runner<'a, G> {
         form: Form,
         rules: G::Options,
         deadlines: &'a Deadlines,
+        protected: Arc<[PathBuf]>,
     ) -> Runner<'a, G> {
         Runner {
             program,
@@ -145,6 +157,8 @@ impl<'a, G: Auditable> Runner<'a, G> {
             runs: Arc::new(AtomicU64::new(0)),
             cpu: Arc::new(AtomicU64::new(0)),
             fatal: Arc::new(Mutex::new(None)),
+            checks_left: Arc::new(std::sync::atomic::AtomicU32::new(BLOCKED_CHECKS)),
+            protected,
         }
     }
 
@@ -162,6 +176,8 @@ impl<'a, G: Auditable> Runner<'a, G> {
             runs: Arc::clone(&self.runs),
             cpu: Arc::clone(&self.cpu),
             fatal: Arc::clone(&self.fatal),
+            checks_left: Arc::clone(&self.checks_left),
+            protected: Arc::clone(&self.protected),
         }
     }
 
@@ -237,7 +253,17 @@ impl<'a, G: Auditable> Runner<'a, G> {
                 };
                 let nanos = u64::try_from(charged.as_nanos()).unwrap_or(u64::MAX);
                 self.cpu.fetch_add(nanos, Ordering::Relaxed);
-                Some(Tried::new(run, expected.to_string()))
+                let tried = Tried::new(run, expected.to_string());
+                if tried.kind.is_some() && !tried.cut() {
+                    if let Some(why) = self.blocked(input, expected, limits, cut) {
+                        self.fatal
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .get_or_insert(why);
+                        return None;
+                    }
+                }
+                Some(tried)
             }
             Err(e) => {
                 let mut fatal = self.fatal.lock().unwrap_or_else(|e| e.into_inner());
@@ -247,6 +273,62 @@ impl<'a, G: Auditable> Runner<'a, G> {
                 None
             }
         }
+    }
+
+    /// Whether the program fails only because its sandbox hides files it reads, checked on a
+    /// failing run (`input` within `limits`): that run again, watched for the paths it asks
+    /// for; when it asked for some the sandbox hides (never the audit's inputs, reports or
+    /// package), once more with their directories readable. When that passes, the program is
+    /// not wrong but cannot be audited so: why, naming the `--allow-read` it needs. Checked on
+    /// its first failing runs, [`BLOCKED_CHECKS`] at most (a run in a form it does not read
+    /// fails whatever it may read), and never again once a check finds it asks for nothing
+    /// hidden.
+    fn blocked(
+        &self,
+        input: &[u8],
+        expected: &str,
+        limits: &Limits,
+        cut: Option<Instant>,
+    ) -> Option<String> {
+        let left = self
+            .checks_left
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+        if self.program.jail().is_none() || left.is_err() {
+            return None;
+        }
+        let watched = self.program.run_watched(input, limits, cut).ok()?;
+        let hidden: Vec<PathBuf> = watched
+            .hidden
+            .into_iter()
+            .filter(|p| !self.protected.iter().any(|q| p.starts_with(q)))
+            .collect();
+        let dirs = directories_of(&hidden, &self.protected);
+        if dirs.is_empty() {
+            self.checks_left.store(0, Ordering::SeqCst);
+            return None;
+        }
+        let again = self.program.reading(&dirs).run(input, limits, cut).ok()?;
+        let passes = Tried::new(again, expected.to_string()).kind.is_none();
+        let listed = |paths: &[PathBuf]| {
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        passes.then(|| {
+            let flags: Vec<String> = dirs
+                .iter()
+                .map(|d| format!("--allow-read {}", d.display()))
+                .collect();
+            format!(
+                "{}: the sandbox hides files it reads ({}), and it passes when it may read them: \
+                 not audited; give them with {} (docs/security.md)",
+                self.program.display(),
+                listed(&hidden),
+                flags.join(" ")
+            )
+        })
     }
 
     /// [`run_for`](Self::run_for) that must end: why it did not otherwise.
@@ -266,6 +348,16 @@ impl<'a, G: Auditable> Runner<'a, G> {
         Ok(tried)
     }
 
+    /// The time limit of a run of cases of `sizes` bytes each (in the single-case form): the sum
+    /// of their limits, as a judge system gives each case its own ([`TimeLimit::for_bytes`]);
+    /// a run of one case, that case's.
+    pub fn limit_of_cases(&self, sizes: impl IntoIterator<Item = usize>) -> Duration {
+        sizes
+            .into_iter()
+            .map(|bytes| self.time_limit.for_bytes(bytes))
+            .sum()
+    }
+
     /// Runs the program on `input` as it is, within the time limit of its size, cut at the
     /// audit's deadline.
     pub fn run(&self, input: &[u8], expected: &str) -> Option<Tried> {
@@ -277,18 +369,18 @@ impl<'a, G: Auditable> Runner<'a, G> {
         )
     }
 
-    /// [`run`](Self::run) with `factor` times the time limit (a timeout run again), and
+    /// [`run`](Self::run) given `cpu` of CPU time (a timeout is run again with more), and
     /// `padding` bytes more environment.
     pub fn run_again(
         &self,
         input: &[u8],
         expected: &str,
-        factor: u32,
+        cpu: Duration,
         padding: usize,
     ) -> Option<Tried> {
         self.runs.fetch_add(1, Ordering::Relaxed);
         let limits = Limits {
-            cpu: self.time_limit.for_bytes(input.len()) * factor,
+            cpu,
             padding,
             ..self.limits
         };
@@ -306,7 +398,11 @@ impl<'a, G: Auditable> Runner<'a, G> {
     pub fn run_cases(&self, inputs: &[Vec<u8>]) -> Option<(Tried, Vec<String>)> {
         let input = self.input_of(inputs);
         let (expected, verdicts) = judged::<G>(&input, self.rules)?;
-        Some((self.run(&input, &expected)?, verdicts))
+        let limit = self.limit_of_cases(inputs.iter().map(Vec::len));
+        Some((
+            self.run_for(&input, &expected, limit, self.deadline())?,
+            verdicts,
+        ))
     }
 
     /// Runs so far.
@@ -320,9 +416,73 @@ impl<'a, G: Auditable> Runner<'a, G> {
     }
 }
 
+/// The directories that hold `paths` (a directory is its own), each once, none inside
+/// another: what a program that asked for `paths` needs to read. A directory that holds one
+/// of `protected`, or the root, is never one: the file itself stands for it then.
+fn directories_of(paths: &[PathBuf], protected: &[PathBuf]) -> Vec<PathBuf> {
+    let holds_protected =
+        |dir: &Path| dir.parent().is_none() || protected.iter().any(|q| q.starts_with(dir));
+    let mut dirs: Vec<PathBuf> = paths
+        .iter()
+        .filter_map(|p| {
+            let dir = if p.is_dir() { p.as_path() } else { p.parent()? };
+            if !holds_protected(dir) {
+                Some(dir.to_path_buf())
+            } else if !holds_protected(p) {
+                Some(p.clone())
+            } else {
+                None
+            }
+        })
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    let all = dirs.clone();
+    dirs.retain(|d| !all.iter().any(|other| other != d && d.starts_with(other)));
+    dirs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_directories_a_program_needs_hold_every_path_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let classes = dir.path().join("classes");
+        std::fs::create_dir_all(classes.join("nested")).unwrap();
+        for file in [
+            "classes/Main.class",
+            "classes/nested/Util.class",
+            "config.txt",
+        ] {
+            std::fs::write(dir.path().join(file), "").unwrap();
+        }
+        let asked = [
+            classes.join("Main.class"),
+            classes.join("nested/Util.class"),
+            classes.clone(),
+            dir.path().join("config.txt"),
+        ];
+        // The classes' directory holds the nested one; the configuration's is the root, which
+        // holds them all.
+        assert_eq!(directories_of(&asked, &[]), [dir.path().to_path_buf()]);
+        assert_eq!(
+            directories_of(&asked[..3], &[]),
+            std::slice::from_ref(&classes)
+        );
+        assert!(directories_of(&[], &[]).is_empty());
+        // A directory holding what the audit protects is never given: the file stands for it.
+        let data = dir.path().join("data");
+        assert_eq!(
+            directories_of(&asked, &[data]),
+            [classes, dir.path().join("config.txt")]
+        );
+        assert_eq!(
+            directories_of(&[PathBuf::from("/etc-like")], &[]),
+            [PathBuf::from("/etc-like")]
+        );
+    }
 
     #[test]
     fn a_time_limit_from_the_data_scales_with_the_input_and_stays_in_bounds() {

@@ -29,10 +29,10 @@ use super::deadlines::Deadlines;
 use super::failure::{Failure, Seen};
 use super::finding::ProgramFindings;
 use super::plan::{Plan, Prepared};
-use super::program::past;
 use super::runner::Runner;
 use super::settings::Settings;
 use super::settle::examine;
+use referee_sandbox::past;
 
 /// The most prepared units kept at once.
 pub const CACHE_UNITS: usize = 512;
@@ -327,7 +327,7 @@ impl<G: Auditable> SharedRun<'_, '_, '_, G> {
                 if let Some(dir) = &self.settings.save_runs {
                     save_run(dir, p);
                 }
-                let limit = runner.time_limit.for_bytes(p.input.len());
+                let limit = runner.limit_of_cases(p.cases.iter().map(|c| c.input.len()));
                 runner.run_for(&p.input, &p.expected, limit, self.deadlines.cases())
             });
         let mut state = self.lock();

@@ -3,10 +3,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::program::Limits;
-use super::sandbox::Confinement;
 use crate::game::{Constraints, Form};
 use crate::shard::Shard;
+use referee_sandbox::{Confinement, Limits};
 
 /// How the problem's input form is found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,4 +66,19 @@ pub struct Settings<O> {
     pub confinement: Confinement,
     /// The repeated runs of the limits' advice (`--repeat`), and the package's rules.
     pub advising: super::limits::Advising,
+}
+
+impl<O> Settings<O> {
+    /// What the programs must never be given to read, whatever they ask: the audit's inputs
+    /// (the package's data and answers), its reports, the runs it saves, the package it adds
+    /// to.
+    pub fn protected(&self) -> Vec<PathBuf> {
+        self.inputs
+            .iter()
+            .chain([&self.out])
+            .chain(&self.save_runs)
+            .chain(&self.add_to)
+            .filter_map(|p| std::path::absolute(p).ok())
+            .collect()
+    }
 }

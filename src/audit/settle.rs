@@ -15,7 +15,6 @@ use super::narrow::{alone, first_failing};
 use super::outcome::Tried;
 use super::plan::UnitCase;
 use super::probe::Attempt;
-use super::program::past;
 use super::runner::Runner;
 use super::settings::Settings;
 use super::shrink::{
@@ -23,6 +22,7 @@ use super::shrink::{
 };
 use super::{Kind, Source};
 use crate::game::{Case, Constraints, Engine, Form, Judged};
+use referee_sandbox::past;
 
 /// How many times a failure is run again before it is reported.
 pub const RERUNS: usize = 2;
@@ -74,25 +74,27 @@ fn isolate<G: Auditable>(
         tried,
         stage: Seen { prepared },
     } = failure;
-    let isolated =
-        |tried: Tried, case: UnitCase<G::Case>, input: Vec<u8>, batch_only: bool| Failure {
-            seen,
-            tried,
-            stage: Isolated {
-                case,
-                input,
-                batch_only,
-            },
-        };
+    let isolated = |tried: Tried, case: UnitCase<G::Case>, input: Vec<u8>, limit| Failure {
+        seen,
+        tried,
+        stage: Isolated {
+            case,
+            input,
+            batch_only: false,
+            limit,
+        },
+    };
     let mut cases = prepared.cases.clone();
     let alone_in = |cases: &mut Vec<UnitCase<G::Case>>, (i, tried): (usize, Tried)| {
         let case = cases.swap_remove(i);
         let input = runner.input_of(std::slice::from_ref(&case.input));
-        isolated(tried, case, input, false)
+        let limit = runner.time_limit.for_bytes(case.input.len());
+        isolated(tried, case, input, limit)
     };
     if cases.len() == 1 {
         let case = cases.pop().expect("one case");
-        return isolated(tried, case, prepared.input.clone(), false);
+        let limit = runner.time_limit.for_bytes(case.input.len());
+        return isolated(tried, case, prepared.input.clone(), limit);
     }
     let inputs: Vec<&[u8]> = cases.iter().map(|c| &c.input[..]).collect();
     let seen = Some((tried.clone(), prepared.verdicts.clone()));
@@ -104,8 +106,11 @@ fn isolate<G: Auditable>(
     if let Some(hit) = one_by_one {
         return alone_in(&mut cases, hit);
     }
+    let limit = runner.limit_of_cases(cases.iter().map(|c| c.input.len()));
     let case = cases.swap_remove(0);
-    isolated(tried, case, prepared.input.clone(), true)
+    let mut whole = isolated(tried, case, prepared.input.clone(), limit);
+    whole.stage.batch_only = true;
+    whole
 }
 
 /// How many times its CPU time one finding's shrinking may take of wall-clock time (without
@@ -113,16 +118,16 @@ fn isolate<G: Auditable>(
 pub const SHRINK_WALL_FACTOR: u32 = 10;
 
 /// Runs `input` again until [`RERUNS`] + 1 runs in all have ended ([`CRASH_RERUNS`] + 1 for a
-/// crash), counting the `again.runs` already seen; a timeout with twice the time; with
-/// `padding` bytes more environment. Every run that ends must fail (the same way, or another)
-/// for the failure to come back.
+/// crash), counting the `again.runs` already seen, each given `limit` of CPU time (a timeout
+/// twice that); with `padding` bytes more environment. Every run that ends must fail (the
+/// same way, or another) for the failure to come back.
 fn reproduce<G: Auditable>(
     runner: &Runner<G>,
-    input: &[u8],
-    expected: &str,
+    (input, expected): (&[u8], &str),
     kind: Kind,
     mut again: Reruns,
     padding: usize,
+    limit: std::time::Duration,
 ) -> Reruns {
     let factor = if kind == Kind::Timeout { 2 } else { 1 };
     let reruns = if kind == Kind::Crash {
@@ -131,7 +136,7 @@ fn reproduce<G: Auditable>(
         RERUNS
     };
     while again.runs <= reruns {
-        let tried = runner.run_again(input, expected, factor, padding);
+        let tried = runner.run_again(input, expected, limit * factor, padding);
         let Some(tried) = tried.filter(|t| !t.cut()) else {
             again.cut = true;
             break;
@@ -224,13 +229,14 @@ fn smallest_reproduced<G: Auditable>(
     };
     while let Some((case, tried)) = steps.pop() {
         let input = runner.input_of(std::slice::from_ref(&case.input()));
+        let limit = runner.time_limit.for_bytes(case.input().len());
         let again = reproduce(
             runner,
-            &input,
-            &tried.expected,
+            (&input, &tried.expected),
             kind,
             Reruns::seen(1),
             padding,
+            limit,
         );
         if !again.passed_again() {
             return Some(((case, tried), again, steps.len() + 1));
@@ -251,11 +257,11 @@ fn settle<G: Auditable>(
     let isolated = &failure.stage;
     let again = reproduce(
         runner,
-        &isolated.input,
-        &failure.tried.expected,
+        (&isolated.input, &failure.tried.expected),
         kind,
         seen,
         0,
+        isolated.limit,
     );
     if again.passed_again() {
         return flaky(failure, again);
@@ -286,10 +292,16 @@ fn settle<G: Auditable>(
             0,
         ),
     };
+    let limit = if shrink_steps == 0 {
+        isolated.limit
+    } else {
+        runner.time_limit.for_bytes(case.input().len())
+    };
     let single = case.input();
     let judged = G::judge(Engine::Fast, &mut &single[..], settings.rules).ok();
     let (reported, reference) = confirmed::<G>(kind, &input, &tried, settings);
     let stage = Settled {
+        limit,
         kind: reported,
         source: isolated.case.source.clone(),
         shape: (!isolated.batch_only).then(|| case.shape_label()),
@@ -351,6 +363,7 @@ fn size_of<G: Auditable>(judged: &[G::Judgement]) -> String {
 fn flaky<C: Case>(failure: Failure<Isolated<C>>, again: Reruns) -> Finding {
     let Failure { seen, tried, stage } = failure;
     let stage = Settled {
+        limit: stage.limit,
         kind: Kind::Flaky,
         source: stage.case.source.clone(),
         shape: Some(stage.case.case.shape_label()),
@@ -399,6 +412,7 @@ pub fn no_form<G: Auditable>(
             },
             input: attempt.input.clone(),
             batch_only: false,
+            limit: runner.time_limit.for_bytes(attempt.input.len()),
         },
     };
     let mut finding = settle(&runner, settings, failure, Reruns::seen(1));

@@ -28,12 +28,12 @@ use std::time::{Duration, Instant};
 
 use super::narrow::{alone, first_failing};
 use super::outcome::{difference, Tried};
-use super::program::past;
 use super::runner::Runner;
-use super::usage::thread_cpu;
 use super::Kind;
 use crate::game::{Case, Engine, Form};
 use crate::random::Rng;
+use referee_sandbox::past;
+use referee_sandbox::thread_cpu;
 
 /// How many small random cases [`search_random`] tries, and in the single-case form how many
 /// of the game's smallest cases (one run each).
@@ -112,7 +112,7 @@ impl Budget {
     }
 }
 
-/// The environment a shrunk crash must crash with too ([`super::program::Limits::padding`]):
+/// The environment a shrunk crash must crash with too ([`referee_sandbox::Limits::padding`]):
 /// past a buffer's end on the stack, what an overflow reaches depends on how much environment
 /// lies above the stack (and on its random placement), and a case at the edge would not crash
 /// where its reader runs it.
@@ -227,7 +227,12 @@ pub fn shortest_prefix<G: Auditable>(
         let input = runner.input_of(std::slice::from_ref(&v.input));
         let (expected, _) = super::plan::judged::<G>(&input, runner.rules)?;
         runner
-            .run_again(&input, &expected, 1, padding)
+            .run_again(
+                &input,
+                &expected,
+                runner.time_limit.for_bytes(input.len()),
+                padding,
+            )
             .filter(|t| !t.cut() && t.kind == Some(kind))
     };
     // `passes` passes or is assumed to (no steps); `fails` fails.

@@ -266,10 +266,12 @@ pub fn proves_wrong_on_candidate(kind: Kind) -> bool {
     )
 }
 
-/// The finding `candidate` gives a program that failed it on every run, `tried` the last.
-pub fn finding_of(candidate: &Candidate, tried: Tried) -> Finding {
+/// The finding `candidate` gives a program that failed it on every run, `tried` the last, each
+/// run given `limit` of CPU time.
+pub fn finding_of(candidate: &Candidate, tried: Tried, limit: std::time::Duration) -> Finding {
     let kind = tried.kind.expect("a failing run");
     let stage = Settled {
+        limit,
         kind,
         source: candidate.source.clone(),
         shape: candidate.shape.clone(),

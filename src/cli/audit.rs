@@ -267,13 +267,13 @@ impl AuditArgs {
     /// The sandbox the programs run in, checked before any of them runs; `None` with
     /// `--unconfined`.
     #[cfg(target_os = "linux")]
-    fn sandbox(&self) -> Result<Option<std::sync::Arc<crate::audit::sandbox::Sandbox>>, RunError> {
+    fn sandbox(&self) -> Result<Option<std::sync::Arc<referee_sandbox::Sandbox>>, RunError> {
         if self.unconfined {
             return Ok(None);
         }
-        crate::audit::sandbox::Sandbox::probe(&self.allow_read)
+        referee_sandbox::Sandbox::probe(&self.allow_read)
             .map(Some)
-            .map_err(|e| crate::audit::sandbox::NoSandbox(e).into())
+            .map_err(|e| crate::cli::refused::NoSandbox(e).into())
     }
 
     /// The settings of an audit of `programs` programs judging `G`.
@@ -281,7 +281,7 @@ impl AuditArgs {
     fn settings<G: Game>(
         &self,
         programs: usize,
-        confinement: crate::audit::sandbox::Confinement,
+        confinement: referee_sandbox::Confinement,
     ) -> Result<crate::audit::settings::Settings<G::Options>, RunError> {
         use crate::audit::settings::{FormRule, Settings};
         let time = self.time.map(|t| limit_seconds("--time", t)).transpose()?;
@@ -293,7 +293,7 @@ impl AuditArgs {
                 (c, _) => c,
             },
             time,
-            limits: crate::audit::program::Limits {
+            limits: referee_sandbox::Limits {
                 cpu: limit_seconds("--timeout", self.timeout)?,
                 memory: self.memory()?,
                 max_output: self.max_output.min(usize::MAX as u64) as usize,
@@ -331,7 +331,7 @@ impl AuditArgs {
     fn entrants(
         &self,
         notes: &mut Vec<String>,
-        sandbox: Option<&std::sync::Arc<crate::audit::sandbox::Sandbox>>,
+        sandbox: Option<&std::sync::Arc<referee_sandbox::Sandbox>>,
     ) -> Result<Vec<crate::audit::entrants::Entrant>, RunError> {
         use crate::audit::entrants;
         let mut all = entrants::from_commands(&self.cmd)?;
@@ -341,16 +341,15 @@ impl AuditArgs {
         if let Some(sandbox) = sandbox {
             for entrant in &mut all {
                 if let Ok(program) = &entrant.program {
-                    entrant.program = Ok(program.confined(sandbox));
+                    entrant.program = program
+                        .confined(sandbox)
+                        .map_err(|e| entrants::BuildError::Staged(std::sync::Arc::new(e)));
                 }
             }
         }
         if let Some(package) = &self.package {
             let dir = self.out.join("build");
             std::fs::create_dir_all(&dir).map_err(|e| RunError::io(&dir, e))?;
-            if let Some(sandbox) = sandbox.filter(|s| s.as_nobody()) {
-                sandbox.reachable(&dir)?;
-            }
             eprintln!(
                 "building the submissions of {} into {}",
                 package.display(),
@@ -370,10 +369,9 @@ impl AuditArgs {
 #[cfg(target_os = "linux")]
 pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     use crate::audit::audited::AuditReport;
-    use crate::audit::program;
     use crate::audit::report::RunOptions;
-    use crate::audit::sandbox::Confinement;
     use crate::audit::sink::{ReportDir, Sink};
+    use referee_sandbox::Confinement;
     args.check()?;
     let sandbox = args.sandbox()?;
     let confinement = sandbox
@@ -399,7 +397,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
             Ok((audited.report, dir.options().clone()))
         }
     }
-    let listening = program::interrupt_on_signals().map_err(RunError::Signals)?;
+    let listening = referee_sandbox::interrupt_on_signals().map_err(RunError::Signals)?;
     let ran = args.game.visit(Audit {
         args: &args,
         entrants: &entrants,

@@ -30,7 +30,7 @@ pub(super) struct Shown<'a> {
 /// `code`, or after an interruption by signal N, `128 + N`, said on standard error with where
 /// the reports of what was found before are.
 pub(super) fn exit_code(out: &Path, code: u8) -> ExitCode {
-    let Some(signal) = crate::audit::program::interrupted_by() else {
+    let Some(signal) = referee_sandbox::interrupted_by() else {
         return ExitCode::from(code);
     };
     eprintln!(
@@ -89,7 +89,7 @@ impl Said<'_> {
             out,
             "programs run {}; memory limit {}",
             report.confinement.text(),
-            crate::audit::program::mebibytes(report.memory_limit)
+            referee_sandbox::mebibytes(report.memory_limit)
         )?;
         if report.effort.random_dropped > 0 {
             writeln!(
@@ -199,7 +199,6 @@ fn findings_said(
     let rules = Some(&shown.options.rules)
         .filter(|r| !r.is_empty())
         .map_or(String::new(), |r| format!(" --rules {r}"));
-    let command = program.command.as_deref().unwrap_or("");
     for (i, f) in program.findings.iter().enumerate() {
         let input = shown.out.join(finding_path(program, f));
         if f.kind == Kind::EngineDisputed {
@@ -229,7 +228,11 @@ fn findings_said(
                 "    outside the contest's limits: they allow {allowed}, the case has {has}"
             )?;
         }
-        writeln!(out, "    reproduce: {command} < {}", input.display())?;
+        writeln!(
+            out,
+            "    reproduce: {}",
+            crate::audit::report::reproduce(report, program, f, &input.display().to_string())
+        )?;
         writeln!(
             out,
             "    expected:  referee judge {} {}{rules}",

@@ -9,6 +9,8 @@ mod grade;
 mod judge;
 mod package;
 mod refused;
+#[cfg(target_os = "linux")]
+mod run;
 mod show;
 mod stress;
 mod validators;
@@ -77,6 +79,10 @@ const AUDIT_EXIT: &str = exit_codes!(
      interrupted by signal N, reports written"
 );
 const SHOW_EXIT: &str = exit_codes!("; 1 the input is invalid");
+const RUN_EXIT: &str = exit_codes!(
+    " and the program exited 0 within its limits; 1 it did not (an exit code, a signal, a \
+     timeout, memory-limit, output-limit, a call the sandbox forbids)"
+);
 const PACKAGE_EXIT: &str = exit_codes!(" (the package is written)");
 
 #[derive(Debug, Subcommand)]
@@ -106,6 +112,11 @@ enum Command {
     /// cases, compare its output with the engine's, and shrink where it is wrong.
     #[command(after_help = AUDIT_EXIT)]
     Audit(Box<audit::AuditArgs>),
+    /// Run one program on standard input as `audit` runs it: confined, held to its limits;
+    /// its output, then its verdict, CPU time and memory on standard error.
+    #[cfg(target_os = "linux")]
+    #[command(after_help = RUN_EXIT)]
+    Run(run::RunArgs),
     /// Draw one case: the Pousse board after a move (as in the problem statement, with the
     /// straights and any repetition), the LittleSquares decomposition, the Some Game line.
     #[command(after_help = SHOW_EXIT)]
@@ -184,6 +195,8 @@ pub fn main() -> ExitCode {
         Command::Gen(args) => generate::generate(args),
         Command::Stress(args) => stress::stress(args),
         Command::Audit(args) => audit::audit(*args),
+        #[cfg(target_os = "linux")]
+        Command::Run(args) => run::run(args),
         Command::Show(args) => show::show(args),
         Command::Validate(args) => validators::validate_input(args),
         Command::Check(args) => validators::check_output(args),

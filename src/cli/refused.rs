@@ -171,3 +171,15 @@ pub enum UsageError {
 }
 
 impl crate::error::RunRefusal for UsageError {}
+
+/// No sandbox on this machine for the programs `audit` runs: why, and what to do.
+#[cfg(target_os = "linux")]
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{0}. audit runs other people's programs in a sandbox; --unconfined runs them with your \
+     rights instead (docs/security.md)"
+)]
+pub struct NoSandbox(pub referee_sandbox::SandboxError);
+
+#[cfg(target_os = "linux")]
+impl crate::error::RunRefusal for NoSandbox {}

@@ -341,7 +341,10 @@ fn the_html_report_shows_how_to_reproduce_each_finding() {
         "the engine&#39;s verdict",
         "confirmed-by-reference",
         "<dt>reproduce</dt>",
-        &format!("{cmd} &#60; pousse-case"),
+        &format!(
+            "-- {cmd} &#60; {}",
+            out.join("programs/mover/pousse-case").display()
+        ),
         "<dt>input form</dt><dd><pre>multi</pre>",
         "<dt>limits</dt><dd><pre>contest</pre>",
     ] {

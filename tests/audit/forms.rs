@@ -169,7 +169,12 @@ fn findings_stay_in_the_programs_form_end_to_end() {
     let input_path = program_dir(&out).join(&row["input"]);
     let input = fs::read_to_string(&input_path).unwrap();
     assert!(input.starts_with("1\n\n"), "{input}");
-    assert_eq!(row["reproduce"], format!("{cmd} < {}", row["input"]));
+    // The command audit ran, confined with the finding's limits, on the saved input.
+    assert!(
+        row["reproduce"].starts_with("referee run --timeout ")
+            && row["reproduce"].ends_with(&format!(" -- {cmd} < {}", row["input"])),
+        "{row:?}"
+    );
     let again = std::process::Command::new(&cmd)
         .stdin(fs::File::open(&input_path).unwrap())
         .output()

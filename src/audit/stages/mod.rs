@@ -77,6 +77,7 @@ impl<'e, G: Auditable> Subject<'e, G> {
                     form,
                     settings.rules,
                     deadlines,
+                    settings.protected().into(),
                 )),
                 Stage::Entered,
             ),

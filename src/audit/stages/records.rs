@@ -148,6 +148,7 @@ pub(in crate::audit) fn finding_record<G: Auditable>(
         stderr: escape(&run.stderr_tail, 1000),
         exit: exit_text(run.ending),
         stopped: run.stopped(),
+        limit: settled.limit,
         cpu: run.cpu,
         wall: run.elapsed,
         memory: run.memory,

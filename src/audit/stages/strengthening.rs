@@ -4,7 +4,7 @@
 use super::records::Recorded;
 use crate::audit::Auditable;
 use std::collections::BTreeMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::audit::audited::OnCase;
 use crate::audit::audited::{ProgramRecord, Reached, TestRecord};
@@ -139,10 +139,15 @@ fn proved_by_candidates<G: Auditable>(
         if proved.contains(&program) || !proves {
             continue;
         }
-        let Some(found) = recorded[program].subject.found_mut() else {
+        let subject = &mut recorded[program].subject;
+        let candidate = &trials[trial].candidate;
+        let limit = subject.runner.as_ref().map_or(Duration::ZERO, |r| {
+            r.time_limit.for_bytes(candidate.input.len())
+        });
+        let Some(found) = subject.found_mut() else {
             continue;
         };
-        found.keep(None, finding_of(&trials[trial].candidate, tried));
+        found.keep(None, finding_of(candidate, tried, limit));
         proved.push(program);
         files.extend(recorded[program].record_again(rules));
     }

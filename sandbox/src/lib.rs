@@ -1,0 +1,49 @@
+//! Runs someone else's program on one input as a judge system's sandbox runs a submission
+//! (isolate, DOMjudge's runguard, DMOJ's judge), with the kernel's unprivileged mechanisms and,
+//! as root, its control groups: no setuid helper, nothing to install.
+//!
+//! A **run** ([`Program::run`]) is one program on one input, held to a CPU-time limit, a
+//! memory limit and an output limit, with a wall-clock cap for a program that sleeps. Confined
+//! ([`Program::confined`], [`Jail`]), the run is the unit the kernel sees:
+//!
+//! - **its own processes**: a PID namespace of its own, whose first process (the run's init)
+//!   reaps everything and ends with the program, so that every process of the run ends with it
+//!   and none can see, signal, re-limit, renice or join the group of a process outside it (the
+//!   caller, or another run); nothing of a run outlives its caller, even one killed at once;
+//! - **accounted as the kernel counts it**: the CPU time of every thread of every process of
+//!   it, and all the memory it holds: by a control group of its own where the machine gives one
+//!   (cgroup v1 `cpuacct`, `memory`, `pids`, as root), else from `/proc` over the processes of
+//!   its namespace, the calls that make memory no resident set shows forbidden
+//!   ([`Accounting`]);
+//! - **isolated**: files (Landlock: the system's directories and the program's own files to
+//!   read, its scratch tmpfs to write), network and UNIX sockets, other processes' memory,
+//!   namespaces, scheduling (seccomp), privileges (a user namespace, `no_new_privs`, nobody as
+//!   root), its environment replaced, and no descriptor but standard input, output and error.
+//!
+//! [`Sandbox::probe`] checks, before anything runs, that the kernel has every mechanism (a
+//! confined run of `/bin/true`, one step at a time); the crate's README holds the threat model
+//! and how each promise is tested.
+
+#![deny(missing_docs)]
+
+mod cgroup;
+mod child;
+mod interrupt;
+mod opens;
+mod proc;
+mod run;
+mod sandbox;
+mod seccomp;
+mod watch;
+
+pub use interrupt::{interrupt, interrupt_on_signals, interrupted, interrupted_by, past, Reaper};
+pub use run::{
+    mebibytes, thread_cpu, wall_cap, CommandError, Ending, Kept, Limits, Program, Run,
+    PADDING_VARIABLE, WALL_FACTOR,
+};
+pub use sandbox::{
+    environment, Accounting, Confinement, Jail, Sandbox, SandboxError, Workspace, BUILD_WRITES,
+    NOBODY, OPEN_FILES, PATH, PROCESSES, STAGED_BYTES, SYSTEM,
+};
+pub use seccomp::Refusal;
+pub use watch::sample_every;

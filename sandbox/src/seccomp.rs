@@ -1,0 +1,509 @@
+//! The system-call filters of a confined run, and the notifications they send.
+//!
+//! Three kinds of call are told apart, each by a filter of its own (seccomp keeps, of every
+//! filter's answer, the most severe: an error before a notification before an allowed call):
+//!
+//! - **Forbidden** calls end the run as a crash whose detail names the call (`forbidden:
+//!   connect`): what reaches the network (`connect`, `bind`, `listen`, `accept`, `accept4`,
+//!   `sendto` to an address, `sendmsg` and `sendmmsg` opening a TCP connection with
+//!   `MSG_FASTOPEN`), another process's memory (`ptrace`, `process_vm_readv`,
+//!   `process_vm_writev`), new namespaces (`unshare`, `setns`, `clone` with a namespace flag),
+//!   and, where the run's memory is counted from its processes' resident sets rather than by
+//!   the kernel's memory controller, the memory no resident set shows (`memfd_create`,
+//!   `shmget`), as DMOJ's judge forbids them. Their filter answers `SECCOMP_RET_USER_NOTIF`:
+//!   the call waits while the run's watch reads which one it was from the filter's listener,
+//!   then ends the run.
+//! - **Refused** calls fail quietly, as on a system without them, and the program goes on:
+//!   sockets other than IPv4 and IPv6 stream sockets, and pairs other than stream pairs
+//!   (`EACCES`: the only UNIX sockets in a run are the two connected ends of a stream pair, as
+//!   Java's runtime makes one, which name no destination, so none reaches the auditor's agents,
+//!   buses or any socket path, and the C library's name-service lookups fall back to files; no
+//!   datagram leaves; an IPv4 or IPv6 stream socket may be made, as Java's runtime makes one,
+//!   but never connected); a lower priority
+//!   or another scheduling policy (`setpriority`, `sched_setscheduler`, `sched_setattr`,
+//!   `sched_setparam`: `EPERM`, so that no thread of a run waits for a CPU by its own choice,
+//!   which the wall-clock cap does not count); the user's keyrings and kernel interfaces a
+//!   contest program has no use for (`EPERM`); `clone3`, io_uring and `memfd_secret`
+//!   (`ENOSYS`: `clone3` passes its flags in memory a filter cannot read, so the C library
+//!   falls back to `clone`, whose flags it can; io_uring does its work without system calls).
+//! - Everything else is allowed; while the run is watched for the files it opens
+//!   ([`Watching::Opens`]), the calls that open a path notify too, and go on once their path
+//!   is read.
+//!
+//! Each filter first ends the process on a call of another architecture's numbering (the x32
+//! ABI's numbers, and any architecture but this one), so that no call slips past by another
+//! number. seccompiler 0.5 compiles the filters; it has no notification action, so the
+//! notifying filter is compiled with `SECCOMP_RET_TRAP` and its trap returns turned into
+//! notifications ([`notifying_filter`]).
+
+use std::collections::BTreeMap;
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::sync::OnceLock;
+
+use seccompiler::{
+    BackendError, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+    SeccompRule,
+};
+
+/// A compiled filter, as `seccomp(2)` takes it.
+pub(crate) type Program = Vec<libc::sock_filter>;
+
+/// The filters of a confined run, in the order they are installed: the quiet ones, then the
+/// one whose listener receives the notifications.
+pub(crate) struct Filters {
+    /// Calls that fail with `EACCES`, `EPERM` or `ENOSYS`.
+    pub(crate) quiet: Vec<Program>,
+    /// Forbidden calls, and the watched ones: a notification to the listener.
+    pub(crate) notifying: Program,
+}
+
+/// The calls forbidden in every confined run, by name.
+const FORBIDDEN: [(i64, &str); 14] = [
+    (libc::SYS_connect, "connect"),
+    (libc::SYS_bind, "bind"),
+    (libc::SYS_listen, "listen"),
+    (libc::SYS_accept, "accept"),
+    (libc::SYS_accept4, "accept4"),
+    (libc::SYS_sendto, "sendto"),
+    (libc::SYS_sendmsg, "sendmsg"),
+    (libc::SYS_sendmmsg, "sendmmsg"),
+    (libc::SYS_ptrace, "ptrace"),
+    (libc::SYS_process_vm_readv, "process_vm_readv"),
+    (libc::SYS_process_vm_writev, "process_vm_writev"),
+    (libc::SYS_unshare, "unshare"),
+    (libc::SYS_setns, "setns"),
+    (libc::SYS_clone, "clone"),
+];
+
+/// The calls that make memory no process's resident set shows: forbidden where the run's
+/// memory is counted from the resident sets ([`SharedMemory::Forbidden`]).
+const UNCOUNTED_MEMORY: [(i64, &str); 2] = [
+    (libc::SYS_memfd_create, "memfd_create"),
+    (libc::SYS_shmget, "shmget"),
+];
+
+/// The calls that open a path, watched while a run is diagnosed ([`Watching::Opens`]): their
+/// path argument's position. (Not `execve`: the program's own `exec`, which follows the
+/// filters, would wait for a watch that waits for it to start.)
+pub(crate) const OPENS: [(i64, usize); 3] = [
+    (libc::SYS_open, 0),
+    (libc::SYS_openat, 1),
+    (libc::SYS_openat2, 1),
+];
+
+/// The namespace flags of `clone`, each of which makes its call forbidden.
+const NAMESPACE_FLAGS: [i32; 8] = [
+    libc::CLONE_NEWNS,
+    libc::CLONE_NEWUSER,
+    libc::CLONE_NEWPID,
+    libc::CLONE_NEWNET,
+    libc::CLONE_NEWIPC,
+    libc::CLONE_NEWUTS,
+    libc::CLONE_NEWCGROUP,
+    0x80, // CLONE_NEWTIME
+];
+
+/// Calls refused with `EPERM`: a lower priority or another scheduling policy, the user's
+/// keyrings, and kernel interfaces that load programs into the kernel, watch other processes
+/// or page faults.
+const REFUSED_EPERM: [i64; 10] = [
+    libc::SYS_setpriority,
+    libc::SYS_sched_setscheduler,
+    libc::SYS_sched_setattr,
+    libc::SYS_sched_setparam,
+    libc::SYS_keyctl,
+    libc::SYS_add_key,
+    libc::SYS_request_key,
+    libc::SYS_bpf,
+    libc::SYS_perf_event_open,
+    libc::SYS_userfaultfd,
+];
+
+/// Calls refused with `ENOSYS`.
+const REFUSED_ENOSYS: [i64; 5] = [
+    libc::SYS_clone3,
+    libc::SYS_io_uring_setup,
+    libc::SYS_io_uring_enter,
+    libc::SYS_io_uring_register,
+    libc::SYS_memfd_secret,
+];
+
+/// What happens to the calls that make memory no resident set shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SharedMemory {
+    /// Allowed: the kernel's memory controller counts it.
+    Counted,
+    /// Forbidden: the run ends on them.
+    Forbidden,
+}
+
+/// Whether the calls that open a path notify too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Watching {
+    /// No: only the forbidden calls notify.
+    Forbidden,
+    /// Yes: a diagnosing run, whose opens are read and then go on.
+    Opens,
+}
+
+/// A call the sandbox forbade: the run ended on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refusal {
+    /// The call's name (`connect`).
+    pub call: &'static str,
+}
+
+impl Refusal {
+    /// The name of call number `number`, when it is one of the forbidden calls.
+    fn of(number: i64) -> Option<Refusal> {
+        FORBIDDEN
+            .iter()
+            .chain(&UNCOUNTED_MEMORY)
+            .find(|(n, _)| *n == number)
+            .map(|&(_, call)| Refusal { call })
+    }
+}
+
+/// The filters of runs whose shared memory is `shared` and whose opens are watched or not,
+/// compiled once.
+pub(crate) fn filters(shared: SharedMemory, watching: Watching) -> io::Result<&'static Filters> {
+    type Compiled = OnceLock<Result<Filters, BackendError>>;
+    static FILTERS: [Compiled; 4] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    let slot = usize::from(shared == SharedMemory::Forbidden) * 2
+        + usize::from(watching == Watching::Opens);
+    FILTERS[slot]
+        .get_or_init(|| compile(shared, watching))
+        .as_ref()
+        .map_err(|e| io::Error::other(format!("the seccomp filters do not compile: {e}")))
+}
+
+/// The quiet filters (refused calls given an error number) and the notifying one.
+fn compile(shared: SharedMemory, watching: Watching) -> Result<Filters, BackendError> {
+    let whole = |calls: &[i64]| -> Vec<(i64, Vec<SeccompRule>)> {
+        calls.iter().map(|&c| (c, Vec::new())).collect()
+    };
+    let (eacces, not_stream) = socket_filters()?;
+    let eperm = filter(
+        whole(&REFUSED_EPERM),
+        SeccompAction::Errno(libc::EPERM as u32),
+    )?;
+    let enosys = filter(
+        whole(&REFUSED_ENOSYS),
+        SeccompAction::Errno(libc::ENOSYS as u32),
+    )?;
+    let mut notifying = FORBIDDEN
+        .iter()
+        .map(|&(call, _)| Ok((call, forbidden_when(call)?)))
+        .collect::<Result<Vec<_>, BackendError>>()?;
+    if shared == SharedMemory::Forbidden {
+        notifying.extend(UNCOUNTED_MEMORY.iter().map(|&(call, _)| (call, Vec::new())));
+    }
+    if watching == Watching::Opens {
+        notifying.extend(OPENS.iter().map(|&(call, _)| (call, Vec::new())));
+    }
+    Ok(Filters {
+        quiet: vec![eacces, not_stream, eperm, enosys],
+        notifying: notifying_filter(filter(notifying, SeccompAction::Trap)?),
+    })
+}
+
+/// A condition on argument `arg`.
+fn condition(
+    arg: u8,
+    len: SeccompCmpArgLen,
+    op: SeccompCmpOp,
+    value: u64,
+) -> Result<SeccompCondition, BackendError> {
+    SeccompCondition::new(arg, len, op, value)
+}
+
+/// Sockets but IPv4 and IPv6 stream ones, and pairs but stream pairs, refused with `EACCES`:
+/// a socket of another family (the first filter), or a socket or a pair of another type (the
+/// second: the low bits of the type; the high ones are SOCK_NONBLOCK and SOCK_CLOEXEC). A
+/// datagram pair could send to any socket path (`sendmsg` names its destination in memory no
+/// filter reads); a stream pair's ends are connected to each other, and a destination given to
+/// them is refused by the kernel.
+fn socket_filters() -> Result<(Program, Program), BackendError> {
+    let other_family = SeccompRule::new(vec![
+        condition(
+            0,
+            SeccompCmpArgLen::Dword,
+            SeccompCmpOp::Ne,
+            libc::AF_INET as u64,
+        )?,
+        condition(
+            0,
+            SeccompCmpArgLen::Dword,
+            SeccompCmpOp::Ne,
+            libc::AF_INET6 as u64,
+        )?,
+    ])?;
+    let other_types = (0..16u64)
+        .filter(|&t| t != libc::SOCK_STREAM as u64)
+        .map(|t| {
+            SeccompRule::new(vec![condition(
+                1,
+                SeccompCmpArgLen::Dword,
+                SeccompCmpOp::MaskedEq(0xf),
+                t,
+            )?])
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let eacces = filter(
+        vec![(libc::SYS_socket, vec![other_family])],
+        SeccompAction::Errno(libc::EACCES as u32),
+    )?;
+    let not_stream = filter(
+        vec![
+            (libc::SYS_socket, other_types.clone()),
+            (libc::SYS_socketpair, other_types),
+        ],
+        SeccompAction::Errno(libc::EACCES as u32),
+    )?;
+    Ok((eacces, not_stream))
+}
+
+/// The rules under which the forbidden call `call` ends the run (none: always).
+fn forbidden_when(call: i64) -> Result<Vec<SeccompRule>, BackendError> {
+    Ok(match call {
+        // `sendto` to an address (without one it only writes to a connected socket, and
+        // no socket can be connected).
+        libc::SYS_sendto => vec![SeccompRule::new(vec![condition(
+            4,
+            SeccompCmpArgLen::Qword,
+            SeccompCmpOp::Ne,
+            0,
+        )?])?],
+        // `sendmsg` and `sendmmsg` opening a connection (TCP Fast Open); others only write
+        // to a connected socket, and no socket can be connected nor paired (the sandbox's own
+        // processes send the listener back on a pair made before they were confined).
+        libc::SYS_sendmsg | libc::SYS_sendmmsg => {
+            let flags = if call == libc::SYS_sendmsg { 2 } else { 3 };
+            vec![SeccompRule::new(vec![condition(
+                flags,
+                SeccompCmpArgLen::Dword,
+                SeccompCmpOp::MaskedEq(libc::MSG_FASTOPEN as u64),
+                libc::MSG_FASTOPEN as u64,
+            )?])?]
+        }
+        // `clone` making a namespace; threads and processes are the limits'.
+        libc::SYS_clone => NAMESPACE_FLAGS
+            .iter()
+            .map(|&flag| {
+                SeccompRule::new(vec![condition(
+                    0,
+                    SeccompCmpArgLen::Dword,
+                    SeccompCmpOp::MaskedEq(flag as u64),
+                    flag as u64,
+                )?])
+            })
+            .collect::<Result<_, _>>()?,
+        _ => Vec::new(),
+    })
+}
+
+/// One filter: `action` on the calls and conditions of `rules`, every other call allowed,
+/// preceded by the architecture check.
+fn filter(
+    rules: Vec<(i64, Vec<SeccompRule>)>,
+    action: SeccompAction,
+) -> Result<Program, BackendError> {
+    let rules: BTreeMap<i64, Vec<SeccompRule>> = rules.into_iter().collect();
+    let arch = std::env::consts::ARCH.try_into()?;
+    let compiled: seccompiler::BpfProgram =
+        SeccompFilter::new(rules, SeccompAction::Allow, action, arch)
+            .and_then(TryInto::try_into)?;
+    let mut program = other_numbering();
+    program.extend(compiled.into_iter().map(|i| libc::sock_filter {
+        code: i.code,
+        jt: i.jt,
+        jf: i.jf,
+        k: i.k,
+    }));
+    Ok(program)
+}
+
+/// The instruction that returns `k`.
+const RETURN: u16 = (libc::BPF_RET | libc::BPF_K) as u16;
+
+/// Three instructions that end the process on a call of the x32 ABI's numbering (bit 30 set),
+/// which the rules by number would not see; seccompiler's own check of the architecture
+/// follows them.
+fn other_numbering() -> Program {
+    const X32: u32 = 0x4000_0000;
+    vec![
+        // The call's number (offset 0 of `struct seccomp_data`).
+        libc::sock_filter {
+            code: (libc::BPF_LD | libc::BPF_W | libc::BPF_ABS) as u16,
+            jt: 0,
+            jf: 0,
+            k: 0,
+        },
+        libc::sock_filter {
+            code: (libc::BPF_JMP | libc::BPF_JGE | libc::BPF_K) as u16,
+            jt: 0,
+            jf: 1,
+            k: X32,
+        },
+        libc::sock_filter {
+            code: RETURN,
+            jt: 0,
+            jf: 0,
+            k: libc::SECCOMP_RET_KILL_PROCESS,
+        },
+    ]
+}
+
+/// `program` with its `SECCOMP_RET_TRAP` returns turned into `SECCOMP_RET_USER_NOTIF`.
+fn notifying_filter(mut program: Program) -> Program {
+    for instruction in &mut program {
+        if instruction.code == RETURN && instruction.k == libc::SECCOMP_RET_TRAP {
+            instruction.k = libc::SECCOMP_RET_USER_NOTIF;
+        }
+    }
+    program
+}
+
+/// A notification from a run's listener.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Notice {
+    /// A forbidden call: it waits until the run is ended.
+    Forbidden(Refusal),
+    /// A watched call, waiting for [`go_on`]: its id, its process (in the audit's PID
+    /// namespace, as the listener reports it), its directory argument (`AT_FDCWD` for a
+    /// path relative to the working directory, or a call without one) and the address of its
+    /// path.
+    Opens {
+        id: u64,
+        pid: u32,
+        directory: i32,
+        path: u64,
+    },
+}
+
+/// Reads the notification waiting on `listener`. `None` when it is gone (its process died).
+pub(crate) fn receive(listener: &OwnedFd) -> Option<Notice> {
+    // SAFETY: `seccomp_notif` is plain data; the kernel wants it zeroed, and fills it.
+    let mut notification: libc::seccomp_notif = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid listener descriptor and a buffer of the size the request names.
+    let received = unsafe {
+        libc::ioctl(
+            listener.as_raw_fd(),
+            libc::SECCOMP_IOCTL_NOTIF_RECV,
+            &mut notification,
+        )
+    };
+    if received != 0 {
+        return None;
+    }
+    let number = i64::from(notification.data.nr);
+    if let Some(refusal) = Refusal::of(number) {
+        return Some(Notice::Forbidden(refusal));
+    }
+    let &(call, at) = OPENS.iter().find(|(n, _)| *n == number)?;
+    let args = notification.data.args;
+    let directory = match call {
+        libc::SYS_openat | libc::SYS_openat2 => args[0] as i32,
+        _ => libc::AT_FDCWD,
+    };
+    Some(Notice::Opens {
+        id: notification.id,
+        pid: notification.pid,
+        directory,
+        path: args[at],
+    })
+}
+
+/// Lets the watched call `id` go on as the kernel would have it (the sandbox's Landlock rules
+/// still decide whether it may open its file).
+pub(crate) fn go_on(listener: &OwnedFd, id: u64) {
+    let mut response = libc::seccomp_notif_resp {
+        id,
+        val: 0,
+        error: 0,
+        flags: libc::SECCOMP_USER_NOTIF_FLAG_CONTINUE as u32,
+    };
+    // SAFETY: a valid listener descriptor and a response of the size the request names. A
+    // failure means the process is gone.
+    unsafe {
+        libc::ioctl(
+            listener.as_raw_fd(),
+            libc::SECCOMP_IOCTL_NOTIF_SEND,
+            &mut response,
+        );
+    }
+}
+
+/// Whether notification `id` is still waiting (its process has not died meanwhile): what was
+/// read of its process since is its own.
+pub(crate) fn still_waiting(listener: &OwnedFd, id: u64) -> bool {
+    let mut id = id;
+    // SAFETY: a valid listener descriptor and a u64, as the request names.
+    unsafe {
+        libc::ioctl(
+            listener.as_raw_fd(),
+            libc::SECCOMP_IOCTL_NOTIF_ID_VALID,
+            &mut id,
+        ) == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_filters_compile_and_the_notifying_one_notifies() {
+        for shared in [SharedMemory::Counted, SharedMemory::Forbidden] {
+            for watching in [Watching::Forbidden, Watching::Opens] {
+                let filters = filters(shared, watching).unwrap();
+                assert_eq!(filters.quiet.len(), 4);
+                let returns =
+                    |p: &Program, k: u32| p.iter().filter(|i| i.code == RETURN && i.k == k).count();
+                assert!(returns(&filters.notifying, libc::SECCOMP_RET_USER_NOTIF) > 0);
+                assert_eq!(returns(&filters.notifying, libc::SECCOMP_RET_TRAP), 0);
+                for program in filters.quiet.iter().chain([&filters.notifying]) {
+                    let fields = |p: &[libc::sock_filter]| -> Vec<(u16, u8, u8, u32)> {
+                        p.iter().map(|i| (i.code, i.jt, i.jf, i.k)).collect()
+                    };
+                    assert_eq!(
+                        fields(&program[..3]),
+                        fields(&other_numbering()),
+                        "the x32 check comes first"
+                    );
+                    assert!(
+                        program.len() < 4096,
+                        "seccomp takes at most 4096 instructions"
+                    );
+                }
+            }
+        }
+        // More calls notify when shared memory is forbidden and when opens are watched.
+        let size = |s, w| filters(s, w).unwrap().notifying.len();
+        assert!(
+            size(SharedMemory::Forbidden, Watching::Forbidden)
+                > size(SharedMemory::Counted, Watching::Forbidden)
+        );
+        assert!(
+            size(SharedMemory::Counted, Watching::Opens)
+                > size(SharedMemory::Counted, Watching::Forbidden)
+        );
+        assert_eq!(
+            Refusal::of(libc::SYS_connect),
+            Some(Refusal { call: "connect" })
+        );
+        assert_eq!(
+            Refusal::of(libc::SYS_memfd_create),
+            Some(Refusal {
+                call: "memfd_create"
+            })
+        );
+        assert_eq!(Refusal::of(libc::SYS_read), None);
+    }
+}

@@ -1,0 +1,509 @@
+//! Watching one run: one thread polls its three pipes, the pidfd of its first process, the
+//! listener of its notifications and its report pipe; it feeds standard input as the program
+//! reads it (a program that closes it early, or reads nothing, just stops the feeding), keeps
+//! standard output up to a cap and the last bytes of standard error, answers the notifications
+//! (a forbidden call ends the run; a watched open is read, then goes on), and reads what the run
+//! has used when due ([`Meter`]), ending it past a limit.
+
+use std::io::{self, Read, Write};
+use std::os::fd::{AsFd, OwnedFd};
+use std::path::PathBuf;
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout};
+use std::time::{Duration, Instant};
+
+use rustix::event::{poll, PollFd, PollFlags, Timespec};
+use rustix::process::Pid;
+
+use crate::cgroup::RunGroups;
+use crate::child::Record;
+use crate::interrupt::{kill_group, past};
+use crate::proc::{self, thread_waited, Usage};
+use crate::run::{wall_cap, Ending, Limits};
+use crate::sandbox::Jail;
+use crate::seccomp::{self, Notice};
+
+/// Where a run's usage is read from.
+pub(crate) enum Meter<'a> {
+    /// The run's control groups (the kernel's count), and `/proc` for the waits.
+    Groups(&'a RunGroups),
+    /// `/proc`: the processes below the keeper with this process id.
+    Keeper(i32),
+    /// `/proc`: the processes of this process group (an unconfined run).
+    Group(i32),
+}
+
+impl Meter<'_> {
+    /// What the run has used so far.
+    fn sample(&self) -> Usage {
+        match self {
+            Meter::Groups(groups) => {
+                let charged = groups.charged();
+                Usage {
+                    cpu: charged.cpu,
+                    waited: proc::longest_wait(&groups.processes()),
+                    memory: charged.memory,
+                }
+            }
+            Meter::Keeper(keeper) => proc::run_usage(*keeper),
+            Meter::Group(group) => proc::group_usage(*group),
+        }
+    }
+
+    /// Whether the run is over its memory limit of `limit` bytes: the kernel's control group
+    /// holds the run to it itself (counting pages it may reclaim, and ending a process past
+    /// it); the watch holds the resident sets read from `/proc` to it.
+    fn over_memory(&self, usage: &Usage, limit: u64) -> bool {
+        match self {
+            Meter::Groups(groups) => groups.out_of_memory(),
+            Meter::Keeper(_) | Meter::Group(_) => usage.memory > limit,
+        }
+    }
+
+    /// The process group to kill when the run's pipes outlive it.
+    fn group(&self) -> Option<i32> {
+        match self {
+            Meter::Groups(_) => None,
+            Meter::Keeper(group) | Meter::Group(group) => Some(*group),
+        }
+    }
+}
+
+/// What the watch saw: `ending` when the watch ended the run, the outputs, the last usage read
+/// and the most memory read, the run's reports, the paths asked for that its sandbox hides.
+pub(crate) struct Watched {
+    pub(crate) ending: Option<Ending>,
+    pub(crate) stdout: Vec<u8>,
+    pub(crate) stderr_tail: Vec<u8>,
+    pub(crate) usage: Usage,
+    pub(crate) peak: u64,
+    pub(crate) record: Option<Record>,
+    pub(crate) init: Option<i32>,
+    pub(crate) hidden: Vec<PathBuf>,
+}
+
+/// The end of standard error: the last `cap` bytes.
+struct Tail {
+    bytes: Vec<u8>,
+    cap: usize,
+}
+
+impl Tail {
+    fn push(&mut self, chunk: &[u8]) {
+        self.bytes.extend_from_slice(chunk);
+        if self.bytes.len() > 2 * self.cap {
+            let cut = self.bytes.len() - self.cap;
+            self.bytes.drain(..cut);
+        }
+    }
+
+    fn finish(mut self) -> Vec<u8> {
+        if self.bytes.len() > self.cap {
+            let cut = self.bytes.len() - self.cap;
+            self.bytes.drain(..cut);
+        }
+        self.bytes
+    }
+}
+
+/// Reads what is available from a non-blocking pipe: `Ok(true)` at its end.
+fn drain(pipe: &mut impl Read, buf: &mut [u8], mut take: impl FnMut(&[u8])) -> io::Result<bool> {
+    loop {
+        match pipe.read(buf) {
+            Ok(0) => return Ok(true),
+            Ok(n) => take(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(false),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The records waiting on the report pipe `report` (non-blocking), and whether it is at its
+/// end.
+pub(crate) fn read_records(report: &OwnedFd) -> (Vec<Record>, bool) {
+    let mut records = Vec::new();
+    let mut bytes = [0u8; Record::SIZE];
+    loop {
+        match rustix::io::read(report, &mut bytes) {
+            Ok(n) if n == Record::SIZE => records.push(Record::read(&bytes)),
+            Ok(0) => return (records, true),
+            // A record is written at once: a short read is a broken pipe's.
+            Ok(_) => return (records, true),
+            Err(rustix::io::Errno::INTR) => {}
+            Err(_) => return (records, false),
+        }
+    }
+}
+
+/// What the watch polls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    /// Standard input, while there is input left to feed.
+    Stdin,
+    /// Standard output, until its end.
+    Stdout,
+    /// Standard error, until its end.
+    Stderr,
+    /// The pidfd of the run's first process, until it exits.
+    Exit,
+    /// The listener of the notifications, while the run is confined.
+    Notices,
+    /// The report pipe, while the run is confined and until its end.
+    Report,
+}
+
+/// Once the program has exited, what still holds its pipes open gets this long, then the
+/// group is killed; after ten times as long, the pipes are no longer listened to.
+const GRACE: Duration = Duration::from_millis(20);
+
+/// The longest the watch sleeps, so that it notices an interruption.
+const WAKE: Duration = Duration::from_millis(50);
+
+/// How often a run's usage is read: a twentieth of its CPU limit, between 5 and 50 ms (a run
+/// that ends sooner is never read while it runs).
+pub fn sample_every(cpu_limit: Duration) -> Duration {
+    (cpu_limit / 20).clamp(Duration::from_millis(5), Duration::from_millis(50))
+}
+
+/// Watching one run: feeding its input, collecting its outputs, holding it to its limits.
+pub(crate) struct Watch<'a> {
+    pidfd: OwnedFd,
+    input: &'a [u8],
+    fed: usize,
+    stdin: Option<ChildStdin>,
+    stdout: Option<ChildStdout>,
+    stderr: Option<ChildStderr>,
+    listener: Option<OwnedFd>,
+    report: Option<&'a OwnedFd>,
+    out: Vec<u8>,
+    tail: Tail,
+    buf: Vec<u8>,
+    limits: &'a Limits,
+    meter: Meter<'a>,
+    started: Instant,
+    /// The caller's deadline.
+    cut_at: Option<Instant>,
+    exited_at: Option<Instant>,
+    usage: Usage,
+    peak: u64,
+    next_sample: Instant,
+    /// How long this thread had waited for a CPU when the run started: a program whose input
+    /// or output waits on a busy caller is not blamed for that wait either.
+    watch_waited: Duration,
+    record: Option<Record>,
+    init: Option<i32>,
+    hidden: Vec<PathBuf>,
+}
+
+impl<'a> Watch<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        child: &mut Child,
+        input: &'a [u8],
+        limits: &'a Limits,
+        listener: Option<OwnedFd>,
+        report: Option<&'a OwnedFd>,
+        meter: Meter<'a>,
+        started: Instant,
+        cut_at: Option<Instant>,
+    ) -> io::Result<Watch<'a>> {
+        let pid = Pid::from_child(child);
+        let pidfd = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty())?;
+        let stdin = child.stdin.take().filter(|_| !input.is_empty());
+        let stdout = child.stdout.take();
+        let stderr = child.stderr.take();
+        let fds = [
+            stdin.as_ref().map(|p| p.as_fd()),
+            stdout.as_ref().map(|p| p.as_fd()),
+            stderr.as_ref().map(|p| p.as_fd()),
+        ];
+        for fd in fds.into_iter().flatten() {
+            rustix::io::ioctl_fionbio(fd, true)?;
+        }
+        Ok(Watch {
+            pidfd,
+            input,
+            fed: 0,
+            stdin,
+            stdout,
+            stderr,
+            listener,
+            report,
+            out: Vec::new(),
+            tail: Tail {
+                bytes: Vec::new(),
+                cap: limits.stderr_tail,
+            },
+            buf: vec![0u8; 64 << 10],
+            limits,
+            meter,
+            started,
+            cut_at,
+            exited_at: None,
+            usage: Usage::default(),
+            peak: 0,
+            next_sample: started + sample_every(limits.cpu),
+            watch_waited: thread_waited(),
+            record: None,
+            init: None,
+            hidden: Vec::new(),
+        })
+    }
+
+    /// Watches until the program exits and its pipes close, or the watch ends the run; the
+    /// watched opens are judged against `jail`.
+    pub(crate) fn run(mut self, jail: Option<&Jail>) -> io::Result<Watched> {
+        loop {
+            if self.stdout.is_none() && self.stderr.is_none() && self.exited_at.is_some() {
+                return Ok(self.done(None));
+            }
+            let now = Instant::now();
+            if let Some(ending) = self.limit_reached(now) {
+                return Ok(self.done(Some(ending)));
+            }
+            if let Some(at) = self.exited_at {
+                if now >= at + GRACE {
+                    if let Some(group) = self.meter.group() {
+                        kill_group(group);
+                    }
+                }
+                if now >= at + 10 * GRACE {
+                    // Something outside the run holds them: stop listening.
+                    return Ok(self.done(None));
+                }
+            }
+            for (slot, revents) in self.ready(self.wait(now))? {
+                if let Some(ending) = self.serve(slot, revents, jail)? {
+                    return Ok(self.done(Some(ending)));
+                }
+            }
+        }
+    }
+
+    fn done(mut self, ending: Option<Ending>) -> Watched {
+        if let Some(report) = self.report {
+            self.take_records(report);
+        }
+        Watched {
+            ending,
+            stdout: self.out,
+            stderr_tail: self.tail.finish(),
+            usage: self.usage,
+            peak: self.peak,
+            record: self.record,
+            init: self.init,
+            hidden: self.hidden,
+        }
+    }
+
+    /// Reads the report pipe's records: whether it is at its end.
+    fn take_records(&mut self, report: &OwnedFd) -> bool {
+        let (records, ended) = read_records(report);
+        for record in records {
+            match record.tag {
+                Record::INIT => self.init = Some(record.value),
+                Record::END => {
+                    self.record = Some(record);
+                    self.exited();
+                }
+                _ => {}
+            }
+        }
+        ended
+    }
+
+    /// The program has exited: it no longer reads its input.
+    fn exited(&mut self) {
+        if self.exited_at.is_none() {
+            self.exited_at = Some(Instant::now());
+        }
+        self.stdin = None;
+    }
+
+    /// The ending the limits give the run now, if any: cut by the caller, over its memory,
+    /// over its CPU time, or over its wall-clock cap (the run's usage read when due).
+    fn limit_reached(&mut self, now: Instant) -> Option<Ending> {
+        if past(self.cut_at) {
+            return Some(Ending::Cut);
+        }
+        if now < self.next_sample || self.record.is_some() {
+            return None;
+        }
+        self.usage = self.meter.sample();
+        self.next_sample = now + sample_every(self.limits.cpu);
+        self.peak = self.peak.max(self.usage.memory);
+        if self.meter.over_memory(&self.usage, self.limits.memory) {
+            return Some(Ending::MemoryLimit);
+        }
+        if self.usage.cpu > self.limits.cpu {
+            return Some(Ending::TimedOut);
+        }
+        // Not counted: the program's waits for a CPU, and this watch's (while it waits, the
+        // program's input is not fed nor its output read).
+        let watch_waited = thread_waited().saturating_sub(self.watch_waited);
+        let counted = now
+            .saturating_duration_since(self.started)
+            .saturating_sub(self.usage.waited.max(watch_waited));
+        (counted >= wall_cap(self.limits.cpu)).then_some(Ending::WallCap)
+    }
+
+    /// How long to wait for the pipes now.
+    fn wait(&self, now: Instant) -> Duration {
+        let mut wait = WAKE.min(self.next_sample.saturating_duration_since(now));
+        if let Some(cut) = self.cut_at {
+            wait = wait.min(cut.saturating_duration_since(now));
+        }
+        if self.exited_at.is_some() {
+            wait = wait.min(GRACE);
+        }
+        wait
+    }
+
+    /// The slots ready within `wait`, and what each is ready for.
+    fn ready(&self, wait: Duration) -> io::Result<Vec<(Slot, PollFlags)>> {
+        let slots = [
+            self.stdin
+                .as_ref()
+                .map(|p| (Slot::Stdin, p.as_fd(), PollFlags::OUT)),
+            self.stdout
+                .as_ref()
+                .map(|p| (Slot::Stdout, p.as_fd(), PollFlags::IN)),
+            self.stderr
+                .as_ref()
+                .map(|p| (Slot::Stderr, p.as_fd(), PollFlags::IN)),
+            (self.exited_at.is_none() || self.report.is_some())
+                .then(|| (Slot::Exit, self.pidfd.as_fd(), PollFlags::IN)),
+            self.listener
+                .as_ref()
+                .map(|l| (Slot::Notices, l.as_fd(), PollFlags::IN)),
+            self.report
+                .map(|r| (Slot::Report, r.as_fd(), PollFlags::IN)),
+        ];
+        let polled: Vec<_> = slots.into_iter().flatten().collect();
+        let mut fds: Vec<PollFd> = polled
+            .iter()
+            .map(|(_, fd, flags)| PollFd::from_borrowed_fd(*fd, *flags))
+            .collect();
+        let timeout = Timespec::try_from(wait).unwrap_or(Timespec {
+            tv_sec: 1,
+            tv_nsec: 0,
+        });
+        match poll(&mut fds, Some(&timeout)) {
+            Ok(_) => {}
+            Err(rustix::io::Errno::INTR) => return Ok(Vec::new()),
+            Err(e) => return Err(e.into()),
+        }
+        Ok(polled
+            .iter()
+            .zip(&fds)
+            .map(|((slot, _, _), fd)| (*slot, fd.revents()))
+            .filter(|(_, r)| !r.is_empty())
+            .collect())
+    }
+
+    /// Serves one ready slot: `Some(ending)` when that ends the run.
+    fn serve(
+        &mut self,
+        slot: Slot,
+        revents: PollFlags,
+        jail: Option<&Jail>,
+    ) -> io::Result<Option<Ending>> {
+        match slot {
+            Slot::Stdin => self.feed(revents),
+            Slot::Stdout => {
+                let pipe = self.stdout.as_mut().expect("polled");
+                let (out, cap) = (&mut self.out, self.limits.max_output);
+                let mut over = false;
+                let ended = drain(pipe, &mut self.buf, |chunk| {
+                    let room = cap.saturating_sub(out.len());
+                    out.extend_from_slice(&chunk[..chunk.len().min(room)]);
+                    over |= chunk.len() > room;
+                })?;
+                if over {
+                    return Ok(Some(Ending::OutputLimit));
+                }
+                if ended {
+                    self.stdout = None;
+                }
+            }
+            Slot::Stderr => {
+                let pipe = self.stderr.as_mut().expect("polled");
+                let tail = &mut self.tail;
+                if drain(pipe, &mut self.buf, |chunk| tail.push(chunk))? {
+                    self.stderr = None;
+                }
+            }
+            Slot::Exit => {
+                // The run's first process is gone: everything of the run with it.
+                self.exited();
+                if let Some(report) = self.report.take() {
+                    self.take_records(report);
+                }
+            }
+            Slot::Report => {
+                // The exit, served first, may have read the pipe to its end.
+                let Some(report) = self.report else {
+                    return Ok(None);
+                };
+                if self.take_records(report) {
+                    self.report = None;
+                }
+            }
+            Slot::Notices => {
+                let listener = self.listener.as_ref().expect("polled");
+                if !revents.contains(PollFlags::IN) {
+                    // Every process of the run is gone.
+                    self.listener = None;
+                    return Ok(None);
+                }
+                match seccomp::receive(listener) {
+                    Some(Notice::Forbidden(refusal)) => {
+                        return Ok(Some(Ending::Forbidden(refusal)))
+                    }
+                    Some(Notice::Opens {
+                        id,
+                        pid,
+                        directory,
+                        path,
+                    }) => {
+                        let asked = crate::opens::asked(pid, directory, path);
+                        if seccomp::still_waiting(listener, id) {
+                            if let (Some(asked), Some(jail)) = (asked, jail) {
+                                if crate::opens::hidden(jail, &asked)
+                                    && !self.hidden.contains(&asked)
+                                {
+                                    self.hidden.push(asked);
+                                }
+                            }
+                        }
+                        seccomp::go_on(listener, id);
+                    }
+                    None => {}
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Writes what the program's standard input takes; closes it when all is fed, or when the
+    /// program closed its end (it reads no more).
+    fn feed(&mut self, revents: PollFlags) {
+        let pipe = self.stdin.as_mut().expect("polled");
+        let done = if revents.intersects(PollFlags::ERR | PollFlags::HUP) {
+            true
+        } else {
+            match pipe.write(&self.input[self.fed..]) {
+                Ok(n) => {
+                    self.fed += n;
+                    self.fed == self.input.len()
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => false,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => false,
+                Err(_) => true,
+            }
+        };
+        if done {
+            self.stdin = None;
+        }
+    }
+}
