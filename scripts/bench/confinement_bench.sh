@@ -62,16 +62,17 @@ isolate_cost() {
   python3 - "$ISOLATE" "$box" "$dir" "$RUNS" <<'PY'
 import subprocess, sys, time
 isolate, box, box_dir, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-def per_run(argv, **kw):
+def per_run(argv, stdin=None):
     best = 1e9
     for _ in range(3):
         start = time.perf_counter()
         for _ in range(runs):
-            subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, **kw)
+            with open(stdin or "/dev/null", "rb") as case:
+                subprocess.run(argv, stdin=case, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, check=True)
         best = min(best, (time.perf_counter() - start) / runs * 1000)
     return best
-with open(f"{box_dir}/case.in", "rb") as case:
-    bare = per_run([f"{box_dir}/pousse"], stdin=case)
+bare = per_run([f"{box_dir}/pousse"], stdin=f"{box_dir}/case.in")
 boxed = per_run([isolate, "--cg", f"--box-id={box}", "--cg-mem=262144", "--time=2",
                  "--wall-time=6", "--processes=128", "--stdin=case.in", "--run", "--", "./pousse"])
 print(f"{bare:.2f} {boxed:.2f}")
@@ -80,12 +81,12 @@ PY
 }
 
 cores=$(nproc)
-iso=$(isolate_cost)
+read -r -a iso <<<"$(isolate_cost)"
 one_c=$(rate "" 1 1 "$RUNS"); one_u=$(rate --unconfined 1 1 "$RUNS")
 def_c=$(rate "" 20 1 "$CASES"); def_u=$(rate --unconfined 20 1 "$CASES")
 all_c=$(rate "" 20 "$cores" "$CASES"); all_u=$(rate --unconfined 20 "$cores" "$CASES")
 con_c=$(contest ""); con_u=$(contest --unconfined)
-python3 - "$RUNS" "$one_c" "$one_u" "$def_c" "$def_u" "$all_c" "$all_u" "$con_c" "$con_u" "$cores" $iso <<'PY'
+python3 - "$RUNS" "$one_c" "$one_u" "$def_c" "$def_u" "$all_c" "$all_u" "$con_c" "$con_u" "$cores" "${iso[@]}" <<'PY'
 import sys
 runs, one_c, one_u, def_c, def_u, all_c, all_u, con_c, con_u, cores = map(float, sys.argv[1:11])
 iso = list(map(float, sys.argv[11:]))
