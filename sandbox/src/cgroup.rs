@@ -12,8 +12,19 @@
 //!   run is over its memory limit;
 //! - `pids.max`: the most processes and threads at once.
 //!
-//! The run's first process joins its groups by writing `0` to each group's `cgroup.procs`
-//! (opened by the audit) before it takes any other step; everything it starts is in them.
+//! A run's groups are a **slot**'s, reused run after run: joining a group of cgroup v1 waits for
+//! an RCU grace period of the kernel (some 15 ms on a machine at rest, longer than most runs), so
+//! no run joins one. Each slot has a thread of its own that joined the slot's groups once (its
+//! thread id written to each `tasks`) and does nothing but fork the runs' first processes, which
+//! are born in the groups. Slots are taken by one run at a time, and only once the previous
+//! run's processes have all ended (the slot's `tasks` holds its thread alone, else the slot is
+//! set aside and a new one made); before each run the slot's counters are reset
+//! (`cpuacct.usage`, `memory.max_usage_in_bytes`), the memory it still holds from earlier runs
+//! (slab, file pages) reclaimed (`memory.force_empty`), what it could not reclaim taken as the
+//! run's baseline (added to its limit, subtracted from its readings), and the out-of-memory
+//! count noted. The slot's thread is charged no memory (a process's pages are charged to the
+//! group of its leader's, referee's main thread) and no CPU time the run reports (that is the
+//! run's init's count of its own processes); `pids.max` leaves it room.
 //!
 //! While an audit lives it holds a lock on a file named after its groups
 //! (`/run/referee-cgroups/NAME`): groups whose lock nobody holds were left by an audit that was
@@ -22,21 +33,25 @@
 
 use std::fs;
 use std::io::{self, Write};
-use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// The controllers a run's groups belong to, in the order of [`RunGroups::dirs`].
+/// The controllers a run's groups belong to, in the order of [`Slot::dirs`].
 const CONTROLLERS: [&str; 3] = ["cpuacct", "memory", "pids"];
 
-/// The audit's own group in each controller's hierarchy, under which each run gets one.
+/// The audit's own group in each controller's hierarchy, under which its slots are.
 #[derive(Debug)]
 pub(crate) struct Cgroups {
     /// `referee-PID-N` in the `cpuacct`, `memory` and `pids` hierarchies.
     dirs: [PathBuf; 3],
-    /// Groups made so far.
+    /// Slots made so far.
     made: AtomicU64,
+    /// The slots no run holds now.
+    free: Arc<Mutex<Vec<Slot>>>,
     /// The lock that says the groups are in use, and its file.
     _lock: std::fs::File,
     lock_path: PathBuf,
@@ -125,42 +140,41 @@ impl Cgroups {
         Some(Cgroups {
             dirs,
             made: AtomicU64::new(0),
+            free: Arc::new(Mutex::new(Vec::new())),
             _lock: lock,
             lock_path: Path::new(LOCKS).join(name),
         })
     }
 
-    /// The groups of a new run, within `memory` bytes and `processes` processes and threads.
+    /// The groups of a new run, within `memory` bytes and `processes` processes and threads:
+    /// a free slot whose runs have all ended (or a new one), its counters reset.
     pub(crate) fn for_run(&self, memory: u64, processes: u64) -> io::Result<RunGroups> {
-        let n = self.made.fetch_add(1, Ordering::Relaxed);
-        let mut made = Vec::new();
-        for base in &self.dirs {
-            let dir = base.join(format!("run-{n}"));
-            fs::create_dir(&dir)?;
-            made.push(dir);
-        }
-        let mut groups = RunGroups {
-            dirs: made.try_into().expect("three controllers"),
-            joins: Vec::new(),
+        let slot = loop {
+            let free = self.free.lock().expect("the slots' lock").pop();
+            match free {
+                Some(slot) if slot.is_clear() => break slot,
+                // Something of an earlier run is still there: the slot is removed.
+                Some(slot) => drop(slot),
+                None => {
+                    let n = self.made.fetch_add(1, Ordering::Relaxed);
+                    break Slot::new(&self.dirs, n)?;
+                }
+            }
         };
-        groups.limit(memory, processes)?;
-        let joins = groups
-            .dirs
-            .iter()
-            .map(|d| {
-                fs::OpenOptions::new()
-                    .write(true)
-                    .open(d.join("cgroup.procs"))
-                    .map(OwnedFd::from)
-            })
-            .collect::<io::Result<Vec<_>>>()?;
-        groups.joins = joins;
+        let mut groups = RunGroups {
+            slot: Some(slot),
+            free: Arc::clone(&self.free),
+            memory_base: 0,
+            kills_base: 0,
+        };
+        groups.reset(memory, processes)?;
         Ok(groups)
     }
 }
 
 impl Drop for Cgroups {
     fn drop(&mut self) {
+        self.free.lock().map(|mut free| free.clear()).ok();
         for dir in &self.dirs {
             remove_group(dir);
         }
@@ -217,14 +231,103 @@ fn remove_group(dir: &Path) {
     }
 }
 
-/// One run's groups: removed when dropped (the run's processes all ended).
+/// What a slot's thread is asked: a command to spawn, and where the child goes.
+type Request = (Command, mpsc::Sender<io::Result<Child>>);
+
+/// Groups reused run after run, and the thread in them that forks each run's first process.
 #[derive(Debug)]
-pub(crate) struct RunGroups {
+struct Slot {
     /// Its `cpuacct`, `memory` and `pids` groups.
     dirs: [PathBuf; 3],
-    /// Each group's `cgroup.procs`, open for writing: the run's first process writes `0` to
-    /// each to join them.
-    joins: Vec<OwnedFd>,
+    /// Where its thread takes requests (`None` once it is told to end).
+    requests: Option<mpsc::Sender<Request>>,
+    /// Its thread, and that thread's id.
+    thread: Option<JoinHandle<()>>,
+    tid: i32,
+}
+
+impl Slot {
+    /// Slot `n`'s groups under each of `bases`, and its thread, which has joined them.
+    fn new(bases: &[PathBuf; 3], n: u64) -> io::Result<Slot> {
+        let mut dirs = Vec::new();
+        for base in bases {
+            let dir = base.join(format!("slot-{n}"));
+            if let Err(e) = fs::create_dir(&dir) {
+                dirs.iter().for_each(|d: &PathBuf| remove_group(d));
+                return Err(io::Error::new(e.kind(), format!("{}: {e}", dir.display())));
+            }
+            dirs.push(dir);
+        }
+        let dirs: [PathBuf; 3] = dirs.try_into().expect("three controllers");
+        let tasks: Vec<PathBuf> = dirs.iter().map(|d| d.join("tasks")).collect();
+        let (requests, taken) = mpsc::channel::<Request>();
+        let (joined, has_joined) = mpsc::channel::<io::Result<i32>>();
+        let thread = std::thread::Builder::new()
+            .name(format!("run-slot-{n}"))
+            .spawn(move || {
+                // SAFETY: a plain system call.
+                let tid = unsafe { libc::gettid() };
+                let joining = tasks.iter().try_for_each(|t| write(t, &tid.to_string()));
+                let ok = joining.is_ok();
+                let _ = joined.send(joining.map(|()| tid));
+                if ok {
+                    for (mut command, reply) in taken {
+                        let _ = reply.send(command.spawn());
+                    }
+                }
+            });
+        let mut slot = Slot {
+            dirs,
+            requests: Some(requests),
+            thread: None,
+            tid: 0,
+        };
+        slot.thread = Some(thread?);
+        slot.tid = has_joined
+            .recv()
+            .map_err(|_| io::Error::other("a run slot's thread ended at once"))??;
+        Ok(slot)
+    }
+
+    fn cpu(&self) -> &Path {
+        &self.dirs[0]
+    }
+
+    fn memory(&self) -> &Path {
+        &self.dirs[1]
+    }
+
+    /// Whether its groups hold its thread alone (every process of its last run has ended).
+    fn is_clear(&self) -> bool {
+        fs::read_to_string(self.cpu().join("tasks"))
+            .is_ok_and(|text| text.split_whitespace().eq([self.tid.to_string().as_str()]))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.requests = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+        for dir in &self.dirs {
+            remove_group(dir);
+        }
+    }
+}
+
+/// One run's groups: its slot's, given back when dropped (the run's processes all ended).
+#[derive(Debug)]
+pub(crate) struct RunGroups {
+    /// The slot (`None` once given back).
+    slot: Option<Slot>,
+    /// Where it goes back.
+    free: Arc<Mutex<Vec<Slot>>>,
+    /// The memory the slot held that could not be reclaimed when the run began.
+    memory_base: u64,
+    /// The kernel's count of processes it ended at the slot's memory ceiling, when the run
+    /// began.
+    kills_base: u64,
 }
 
 /// What a run's groups say.
@@ -237,70 +340,107 @@ pub(crate) struct Charged {
 }
 
 impl RunGroups {
-    fn cpu(&self) -> &Path {
-        &self.dirs[0]
+    fn slot(&self) -> &Slot {
+        self.slot
+            .as_ref()
+            .expect("a run's slot until it is dropped")
     }
 
-    fn memory(&self) -> &Path {
-        &self.dirs[1]
-    }
-
-    /// Sets the memory limit (memory and swap together, where the kernel counts swap) and the
-    /// process limit.
-    fn limit(&self, memory: u64, processes: u64) -> io::Result<()> {
-        let memory = memory.to_string();
-        write(&self.memory().join("memory.limit_in_bytes"), &memory)?;
-        let swap = self.memory().join("memory.memsw.limit_in_bytes");
-        if swap.exists() {
-            write(&swap, &memory)?;
+    /// Resets the slot's counters for a run within `memory` bytes (memory and swap together,
+    /// where the kernel counts swap) and `processes` processes and threads.
+    fn reset(&mut self, memory: u64, processes: u64) -> io::Result<()> {
+        let dir = self.slot().memory().to_path_buf();
+        write(&self.slot().cpu().join("cpuacct.usage"), "0")?;
+        if number(&dir.join("memory.usage_in_bytes")) > 0 {
+            // What cannot be reclaimed (in use elsewhere too) stays, as the baseline.
+            let _ = write(&dir.join("memory.force_empty"), "0");
         }
-        write(&self.dirs[2].join("pids.max"), &processes.to_string())
+        self.memory_base = number(&dir.join("memory.usage_in_bytes"));
+        let limit = memory.saturating_add(self.memory_base).to_string();
+        let swap = dir.join("memory.memsw.limit_in_bytes");
+        let has_swap = swap.exists();
+        if has_swap {
+            // The memory limit may not be above memory and swap's.
+            write(&swap, "-1")?;
+        }
+        write(&dir.join("memory.limit_in_bytes"), &limit)?;
+        if has_swap {
+            write(&swap, &limit)?;
+        }
+        write(&dir.join("memory.max_usage_in_bytes"), "0")?;
+        self.kills_base = self.kills();
+        // Its thread is one of the group's tasks.
+        write(
+            &self.slot().dirs[2].join("pids.max"),
+            &(processes + 1).to_string(),
+        )
     }
 
-    /// The descriptors the run's first process writes `0` to.
-    pub(crate) fn joins(&self) -> Vec<std::os::fd::RawFd> {
-        use std::os::fd::AsRawFd;
-        self.joins.iter().map(AsRawFd::as_raw_fd).collect()
+    /// Spawns `command` from the slot's thread: its first process is born in the groups.
+    pub(crate) fn spawn(&self, command: Command) -> io::Result<Child> {
+        let (reply, spawned) = mpsc::channel();
+        let gone = || io::Error::other("a run slot's thread has ended");
+        self.slot()
+            .requests
+            .as_ref()
+            .ok_or_else(gone)?
+            .send((command, reply))
+            .map_err(|_| gone())?;
+        spawned.recv().map_err(|_| gone())?
     }
 
     /// What the groups are charged now.
     pub(crate) fn charged(&self) -> Charged {
         Charged {
-            cpu: Duration::from_nanos(number(&self.cpu().join("cpuacct.usage"))),
-            memory: number(&self.memory().join("memory.usage_in_bytes")),
+            cpu: Duration::from_nanos(number(&self.slot().cpu().join("cpuacct.usage"))),
+            memory: number(&self.slot().memory().join("memory.usage_in_bytes"))
+                .saturating_sub(self.memory_base),
         }
     }
 
     /// The most memory the group was charged at once.
     pub(crate) fn peak_memory(&self) -> u64 {
-        number(&self.memory().join("memory.max_usage_in_bytes"))
+        number(&self.slot().memory().join("memory.max_usage_in_bytes"))
+            .saturating_sub(self.memory_base)
     }
 
-    /// Whether the kernel ended a process of the run at the memory ceiling.
-    pub(crate) fn out_of_memory(&self) -> bool {
-        fs::read_to_string(self.memory().join("memory.oom_control"))
+    /// The kernel's count of processes ended at the memory ceiling.
+    fn kills(&self) -> u64 {
+        fs::read_to_string(self.slot().memory().join("memory.oom_control"))
             .ok()
             .and_then(|text| {
                 text.lines()
                     .find_map(|l| l.strip_prefix("oom_kill "))
                     .and_then(|n| n.trim().parse::<u64>().ok())
             })
-            .is_some_and(|kills| kills > 0)
+            .unwrap_or(0)
     }
 
-    /// The processes in the run now.
+    /// Whether the kernel ended a process of the run at the memory ceiling.
+    pub(crate) fn out_of_memory(&self) -> bool {
+        self.kills() > self.kills_base
+    }
+
+    /// The processes in the run now (the slot's thread's process, the auditor, aside).
     pub(crate) fn processes(&self) -> Vec<i32> {
-        fs::read_to_string(self.cpu().join("cgroup.procs"))
-            .map(|text| text.lines().filter_map(|l| l.trim().parse().ok()).collect())
+        let own = std::process::id() as i32;
+        fs::read_to_string(self.slot().cpu().join("cgroup.procs"))
+            .map(|text| {
+                text.lines()
+                    .filter_map(|l| l.trim().parse().ok())
+                    .filter(|&p| p != own)
+                    .collect()
+            })
             .unwrap_or_default()
     }
 }
 
 impl Drop for RunGroups {
     fn drop(&mut self) {
-        self.joins.clear();
-        for dir in &self.dirs {
-            remove_group(dir);
+        if let Some(slot) = self.slot.take() {
+            if let Ok(mut free) = self.free.lock() {
+                free.push(slot);
+            }
         }
     }
 }

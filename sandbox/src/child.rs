@@ -8,9 +8,10 @@
 //!  auditing process ── keeper ──(new PID namespace)── init (PID 1) ── program (PID 2) ── ...
 //! ```
 //!
-//! - The **keeper** is the child the auditing process spawns. It resets every signal to its
-//!   default, sets the limits, joins the run's control groups (when the accounting is the
-//!   kernel's), asks to be killed when the auditing thread ends, takes the run's identity
+//! - The **keeper** is the child the auditing process spawns (from the thread of the run's
+//!   control groups when the accounting is the kernel's: it is born in them). It resets every
+//!   signal to its default, sets the limits, asks to be killed when the thread that spawned it
+//!   ends, takes the run's identity
 //!   (nobody, as root), makes a user namespace with mount, IPC and PID namespaces, maps the
 //!   identity in it, bounds the processes and mounts the run's scratch (a tmpfs); then it forks
 //!   the init, writes the init's process id on the report pipe, closes every other descriptor
@@ -59,8 +60,6 @@ pub(crate) enum Step {
 pub(crate) struct Steps {
     /// The resource limits set first: `(resource, value)`.
     pub(crate) limits: Vec<(libc::__rlimit_resource_t, u64)>,
-    /// The `cgroup.procs` of the run's control groups, open for writing.
-    pub(crate) joins: Vec<RawFd>,
     /// The auditing process: the keeper's parent.
     pub(crate) auditor: libc::pid_t,
     /// Drop to uid and gid [`crate::NOBODY`].
@@ -179,10 +178,6 @@ impl Steps {
             }
             if self.last == Step::Limits {
                 return Ok(());
-            }
-            for &join in &self.joins {
-                let written = libc::write(join, b"0".as_ptr().cast(), 1);
-                check(written as libc::c_long)?;
             }
             check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0).into())?;
             if libc::getppid() != self.auditor {

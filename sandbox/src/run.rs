@@ -391,7 +391,7 @@ impl Program {
         };
         let mut cell = jail.prepare(&mut command, &bounds, watching)?;
         Self::padded(&mut command, limits);
-        let spawned = command.spawn();
+        let spawned = cell.spawn(command);
         cell.started();
         let mut child = spawned.map_err(|e| self.explained(e))?;
         let keeper = Pid::from_child(&child).as_raw_nonzero().get();
@@ -831,6 +831,54 @@ mod tests {
             assert_eq!(run.ending, Ending::Exited(0), "{run:?}");
             assert!(run.memory > 20 << 20 && run.memory < 100 << 20, "{run:?}");
         }
+    }
+
+    #[test]
+    fn runs_one_after_another_are_each_counted_alone() {
+        // Confined runs one after another share their control groups (as root): what one run
+        // used, and its end at the memory ceiling, must not be the next one's.
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        std::fs::write(&data, vec![7u8; 96 << 20]).unwrap();
+        std::fs::File::open(&data).unwrap().sync_all().unwrap();
+        set_readable(dir.path());
+        let sandbox = Sandbox::probe(&[dir.path().to_path_buf()]).unwrap();
+        let python = |script: String| {
+            Program::from_argv(vec!["python3".into(), "-c".into(), script])
+                .confined(&sandbox)
+                .unwrap()
+        };
+        let limits = Limits {
+            memory: 64 << 20,
+            ..limits(20_000)
+        };
+        // CPU time, file pages of a file nobody has read since it was dropped from the cache,
+        // then 200 MiB under 64 MiB.
+        let heavy = python(format!(
+            "import os\nsum(range(10**7))\nf = os.open({data:?}, os.O_RDONLY)\n\
+             os.posix_fadvise(f, 0, 0, os.POSIX_FADV_DONTNEED)\n\
+             while os.read(f, 1 << 20): pass\nx = b'x' * (200 << 20)",
+            data = data.display().to_string()
+        ));
+        let light = python("print(1)".to_string());
+        for _ in 0..2 {
+            let run = heavy.run(b"", &limits, None).unwrap();
+            assert_eq!(run.ending, Ending::MemoryLimit, "{run:?}");
+            let run = light.run(b"", &limits, None).unwrap();
+            assert_eq!(run.ending, Ending::Exited(0), "{run:?}");
+            assert!(run.cpu < Duration::from_millis(300), "{run:?}");
+            assert!(run.memory < 32 << 20, "{run:?}");
+        }
+    }
+
+    /// Makes `dir` and what is in it readable by everyone (as root, the runs are nobody's).
+    fn set_readable(dir: &Path) {
+        use std::os::unix::fs::PermissionsExt;
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let mode = if entry.path().is_dir() { 0o755 } else { 0o644 };
+            std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(mode)).unwrap();
+        }
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
 
     #[test]

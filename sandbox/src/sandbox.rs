@@ -87,8 +87,8 @@ pub fn environment(scratch: &str) -> [(&'static str, String); 5] {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Accounting {
-    /// By the kernel: a control group of its own for each run (cgroup v1 `cpuacct`, `memory`,
-    /// `pids`), as root.
+    /// By the kernel: control groups (cgroup v1 `cpuacct`, `memory`, `pids`) that hold one run
+    /// at a time, its counters reset, as root.
     Cgroups,
     /// From `/proc`, every thread of every process in the run's PID namespace; the calls that
     /// make memory no resident set shows (`memfd_create`, `shmget`) are forbidden.
@@ -100,9 +100,9 @@ impl Accounting {
     pub fn describe(self) -> &'static str {
         match self {
             Accounting::Cgroups => {
-                "the kernel's: a control group per run (cgroup v1 cpuacct, memory, pids) counts \
-                 the CPU time of every thread and all the memory it is charged, shared memory \
-                 and memfds included"
+                "the kernel's: control groups that hold one run at a time (cgroup v1 cpuacct, \
+                 memory, pids) count the CPU time of every thread and all the memory it is \
+                 charged, shared memory and memfds included"
             }
             Accounting::Processes => {
                 "from /proc: the CPU time of every thread of every process in the run's PID \
@@ -294,7 +294,7 @@ impl Sandbox {
             let ran = jail
                 .prepare_up_to(&mut command, &limits, Watching::Forbidden, step)
                 .and_then(|mut cell| {
-                    let status = command.spawn()?.wait()?;
+                    let status = cell.spawn(command)?.wait()?;
                     if step == Step::Seccomp && cell.listener()?.is_none() {
                         return Err(io::Error::other("no listener came back"));
                     }
@@ -610,6 +610,15 @@ pub(crate) struct Cell {
 }
 
 impl Cell {
+    /// Spawns the run's `command`: from its slot's thread when the run has control groups
+    /// (its first process is born in them), else from this thread.
+    pub(crate) fn spawn(&self, mut command: Command) -> io::Result<std::process::Child> {
+        match &self.groups {
+            Some(groups) => groups.spawn(command),
+            None => command.spawn(),
+        }
+    }
+
     /// Drops the ends the run's processes write to, once they have them.
     pub(crate) fn started(&mut self) {
         self.their_channel = None;
@@ -704,7 +713,6 @@ impl Jail {
                 (libc::RLIMIT_FSIZE, size),
                 (libc::RLIMIT_MSGQUEUE, 0),
             ],
-            joins: groups.as_ref().map(RunGroups::joins).unwrap_or_default(),
             // SAFETY: a plain system call.
             auditor: unsafe { libc::getpid() },
             as_nobody: self.sandbox.as_nobody,
