@@ -1,108 +1,74 @@
 //! `referee audit`: cross-examine other people's judge programs, one or a whole contest's.
 //!
-//! One pipeline ([`pipeline::audit`]) audits any number of programs; auditing one program is
-//! a contest of one, in its stages and in its reports. Each program's audit is one value,
-//! advanced stage by stage ([`audited`]), and every report is printed from the typed values
-//! the stages give ([`report`]):
+//! The code is in rooms by concern: [`running`] (every run of a program, and the shares of
+//! `--time`), [`cases`] (the data, the probe, the plan and schedule of the cases, narrowing and
+//! shrinking), [`findings`] (what a run means, a failure until it is a finding, the verdicts),
+//! [`contest`] (the programs, strengthening, merging shards), [`limits`] (the advice and its
+//! repeated runs) and [`reports`] (the typed report, its files and page); the pipeline
+//! ([`pipeline`], [`settings`]) and its stages sit on top of them.
 //!
-//! 1. **Data** ([`data`]): the input files (a package's `data/`, or `--inputs`) read once:
+//! One pipeline ([`pipeline::audit`]) audits any number of programs; auditing one program is a
+//! contest of one, in its stages and in its reports. Each program's audit is one value, advanced
+//! stage by stage ([`reports::audited`]), and every report is printed from the typed values the
+//! stages give ([`reports::report`]):
+//!
+//! 1. **Data** ([`cases::data`]): the input files (a package's `data/`, or `--inputs`) read once:
 //!    their bytes, their answers (`.ans`, else the engine's), their cases and their form. The
-//!    problem's input form is `--form`; else, with several programs, the form of that data,
-//!    else of the statement's examples; with one program, the form its output fits.
-//! 2. **Probe** ([`probe`]): each program runs on the statement's own examples in the problem's
-//!    form (with one program and no known form, in each form). The form kept is the one whose
-//!    output has the *shape* of an answer (one verdict line per case, each in the game's output
-//!    grammar), right or wrong. A program whose output fits no form is wrong whichever form the
-//!    contest uses: that attempt is its finding.
-//! 3. **Existing data** ([`data`]): each program runs every data file as a judge system runs
-//!    it, the file as it is against its answer; the programs expected accepted first, and their
-//!    CPU times set the other runs' time limit ([`runner::TimeLimit`]).
-//! 4. **Cases** ([`schedule`]): units of cases ([`plan`]: the statement's examples, the data's
-//!    cases, then seeded random cases inside the contest's limits, the game's extremes among
-//!    them) prepared once and run by every program that still takes cases, `--jobs` runs at
+//!    problem's input form is `--form`; else, with several programs, the form of that data, else of
+//!    the statement's examples; with one program, the form its output fits.
+//! 2. **Probe** ([`cases::probe`]): each program runs on the statement's own examples in the
+//!    problem's form (with one program and no known form, in each form). The form kept is the one
+//!    whose output has the *shape* of an answer (one verdict line per case, each in the game's
+//!    output grammar), right or wrong. A program whose output fits no form is wrong whichever form
+//!    the contest uses: that attempt is its finding.
+//! 3. **Existing data** ([`cases::data`]): each program runs every data file as a judge system runs
+//!    it, the file as it is against its answer; the programs expected accepted first, and their CPU
+//!    times set the other runs' time limit ([`running::runner::TimeLimit`]).
+//! 4. **Cases** ([`cases::schedule`]): units of cases ([`cases::plan`]: the statement's examples,
+//!    the data's cases, then seeded random cases inside the contest's limits, the game's extremes
+//!    among them) prepared once and run by every program that still takes cases, `--jobs` runs at
 //!    once; the programs the data accepts first. A failing run is examined on the spot
-//!    ([`settle`], the stages of a [`failure::Failure`]): narrowed to a case that fails alone ([`narrow`]), run again, shrunk
-//!    ([`shrink`]), confirmed by the reference ([`confirm`]); a program proved wrong stops
-//!    taking cases unless `--keep-going`.
-//! 5. **Strengthening** ([`strengthen`]): each program's shrunk findings in the problem's form
-//!    are candidate data cases, kept only when the contest's validator takes them and no
-//!    program that must be accepted fails them; the fewest that reject every wrong program the
-//!    data accepts; the data's scores before and after.
-//! 6. **Reports** ([`report`], [`page`]): `programs.csv`, each program's findings, the
-//!    strengthening cases and `audit.json`, printed from the typed report; [`merge`] combines
-//!    the reports of the shards of one audit into those of one run.
+//!    ([`findings::settle`], the stages of a [`findings::failure::Failure`]): narrowed to a case
+//!    that fails alone ([`cases::narrow`]), run again, shrunk ([`cases::shrink`]), confirmed by the
+//!    reference ([`findings::confirm`]); a program proved wrong stops taking cases unless
+//!    `--keep-going`.
+//! 5. **Strengthening** ([`contest::strengthen`]): each program's shrunk findings in the problem's
+//!    form are candidate data cases, kept only when the contest's validator takes them and no
+//!    program that must be accepted fails them; the fewest that reject every wrong program the data
+//!    accepts; the data's scores before and after.
+//! 6. **Reports** ([`reports::report`], [`reports::page`]): `programs.csv`, each program's
+//!    findings, the strengthening cases and `audit.json`, printed from the typed report;
+//!    [`contest::merge`] combines the reports of the shards of one audit into those of one run.
 //!
-//! Every run of a program goes through its [`runner::Runner`] (counted, held to the time
-//! limit, cut at the deadline or on interruption): the time limit counts CPU time, as judge
-//! systems do, and wall-clock time only caps a program that sleeps or blocks, so a busy machine
-//! gives the same verdicts as an idle one; the memory the run holds is held to the memory limit.
-//! Every program, and every submission's build, runs in the sandbox of the `referee-sandbox`
-//! crate (unless `--unconfined`), as a judge system's sandbox runs a submission. An interrupted
-//! audit ends every process it started, writes its reports and exits 128 + the signal.
+//! Every run of a program goes through its [`running::runner::Runner`] (counted, held to the time
+//! limit, cut at the deadline or on interruption): the time limit counts CPU time, as judge systems
+//! do, and wall-clock time only caps a program that sleeps or blocks, so a busy machine gives the
+//! same verdicts as an idle one; the memory the run holds is held to the memory limit. Every
+//! program, and every submission's build, runs in the sandbox of the `referee-sandbox` crate
+//! (unless `--unconfined`), as a judge system's sandbox runs a submission. An interrupted audit
+//! ends every process it started, writes its reports and exits 128 + the signal.
 //!
-//! The same seed gives the same cases and the same findings whatever `--jobs`: cases are drawn
-//! from their own random streams ([`crate::random::Rng::for_item`]) and each program's failures
-//! are examined in case order.
+//! The same seed gives the same cases and the same findings whatever `--jobs`: cases are drawn from
+//! their own random streams ([`crate::random::Rng::for_item`]) and each program's failures are
+//! examined in case order.
 
 #[cfg(target_os = "linux")]
-pub mod audited;
+pub mod cases;
 #[cfg(target_os = "linux")]
-pub mod confirm;
-#[cfg(target_os = "linux")]
-pub mod data;
-#[cfg(target_os = "linux")]
-pub mod deadlines;
-#[cfg(target_os = "linux")]
-pub mod entrants;
-#[cfg(target_os = "linux")]
-pub mod evidence;
-#[cfg(target_os = "linux")]
-pub mod failure;
-#[cfg(target_os = "linux")]
-pub mod finding;
-#[cfg(target_os = "linux")]
-pub mod layout;
+pub mod contest;
+pub mod findings;
 #[cfg(target_os = "linux")]
 pub mod limits;
 #[cfg(target_os = "linux")]
-pub mod limits_page;
-#[cfg(target_os = "linux")]
-pub mod merge;
-#[cfg(target_os = "linux")]
-mod narrow;
-#[cfg(target_os = "linux")]
-pub mod outcome;
-#[cfg(target_os = "linux")]
-pub mod page;
-#[cfg(target_os = "linux")]
 pub mod pipeline;
 #[cfg(target_os = "linux")]
-pub mod plan;
+pub mod reports;
 #[cfg(target_os = "linux")]
-pub mod probe;
-#[cfg(target_os = "linux")]
-pub mod repeat;
-#[cfg(target_os = "linux")]
-pub mod report;
-#[cfg(target_os = "linux")]
-pub mod runner;
-#[cfg(target_os = "linux")]
-mod schedule;
-#[cfg(target_os = "linux")]
-pub mod seconds;
+pub mod running;
 #[cfg(target_os = "linux")]
 pub mod settings;
 #[cfg(target_os = "linux")]
-mod settle;
-#[cfg(target_os = "linux")]
-mod shrink;
-#[cfg(target_os = "linux")]
-pub mod sink;
-#[cfg(target_os = "linux")]
 mod stages;
-#[cfg(target_os = "linux")]
-pub mod strengthen;
-pub mod verdict;
 
 use std::fmt;
 

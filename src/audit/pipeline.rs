@@ -6,15 +6,15 @@
 use crate::audit::Auditable;
 use std::time::Instant;
 
-use super::audited::{AuditReport, Effort};
-use super::data::{self, Data, ProblemForm};
-use super::deadlines::{BudgetSpent, Deadlines};
-use super::entrants::Entrant;
 use super::limits::Advice;
-use super::runner::TimeLimit;
 use super::settings::Settings;
-use super::sink::Audited;
 use super::stages::*;
+use crate::audit::cases::data::{self, Data, ProblemForm};
+use crate::audit::contest::entrants::Entrant;
+use crate::audit::reports::audited::{AuditReport, Effort};
+use crate::audit::reports::sink::Audited;
+use crate::audit::running::deadlines::{BudgetSpent, Deadlines};
+use crate::audit::running::runner::TimeLimit;
 use crate::error::RunError;
 use crate::game::{Form, RuleSet};
 use referee_sandbox::{interrupted, Reaper};
@@ -42,7 +42,7 @@ impl Phases {
 }
 
 /// Audits `entrants` as judges of `G`: every stage, then the typed report for the sinks
-/// ([`super::sink`]). An error when the run cannot start (paths, the data); a program that
+/// ([`crate::audit::reports::sink`]). An error when the run cannot start (paths, the data); a program that
 /// cannot be run is a standing.
 pub fn audit<G: Auditable>(
     settings: &Settings<G::Options>,

@@ -147,7 +147,7 @@ pub(super) struct AuditArgs {
 }
 
 /// The least `--max-output` may be, in bytes (whatever it is, a run may write twice its
-/// expected output: [`crate::audit::runner`]).
+/// expected output: [`crate::audit::running::runner`]).
 const LEAST_OUTPUT: u64 = 4096;
 
 /// `--form`.
@@ -216,7 +216,7 @@ impl AuditArgs {
         super::Destinations {
             out: &self.out,
             reads,
-            reports: &crate::audit::layout::Layout::REPORTS,
+            reports: &crate::audit::reports::layout::Layout::REPORTS,
         }
         .check(&self.ci, Some(&self.html))?;
         Ok(())
@@ -332,8 +332,8 @@ impl AuditArgs {
         &self,
         notes: &mut Vec<String>,
         sandbox: Option<&std::sync::Arc<referee_sandbox::Sandbox>>,
-    ) -> Result<Vec<crate::audit::entrants::Entrant>, RunError> {
-        use crate::audit::entrants;
+    ) -> Result<Vec<crate::audit::contest::entrants::Entrant>, RunError> {
+        use crate::audit::contest::entrants;
         let mut all = entrants::from_commands(&self.cmd)?;
         if let Some(table) = &self.programs {
             all.extend(entrants::from_table(table)?);
@@ -368,9 +368,9 @@ impl AuditArgs {
 
 #[cfg(target_os = "linux")]
 pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
-    use crate::audit::audited::AuditReport;
-    use crate::audit::report::RunOptions;
-    use crate::audit::sink::{ReportDir, Sink};
+    use crate::audit::reports::audited::AuditReport;
+    use crate::audit::reports::report::RunOptions;
+    use crate::audit::reports::sink::{ReportDir, Sink};
     use referee_sandbox::Confinement;
     args.check()?;
     let sandbox = args.sandbox()?;
@@ -381,7 +381,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     let entrants = args.entrants(&mut notes, sandbox.as_ref())?;
     struct Audit<'a> {
         args: &'a AuditArgs,
-        entrants: &'a [crate::audit::entrants::Entrant],
+        entrants: &'a [crate::audit::contest::entrants::Entrant],
         notes: Vec<String>,
         confinement: Confinement,
     }

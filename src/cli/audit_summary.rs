@@ -7,14 +7,14 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use super::{publish_all, rate, CiArgs, HtmlArgs};
-use crate::audit::audited::{AuditReport, CasesOutcome, ProgramRecord};
-use crate::audit::layout::Layout;
-use crate::audit::report::RunOptions;
-use crate::audit::report::{
+use crate::audit::contest::strengthen::{scores_of, uncovered};
+use crate::audit::findings::verdict::{Scores, Standing};
+use crate::audit::reports::audited::{AuditReport, CasesOutcome, ProgramRecord};
+use crate::audit::reports::layout::Layout;
+use crate::audit::reports::report::RunOptions;
+use crate::audit::reports::report::{
     detail, failing, finding_path, lines, none_ran, package_verdict, properties, suite, ProgramLine,
 };
-use crate::audit::strengthen::{scores_of, uncovered};
-use crate::audit::verdict::{Scores, Standing};
 use crate::audit::Kind;
 use crate::error::RunError;
 
@@ -119,7 +119,15 @@ impl Said<'_> {
             &suites,
             &shown.ci.output(shown.out, false),
             shown.html,
-            || crate::audit::page::audit_page(&title, shown.out, report, self.lines, &properties),
+            || {
+                crate::audit::reports::page::audit_page(
+                    &title,
+                    shown.out,
+                    report,
+                    self.lines,
+                    &properties,
+                )
+            },
         )
     }
 }
@@ -231,7 +239,12 @@ fn findings_said(
         writeln!(
             out,
             "    reproduce: {}",
-            crate::audit::report::reproduce(report, program, f, &input.display().to_string())
+            crate::audit::reports::report::reproduce(
+                report,
+                program,
+                f,
+                &input.display().to_string()
+            )
         )?;
         writeln!(
             out,
@@ -322,7 +335,7 @@ fn strengthening_said(
             let fails: Vec<&str> = report
                 .programs
                 .iter()
-                .filter(|p| t.on_program(p) == crate::audit::audited::OnCase::Rejected)
+                .filter(|p| t.on_program(p) == crate::audit::reports::audited::OnCase::Rejected)
                 .map(|p| p.name.as_str())
                 .collect();
             writeln!(

@@ -34,7 +34,7 @@ pub const SHARDED: &[&dyn ShardMerge] = &[
     &crate::grade::merge::GradeMerge,
     &crate::stress::merge::StressMerge,
     #[cfg(target_os = "linux")]
-    &crate::audit::merge::AuditMerge,
+    &crate::audit::contest::merge::AuditMerge,
 ];
 
 /// Decides who won: Pousse, LittleSquares and Some Game judged by an optimized engine and

@@ -5,18 +5,18 @@ use super::{stopped, Stage, Subject, FIRST_CASES};
 use crate::audit::Auditable;
 use std::time::{Duration, Instant};
 
-use crate::audit::audited::{CasesOutcome, FormUsed};
-use crate::audit::data::{self, Data, DataOutcome, ProblemForm};
-use crate::audit::deadlines::{Deadlines, Meter};
-use crate::audit::entrants::{Class, Entrant};
-use crate::audit::failure::Finding;
-use crate::audit::finding::ProgramFindings;
-use crate::audit::plan::{FileCases, Plan, PlanSpec};
-use crate::audit::probe::{self, Fit};
-use crate::audit::runner::{Runner, TimeLimit};
-use crate::audit::schedule::{run_cases, Lane};
+use crate::audit::cases::data::{self, Data, DataOutcome, ProblemForm};
+use crate::audit::cases::plan::{FileCases, Plan, PlanSpec};
+use crate::audit::cases::probe::{self, Fit};
+use crate::audit::cases::schedule::{run_cases, Lane};
+use crate::audit::contest::entrants::{Class, Entrant};
+use crate::audit::findings::failure::Finding;
+use crate::audit::findings::finding::ProgramFindings;
+use crate::audit::findings::settle::no_form;
+use crate::audit::reports::audited::{CasesOutcome, FormUsed};
+use crate::audit::running::deadlines::{Deadlines, Meter};
+use crate::audit::running::runner::{Runner, TimeLimit};
 use crate::audit::settings::Settings;
-use crate::audit::settle::no_form;
 use crate::game::Form;
 use crate::pool::each_of;
 
@@ -115,7 +115,7 @@ pub(in crate::audit) fn screening_meters<G: Auditable>(subjects: &[Subject<G>]) 
 
 /// The repeated runs of the programs expected accepted, to time out or to run out of memory,
 /// whose results the existing data judged, and the advice on the limits they give
-/// ([`crate::audit::repeat`]).
+/// ([`crate::audit::limits::repeat`]).
 pub(in crate::audit) fn limits_stage<G: Auditable>(
     subjects: &[Subject<G>],
     data: &Data<G::Case>,
@@ -127,7 +127,7 @@ pub(in crate::audit) fn limits_stage<G: Auditable>(
         .filter(|s| matches!(s.stage, Stage::Tried(_, DataOutcome::Ran(_))))
         .filter_map(|s| s.runnable().map(|r| (s.entrant, r)))
         .collect();
-    crate::audit::repeat::advise(
+    crate::audit::limits::repeat::advise(
         &programs,
         &data.files,
         &settings.advising,
@@ -201,7 +201,7 @@ pub(in crate::audit) fn cases_stage<G: Auditable>(
     };
     bar.finish_and_clear();
     let elapsed = started.elapsed();
-    let mut taken: Vec<Option<(ProgramFindings, crate::audit::audited::Tally)>> =
+    let mut taken: Vec<Option<(ProgramFindings, crate::audit::reports::audited::Tally)>> =
         subjects.iter().map(|_| None).collect();
     for ((&i, lane), tally) in takers.iter().zip(lanes).zip(tallies) {
         taken[i] = Some((
@@ -252,7 +252,7 @@ pub(in crate::audit) fn plan_spec<G: Auditable>(
 /// tally), or why it took none.
 pub(in crate::audit) fn examined(
     stage: Stage,
-    taken: Option<(ProgramFindings, crate::audit::audited::Tally)>,
+    taken: Option<(ProgramFindings, crate::audit::reports::audited::Tally)>,
     fatal: Option<String>,
     max_findings: usize,
 ) -> Stage {

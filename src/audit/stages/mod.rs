@@ -6,7 +6,7 @@
 //! Each program is one [`Subject`]: its entrant, its runner, and its [`Stage`], which every
 //! stage advances (each state holds everything the stages before gave, nothing to be filled
 //! later). When the stages are done, each program's record is built once
-//! ([`super::audited::ProgramRecord`]).
+//! ([`crate::audit::reports::audited::ProgramRecord`]).
 
 mod examine;
 mod records;
@@ -18,14 +18,14 @@ pub(in crate::audit) use examine::{
 pub(in crate::audit) use records::records;
 pub(in crate::audit) use strengthening::strengthening_stage;
 
-use super::audited::{CasesOutcome, FormUsed};
-use super::data::DataOutcome;
-use super::deadlines::Deadlines;
-use super::entrants::Entrant;
-use super::finding::ProgramFindings;
-use super::probe::Fit;
-use super::runner::{NoAnswer, Runner};
-use super::settings::Settings;
+use crate::audit::cases::data::DataOutcome;
+use crate::audit::cases::probe::Fit;
+use crate::audit::contest::entrants::Entrant;
+use crate::audit::findings::finding::ProgramFindings;
+use crate::audit::reports::audited::{CasesOutcome, FormUsed};
+use crate::audit::running::deadlines::Deadlines;
+use crate::audit::running::runner::{NoAnswer, Runner};
+use crate::audit::settings::Settings;
 use crate::audit::Auditable;
 use crate::game::Form;
 

@@ -4,12 +4,12 @@ use super::{Stage, Subject};
 use crate::audit::Auditable;
 
 use crate::answer::escape;
-use crate::audit::audited::{Examined, FindingRecord, ProgramRecord, Reached};
-use crate::audit::failure::Finding;
-use crate::audit::layout::Layout;
-use crate::audit::outcome::exit_text;
-use crate::audit::report::ReportFile;
-use crate::audit::runner::Runner;
+use crate::audit::findings::failure::Finding;
+use crate::audit::findings::outcome::exit_text;
+use crate::audit::reports::audited::{Examined, FindingRecord, ProgramRecord, Reached};
+use crate::audit::reports::layout::Layout;
+use crate::audit::reports::report::ReportFile;
+use crate::audit::running::runner::Runner;
 use crate::game::Form;
 
 /// A program whose stages are done, with its record.

@@ -6,20 +6,20 @@ use crate::audit::Auditable;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use crate::audit::audited::OnCase;
-use crate::audit::audited::{ProgramRecord, Reached, TestRecord};
-use crate::audit::data::{Data, ProblemForm};
-use crate::audit::deadlines::Deadlines;
-use crate::audit::finding::ProgramFindings;
-use crate::audit::layout::Layout;
-use crate::audit::outcome::Tried;
-use crate::audit::report::ReportFile;
-use crate::audit::runner::Runner;
-use crate::audit::settings::Settings;
-use crate::audit::strengthen::CONFIRMING_RUNS;
-use crate::audit::strengthen::{
+use crate::audit::cases::data::{Data, ProblemForm};
+use crate::audit::contest::strengthen::CONFIRMING_RUNS;
+use crate::audit::contest::strengthen::{
     candidates, finding_of, proves_wrong_on_candidate, strengthening_set, Candidate, Trial,
 };
+use crate::audit::findings::finding::ProgramFindings;
+use crate::audit::findings::outcome::Tried;
+use crate::audit::reports::audited::OnCase;
+use crate::audit::reports::audited::{ProgramRecord, Reached, TestRecord};
+use crate::audit::reports::layout::Layout;
+use crate::audit::reports::report::ReportFile;
+use crate::audit::running::deadlines::Deadlines;
+use crate::audit::running::runner::Runner;
+use crate::audit::settings::Settings;
 use crate::error::RunError;
 use crate::pool::each_of;
 

@@ -1,8 +1,8 @@
 //! Whether the reference confirms the engine's expected output for an input: the one check a
 //! finding about an answer, and a strengthening case, must pass.
 
-use super::evidence::Confirmation;
 use crate::answer::{compare, escape, Verdict};
+use crate::audit::findings::evidence::Confirmation;
 use crate::audit::Auditable;
 use crate::error::JudgeError;
 use crate::game::{render, Engine};

@@ -5,12 +5,12 @@
 
 use std::path::Path;
 
-use super::audited::OnCase;
-use super::audited::{AuditReport, ProgramRecord};
-use super::report::{
+use crate::audit::contest::strengthen::scores_of;
+use crate::audit::reports::audited::OnCase;
+use crate::audit::reports::audited::{AuditReport, ProgramRecord};
+use crate::audit::reports::report::{
     program_row, shown, LineStatus, ProgramLine, PROGRAMS_HEADER, SCORES_EXPLAINED,
 };
-use super::strengthen::scores_of;
 use crate::report::html::{Cell, Page, PageRow, Table};
 
 /// The page of `report`, whose reports are in `out`, its programs' lines `lines`.
@@ -25,7 +25,8 @@ pub fn audit_page(
     page.about = about(report, out, properties);
     page.tables.push(scores(report));
     if let Some(advice) = &report.limits {
-        page.tables.push(super::limits_page::limits_table(advice));
+        page.tables
+            .push(crate::audit::limits::page::limits_table(advice));
     }
     let mut rows: Vec<Row> = Vec::new();
     for (program, line) in report.programs.iter().zip(lines) {
@@ -152,7 +153,9 @@ fn matrix(report: &AuditReport, rows: &[Row]) -> Table {
         anchor,
     } in rows
     {
-        let text = |c: Option<super::entrants::Class>| c.map_or(String::new(), |c| c.to_string());
+        let text = |c: Option<crate::audit::contest::entrants::Class>| {
+            c.map_or(String::new(), |c| c.to_string())
+        };
         let data = match program.on_data().and_then(|d| d.result()) {
             Some(r) if !program.rejected_by_data() => {
                 cell(&format!("accepts ({})", r.files), "passes")

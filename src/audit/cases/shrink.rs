@@ -26,10 +26,10 @@
 use crate::audit::Auditable;
 use std::time::{Duration, Instant};
 
-use super::narrow::{alone, first_failing};
-use super::outcome::{difference, Tried};
-use super::runner::Runner;
-use super::Kind;
+use crate::audit::cases::narrow::{alone, first_failing};
+use crate::audit::findings::outcome::{difference, Tried};
+use crate::audit::running::runner::Runner;
+use crate::audit::Kind;
 use crate::game::{Case, Engine, Form};
 use crate::random::Rng;
 use referee_sandbox::past;
@@ -225,7 +225,7 @@ pub fn shortest_prefix<G: Auditable>(
     let fails_alone = |case: &G::Case| -> Option<Tried> {
         let v = variant::<G>(case.clone(), runner.rules, keep_inside)?;
         let input = runner.input_of(std::slice::from_ref(&v.input));
-        let (expected, _) = super::plan::judged::<G>(&input, runner.rules)?;
+        let (expected, _) = crate::audit::cases::plan::judged::<G>(&input, runner.rules)?;
         runner
             .run_again(
                 &input,

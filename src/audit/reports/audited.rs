@@ -1,12 +1,12 @@
 //! What an audit found, as typed values: each program's record ([`ProgramRecord`]), built once
 //! when its stages are done, and the whole run's ([`AuditReport`]). Every report and summary
-//! is printed from these ([`super::report`]); `audit.json` holds them, so that `referee merge`
-//! reads the shards of an audit back as the same values ([`super::merge`]).
+//! is printed from these ([`crate::audit::reports::report`]); `audit.json` holds them, so that `referee merge`
+//! reads the shards of an audit back as the same values ([`crate::audit::contest::merge`]).
 //!
 //! A program's states are an enum of the reachable ones ([`Reached`]): it cannot be run, or
 //! the audit's time ran out before its examples ran, or it was examined: the form its output
 //! fits (or that it fits none), its result on the existing data, what it did with referee's
-//! cases, and its findings. What the audit says of it ([`super::verdict::Standing`]) and of
+//! cases, and its findings. What the audit says of it ([`crate::audit::findings::verdict::Standing`]) and of
 //! the package are pure functions of these.
 
 use std::collections::BTreeMap;
@@ -14,12 +14,12 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::data::{DataOutcome, ProblemForm};
-use super::entrants::Class;
-use super::evidence::Evidence;
-use super::runner::TimeLimit;
-use super::verdict::{Standing, Unaudited};
-use super::{Kind, Source};
+use crate::audit::cases::data::{DataOutcome, ProblemForm};
+use crate::audit::contest::entrants::Class;
+use crate::audit::findings::evidence::Evidence;
+use crate::audit::findings::verdict::{Standing, Unaudited};
+use crate::audit::running::runner::TimeLimit;
+use crate::audit::{Kind, Source};
 use crate::game::Form;
 use referee_sandbox::Confinement;
 
@@ -29,7 +29,7 @@ use referee_sandbox::Confinement;
 pub enum OnCase {
     /// It passes.
     Passes,
-    /// It fails, every time it is run ([`super::strengthen::CONFIRMING_RUNS`] times): the
+    /// It fails, every time it is run ([`crate::audit::contest::strengthen::CONFIRMING_RUNS`] times): the
     /// case rejects it.
     Rejected,
     /// It fails some runs and passes others (a crash that depends on the stack's layout).
@@ -105,7 +105,7 @@ pub struct Tally {
     /// Cases it ran to their end.
     pub cases: u64,
     /// The time spent examining its failures.
-    #[serde(with = "super::seconds")]
+    #[serde(with = "crate::audit::reports::seconds")]
     pub examining: Duration,
     /// Why it stopped.
     pub finish: Finish,
@@ -177,13 +177,13 @@ pub struct FindingRecord {
     /// How a run that timed out was stopped.
     pub stopped: String,
     /// The time limit its input's runs get (audit's runs, and the reproducing command's).
-    #[serde(with = "super::seconds", default)]
+    #[serde(with = "crate::audit::reports::seconds", default)]
     pub limit: Duration,
     /// The run's CPU time.
-    #[serde(with = "super::seconds")]
+    #[serde(with = "crate::audit::reports::seconds")]
     pub cpu: Duration,
     /// The run's wall-clock time.
-    #[serde(with = "super::seconds")]
+    #[serde(with = "crate::audit::reports::seconds")]
     pub wall: Duration,
     /// The most memory the run's processes held together, in bytes.
     pub memory: u64,
@@ -267,7 +267,7 @@ impl ProgramRecord {
 
     /// Whether it must pass though nothing expects it accepted (audited with no finding,
     /// accepted by the existing data): a candidate that proves it wrong
-    /// ([`super::strengthen::proves_wrong_on_candidate`]) is a finding of it, not a reason to
+    /// ([`crate::audit::contest::strengthen::proves_wrong_on_candidate`]) is a finding of it, not a reason to
     /// drop the candidate. (Which of several programs with one bug a budget found must not
     /// decide whether the data is strengthened against that bug.)
     pub fn unproven(&self) -> bool {
@@ -350,16 +350,16 @@ pub struct Effort {
     /// Cases per run.
     pub batch: usize,
     /// The cases stage's wall-clock time.
-    #[serde(with = "super::seconds")]
+    #[serde(with = "crate::audit::reports::seconds")]
     pub cases_time: Duration,
     /// Each stage and its wall-clock seconds, in order.
     pub phases: Vec<(String, f64)>,
     /// The whole run's wall-clock time.
-    #[serde(with = "super::seconds")]
+    #[serde(with = "crate::audit::reports::seconds")]
     pub elapsed: Duration,
     /// How `--time` was shared when the findings ended (none without it, or merged).
     #[serde(default)]
-    pub budget: Option<super::deadlines::BudgetSpent>,
+    pub budget: Option<crate::audit::running::deadlines::BudgetSpent>,
 }
 
 /// What an audit did: every program's record, the strengthening cases, the run's facts.
@@ -401,7 +401,7 @@ pub struct AuditReport {
     /// The advice on the problem's limits, from repeated runs (`--repeat`), when there is data
     /// and a program expected accepted.
     #[serde(default)]
-    pub limits: Option<super::limits::Advice>,
+    pub limits: Option<crate::audit::limits::Advice>,
 }
 
 impl AuditReport {

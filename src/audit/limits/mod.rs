@@ -11,10 +11,13 @@
 //!
 //! Everything here is arithmetic over measurements: the runs themselves are the pipeline's.
 
+pub mod page;
+pub mod repeat;
+
 use serde::{Deserialize, Serialize};
 
-use super::entrants::Class;
-use super::Kind;
+use crate::audit::contest::entrants::Class;
+use crate::audit::Kind;
 pub use crate::judge_system::problem_yaml::TimeRules;
 
 /// Runs of each program on each data file, unless `--repeat` says otherwise.

@@ -16,11 +16,11 @@
 //! another one ended without fitting, the program fits no form tried: a program that never
 //! answers within `--time` is wrong, not unaudited.
 
-use super::outcome::{answers_in_shape, exit_text, Tried};
-use super::runner::{NoAnswer, Runner};
-use super::Kind;
 use crate::answer::escape;
+use crate::audit::findings::outcome::{answers_in_shape, exit_text, Tried};
+use crate::audit::running::runner::{NoAnswer, Runner};
 use crate::audit::Auditable;
+use crate::audit::Kind;
 use crate::game::{in_form, render, Engine, Form};
 use referee_sandbox::Ending;
 

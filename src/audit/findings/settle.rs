@@ -1,26 +1,26 @@
 //! Examining a failing run until it is a finding: narrowed to one case that fails alone
-//! ([`super::narrow`]), run again before anything is reported (a timeout with twice the time;
+//! ([`crate::audit::cases::narrow`]), run again before anything is reported (a timeout with twice the time;
 //! a failure that does not come back is `flaky`), shrunk to a minimal case that fails the same
-//! way ([`super::shrink`]), and for an answer, confirmed by the reference
-//! ([`super::confirm`]).
+//! way ([`crate::audit::cases::shrink`]), and for an answer, confirmed by the reference
+//! ([`crate::audit::findings::confirm`]).
 
 use crate::audit::Auditable;
 use std::time::Instant;
 
-use super::confirm::confirm;
-use super::evidence::{Confirmation, Evidence, Reruns};
-use super::failure::{Failure, Finding, Isolated, Seen, Settled};
-use super::finding::ProgramFindings;
-use super::narrow::{alone, first_failing};
-use super::outcome::Tried;
-use super::plan::UnitCase;
-use super::probe::Attempt;
-use super::runner::Runner;
-use super::settings::Settings;
-use super::shrink::{
+use crate::audit::cases::narrow::{alone, first_failing};
+use crate::audit::cases::plan::UnitCase;
+use crate::audit::cases::probe::Attempt;
+use crate::audit::cases::shrink::{
     search_random, search_smallest, shortest_prefix, shrink, Budget, Step, CRASH_PADDING, SEARCH,
 };
-use super::{Kind, Source};
+use crate::audit::findings::confirm::confirm;
+use crate::audit::findings::evidence::{Confirmation, Evidence, Reruns};
+use crate::audit::findings::failure::{Failure, Finding, Isolated, Seen, Settled};
+use crate::audit::findings::finding::ProgramFindings;
+use crate::audit::findings::outcome::Tried;
+use crate::audit::running::runner::Runner;
+use crate::audit::settings::Settings;
+use crate::audit::{Kind, Source};
 use crate::game::{Case, Constraints, Engine, Form, Judged};
 use referee_sandbox::past;
 

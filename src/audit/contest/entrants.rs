@@ -8,8 +8,8 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::layout::Layout;
-use super::outcome::exit_text;
+use crate::audit::findings::outcome::exit_text;
+use crate::audit::reports::layout::Layout;
 use crate::error::RunError;
 use referee_sandbox::{mebibytes, CommandError, Ending, Limits, Program, Sandbox, Workspace};
 
@@ -61,8 +61,8 @@ impl Class {
     }
 
     /// The class of a run that failed with `kind`, as a judge system reports it.
-    pub fn of_kind(kind: super::Kind) -> Class {
-        use super::Kind;
+    pub fn of_kind(kind: crate::audit::Kind) -> Class {
+        use crate::audit::Kind;
         match kind {
             Kind::Timeout => Class::TimeLimitExceeded,
             Kind::Crash | Kind::OutputLimit => Class::RunTimeError,

@@ -1,13 +1,13 @@
 //! Where a finished audit goes. The pipeline returns the typed report with the bytes of its
 //! files ([`Audited`]); each reader of it is a [`Sink`]: the report directory ([`ReportDir`],
-//! laid out by [`Layout`](super::layout::Layout)) here; the summary on standard error, the CI
+//! laid out by [`Layout`](crate::audit::reports::layout::Layout)) here; the summary on standard error, the CI
 //! outputs (JUnit, GitHub annotations, JSON) and the HTML page in the command line's layer.
 
 use std::path::PathBuf;
 
-use super::audited::AuditReport;
-use super::report::{write_report, ReportFile, RunOptions};
-use super::settings::Settings;
+use crate::audit::reports::audited::AuditReport;
+use crate::audit::reports::report::{write_report, ReportFile, RunOptions};
+use crate::audit::settings::Settings;
 use crate::error::RunError;
 use crate::game::RuleSet;
 use crate::report::manifest::Manifest;

@@ -1,6 +1,6 @@
 //! The reports of the shards of one audit (`--shard K/N`) combined into those of one run: each
 //! shard's `audit.json` read back as its typed report ([`AuditReport`]), the reports combined
-//! program by program, and printed by the same writer as a run's ([`super::report`]).
+//! program by program, and printed by the same writer as a run's ([`crate::audit::reports::report`]).
 //!
 //! A program's records combine as its runs would have: its findings one per signature (the
 //! example from the lowest case, the counts summed), its result on the existing data the first
@@ -12,14 +12,14 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::audited::{
+use crate::audit::contest::strengthen::{strengthening_set, Tested};
+use crate::audit::reports::audited::{
     AuditReport, CasesOutcome, Effort, Examined, FindingRecord, Finish, OnCase, ProgramRecord,
     Reached, Tally, TestRecord,
 };
-use super::layout::Layout;
-use super::report::{ReadBack, ReportFile};
-use super::runner::{FromData, TimeLimit};
-use super::strengthen::{strengthening_set, Tested};
+use crate::audit::reports::layout::Layout;
+use crate::audit::reports::report::{ReadBack, ReportFile};
+use crate::audit::running::runner::{FromData, TimeLimit};
 use crate::error::RunError;
 use crate::report::manifest::Manifest;
 use crate::report::merge::{Merged, ShardMerge, Shards};
@@ -44,7 +44,7 @@ impl ShardMerge for AuditMerge {
         manifest: Manifest,
         _kept_rows: usize,
     ) -> Result<Merged, RunError> {
-        use super::report;
+        use crate::audit::reports::report;
         let out = staging.dir().to_path_buf();
         let reports = read(shards.dirs)?;
         let (merged, files) = combine(shards.dirs, &reports)?;
@@ -53,7 +53,7 @@ impl ShardMerge for AuditMerge {
         report::write_report(staging, &merged, manifest, &files)
             .map_err(|e| RunError::io(&out, e))?;
         let lines = report::lines(&merged);
-        let scores = super::strengthen::scores_of(&merged);
+        let scores = crate::audit::contest::strengthen::scores_of(&merged);
         let problems = lines.iter().filter(|l| !l.verdict.is_empty()).count()
             + report::package_verdict(&scores).len();
         let suite = report::suite(&merged, &lines, &report::properties(&merged, &options));

@@ -14,14 +14,14 @@
 use crate::audit::Auditable;
 use std::collections::{BTreeMap, HashSet};
 
-use super::audited::{AuditReport, OnCase, ProgramRecord, TestRecord};
-use super::confirm::confirm;
-use super::evidence::{Confirmation, Evidence, Reruns};
-use super::failure::{Failure, Finding, Settled};
-use super::finding::ProgramFindings;
-use super::outcome::Tried;
-use super::verdict::{scores, Scored, Scores};
-use super::{Kind, Source};
+use crate::audit::findings::confirm::confirm;
+use crate::audit::findings::evidence::{Confirmation, Evidence, Reruns};
+use crate::audit::findings::failure::{Failure, Finding, Settled};
+use crate::audit::findings::finding::ProgramFindings;
+use crate::audit::findings::outcome::Tried;
+use crate::audit::findings::verdict::{scores, Scored, Scores};
+use crate::audit::reports::audited::{AuditReport, OnCase, ProgramRecord, TestRecord};
+use crate::audit::{Kind, Source};
 use crate::game::{in_form, render, Constraints, Engine, Form};
 use crate::judge_system::validate::validate;
 
@@ -332,8 +332,8 @@ pub fn scores_of(report: &AuditReport) -> Scores {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::audited::Reached;
-    use crate::audit::entrants::Class;
+    use crate::audit::contest::entrants::Class;
+    use crate::audit::reports::audited::Reached;
 
     /// Candidate `label` of `size` bytes, and how programs `p0`, `p1`, ... did on it.
     fn trial(label: &str, size: usize, on: &[OnCase]) -> Trial {
@@ -386,8 +386,8 @@ mod tests {
     /// A program of `expected` class examined with no finding in 8 cases, whose result on the
     /// existing data is `class` (with the file it fails).
     fn no_finding(expected: Class, class: Class) -> ProgramRecord {
-        use crate::audit::audited::{CasesOutcome, Examined, Finish, FormUsed, Tally};
-        use crate::audit::data::{DataOutcome, FailedFile, OnData};
+        use crate::audit::cases::data::{DataOutcome, FailedFile, OnData};
+        use crate::audit::reports::audited::{CasesOutcome, Examined, Finish, FormUsed, Tally};
         let failed = (class != Class::Accepted).then(|| FailedFile {
             name: "003.in".into(),
             position: 2,

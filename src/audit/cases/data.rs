@@ -12,11 +12,11 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::entrants::Class;
-use super::runner::{FromData, NoAnswer, Runner, TimeLimit};
-use super::settings::FormRule;
-use super::Kind;
 use crate::answer::{compare, Verdict};
+use crate::audit::contest::entrants::Class;
+use crate::audit::running::runner::{FromData, NoAnswer, Runner, TimeLimit};
+use crate::audit::settings::FormRule;
+use crate::audit::Kind;
 use crate::error::{JudgeError, RunError};
 use crate::game::{render, Case, Engine, Form};
 use crate::shard::Shard;
@@ -268,7 +268,7 @@ pub struct OnData {
     /// The first file it fails, and how.
     pub failed: Option<FailedFile>,
     /// The most CPU time one file took.
-    #[serde(with = "super::seconds")]
+    #[serde(with = "crate::audit::reports::seconds")]
     pub slowest: Duration,
     /// The most memory one file's run held, in bytes.
     pub memory: u64,

@@ -1,10 +1,10 @@
 //! A program's findings ([`ProgramFindings`]): each one a failure settled
-//! ([`super::failure::Finding`]), kept apart by signature, the failing cases counted per kind.
+//! ([`crate::audit::findings::failure::Finding`]), kept apart by signature, the failing cases counted per kind.
 
 use std::collections::BTreeMap;
 
-use super::failure::Finding;
-use super::Kind;
+use crate::audit::findings::failure::Finding;
+use crate::audit::Kind;
 use crate::harness::findings::Findings;
 
 /// One program's findings: one per signature (at most a maximum), the failing cases counted

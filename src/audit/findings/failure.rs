@@ -11,17 +11,17 @@
 //!  Settled        a finding ([`Finding`]), ready to report
 //! ```
 //!
-//! The moves between stages are in [`super::settle`]; an isolated failure whose kind and
-//! difference are already known is only counted ([`super::finding::ProgramFindings`]).
+//! The moves between stages are in [`crate::audit::findings::settle`]; an isolated failure whose kind and
+//! difference are already known is only counted ([`crate::audit::findings::finding::ProgramFindings`]).
 //! A strengthening case that fails a program on every run is settled as it is
-//! ([`super::strengthen::finding_of`]).
+//! ([`crate::audit::contest::strengthen::finding_of`]).
 
 use std::sync::Arc;
 
-use super::evidence::Evidence;
-use super::outcome::{difference, Tried};
-use super::plan::{Prepared, UnitCase};
-use super::{Kind, Source};
+use crate::audit::cases::plan::{Prepared, UnitCase};
+use crate::audit::findings::evidence::Evidence;
+use crate::audit::findings::outcome::{difference, Tried};
+use crate::audit::{Kind, Source};
 use crate::harness::findings::signature;
 use referee_sandbox::Ending;
 
@@ -150,7 +150,7 @@ fn crash_detail(kind: Kind, ending: Ending) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::evidence::Reruns;
+    use crate::audit::findings::evidence::Reruns;
     use referee_sandbox::Run;
 
     fn tried(ending: Ending, stdout: &[u8], expected: &str) -> Tried {

@@ -11,14 +11,14 @@ use std::fs;
 
 use serde::{Deserialize, Serialize};
 
-use super::audited::{AuditReport, FindingRecord, ProgramRecord, Reached};
-use super::data::DataOutcome;
-use super::entrants::Class;
-use super::layout::Layout;
-use super::settings::{FormRule, Settings};
-use super::strengthen::{scores_of, uncovered};
-use super::verdict::{does, verdict, Facts, Scores, Standing};
-use super::Kind;
+use crate::audit::cases::data::DataOutcome;
+use crate::audit::contest::entrants::Class;
+use crate::audit::contest::strengthen::{scores_of, uncovered};
+use crate::audit::findings::verdict::{does, verdict, Facts, Scores, Standing};
+use crate::audit::reports::audited::{AuditReport, FindingRecord, ProgramRecord, Reached};
+use crate::audit::reports::layout::Layout;
+use crate::audit::settings::{FormRule, Settings};
+use crate::audit::Kind;
 use crate::game::RuleSet;
 use crate::report::as_text;
 use crate::report::manifest::Manifest;
@@ -179,7 +179,7 @@ pub fn pace(report: &AuditReport) -> String {
     format!(
         " (the {audited} programs audited took {each:.1} s each of the cases' time; about {:.0} \
          s more --time would audit the {left} left; the run took {:.0} s)",
-        each * left as f64 / super::deadlines::CASES_SHARE,
+        each * left as f64 / crate::audit::running::deadlines::CASES_SHARE,
         report.effort.elapsed.as_secs_f64()
     )
 }
@@ -391,7 +391,7 @@ pub fn reproduce(
         "--memory".to_string(),
         (report.memory_limit >> 20).to_string(),
     ];
-    if report.max_output != super::audited::DEFAULT_MAX_OUTPUT {
+    if report.max_output != crate::audit::reports::audited::DEFAULT_MAX_OUTPUT {
         words.extend(["--max-output".to_string(), report.max_output.to_string()]);
     }
     match &report.confinement {
@@ -718,7 +718,7 @@ pub fn shown(
         count: f.count,
         input: out.join(finding_path(program, f)),
         data_file: match &f.source {
-            super::Source::File { name, .. } => Some(name.clone()),
+            crate::audit::Source::File { name, .. } => Some(name.clone()),
             _ => None,
         },
         sides: vec![

@@ -2,9 +2,9 @@
 //! failure, which cases of a multi-case run it got wrong, and how its output differs (the
 //! signatures' text).
 
-use super::Kind;
 use crate::answer::{compare, escape, Verdict};
 use crate::audit::Auditable;
+use crate::audit::Kind;
 use referee_sandbox::{Ending, Run};
 
 /// One run's outcome against the engine's expected output.

@@ -14,7 +14,7 @@
 use crate::audit::Auditable;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::Source;
+use crate::audit::Source;
 use crate::game::Generated;
 use crate::game::{
     case_for_programs, in_form, join_verdicts, render, Case, Constraints, Engine, Form, Game,

@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::entrants::Class;
-use super::Kind;
+use crate::audit::contest::entrants::Class;
+use crate::audit::Kind;
 
 /// What the audit says of one program.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! The repeated runs the limits' advice is made of (`--repeat K`): each program expected
 //! accepted, to time out or to run out of memory runs every data file K times, its CPU time and
-//! peak memory kept each time ([`super::limits::Measured`]).
+//! peak memory kept each time ([`crate::audit::limits::Measured`]).
 //!
 //! The programs expected accepted run first, each run held to `--timeout`; their times give the
 //! limit. The others then run with a cap just over that limit times `time_limit_to_tle` (a run
@@ -12,11 +12,11 @@
 use crate::audit::Auditable;
 use std::time::{Duration, Instant};
 
-use super::data::DataFile;
-use super::entrants::{Class, Entrant};
-use super::limits::{self, Advice, Advising, FileRuns, Measured};
-use super::runner::{NoAnswer, Runner};
-use super::Kind;
+use crate::audit::cases::data::DataFile;
+use crate::audit::contest::entrants::{Class, Entrant};
+use crate::audit::limits::{self, Advice, Advising, FileRuns, Measured};
+use crate::audit::running::runner::{NoAnswer, Runner};
+use crate::audit::Kind;
 use crate::pool::each_of;
 
 /// The cap of a run of a program expected to fail, as a multiple of the limit times

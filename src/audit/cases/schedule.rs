@@ -24,14 +24,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::Instant;
 
-use super::audited::{Finish, Tally};
-use super::deadlines::Deadlines;
-use super::failure::{Failure, Seen};
-use super::finding::ProgramFindings;
-use super::plan::{Plan, Prepared};
-use super::runner::Runner;
-use super::settings::Settings;
-use super::settle::examine;
+use crate::audit::cases::plan::{Plan, Prepared};
+use crate::audit::findings::failure::{Failure, Seen};
+use crate::audit::findings::finding::ProgramFindings;
+use crate::audit::findings::settle::examine;
+use crate::audit::reports::audited::{Finish, Tally};
+use crate::audit::running::deadlines::Deadlines;
+use crate::audit::running::runner::Runner;
+use crate::audit::settings::Settings;
 use referee_sandbox::past;
 
 /// The most prepared units kept at once.

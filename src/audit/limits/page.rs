@@ -3,8 +3,8 @@
 //! the limit and the margin (`time_limit_to_tle` times it), so that the noise of each file's
 //! runs and the distance to each line are seen.
 
-use super::entrants::Class;
-use super::limits::{seconds, Advice, Measured, TimeRules};
+use crate::audit::contest::entrants::Class;
+use crate::audit::limits::{seconds, Advice, Measured, TimeRules};
 use crate::report::html::{Cell, Table};
 
 /// The picture's width in SVG units (it is drawn at the page's width).
