@@ -225,6 +225,7 @@ fn one_large_file(games: usize, moves: usize) -> (usize, Vec<referee::report::Ro
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn verify_grade_and_merge_need_the_same_memory_for_ten_times_the_files() {
     if !alone(
         module_path!(),

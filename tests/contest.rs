@@ -45,6 +45,7 @@ fn the_example_contests_data_is_the_package_referee_writes() {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn the_example_contest_is_audited_and_its_data_strengthened() {
     let _alone = common::programs::budget_test();
     let dir = crate::common::scratch::reachable();
@@ -271,6 +272,7 @@ fn audited_in_time(
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn a_program_whose_bug_the_budget_did_not_reach_is_proved_wrong_by_the_case_of_another() {
     // A copy of the bit rows program that sleeps half a second a run: under --time it runs too
     // few cases to reach the bug (random case 54 at seed 9, after the data's 27) and has no
@@ -344,6 +346,7 @@ fn a_program_whose_bug_the_budget_did_not_reach_is_proved_wrong_by_the_case_of_a
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn the_example_contests_strengthened_data_rejects_the_same_programs_busy_and_idle() {
     // With --time, a busy machine runs fewer cases: it may find less, but the data's verdicts
     // must still end, and the screening keep its share, so the strengthened data rejects the
@@ -403,6 +406,7 @@ fn the_example_contests_strengthened_data_rejects_the_same_programs_busy_and_idl
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn strengthening_cases_are_in_the_problems_form_and_never_reject_a_program_that_must_pass() {
     let _alone = common::programs::budget_test();
     let dir = crate::common::scratch::reachable();
@@ -644,6 +648,7 @@ fn a_table_of_programs_says_which_accepted_one_is_wrong() {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn submissions_are_built_by_their_language_and_one_that_does_not_build_is_reported() {
     let _alone = common::programs::budget_test();
     // Each submission hands its input to `referee judge`: a correct judge in every language.

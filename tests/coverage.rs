@@ -33,6 +33,7 @@ fn reached<G: Game + referee::game::Generated + referee::game::Referenced>(cases
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn a_short_pousse_run_reaches_every_feature() {
     reached::<Pousse>(2000);
 }
@@ -43,6 +44,7 @@ fn a_short_littlesquares_run_reaches_every_feature() {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn a_short_somegame_run_reaches_every_feature() {
     reached::<SomeGame>(2000);
 }
@@ -76,6 +78,7 @@ fn audit_reaches<G: Game + referee::game::Generated + referee::game::Packaged>(s
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn audits_first_thousand_pousse_cases_reach_every_corner() {
     audit_reaches::<Pousse>(&[1, 7]);
 }

@@ -127,6 +127,7 @@ fn cpu(file: &serde_json::Value) -> Vec<f64> {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn the_advised_limits_land_where_the_rule_puts_them_and_each_warning_fires_where_it_should() {
     let _alone = crate::common::programs::budget_test();
     let dir = reachable();
@@ -209,6 +210,7 @@ fn the_advised_limits_land_where_the_rule_puts_them_and_each_warning_fires_where
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn a_set_limit_the_measurements_contradict_is_said_and_repeat_0_gives_no_advice() {
     let dir = reachable();
     // 0.1 s is under steady.c's 0.11 s, and 64 MiB under the 100 MiB it holds.

@@ -95,6 +95,7 @@ fn littlesquares_parsing_is_linear() {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn somegame_parsing_is_linear() {
     linear::<SomeGame>("blank lines first", (), |n| {
         format!("{}1 1 1 1\n0\n", repeat("\n", n)).into_bytes()

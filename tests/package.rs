@@ -426,6 +426,7 @@ fn programs_find_referee_or_say_how_to_install_it() {
 /// and writes no `run`.
 #[cfg(unix)]
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn a_referee_that_never_answers_does_not_hang_the_build() {
     let (_scratch, dir) = scratch::scratch("hanging");
     let out = dir.join("pousse");

@@ -71,6 +71,7 @@ fn board_text(p: u64, r: usize, c: usize, k: u64, cells: &[u64]) -> String {
 use referee::somegame::oracle::{reachable, verdict as oracle_verdict};
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn every_board_of_tiny_tori_matches_the_reachability_oracle() {
     let mut sizes = vec![(3, 3), (2, 2), (2, 3), (3, 2)];
     sizes.extend((1..=6).map(|c| (1, c)));
@@ -118,6 +119,7 @@ fn every_board_of_tiny_tori_matches_the_reachability_oracle() {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn three_by_three_with_three_players_against_the_oracle() {
     // 4^9 boards per K; every reachable board plus a deterministic sample of the others.
     let (p, r, c) = (3u64, 3usize, 3usize);

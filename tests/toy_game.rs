@@ -512,10 +512,10 @@ proptest! {
 #[cfg(target_os = "linux")]
 #[test]
 fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
-    use referee::audit::entrants::Entrant;
+    use referee::audit::contest::entrants::Entrant;
     use referee::audit::pipeline::audit;
+    use referee::audit::reports::sink::{ReportDir, Sink};
     use referee::audit::settings::{FormRule, Settings};
-    use referee::audit::sink::{ReportDir, Sink};
     use referee::audit::Kind;
     let dir = tempfile::tempdir().unwrap();
     let judge = "import sys\nfor line in sys.stdin:\n    n, k = map(int, line.split())\n    \
@@ -596,7 +596,9 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
     // Shrunk to a small pile the engine gets wrong: a multiple of K + 1 above 2 (K + 1).
     let input = settings
         .out
-        .join(referee::audit::report::finding_path(program, finding));
+        .join(referee::audit::reports::report::finding_path(
+            program, finding,
+        ));
     let shrunk = std::fs::read_to_string(&input).unwrap();
     let [n, k]: [u64; 2] = shrunk
         .split_whitespace()

@@ -41,7 +41,7 @@ run() {
 }
 while read -r name binary; do
   case $name in
-    integration) run "$binary" confinement:: ;;
+    integration) run "$binary" confinement:: --include-ignored ;;
     referee_sandbox) run "$binary" ;;
   esac
 done <<< "$binaries"

@@ -9,6 +9,7 @@ use std::fs;
 use std::time::Duration;
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn the_long_game_crash_is_found_from_random_cases() {
     let dir = crate::common::scratch::reachable();
     let cmd = build(
@@ -44,6 +45,7 @@ fn the_long_game_crash_is_found_from_random_cases() {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn planted_bugs_are_found_classified_and_shrunk() {
     let dir = crate::common::scratch::reachable();
     // Game, program, kind, the largest shrunk case (moves for Pousse, rows otherwise), flags.
@@ -134,6 +136,7 @@ fn planted_bugs_are_found_classified_and_shrunk() {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn a_failure_that_does_not_come_back_is_flaky() {
     let dir = crate::common::scratch::reachable();
     let judge = build(dir.path(), "pousse.c", &[], "pousse");
@@ -177,6 +180,7 @@ fn a_failure_that_does_not_come_back_is_flaky() {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn correct_judges_give_no_finding() {
     let dir = crate::common::scratch::reachable();
     let correct = [
@@ -235,6 +239,7 @@ fn correct_judges_give_no_finding() {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn auditing_referee_itself_finds_nothing() {
     let dir = crate::common::scratch::reachable();
     // referee's binary, audited as any judge: copied where the program's user can read it.
@@ -258,6 +263,7 @@ fn auditing_referee_itself_finds_nothing() {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn the_same_seed_gives_the_same_findings_whatever_the_jobs() {
     let dir = crate::common::scratch::reachable();
     let cmd = build(dir.path(), "pousse.c", &["-DPLANT_MOVER_ONLY"], "mover");
@@ -310,6 +316,7 @@ fn the_same_seed_gives_the_same_findings_whatever_the_jobs() {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn the_html_report_shows_how_to_reproduce_each_finding() {
     let dir = crate::common::scratch::reachable();
     let cmd = build(dir.path(), "pousse.c", &["-DPLANT_MOVER_ONLY"], "mover");
@@ -458,6 +465,7 @@ fn shortest_wrong_game(cmd: &str) -> Option<usize> {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn pousse_findings_shrink_to_at_most_one_move_more_than_the_shortest_wrong_game() {
     let dir = crate::common::scratch::reachable();
     let planted = [

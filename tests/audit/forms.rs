@@ -69,6 +69,7 @@ fn the_input_form_is_the_one_the_program_answers() {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn every_program_that_answers_wrongly_is_a_finding_never_a_refusal() {
     let dir = crate::common::scratch::reachable();
     // Output in the game's grammar but wrong on the statement's own examples: audited in the
@@ -237,6 +238,7 @@ fn input_files_are_read_as_cases_written_in_the_form_and_shrunk() {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn random_cases_keep_to_the_contests_limits_unless_told_otherwise() {
     let dir = crate::common::scratch::reachable();
     let tc = build(dir.path(), "littlesquares_tc.c", &[], "tc");

@@ -21,6 +21,7 @@ const ATTACKS: [(&str, &str); 5] = [
 ];
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn cpu_in_threads_and_memory_no_resident_set_shows_are_counted() {
     let _alone = crate::common::programs::budget_test();
     let marker = format!("35{}", std::process::id() % 10_000 + 10_000);
@@ -75,6 +76,7 @@ fn cpu_in_threads_and_memory_no_resident_set_shows_are_counted() {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn unconfined_memory_no_resident_set_shows_is_not_seen() {
     // --unconfined runs are a process group read from /proc: the memory held in memfds shows in
     // no resident set (accepted under 256 MiB), which is why the sandbox counts it or forbids

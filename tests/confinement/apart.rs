@@ -21,6 +21,7 @@ const ATTACKS: [(&str, &str); 8] = [
 ];
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn runs_are_apart_from_one_another_and_from_referee() {
     let _alone = crate::common::programs::budget_test();
     let marker = format!("37{}", std::process::id() % 10_000 + 10_000);

@@ -24,6 +24,7 @@ const CONTEST: [(&str, &str, &str); 10] = [
 ];
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn a_contest_of_attacks_is_contained_and_judged_as_a_judge_systems_sandbox_would() {
     let _alone = crate::common::programs::budget_test();
     let marker = format!("31{}", std::process::id() % 10_000 + 10_000);
@@ -122,6 +123,7 @@ fn unconfined_kill_minus_one_ends_the_audit_itself() {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn three_gibibytes_under_a_two_gibibyte_limit_is_memory_limit() {
     // A package whose only submission is expected over its memory: no program expected
     // accepted sets a time limit from the data, so the limit is --timeout's, ten times the

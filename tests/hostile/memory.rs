@@ -78,6 +78,7 @@ fn grading_a_gigantic_output_takes_little_memory_and_reports_it_escaped() {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn the_reference_reads_no_more_than_the_machine_can_hold_and_littlesquares_memory_follows_the_grid()
 {
     // An endless input through the reference ends with an error, its memory bounded by the
@@ -195,6 +196,7 @@ fn verify_runs_the_reference_only_on_inputs_it_can_hold() {
 }
 
 #[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
 fn gen_holds_one_case_whatever_the_cases_per_file() {
     // A million cases in one file, with their answers: written a case at a time. The whole
     // file's cases held at once took about 130 bytes each (130 MB here).
