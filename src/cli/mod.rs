@@ -359,7 +359,13 @@ fn check_rules(game: Option<GameName>, rules: Option<&str>) -> Result<(), RunErr
 }
 
 fn seconds(flag: &'static str, value: f64) -> Result<Duration, RunError> {
-    Duration::try_from_secs_f64(value).map_err(|_| UsageError::NotSeconds { flag, value }.into())
+    Duration::try_from_secs_f64(value).map_err(|_| {
+        if value.is_finite() && value > 0.0 {
+            UsageError::TooManySeconds { flag, value }.into()
+        } else {
+            UsageError::NotSeconds { flag, value }.into()
+        }
+    })
 }
 
 /// The least a limit of time may be: below it, every run or case would be over it.

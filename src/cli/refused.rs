@@ -85,9 +85,18 @@ pub enum UsageError {
         /// The tree.
         tree: PathBuf,
     },
-    /// A time that is not a number of seconds.
-    #[error("{flag} must be a non-negative number of seconds, not {value}")]
+    /// A time that is not a number of seconds (values are printed as Rust's shortest form,
+    /// `1e-300` rather than its 300 digits).
+    #[error("{flag} must be a non-negative number of seconds, not {value:?}")]
     NotSeconds {
+        /// The flag.
+        flag: &'static str,
+        /// Its value.
+        value: f64,
+    },
+    /// A time of more seconds than a duration holds.
+    #[error("{flag} {value:?} is more seconds than a time can hold (at most about 1.8e19)")]
+    TooManySeconds {
         /// The flag.
         flag: &'static str,
         /// Its value.
@@ -95,7 +104,7 @@ pub enum UsageError {
     },
     /// A time limit every run would be over.
     #[error(
-        "{flag} must be at least {least} s, not {value}: every run would be over it",
+        "{flag} must be at least {least} s, not {value:?}: every run would be over it",
         least = LEAST_SECONDS.as_secs_f64()
     )]
     BelowLeastSeconds {

@@ -391,6 +391,18 @@ fn zero_and_nonsense_limits_are_refused_naming_the_flag() {
         assert!(err.contains(flag), "{flag} {value}: {err}");
         assert!(!out.exists(), "{flag} {value}: {err}");
     }
+    // A value far from any time is said as written, in one short line, and said for what it
+    // is: too small, or more seconds than a time holds (not "a non-negative number").
+    for (value, says) in [
+        ("1e-300", "at least 0.001 s"),
+        ("1e300", "more seconds than"),
+    ] {
+        let run = audit("--timeout", value);
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{value}: {err}");
+        assert!(err.contains(value) && err.contains(says), "{value}: {err}");
+        assert!(err.trim_end().len() < 200, "{value}: {err}");
+    }
     for (flag, value) in [("--case-time", "0"), ("--time", "0")] {
         let run = referee()
             .args(["stress", "pousse", "--cases", "10", flag, value])
