@@ -82,7 +82,8 @@ pub(super) struct AuditArgs {
     pub(super) timeout: f64,
     /// Runs of each program expected accepted, to time out or to run out of memory on each data
     /// file, for the advice on the problem's limits: CPU time and peak memory each run, their
-    /// spread the noise. 0: no advice. With --time, they take at most a tenth of it.
+    /// spread the noise. 0: no advice; at most 100. With --time, they take at most a tenth of
+    /// it.
     #[arg(long, value_name = "K", default_value_t = crate::audit::limits::DEFAULT_REPEAT as u16, value_parser = clap::value_parser!(u16).range(..=100))]
     pub(super) repeat: u16,
     /// The most bytes of standard output read from one run; more is `output-limit`. A confined
