@@ -25,10 +25,10 @@
 //!   all, and writes the end record: the program's wait status, the CPU time of everything it
 //!   reaped (every thread of every process of the run, the kernel's own count) and the largest
 //!   resident set among them.
-//! - The **program**, PID 2, starts a session of its own, moves to its scratch, marks every
-//!   descriptor but its standard input, output and error to close on `exec`, enforces the
-//!   Landlock ruleset and installs the seccomp filters, whose listener it sends back over the
-//!   descriptor channel; then the caller `exec`s it.
+//! - The **program**, PID 2, calls `setsid` (a process group of its own, no terminal), moves
+//!   to its scratch, marks every descriptor but its standard input, output and error to close
+//!   on `exec`, enforces the Landlock ruleset and installs the seccomp filters, whose listener
+//!   it sends back over the descriptor channel; then the caller `exec`s it.
 //!
 //! A step that fails makes the spawn fail with its error; [`Step`] numbers them so that the
 //! sandbox's probe can tell which mechanism is missing.

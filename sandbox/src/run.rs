@@ -114,6 +114,27 @@ pub struct Run {
 }
 
 impl Run {
+    /// The run whose watch gave `watched`, ended as `ending` after `cpu` and `memory`.
+    fn watched(
+        watched: crate::watch::Watched,
+        ending: Ending,
+        cpu: Duration,
+        memory: u64,
+        started: Instant,
+        kept: Option<Arc<Kept>>,
+    ) -> Run {
+        Run {
+            ending,
+            stdout: watched.stdout,
+            stderr_tail: watched.stderr_tail,
+            elapsed: started.elapsed(),
+            cpu,
+            memory,
+            kept,
+            hidden: watched.hidden,
+        }
+    }
+
     /// A run cut before it started.
     fn cut() -> Run {
         Run::ended(Ending::Cut, b"")
@@ -468,16 +489,8 @@ impl Program {
         };
         let memory = watched.peak.max(own_peak).max(charged_peak);
         let ending = classify(watched.ending, status, cpu, memory, out_of_memory, limits);
-        Ok(Run {
-            ending,
-            stdout: watched.stdout,
-            stderr_tail: watched.stderr_tail,
-            elapsed: started.elapsed(),
-            cpu,
-            memory,
-            kept: kept.map(|fd| Arc::new(Kept(fd))),
-            hidden: watched.hidden,
-        })
+        let kept = kept.map(|fd| Arc::new(Kept(fd)));
+        Ok(Run::watched(watched, ending, cpu, memory, started, kept))
     }
 
     fn run_unconfined(
@@ -512,16 +525,7 @@ impl Program {
         let cpu = own_cpu.max(watched.usage.cpu);
         let memory = watched.peak.max(high_water);
         let ending = classify(watched.ending, Some(status), cpu, memory, false, limits);
-        Ok(Run {
-            ending,
-            stdout: watched.stdout,
-            stderr_tail: watched.stderr_tail,
-            elapsed: started.elapsed(),
-            cpu,
-            memory,
-            kept: None,
-            hidden: Vec::new(),
-        })
+        Ok(Run::watched(watched, ending, cpu, memory, started, None))
     }
 
     /// `e`, with what the sandbox's identity means for it when it is a refusal to run.
@@ -899,7 +903,7 @@ mod tests {
         assert!(run.stopped().contains("connect"), "{}", run.stopped());
         // It writes in its scratch, its working directory, and nowhere else; it sees none of
         // the caller's environment; it is the second process of a PID namespace of its own, in
-        // a session of its own; it has no descriptor but its standard ones.
+        // a process group of its own (`setsid`); it has no descriptor but its standard ones.
         let run = confined(
             "echo kept > here && cat here; touch /etc/referee-test 2>/dev/null || echo refused; \
              [ \"$HOME\" = \"$(pwd)\" ] && echo home; echo \"${CARGO:-none}\"; echo $$; \
