@@ -1,7 +1,7 @@
 //! BAPCtools takes the packages `referee package` writes as they are: `bt generate` remakes
 //! their data byte for byte from `generators/generators.yaml`, `bt validate` finds nothing to
 //! say, and `bt run` gives every submission its folder's verdict; and it takes the example
-//! contest's package, whose data misses one wrong submission on purpose (tests/contest.rs
+//! contest's package, whose data misses one wrong submission on purpose (tests/contest/
 //! strengthens it and runs `bt run` on the result).
 //!
 //! Needs BAPCtools' `bt` in `REFEREE_BT` (`scripts/ci/bapctools.sh` installs the release these

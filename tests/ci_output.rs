@@ -392,7 +392,11 @@ fn stress_shards_split_the_case_indices_and_merge() {
             .arg(&merged),
     );
     assert_eq!(run.status.code(), Some(2));
-    assert!(stderr(&run).contains("options differ"), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("options (cases 200 against 300) differ"),
+        "{}",
+        stderr(&run)
+    );
 }
 
 #[test]

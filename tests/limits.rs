@@ -270,7 +270,8 @@ fn problemtools_and_bapctools_read_the_written_limits_back() {
             "  time_resolution: 0.1\n  memory: 1024\n",
         );
         let changed =
-            referee::judge_system::package::limits::write_limits(&package, &limits, true).unwrap();
+            referee::judge_system::package::limits::write_limits_into(&package, &limits, true)
+                .unwrap();
         assert_eq!(changed.len(), 2, "{changed:?}");
         let python = verifyproblem.parent().unwrap().join("python");
         let read = std::process::Command::new(python)
@@ -297,7 +298,7 @@ fn problemtools_and_bapctools_read_the_written_limits_back() {
             "2025-09",
             "  time_resolution: 0.1\n  memory: 1024\n",
         );
-        referee::judge_system::package::limits::write_limits(&package, &limits, true).unwrap();
+        referee::judge_system::package::limits::write_limits_into(&package, &limits, true).unwrap();
         let run = crate::common::bapctools::run(&bt, &package, &["run", "accepted/noisy.c"]);
         let text = crate::common::bapctools::text(&run);
         assert!(text.contains("using timelimit: 0.3s"), "{text}");
@@ -331,7 +332,7 @@ fn dmoj_runs_each_test_at_the_limits_written_for_its_language() {
         ],
     };
     let changed =
-        referee::judge_system::package::limits::write_limits(&problem, &limits, true).unwrap();
+        referee::judge_system::package::limits::write_limits_into(&problem, &limits, true).unwrap();
     assert!(
         changed
             .iter()

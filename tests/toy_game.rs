@@ -550,6 +550,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         max_findings: 20,
         strict: false,
         shrink_time: Duration::from_secs(20),
+        compile_time: Duration::from_secs(60),
         reference_budget: 1_000_000,
         shard: None,
         form: FormRule::ByShape,

@@ -213,6 +213,46 @@ impl Kept {
     }
 }
 
+/// The result of a confined run: its status and own CPU time and peak from the init's `record`
+/// (when the program ended on its own), what its control `groups` were charged, and what the
+/// watch saw; `kept` what it wrote, when kept.
+fn accounted(
+    watched: crate::watch::Watched,
+    record: Option<Record>,
+    groups: Option<&crate::cgroup::RunGroups>,
+    limits: &Limits,
+    started: Instant,
+    kept: Option<OwnedFd>,
+) -> Run {
+    let (status, own_cpu, own_peak) = match record {
+        Some(r) => (
+            Some(std::process::ExitStatus::from_raw(r.value)),
+            Duration::from_micros(r.cpu_micros),
+            r.peak_kib.saturating_mul(1024),
+        ),
+        None => (None, Duration::ZERO, 0),
+    };
+    let (charged_cpu, charged_peak, out_of_memory) = match groups {
+        Some(groups) => (
+            groups.charged().cpu,
+            groups.peak_memory(),
+            groups.out_of_memory(),
+        ),
+        None => (Duration::ZERO, 0, false),
+    };
+    // The init's count when the program ended on its own (the keeper's and the init's own
+    // setup aside), else what the run was charged.
+    let cpu = if record.is_some() {
+        own_cpu
+    } else {
+        charged_cpu.max(watched.usage.cpu)
+    };
+    let memory = watched.peak.max(own_peak).max(charged_peak);
+    let ending = classify(watched.ending, status, cpu, memory, out_of_memory, limits);
+    let kept = kept.map(|fd| Arc::new(Kept(fd)));
+    Run::watched(watched, ending, cpu, memory, started, kept)
+}
+
 /// A program to run: its command line, split into words as a shell would, run directly, and
 /// its confinement (none when unconfined).
 #[derive(Debug, Clone)]
@@ -222,6 +262,12 @@ pub struct Program {
     /// The words as given (shown in reports and reproducing commands).
     shown: Vec<String>,
     jail: Option<Arc<Jail>>,
+}
+
+/// Whether word `i` of a command names one of the program's files: an existing path, and for
+/// the first word, one with a `/` (a bare name is a command looked up on `PATH`).
+fn names_a_file(i: usize, word: &str) -> bool {
+    !word.is_empty() && (i > 0 || word.contains('/')) && Path::new(word).exists()
 }
 
 /// A command line that names no program.
@@ -271,10 +317,8 @@ impl Program {
         let mut argv = Vec::with_capacity(self.argv.len());
         let mut reads = Vec::new();
         for (i, word) in self.argv.iter().enumerate() {
-            let path = Path::new(word);
-            let looked_up = i == 0 && !word.contains('/');
-            match std::path::absolute(path) {
-                Ok(absolute) if !looked_up && !word.is_empty() && path.exists() => {
+            match std::path::absolute(word) {
+                Ok(absolute) if names_a_file(i, word) => {
                     let mut own = sandbox.stage(&absolute)?;
                     if i == 0 && is_script(&absolute) {
                         if let Some(dir) = absolute.parent() {
@@ -294,6 +338,15 @@ impl Program {
             shown: self.shown.clone(),
             jail: Some(Arc::new(Jail::new(sandbox, reads, Workspace::Scratch))),
         })
+    }
+
+    /// The existing files and directories its command names, as [`confined`](Self::confined)
+    /// counts them its own (the first word only when it has a `/`): what nothing may write.
+    pub fn files(&self) -> Vec<PathBuf> {
+        (self.argv.iter().enumerate())
+            .filter(|(i, word)| names_a_file(*i, word))
+            .map(|(_, word)| PathBuf::from(word))
+            .collect()
     }
 
     /// The program of `argv` confined in `sandbox`, reading `reads`, writing in `workspace`;
@@ -464,33 +517,14 @@ impl Program {
         let ended = end_confined(&mut child, keeper, init, record.is_some());
         let watched = watched?;
         ended?;
-        let (status, own_cpu, own_peak) = match record {
-            Some(r) => (
-                Some(std::process::ExitStatus::from_raw(r.value)),
-                Duration::from_micros(r.cpu_micros),
-                r.peak_kib.saturating_mul(1024),
-            ),
-            None => (None, Duration::ZERO, 0),
-        };
-        let (charged_cpu, charged_peak, out_of_memory) = match &cell.groups {
-            Some(groups) => (
-                groups.charged().cpu,
-                groups.peak_memory(),
-                groups.out_of_memory(),
-            ),
-            None => (Duration::ZERO, 0, false),
-        };
-        // The init's count when the program ended on its own (the keeper's and the init's own
-        // setup aside), else what the run was charged.
-        let cpu = if record.is_some() {
-            own_cpu
-        } else {
-            charged_cpu.max(watched.usage.cpu)
-        };
-        let memory = watched.peak.max(own_peak).max(charged_peak);
-        let ending = classify(watched.ending, status, cpu, memory, out_of_memory, limits);
-        let kept = kept.map(|fd| Arc::new(Kept(fd)));
-        Ok(Run::watched(watched, ending, cpu, memory, started, kept))
+        Ok(accounted(
+            watched,
+            record,
+            cell.groups.as_ref(),
+            limits,
+            started,
+            kept,
+        ))
     }
 
     fn run_unconfined(

@@ -449,40 +449,41 @@ impl<'a> Watch<'a> {
                     self.report = None;
                 }
             }
-            Slot::Notices => {
-                let listener = self.listener.as_ref().expect("polled");
-                if !revents.contains(PollFlags::IN) {
-                    // Every process of the run is gone.
-                    self.listener = None;
-                    return Ok(None);
-                }
-                match seccomp::receive(listener) {
-                    Some(Notice::Forbidden(refusal)) => {
-                        return Ok(Some(Ending::Forbidden(refusal)))
-                    }
-                    Some(Notice::Opens {
-                        id,
-                        pid,
-                        directory,
-                        path,
-                    }) => {
-                        let asked = crate::opens::asked(pid, directory, path);
-                        if seccomp::still_waiting(listener, id) {
-                            if let (Some(asked), Some(jail)) = (asked, jail) {
-                                if crate::opens::hidden(jail, &asked)
-                                    && !self.hidden.contains(&asked)
-                                {
-                                    self.hidden.push(asked);
-                                }
-                            }
-                        }
-                        seccomp::go_on(listener, id);
-                    }
-                    None => {}
-                }
-            }
+            Slot::Notices => return Ok(self.notice(revents, jail)),
         }
         Ok(None)
+    }
+
+    /// Serves a notice of the sandbox's listener of calls: a forbidden call ends the run; an
+    /// `open` of a file the jail hides is noted (for the run's findings) and let go on.
+    fn notice(&mut self, revents: PollFlags, jail: Option<&Jail>) -> Option<Ending> {
+        let listener = self.listener.as_ref().expect("polled");
+        if !revents.contains(PollFlags::IN) {
+            // Every process of the run is gone.
+            self.listener = None;
+            return None;
+        }
+        match seccomp::receive(listener) {
+            Some(Notice::Forbidden(refusal)) => return Some(Ending::Forbidden(refusal)),
+            Some(Notice::Opens {
+                id,
+                pid,
+                directory,
+                path,
+            }) => {
+                let asked = crate::opens::asked(pid, directory, path);
+                if seccomp::still_waiting(listener, id) {
+                    if let (Some(asked), Some(jail)) = (asked, jail) {
+                        if crate::opens::hidden(jail, &asked) && !self.hidden.contains(&asked) {
+                            self.hidden.push(asked);
+                        }
+                    }
+                }
+                seccomp::go_on(listener, id);
+            }
+            None => {}
+        }
+        None
     }
 
     /// Writes what the program's standard input takes; closes it when all is fed, or when the

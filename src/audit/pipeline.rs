@@ -17,6 +17,7 @@ use crate::audit::running::deadlines::{BudgetSpent, Deadlines};
 use crate::audit::running::runner::TimeLimit;
 use crate::error::RunError;
 use crate::game::{Form, RuleSet};
+use crate::judge_system::package::edit::PackageEdit;
 use referee_sandbox::{interrupted, Reaper};
 
 /// How long each stage took, in order.
@@ -51,9 +52,7 @@ pub fn audit<G: Auditable>(
 ) -> Result<Audited, RunError> {
     let _reaper = Reaper::adopt();
     let deadlines = Deadlines::new(settings.time, settings.jobs);
-    if let Some(dir) = &settings.save_runs {
-        std::fs::create_dir_all(dir).map_err(|e| RunError::io(dir, e))?;
-    }
+    let mut edit = made_ready(settings)?;
     let data = data::read::<G>(&settings.inputs, settings.shard, settings.rules)?;
     notes.extend(data.notes.iter().cloned());
     let problem = data::problem_form::<G>(settings.form, &data);
@@ -72,10 +71,19 @@ pub fn audit<G: Auditable>(
         &mut phases,
     );
     let (mut recorded, mut files) = records::<G>(subjects, settings.rules);
-    let strengthened = strengthening_stage(&mut recorded, &data, &problem, settings, &deadlines)?;
+    let strengthened = strengthening_stage(
+        &mut recorded,
+        &data,
+        &problem,
+        settings,
+        &deadlines,
+        edit.as_mut(),
+    )?;
     phases.end("strengthening");
     let mut limits = examined.limits;
-    add_limits(settings, limits.as_mut())?;
+    if let (Some(edit), Some(advice)) = (edit.as_mut(), limits.as_mut()) {
+        add_limits(edit, advice, data.files.len())?;
+    }
     let programs = recorded.into_iter().map(|r| r.record).collect();
     files.extend(strengthened.files);
     let cases = examined.cases;
@@ -110,21 +118,39 @@ pub fn audit<G: Auditable>(
         report,
         files,
         found: data.found,
+        edit,
     })
 }
 
-/// Writes the advised limits into `--add-to`'s package (unless the audit was interrupted),
-/// noting in `advice` what was written.
-fn add_limits<O>(settings: &Settings<O>, advice: Option<&mut Advice>) -> Result<(), RunError> {
-    if let (Some(package), Some(advice)) = (&settings.add_to, advice) {
-        if !interrupted() {
-            advice.written = crate::judge_system::package::limits::write_limits(
-                package,
-                &advice.to_write(),
-                advice.rules.sets_time_limit(),
-            )?;
-        }
+/// What the audit writes besides its reports, made ready before any work: the directory of
+/// saved runs (`--save-runs`), and the edit of `--add-to`'s package.
+fn made_ready<O>(settings: &Settings<O>) -> Result<Option<PackageEdit>, RunError> {
+    if let Some(dir) = &settings.save_runs {
+        std::fs::create_dir_all(dir).map_err(|e| RunError::io(dir, e))?;
     }
+    Ok(settings
+        .add_to
+        .as_deref()
+        .map(PackageEdit::begin)
+        .transpose()?)
+}
+
+/// Writes the advised limits into the package being edited (`--add-to`) when every accepted
+/// program ran its repeats on each of the `data_files`, saying in `advice` what changed or why
+/// nothing was written.
+fn add_limits(
+    edit: &mut PackageEdit,
+    advice: &mut Advice,
+    data_files: usize,
+) -> Result<(), RunError> {
+    advice.written = match advice.missing(data_files) {
+        Some(missing) => vec![format!("no limit written: {missing}")],
+        None => crate::judge_system::package::limits::write_limits(
+            edit,
+            &advice.to_write(),
+            advice.rules.sets_time_limit(),
+        )?,
+    };
     Ok(())
 }
 

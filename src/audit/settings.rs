@@ -50,6 +50,8 @@ pub struct Settings<O> {
     pub strict: bool,
     /// The most time spent shrinking one finding.
     pub shrink_time: Duration,
+    /// The CPU time one submission's build may take (`--compile-time`).
+    pub compile_time: Duration,
     /// The reference's budget for confirming a finding (estimated steps).
     pub reference_budget: u64,
     /// Run only this slice of the input files and random case indices.

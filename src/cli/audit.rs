@@ -113,9 +113,9 @@ pub(super) struct AuditArgs {
     #[arg(long, conflicts_with = "allow_read")]
     pub(super) unconfined: bool,
     /// Random cases per run, in the multi-case form (one in the single-case form); a failing
-    /// run is narrowed to one case that fails alone.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
-    pub(super) batch: u32,
+    /// run is narrowed to one case that fails alone. Default 20.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(super) batch: Option<u32>,
     /// Runs at once (default: all cores; at most four per core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub(super) jobs: Option<u32>,
@@ -146,6 +146,9 @@ pub(super) struct AuditArgs {
     #[command(flatten)]
     pub(super) html: HtmlArgs,
 }
+
+/// `--batch` when it is not given.
+const DEFAULT_BATCH: u32 = 20;
 
 /// The least `--max-output` may be, in bytes (whatever it is, a run may write twice its
 /// expected output: [`crate::audit::running::runner`]).
@@ -182,7 +185,7 @@ impl AuditArgs {
             return Err(super::UsageError::AddToAShard.into());
         }
         if let Some(dir) = &self.add_to {
-            if !dir.join("data").is_dir() {
+            if !dir.join("data").is_dir() && !dir.join("init.yml").is_file() {
                 return Err(super::UsageError::NotAPackage(dir.clone()).into());
             }
         }
@@ -205,6 +208,7 @@ impl AuditArgs {
                 .into());
             }
         }
+        let programs = self.program_files()?;
         let reads: Vec<(&str, &std::path::Path)> = [
             ("--package", &self.package),
             ("--add-to", &self.add_to),
@@ -213,19 +217,58 @@ impl AuditArgs {
         .into_iter()
         .filter_map(|(flag, path)| path.as_deref().map(|p| (flag, p)))
         .chain(self.inputs.iter().map(|p| ("--inputs", p.as_path())))
+        .chain(programs.iter().map(|p| ("the program's file", p.as_path())))
         .collect();
+        if let Some(saved) = &self.save_runs {
+            super::saved_runs_apart(saved, &self.out, &reads)?;
+        }
         super::Destinations {
             out: &self.out,
             reads,
             reports: &crate::audit::reports::layout::Layout::REPORTS,
         }
         .check(&self.ci, Some(&self.html))?;
+        // What the end of the audit needs, checked before the first build or run: the report
+        // directory, the package's limits and rules, and the edit of --add-to's package.
+        crate::report::write::Staging::new(&self.out).map_err(|e| RunError::io(&self.out, e))?;
+        self.memory()?;
+        #[cfg(target_os = "linux")]
+        let advising = self.advising()?;
+        #[cfg(target_os = "linux")]
+        if let Some(package) = &self.add_to {
+            use crate::judge_system::package::{edit::PackageEdit, limits::check_editable};
+            check_editable(
+                &PackageEdit::begin(package)?,
+                advising.rules.sets_time_limit(),
+            )?;
+        }
         Ok(())
     }
 
-    /// The data's paths: `--inputs`, else a package's `data/sample` and `data/secret`.
+    /// The files the programs of `--cmd` and `--programs` name ([`Program::files`]): the
+    /// submissions, which no output may replace.
+    ///
+    /// [`Program::files`]: referee_sandbox::Program::files
+    fn program_files(&self) -> Result<Vec<PathBuf>, RunError> {
+        use crate::audit::contest::entrants;
+        let mut all = entrants::from_commands(&self.cmd)?;
+        if let Some(table) = &self.programs {
+            all.extend(entrants::from_table(table)?);
+        }
+        Ok(all
+            .iter()
+            .filter_map(|entrant| entrant.program.as_ref().ok())
+            .flat_map(referee_sandbox::Program::files)
+            .collect())
+    }
+
+    /// The data's paths: `--inputs`, else a package's `data/sample` and `data/secret`, or a
+    /// DMOJ problem's cases (the `in` files of its `init.yml`'s `test_cases`).
     fn inputs(&self) -> Vec<PathBuf> {
         match &self.package {
+            Some(package) if self.inputs.is_empty() && !package.join("data").is_dir() => {
+                crate::judge_system::package::dmoj::case_inputs(package)
+            }
             Some(package) if self.inputs.is_empty() => ["data/sample", "data/secret"]
                 .iter()
                 .map(|d| package.join(d))
@@ -235,18 +278,20 @@ impl AuditArgs {
         }
     }
 
-    /// What the advice on the limits needs: `--repeat`, and the package's rules and memory
-    /// limit (the format's defaults without a package).
+    /// What the advice on the limits needs: `--repeat`, and the rules and memory limit of the
+    /// package the advice is for (`--add-to`'s, else `--package`'s; the format's defaults
+    /// without one).
     #[cfg(target_os = "linux")]
     fn advising(&self) -> Result<crate::audit::limits::Advising, RunError> {
         use crate::judge_system::problem_yaml::{memory_mib, time_rules, TimeRules};
+        let target = self.add_to.as_ref().or(self.package.as_ref());
         Ok(crate::audit::limits::Advising {
             repeat: usize::from(self.repeat),
-            rules: match &self.package {
+            rules: match target {
                 Some(package) => time_rules(package)?,
                 None => TimeRules::defaults("2025-09"),
             },
-            set_memory_mib: match &self.package {
+            set_memory_mib: match target {
                 Some(package) => memory_mib(package)?,
                 None => None,
             },
@@ -301,7 +346,7 @@ impl AuditArgs {
                 stderr_tail: 4 << 10,
                 padding: 0,
             },
-            batch: self.batch as usize,
+            batch: self.batch.unwrap_or(DEFAULT_BATCH) as usize,
             jobs: crate::pool::threads(self.jobs.map(|j| j as usize)),
             inputs: self.inputs(),
             out: self.out.clone(),
@@ -309,6 +354,7 @@ impl AuditArgs {
             max_findings: self.max_findings,
             strict: self.strict,
             shrink_time: seconds("--shrink-time", self.shrink_time)?,
+            compile_time: limit_seconds("--compile-time", self.compile_time)?,
             reference_budget: crate::verify::DEFAULT_REFERENCE_BUDGET,
             shard: self.sharding.slice()?,
             form: match (self.form, programs) {
@@ -378,6 +424,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     let confinement = sandbox
         .as_ref()
         .map_or(Confinement::Unconfined, |s| s.confinement());
+    let listening = referee_sandbox::interrupt_on_signals().map_err(RunError::Signals)?;
     let mut notes = Vec::new();
     let entrants = args.entrants(&mut notes, sandbox.as_ref())?;
     struct Audit<'a> {
@@ -393,12 +440,14 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
                 .args
                 .settings::<G>(self.entrants.len(), self.confinement)?;
             let mut dir = ReportDir::new(G::NAME, &settings)?;
-            let audited = crate::audit::pipeline::audit::<G>(&settings, self.entrants, self.notes)?;
+            let mut audited =
+                crate::audit::pipeline::audit::<G>(&settings, self.entrants, self.notes)?;
+            let edited = commit_edit(&mut audited);
             dir.take(&audited)?;
+            edited?;
             Ok((audited.report, dir.options().clone()))
         }
     }
-    let listening = referee_sandbox::interrupt_on_signals().map_err(RunError::Signals)?;
     let ran = args.game.visit(Audit {
         args: &args,
         entrants: &entrants,
@@ -412,9 +461,46 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
         options: &options,
         ci: &args.ci,
         html: &args.html,
+        batch_asked: args.batch.is_some(),
     };
     let code = super::audit_summary::summary(&shown, &report)?;
     Ok(super::audit_summary::exit_code(&args.out, code))
+}
+
+/// Makes the changes of `--add-to` ([`PackageEdit::commit`]) once the audit is complete, not
+/// when it was interrupted; when they are not made, the report says nothing was added or
+/// written.
+///
+/// [`PackageEdit::commit`]: crate::judge_system::package::edit::PackageEdit::commit
+#[cfg(target_os = "linux")]
+fn commit_edit(audited: &mut crate::audit::reports::sink::Audited) -> Result<(), RunError> {
+    let Some(edit) = audited.edit.take().filter(|e| !e.is_empty()) else {
+        return Ok(());
+    };
+    let package = edit.package().display().to_string();
+    let committed = edit.commit(referee_sandbox::interrupted);
+    if !matches!(committed, Ok(true)) {
+        let report = &mut audited.report;
+        for test in &mut report.tests {
+            test.added_as = None;
+        }
+        if let Some(advice) = &mut report.limits {
+            if advice
+                .written
+                .iter()
+                .all(|w| !w.starts_with("no limit written"))
+            {
+                advice.written = vec![format!(
+                    "nothing written: {package} is unchanged ({})",
+                    match &committed {
+                        Err(e) => e.to_string(),
+                        Ok(_) => "the audit was interrupted".to_string(),
+                    }
+                )];
+            }
+        }
+    }
+    committed.map(|_| ())
 }
 
 #[cfg(not(target_os = "linux"))]

@@ -25,6 +25,8 @@ pub(super) struct Shown<'a> {
     pub(super) options: &'a RunOptions,
     pub(super) ci: &'a CiArgs,
     pub(super) html: &'a HtmlArgs,
+    /// Whether `--batch` was given (else a single-case form says nothing of it).
+    pub(super) batch_asked: bool,
 }
 
 /// `code`, or after an interruption by signal N, `128 + N`, said on standard error with where
@@ -44,9 +46,9 @@ pub(super) fn exit_code(out: &Path, code: u8) -> ExitCode {
 
 /// The summary of an audit, its CI outputs and HTML report, each a sink of the typed report;
 /// its exit code (1 when the package's verdict lists anything). When no program could be run at
-/// all, an error (exit 2).
+/// all, an error (exit 2), unless the audit was interrupted first.
 pub(super) fn summary(shown: &Shown, report: &AuditReport) -> Result<u8, RunError> {
-    if let Some(none) = none_ran(report) {
+    if let Some(none) = none_ran(report).filter(|_| !report.interrupted) {
         return Err(none.into());
     }
     let lines = lines(report);
@@ -162,7 +164,7 @@ fn program_said(
         examined.form.why()
     )?;
     let batch = shown.options.batch;
-    if examined.form.form() == crate::game::Form::Single && batch != 1 {
+    if examined.form.form() == crate::game::Form::Single && batch != 1 && shown.batch_asked {
         writeln!(
             out,
             "  note: --batch {batch} needs the multi-case form; one case per run"
@@ -344,7 +346,7 @@ fn strengthening_said(
                 t.file,
                 t.added_as
                     .as_ref()
-                    .map_or(String::new(), |a| format!(", added as data/secret/{a}")),
+                    .map_or(String::new(), |a| format!(", added as {a}")),
                 t.bytes,
                 fails.join(", "),
                 t.from

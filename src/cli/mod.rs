@@ -270,9 +270,10 @@ impl Destinations<'_> {
         if let Some(page) = html.and_then(|h| h.html.as_deref()) {
             files.push(("--html", page));
         }
+        let answers = self.answers();
         for (flag, path) in &files {
             check_output_file(flag, path, Some(self.out))?;
-            self.apart(flag, path)?;
+            self.apart(flag, path, &answers)?;
         }
         if let [(a, first), (b, second)] = files[..] {
             use crate::report::write::real_path;
@@ -289,11 +290,26 @@ impl Destinations<'_> {
         ci.check_step_summary()
     }
 
+    /// The answers read beside the input files named alone: `X.ans` beside each `X.in`.
+    fn answers(&self) -> Vec<std::path::PathBuf> {
+        (self.reads.iter())
+            .filter(|(_, path)| path.is_file() && path.extension().is_some_and(|e| e == "in"))
+            .map(|(_, path)| path.with_extension("ans"))
+            .collect()
+    }
+
     /// Refuses the output file `path` (the value of `flag`) when it is, or lies inside, what the
-    /// run reads, or is one of the reports the run writes in `--out`.
-    fn apart(&self, flag: &'static str, path: &std::path::Path) -> Result<(), RunError> {
+    /// run reads (`answers` besides [`Self::reads`]: [`Self::answers`]), or is one of the
+    /// reports the run writes in `--out`.
+    fn apart(
+        &self,
+        flag: &'static str,
+        path: &std::path::Path,
+        answers: &[std::path::PathBuf],
+    ) -> Result<(), RunError> {
         use crate::report::write::{inside, real_path};
-        for (what, tree) in &self.reads {
+        let answers = answers.iter().map(|a| ("the answer", a.as_path()));
+        for (what, tree) in self.reads.iter().copied().chain(answers) {
             if inside(path, tree) {
                 return Err(UsageError::InsideWhatIsRead {
                     flag,
@@ -321,6 +337,36 @@ impl Destinations<'_> {
         }
         Ok(())
     }
+}
+
+/// Refuses a directory of saved runs (`--save-runs`) inside what the run reads (`reads`, each
+/// with its flag or role), where the next run would read them as data, or inside the report
+/// directory `out`, which the reports replace as a whole.
+fn saved_runs_apart(
+    saved: &std::path::Path,
+    out: &std::path::Path,
+    reads: &[(&'static str, &std::path::Path)],
+) -> Result<(), RunError> {
+    use crate::report::write::inside;
+    if inside(saved, out) {
+        return Err(UsageError::SavedRunsInOut {
+            saved: saved.to_path_buf(),
+            out: out.to_path_buf(),
+        }
+        .into());
+    }
+    for (what, tree) in reads.iter().copied() {
+        if inside(saved, tree) {
+            return Err(UsageError::InsideWhatIsRead {
+                flag: "--save-runs",
+                path: saved.to_path_buf(),
+                what,
+                tree: tree.to_path_buf(),
+            }
+            .into());
+        }
+    }
+    Ok(())
 }
 
 /// Refuses a report directory `out` that holds one of the files or trees a command reads

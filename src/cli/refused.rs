@@ -55,6 +55,19 @@ pub enum UsageError {
         /// The report directory.
         out: PathBuf,
     },
+    /// Saved runs inside the report directory, which the reports replace as a whole.
+    #[error(
+        "--save-runs {} is inside --out {}: the reports replace their directory as a whole; give \
+         the saved runs a directory apart",
+        saved.display(),
+        out.display()
+    )]
+    SavedRunsInOut {
+        /// The directory of saved runs.
+        saved: PathBuf,
+        /// The report directory.
+        out: PathBuf,
+    },
     /// A report directory holding what the command reads.
     #[error(
         "--out {} holds {what} {}: give the reports a directory of their own, apart from what the \

@@ -14,13 +14,40 @@ pub const DEFAULT_MEMORY_MIB: u64 = 2048;
 
 /// The first document of the yaml file at `path`, if it is a regular file that parses.
 pub fn read(path: &Path) -> Option<Yaml> {
+    parse(path).ok().flatten()
+}
+
+/// The first document of the yaml file at `path` (a UTF-8 byte order mark skipped): `Ok(None)`
+/// when there is no file there, an error naming the file, line and column when it does not
+/// parse.
+pub fn parse(path: &Path) -> Result<Option<Yaml>, LimitError> {
+    let file = match crate::guard::open_regular(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(LimitError::Unreadable {
+                file: crate::walk::display(path),
+                why: e.to_string(),
+            })
+        }
+    };
     let mut text = String::new();
-    crate::guard::open_regular(path)
-        .ok()?
-        .take(LARGEST_YAML)
+    file.take(LARGEST_YAML)
         .read_to_string(&mut text)
-        .ok()?;
-    YamlLoader::load_from_str(&text).ok()?.into_iter().next()
+        .map_err(|e| LimitError::Unreadable {
+            file: crate::walk::display(path),
+            why: e.to_string(),
+        })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    match YamlLoader::load_from_str(text) {
+        Ok(documents) => Ok(documents.into_iter().next()),
+        Err(e) => Err(LimitError::Unparsable {
+            file: crate::walk::display(path),
+            line: e.marker().line(),
+            column: e.marker().col() + 1,
+            why: e.info().to_string(),
+        }),
+    }
 }
 
 /// The memory limit `problem.yaml` sets for the package at `root`, in MiB (`limits: memory:`,
@@ -28,7 +55,7 @@ pub fn read(path: &Path) -> Option<Yaml> {
 /// file is absent), an error naming the file when the value is not a positive whole number.
 pub fn memory_mib(root: &Path) -> Result<Option<u64>, LimitError> {
     let path = root.join("problem.yaml");
-    let Some(yaml) = read(&path) else {
+    let Some(yaml) = parse(&path)? else {
         return Ok(None);
     };
     match &yaml["limits"]["memory"] {
@@ -41,9 +68,30 @@ pub fn memory_mib(root: &Path) -> Result<Option<u64>, LimitError> {
     }
 }
 
-/// A limit of `problem.yaml` that is not one, naming the file.
+/// A limit of `problem.yaml` that is not one, naming the file (lines and columns counted
+/// from 1).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LimitError {
+    /// A file that does not parse as YAML.
+    #[error("{file}:{line}:{column}: not YAML: {why}")]
+    Unparsable {
+        /// The file.
+        file: String,
+        /// The line, from 1.
+        line: usize,
+        /// The column, from 1.
+        column: usize,
+        /// What the parser says.
+        why: String,
+    },
+    /// A file that cannot be read.
+    #[error("{file}: {why}")]
+    Unreadable {
+        /// The file.
+        file: String,
+        /// Why.
+        why: String,
+    },
     /// `limits.memory` that is not a positive whole number.
     #[error("{file}: limits.memory must be a positive whole number of MiB, found {found}")]
     NotWholeMib {
@@ -113,7 +161,7 @@ impl TimeRules {
 /// a value is not a positive number.
 pub fn time_rules(root: &Path) -> Result<TimeRules, LimitError> {
     let path = root.join("problem.yaml");
-    let Some(yaml) = read(&path) else {
+    let Some(yaml) = parse(&path)? else {
         return Ok(TimeRules::defaults("2025-09"));
     };
     let format = match &yaml["problem_format_version"] {
@@ -226,5 +274,19 @@ mod tests {
         );
         let bad = rules("problem_format_version: 2025-09\nlimits:\n  time_limit: -1\n");
         assert!(bad.unwrap_err().to_string().contains("limits.time_limit"));
+        let marked = rules("\u{feff}problem_format_version: 2025-09\n").unwrap();
+        assert_eq!(
+            marked.format, "2025-09",
+            "a byte order mark is not part of the key"
+        );
+        let broken = rules("name: x\nlimits:\n  memory: [256\n").unwrap_err();
+        assert!(
+            matches!(broken, LimitError::Unparsable { line: 4, .. }),
+            "{broken}"
+        );
+        assert!(
+            memory_mib(dir.path()).is_err(),
+            "never the default silently"
+        );
     }
 }

@@ -53,7 +53,8 @@ fn shapes() -> Vec<(String, Vec<u8>)> {
     cases
 }
 
-/// The package's content.
+/// The package's content: a data table (the cases written out, listed in tests/layers.rs as
+/// allowed its length).
 pub fn content() -> Content {
     let corpus = |name: &str, text: &str| (name.to_string(), text.as_bytes().to_vec());
     let mut edge_cases = vec![

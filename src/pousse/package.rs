@@ -77,7 +77,8 @@ fn sweep(n: usize, moves: usize) -> Vec<u8> {
     text.into_bytes()
 }
 
-/// The package's content under `rules`.
+/// The package's content under `rules`: a data table (the cases written out, listed in
+/// tests/layers.rs as allowed its length).
 pub fn content(rules: Rules) -> Content {
     let corpus = |name: &str, text: &str| (name.to_string(), text.as_bytes().to_vec());
     Content {

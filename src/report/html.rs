@@ -141,6 +141,9 @@ pub struct Page {
     pub problems: Vec<Problem>,
     /// How many problems have no board view because [`MAX_VIEWS`] were drawn.
     pub views_left_out: usize,
+    /// What the page calls its problems: `problem` (`finding` on an audit's page, whose
+    /// findings are not all problems of the package's verdict).
+    pub problem_word: &'static str,
     /// The games of the rows, for the filter.
     pub games: Vec<String>,
     /// The rows table's column names.
@@ -169,6 +172,7 @@ impl Page {
         Page {
             tool: format!("referee {}", env!("CARGO_PKG_VERSION")),
             title: title.to_string(),
+            problem_word: "problem",
             ..Page::default()
         }
     }

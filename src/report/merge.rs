@@ -158,7 +158,21 @@ fn one_run(dirs: &[PathBuf], manifests: &[Manifest]) -> Result<Manifest, Refusal
             )));
         }
         if m.options != first.options {
-            return Err(differ("options"));
+            let keys: std::collections::BTreeSet<&String> =
+                m.options.keys().chain(first.options.keys()).collect();
+            let shown = |o: Option<&String>| o.map_or("unset".to_string(), String::clone);
+            let differing: Vec<String> = keys
+                .into_iter()
+                .filter(|k| m.options.get(*k) != first.options.get(*k))
+                .map(|k| {
+                    format!(
+                        "{k} {} against {}",
+                        shown(m.options.get(k)),
+                        shown(first.options.get(k))
+                    )
+                })
+                .collect();
+            return Err(differ(&format!("options ({})", differing.join(", "))));
         }
         if m.cases != first.cases {
             return Err(differ("case lists (different inputs)"));

@@ -475,7 +475,7 @@ impl Drop for Staging {
 /// directory marked immutable or append-only. Found before any work, where the commit would
 /// find it after all of it.
 #[cfg(target_os = "linux")]
-fn irreplaceable(dir: &Path) -> Result<(), Irreplaceable> {
+pub fn irreplaceable(dir: &Path) -> Result<(), Irreplaceable> {
     use rustix::fs::{statx, AtFlags, StatxAttributes, StatxFlags, CWD};
     let Ok(status) = statx(CWD, dir, AtFlags::empty(), StatxFlags::BASIC_STATS) else {
         return Ok(());
@@ -496,7 +496,7 @@ fn irreplaceable(dir: &Path) -> Result<(), Irreplaceable> {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn irreplaceable(_dir: &Path) -> Result<(), Irreplaceable> {
+pub fn irreplaceable(_dir: &Path) -> Result<(), Irreplaceable> {
     Ok(())
 }
 
@@ -506,8 +506,9 @@ fn irreplaceable(_dir: &Path) -> Result<(), Irreplaceable> {
     "is {why}; reports replace their directory as a whole, which cannot be done to it: give them \
      a directory inside it"
 )]
-struct Irreplaceable {
-    why: &'static str,
+pub struct Irreplaceable {
+    /// What the directory is.
+    pub why: &'static str,
 }
 
 /// Puts directory `new` in the place of `dir`: swaps them when `dir` exists (returning
@@ -525,8 +526,9 @@ fn switch(new: &Path, dir: &Path) -> io::Result<bool> {
     Ok(true)
 }
 
+/// Swaps directories `a` and `b` in one step.
 #[cfg(target_os = "linux")]
-fn exchange(a: &Path, b: &Path) -> io::Result<()> {
+pub fn exchange(a: &Path, b: &Path) -> io::Result<()> {
     use rustix::fs::{renameat_with, RenameFlags, CWD};
     renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(io::Error::from)
 }
@@ -534,7 +536,7 @@ fn exchange(a: &Path, b: &Path) -> io::Result<()> {
 /// Elsewhere the swap is two renames: a run killed between them leaves the old reports beside
 /// the report directory rather than in it.
 #[cfg(not(target_os = "linux"))]
-fn exchange(a: &Path, b: &Path) -> io::Result<()> {
+pub fn exchange(a: &Path, b: &Path) -> io::Result<()> {
     let aside = a.with_extension("previous");
     fs::rename(b, &aside)?;
     fs::rename(a, b)?;

@@ -40,7 +40,8 @@ fn solution(plant: Option<&str>) -> String {
     }
 }
 
-/// The package's content.
+/// The package's content: a data table (the cases written out, listed in tests/layers.rs as
+/// allowed its length).
 pub fn content() -> Content {
     let corpus = |name: &str, text: &str| (name.to_string(), text.as_bytes().to_vec());
     Content {

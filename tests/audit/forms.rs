@@ -46,6 +46,10 @@ fn the_input_form_is_the_one_the_program_answers() {
     );
     assert!(stderr(&run).contains("50 cases in"), "{}", stderr(&run));
     assert!(stderr(&run).contains("52 runs of"), "{}", stderr(&run));
+    // Without --batch, nothing is said of it.
+    let out = dir.path().join("single");
+    let run = audit("littlesquares", &single, &out, &["--cases", "20"]);
+    assert!(!stderr(&run).contains("--batch"), "{}", stderr(&run));
     // Asked for a form the program does not read: the program is wrong for that problem, a
     // finding whose saved case fails as saved.
     let out = dir.path().join("asked-single");
@@ -138,6 +142,35 @@ fn every_program_that_answers_wrongly_is_a_finding_never_a_refusal() {
         assert_eq!(rows[0]["confirmed"], "reproduced 5/5", "{rows:?}");
         fails_as_saved(cmd, &out, &rows[0]);
     }
+}
+
+#[test]
+fn a_program_out_of_memory_before_any_answer_is_said_so_not_as_a_matter_of_form() {
+    let dir = crate::common::scratch::reachable();
+    let hungry = script(
+        dir.path(),
+        "hungry.sh",
+        "exec python3 -c 'x = bytearray(1 << 30); print(len(x))'",
+    );
+    let out = dir.path().join("hungry");
+    let run = audit(
+        "pousse",
+        &hungry,
+        &out,
+        &["--cases", "10", "--memory", "64"],
+    );
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    let rows = findings(&out);
+    assert_eq!(rows[0]["kind"], "memory-limit", "{rows:?}");
+    assert!(
+        rows[0]["detail"].contains("no run on the statement's examples ended with an answer"),
+        "{rows:?}"
+    );
+    assert!(
+        !err.contains("fits no") && !rows[0]["detail"].contains("fits no"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! need on a loaded machine.
 #![cfg(target_os = "linux")]
 
+mod add_to;
 mod findings;
 mod forms;
 mod processes;

@@ -299,3 +299,56 @@ fn a_program_that_never_answers_within_time_is_a_finding() {
     );
     assert!(alive_with("sleep 1002").is_empty());
 }
+
+#[test]
+fn an_interrupt_while_submissions_build_ends_the_build_and_keeps_the_package() {
+    use common::command::{files_of, referee_process};
+    let dir = crate::common::scratch::reachable();
+    let d = dir.path();
+    // A package whose one submission takes seconds of the compiler (constant evaluation).
+    let package = d.join("package");
+    fs::create_dir_all(package.join("data/secret")).unwrap();
+    fs::create_dir_all(package.join("submissions/accepted")).unwrap();
+    fs::write(package.join("data/secret/001.in"), "4\nL2\nQUIT\n").unwrap();
+    fs::write(
+        package.join("submissions/accepted/slow_build.cpp"),
+        "constexpr long slow() {\n  long s = 0;\n  for (long i = 0; i < 200000; i++)\n    \
+         for (long j = 0; j < 200000; j++) s += i ^ j;\n  return s;\n}\n\
+         static_assert(slow() != 1, \"slow\");\nint main() { return 0; }\n",
+    )
+    .unwrap();
+    let before = files_of(&package);
+    let tmp = d.join("tmp");
+    fs::create_dir(&tmp).unwrap();
+    let out = d.join("out");
+    let child = referee_process()
+        .args(["audit", "pousse", "--package"])
+        .arg(&package)
+        .arg("--add-to")
+        .arg(&package)
+        .arg("--out")
+        .arg(&out)
+        .env("TMPDIR", &tmp)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    rustix::process::kill_process(
+        rustix::process::Pid::from_child(&child),
+        rustix::process::Signal::INT,
+    )
+    .unwrap();
+    let run = child.wait_with_output().unwrap();
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    let programs = common::command::csv_rows(&out.join("programs.csv"));
+    assert_eq!(programs.len(), 1, "{err}");
+    assert_eq!(files_of(&package), before);
+    assert!(alive_with("slow_build").is_empty(), "the compiler ended");
+    assert_eq!(
+        fs::read_dir(&tmp).unwrap().count(),
+        0,
+        "nothing left in TMPDIR"
+    );
+}

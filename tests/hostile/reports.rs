@@ -406,3 +406,134 @@ fn gen_on_a_full_file_system_leaves_no_part_of_a_file() {
     let answers = names.iter().filter(|n| n.ends_with(".ans")).count();
     assert_eq!(inputs, answers, "{listing}");
 }
+
+#[test]
+fn outputs_never_land_on_a_program_an_answer_or_saved_runs() {
+    use crate::common::command::{copy_tree, files_of, repo};
+    let dir = crate::common::scratch::reachable();
+    let work = dir.path().join("work");
+    copy_tree(&repo().join("corpus/pousse"), &work.join("cases"));
+    fs::copy(
+        repo().join("examples/judges/pousse.py"),
+        work.join("myjudge.py"),
+    )
+    .unwrap();
+    fs::write(
+        work.join("programs.csv"),
+        "name,command\ntable,python3 myjudge.py\n",
+    )
+    .unwrap();
+    let before = files_of(&work);
+    let refused = |args: &[&str], why: &str| {
+        let run = referee().current_dir(&work).args(args).output().unwrap();
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(why), "{args:?}: {err}");
+        assert!(!work.join("rep").exists(), "{args:?}: no work done");
+    };
+    let input = "cases/sample-1-tie.in";
+    let answer = "cases/sample-1-tie.ans";
+    let replace = "writing it would replace what the run reads";
+    for flag in ["--html", "--junit"] {
+        // The program's own file, named in --cmd or in a --programs table.
+        refused(
+            &[
+                "audit",
+                "pousse",
+                "--cmd",
+                "python3 myjudge.py",
+                "--inputs",
+                input,
+            ]
+            .iter()
+            .chain(&["--out", "rep", flag, "myjudge.py"])
+            .copied()
+            .collect::<Vec<_>>(),
+            replace,
+        );
+        refused(
+            &[
+                "audit",
+                "pousse",
+                "--programs",
+                "programs.csv",
+                "--out",
+                "rep",
+                flag,
+            ]
+            .iter()
+            .chain(&["myjudge.py"])
+            .copied()
+            .collect::<Vec<_>>(),
+            replace,
+        );
+        // The answer beside an input named alone.
+        refused(&["verify", input, "--out", "rep", flag, answer], replace);
+        refused(
+            &[
+                "audit",
+                "pousse",
+                "--cmd",
+                "python3 myjudge.py",
+                "--inputs",
+                input,
+            ]
+            .iter()
+            .chain(&["--out", "rep", flag, answer])
+            .copied()
+            .collect::<Vec<_>>(),
+            replace,
+        );
+    }
+    refused(
+        &[
+            "grade",
+            "--cases",
+            input,
+            "--submissions",
+            "cases",
+            "--out",
+            "rep",
+        ]
+        .iter()
+        .chain(&["--junit", answer])
+        .copied()
+        .collect::<Vec<_>>(),
+        replace,
+    );
+    refused(&["show", "pousse", input, "--html", input], replace);
+    // Saved runs written among the data, or into the reports that replace their directory.
+    let audit = [
+        "audit",
+        "pousse",
+        "--cmd",
+        "python3 myjudge.py",
+        "--inputs",
+        "cases",
+    ];
+    refused(
+        &audit
+            .iter()
+            .chain(&["--out", "rep", "--save-runs", "cases"])
+            .copied()
+            .collect::<Vec<_>>(),
+        "--save-runs",
+    );
+    refused(
+        &audit
+            .iter()
+            .chain(&["--out", "rep", "--save-runs", "rep/runs"])
+            .copied()
+            .collect::<Vec<_>>(),
+        "--save-runs",
+    );
+    refused(
+        &audit
+            .iter()
+            .chain(&["--out", "rep", "--save-runs", "rep"])
+            .copied()
+            .collect::<Vec<_>>(),
+        "--save-runs",
+    );
+    assert_eq!(files_of(&work), before);
+}

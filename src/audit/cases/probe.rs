@@ -168,8 +168,8 @@ pub fn probe<G: Auditable>(runner: &Runner<G>, problem: Option<Form>) -> Result<
             return Ok(Fit::Fits {
                 form: first,
                 why: format!(
-                    "the program's output fits the {} form ({}; --time ran out before the other \
-                     form was tried)",
+                    "the program's output fits the {} form ({}; --time ran out, or an \
+                     interruption came, before the other form was tried)",
                     first.as_str(),
                     first_try.outcome()
                 ),

@@ -484,20 +484,30 @@ pub fn from_package(
             ));
             continue;
         };
-        for entry in sorted_entries(&class_dir).map_err(|e| RunError::io(&class_dir, e))? {
-            let name = format!("{folder}/{}", file_name(&entry));
-            if !valid_name(&name) {
+        let entries = sorted_entries(&class_dir).map_err(|e| RunError::io(&class_dir, e))?;
+        let mut taken: Vec<String> = (entries.iter())
+            .map(|entry| format!("{folder}/{}", file_name(entry)))
+            .filter(|name| valid_name(name))
+            .collect();
+        for entry in entries {
+            let file = file_name(&entry);
+            let name = usable_name(&folder, &file, &taken);
+            taken.push(name.clone());
+            if name != format!("{folder}/{file}") {
                 skipped.push(format!(
-                    "{}: not a usable name",
+                    "{}: audited as {name} (a name of letters, digits, '.', '_' and '-')",
                     crate::walk::display(&entry)
                 ));
-                continue;
             }
             let out = build.join(Layout::component(&name));
             entrants.push(Entrant {
                 name,
                 expected: Some(class),
-                program: builder.build(&entry, &out),
+                program: if referee_sandbox::interrupted() {
+                    Err(BuildError::Interrupted)
+                } else {
+                    builder.build(&entry, &out)
+                },
                 language: Sources::of(&entry)
                     .ok()
                     .map(|s| s.language.name.to_string()),
@@ -508,6 +518,39 @@ pub fn from_package(
         return Err(EntrantError::NoSubmission(crate::walk::display(&submissions)).into());
     }
     unique(entrants)
+}
+
+/// The name of submission `file` of class folder `folder`: `FOLDER/FILE`, or where that is not
+/// a valid name ([`valid_name`]: a space, a letter outside ASCII, a leading dot, too long) the
+/// file name with each other character as `-`, cut to 90 bytes, and a number added when that
+/// is a name `taken` already.
+fn usable_name(folder: &str, file: &str, taken: &[String]) -> String {
+    let name = format!("{folder}/{file}");
+    if valid_name(&name) {
+        return name;
+    }
+    let mut safe: String = file
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    safe = safe.trim_start_matches('.').to_string();
+    safe.truncate(90);
+    if safe.is_empty() {
+        safe = "submission".into();
+    }
+    (1..)
+        .map(|k| match k {
+            1 => format!("{folder}/{safe}"),
+            k => format!("{folder}/{safe}-{k}"),
+        })
+        .find(|n| !taken.contains(n))
+        .expect("a free name")
 }
 
 fn file_name(path: &Path) -> String {
@@ -682,6 +725,7 @@ impl Builder<'_> {
             || said.contains("No space left on device");
         let why = match run.ending {
             Ending::Exited(0) => return Ok(run.kept),
+            Ending::Cut => return Err(BuildError::Interrupted),
             Ending::Exited(_) | Ending::Signalled(_) if filled => format!(
                 "the build wrote {} or more, the most a build may write; {}",
                 mebibytes(referee_sandbox::BUILD_WRITES),
@@ -710,7 +754,6 @@ impl Builder<'_> {
                 "the compiler made a call the sandbox forbids: {}",
                 refusal.call
             ),
-            Ending::Cut => "interrupted".to_string(),
         };
         Err(BuildError::Compile {
             language: language.name,
@@ -787,6 +830,9 @@ impl Words {
 /// Why a submission cannot be run: it did not build.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum BuildError {
+    /// Not built: the audit was interrupted first.
+    #[error("not built: the audit was interrupted")]
+    Interrupted,
     /// Its directory cannot be read.
     #[error("unreadable: {0}")]
     Unreadable(Arc<std::io::Error>),
@@ -899,6 +945,34 @@ mod tests {
         assert!(!Class::WrongAnswer.allows(Class::TimeLimitExceeded));
         assert!(Class::RunTimeError.allows(Class::MemoryLimitExceeded));
         assert!(!Class::MemoryLimitExceeded.allows(Class::RunTimeError));
+    }
+
+    #[test]
+    fn every_submission_is_an_entrant_whatever_its_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let accepted = dir.path().join("submissions/accepted");
+        std::fs::create_dir_all(&accepted).unwrap();
+        for file in ["my sol.py", "my-sol.py", "\u{fc}n\u{ef}.py"] {
+            std::fs::write(accepted.join(file), "print(1)\n").unwrap();
+        }
+        let builder = Builder {
+            sandbox: None,
+            cpu: std::time::Duration::from_secs(10),
+            memory: 1 << 30,
+        };
+        let mut notes = Vec::new();
+        let build = dir.path().join("build");
+        let entrants = from_package(dir.path(), &build, &mut notes, &builder).unwrap();
+        let names: Vec<&str> = entrants.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "accepted/my-sol.py-2",
+                "accepted/my-sol.py",
+                "accepted/-n-.py"
+            ]
+        );
+        assert_eq!(notes.len(), 2, "{notes:?}");
     }
 
     #[test]

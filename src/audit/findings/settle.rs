@@ -424,6 +424,20 @@ pub fn no_form<G: Auditable>(
                 attempt.form.as_str(),
                 form.as_str()
             ),
+            None if attempts
+                .iter()
+                .all(|a| !matches!(a.tried.run.ending, referee_sandbox::Ending::Exited(0))) =>
+            {
+                format!(
+                    "no run on the statement's examples ended with an answer, in any input form: \
+                     {}",
+                    attempts
+                        .iter()
+                        .map(Attempt::summary)
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )
+            }
             None => format!(
                 "its output fits no input form: {}",
                 attempts

@@ -27,7 +27,7 @@ pub enum Standing {
 pub enum Unaudited {
     /// `--time` ran out, or an interruption came, before its examples ran.
     BeforeExamples,
-    /// `--time` ran out before its first case.
+    /// `--time` ran out, or an interruption came, before its first case.
     BeforeFirstCase,
 }
 
@@ -38,7 +38,9 @@ impl Unaudited {
             Unaudited::BeforeExamples => {
                 "--time ran out, or an interruption came, before its examples ran"
             }
-            Unaudited::BeforeFirstCase => "--time ran out before its first case",
+            Unaudited::BeforeFirstCase => {
+                "--time ran out, or an interruption came, before its first case"
+            }
         }
     }
 }

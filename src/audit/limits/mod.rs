@@ -253,6 +253,30 @@ impl Advice {
             .count()
     }
 
+    /// What the runs lack for the limits to be written into a package, in words: the
+    /// accepted programs' data files (of `data_files`) with fewer than `repeat` runs, none
+    /// failed; `None` when every accepted program ran its repeats on every file.
+    pub fn missing(&self, data_files: usize) -> Option<String> {
+        let accepted = self.measured.iter().filter(|m| m.class == Class::Accepted);
+        let short: usize = accepted
+            .map(|m| {
+                let cut = (m.files.iter())
+                    .filter(|f| f.cpu.len() < self.repeat && f.failed.is_none())
+                    .count();
+                cut + data_files.saturating_sub(m.files.len())
+            })
+            .sum();
+        (short > 0).then(|| {
+            format!(
+                "{short} accepted program-file pair{} ran fewer than {} time{} (the budget, \
+                 --time, ended them): limits are written from complete measurements only",
+                plural(short),
+                self.repeat,
+                plural(self.repeat)
+            )
+        })
+    }
+
     /// The rule the advice follows, and how it was measured, in a sentence.
     pub fn rule_text(&self) -> String {
         let r = &self.rules;
@@ -870,6 +894,41 @@ mod tests {
         assert_eq!(memory_limit_mib(128 << 20), 256);
         assert_eq!(memory_limit_mib((128 << 20) + 1), 512);
         assert_eq!(memory_limit_mib(1500 << 20), 3072);
+    }
+
+    #[test]
+    fn limits_are_written_from_complete_measurements_only() {
+        let measured = |second: &[f64]| {
+            vec![
+                program(
+                    "accepted/a.c",
+                    Class::Accepted,
+                    "C",
+                    vec![runs("1.in", &[0.05, 0.06], 10), runs("2.in", second, 20)],
+                ),
+                program(
+                    "time_limit_exceeded/t.c",
+                    Class::TimeLimitExceeded,
+                    "C",
+                    vec![runs("1.in", &[0.5], 10)],
+                ),
+            ]
+        };
+        let complete = advise(measured(&[0.1, 0.1]), rules(0.1), None, 2);
+        assert_eq!(
+            complete.missing(2),
+            None,
+            "an expected time-out may run less"
+        );
+        // The budget cut the second file's runs short: nothing is written, and it says why.
+        let cut = advise(measured(&[0.1]), rules(0.1), None, 2);
+        let said = cut.missing(2).unwrap();
+        assert!(
+            said.starts_with("1 accepted program-file pair ran fewer than 2 times"),
+            "{said}"
+        );
+        // A data file it never ran.
+        assert!(complete.missing(3).unwrap().starts_with("1 accepted"));
     }
 
     #[test]

@@ -81,7 +81,8 @@ impl FormUsed {
         match self {
             FormUsed::Fits { why, .. } => why,
             FormUsed::NoForm { .. } => {
-                "its output fits no form; the attempt in this form is its finding"
+                "no input form gave an answer of the game's shape; the attempt in this form is its \
+                 finding"
             }
         }
     }
@@ -255,14 +256,16 @@ impl ProgramRecord {
         self.on_data().is_some_and(DataOutcome::judged)
     }
 
-    /// Whether no strengthening case may reject it: it can run and is expected accepted, or
-    /// was audited with no finding and is not rejected by the existing data (a judge system
-    /// rejects those already, whatever a new case does: which candidates survive must not
-    /// hang on how many of their cases a budget ran).
+    /// Whether no strengthening case may reject it: it can run, the existing data does not
+    /// reject it, and it is expected accepted or was audited with no finding. A program the
+    /// data rejects is rejected by a judge system already, whatever a new case does (one
+    /// expected accepted is a line of the package's verdict of its own): it vetoes no case, so
+    /// that one such program does not block every strengthening case, and which candidates
+    /// survive does not hang on how many of their cases a budget ran.
     pub fn must_pass(&self) -> bool {
         !matches!(self.outcome, Reached::CannotRun { .. })
-            && (self.expected == Some(Class::Accepted)
-                || (self.standing() == Standing::NoFinding && !self.rejected_by_data()))
+            && !self.rejected_by_data()
+            && (self.expected == Some(Class::Accepted) || self.standing() == Standing::NoFinding)
     }
 
     /// Whether it must pass though nothing expects it accepted (audited with no finding,

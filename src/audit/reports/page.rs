@@ -22,6 +22,7 @@ pub fn audit_page(
     properties: &[(String, String)],
 ) -> Page {
     let mut page = Page::new(title);
+    page.problem_word = "finding";
     page.about = about(report, out, properties);
     page.tables.push(scores(report));
     if let Some(advice) = &report.limits {

@@ -454,6 +454,18 @@ pub struct RunOptions {
     pub form: String,
     /// `--constraints`.
     pub constraints: String,
+    /// `--repeat`.
+    #[serde(with = "as_text::text")]
+    pub repeat: usize,
+    /// `--compile-time`, in seconds.
+    #[serde(with = "as_text::text")]
+    pub compile_time: f64,
+    /// `--shrink-time`, in seconds.
+    #[serde(with = "as_text::text")]
+    pub shrink_time: f64,
+    /// `--max-output`, in bytes.
+    #[serde(with = "as_text::text")]
+    pub max_output: usize,
 }
 
 impl RunOptions {
@@ -483,6 +495,10 @@ impl RunOptions {
             }
             .to_string(),
             constraints: settings.constraints.as_str().to_string(),
+            repeat: settings.advising.repeat,
+            compile_time: settings.compile_time.as_secs_f64(),
+            shrink_time: settings.shrink_time.as_secs_f64(),
+            max_output: settings.limits.max_output,
         }
     }
 }

@@ -10,6 +10,7 @@ use crate::audit::reports::report::{write_report, ReportFile, RunOptions};
 use crate::audit::settings::Settings;
 use crate::error::RunError;
 use crate::game::RuleSet;
+use crate::judge_system::package::edit::PackageEdit;
 use crate::report::manifest::Manifest;
 use crate::report::write::Staging;
 use crate::shard::Shard;
@@ -24,6 +25,9 @@ pub struct Audited {
     pub files: Vec<ReportFile>,
     /// Every data file found (the manifest lists them, and the shard's).
     pub found: Vec<CaseFile>,
+    /// The changes to `--add-to`'s package, made once the audit is complete
+    /// ([`PackageEdit::commit`]).
+    pub edit: Option<PackageEdit>,
 }
 
 /// A reader of a finished audit.

@@ -21,6 +21,7 @@ use crate::audit::running::deadlines::Deadlines;
 use crate::audit::running::runner::Runner;
 use crate::audit::settings::Settings;
 use crate::error::RunError;
+use crate::judge_system::package::edit::PackageEdit;
 use crate::pool::each_of;
 
 /// What the strengthening stage chose.
@@ -43,6 +44,7 @@ pub(in crate::audit) fn strengthening_stage<G: Auditable>(
     problem: &ProblemForm,
     settings: &Settings<G::Options>,
     deadlines: &Deadlines,
+    edit: Option<&mut PackageEdit>,
 ) -> Result<Strengthened, RunError> {
     let form = problem.form.unwrap_or(G::STATEMENT_FORM);
     let named: Vec<(&str, &ProgramFindings)> = recorded
@@ -61,7 +63,7 @@ pub(in crate::audit) fn strengthening_stage<G: Auditable>(
     let mut files = proved_by_candidates(recorded, &trials, rejections, settings.rules);
     let programs: Vec<&ProgramRecord> = recorded.iter().map(|r| &r.record).collect();
     let (chosen, dropped) = strengthening_set(&trials, &programs);
-    let added = added_to_package(settings.add_to.as_deref(), &chosen)?;
+    let added = added_to_package(edit, &chosen)?;
     let tests = chosen
         .iter()
         .zip(added)
@@ -96,13 +98,13 @@ pub(in crate::audit) fn strengthening_stage<G: Auditable>(
     })
 }
 
-/// The `chosen` trials' candidates added to `package` (`--add-to`), when there is one: the
-/// name each was added as.
+/// The `chosen` trials' candidates added to the package being edited (`--add-to`), when
+/// there is one: the name each will be added as.
 fn added_to_package(
-    package: Option<&std::path::Path>,
+    edit: Option<&mut PackageEdit>,
     chosen: &[&Trial],
 ) -> Result<Vec<Option<String>>, RunError> {
-    let Some(package) = package else {
+    let Some(edit) = edit else {
         return Ok(vec![None; chosen.len()]);
     };
     let inputs: Vec<&[u8]> = chosen.iter().map(|t| &t.candidate.input[..]).collect();
@@ -111,7 +113,7 @@ fn added_to_package(
         .map(|t| t.candidate.expected.as_str())
         .collect();
     Ok(
-        crate::judge_system::package::add::add_to_package(package, &inputs, &answers)?
+        crate::judge_system::package::add::add_to_package(edit, &inputs, &answers)?
             .into_iter()
             .map(Some)
             .collect(),

@@ -1,70 +1,210 @@
 //! `referee audit --add-to`: strengthening cases added to a package, after its cases, in its
-//! data and in its generators.
+//! data and in its generators; made with the package's other changes, at once
+//! ([`PackageEdit`]).
 
-use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use super::edit::PackageEdit;
 use crate::error::RunError;
 
-/// Adds `inputs` and their `answers` to `package`'s `data/secret/`, named to sort after every
-/// case already there (a number one past the largest leading number, at its width, then
-/// `-referee`), never over an existing file. Lists them in the package's `referee-files.txt`
-/// when it has one, and in its `generators/generators.yaml` when it has the one `referee
-/// package` writes ([`add_to_generators`]). The names given, relative to `data/secret`.
+/// Adds `inputs` and their `answers` to the package's `data/secret/` (into its last group
+/// folder when it holds groups and no case of its own), named to sort after every case already
+/// there ([`next_stems`]), never over an existing file. Lists them in the package's
+/// `referee-files.txt` when it has one, and in its `generators/generators.yaml` when it has the
+/// one `referee package` writes ([`add_to_generators`]). A DMOJ problem's folder gets them as
+/// its `secret-*` cases ([`add_to_dmoj`]). The names given, relative to the package; nothing
+/// changes when there is nothing to add.
 pub fn add_to_package(
-    package: &Path,
+    edit: &mut PackageEdit,
     inputs: &[&[u8]],
     answers: &[&str],
 ) -> Result<Vec<String>, RunError> {
-    let secret = package.join("data/secret");
-    fs::create_dir_all(&secret).map_err(|e| RunError::io(&secret, e))?;
-    let mut stems: Vec<String> = fs::read_dir(&secret)
-        .map_err(|e| RunError::io(&secret, e))?
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().to_string();
-            name.strip_suffix(".in").map(str::to_string)
-        })
-        .collect();
-    stems.sort();
-    let last = stems.last().cloned().unwrap_or_default();
-    let digits = last.bytes().take_while(u8::is_ascii_digit).count();
-    let (width, mut number) = if digits > 0 {
-        (digits, last[..digits].parse::<u64>().unwrap_or(0) + 1)
-    } else {
-        (3, 1)
-    };
-    let mut names = Vec::new();
+    if inputs.is_empty() {
+        return Ok(Vec::new());
+    }
+    if is_dmoj(edit) {
+        return add_to_dmoj(edit, inputs, answers);
+    }
+    let secret = Path::new("data/secret");
+    let mut dir = secret.to_path_buf();
+    let mut names = edit.list(&dir)?;
+    let cases = |names: &[String]| names.iter().any(|n| n.ends_with(".in"));
+    if !cases(&names) {
+        let groups: Vec<&String> = (names.iter())
+            .filter(|n| !n.starts_with('.') && edit.package().join(secret).join(n).is_dir())
+            .collect();
+        if let Some(last) = groups.last() {
+            dir = secret.join(last);
+            names = edit.list(&dir)?;
+        }
+    }
+    let stems = next_stems(&names, inputs.len());
+    let group = dir.strip_prefix(secret).unwrap_or(Path::new(""));
     let mut listed = String::new();
-    for (input, answer) in inputs.iter().zip(answers) {
-        let mut stem = format!("{number:0width$}-referee");
-        if digits == 0 || stem <= last {
-            stem = format!("{last}-referee-{number:03}");
-        }
-        number += 1;
+    let mut added = Vec::new();
+    for ((stem, input), answer) in stems.iter().zip(inputs).zip(answers) {
         for (ext, bytes) in [("in", *input), ("ans", answer.as_bytes())] {
-            let path = secret.join(format!("{stem}.{ext}"));
-            let mut file = fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&path)
-                .map_err(|e| RunError::io(&path, e))?;
-            std::io::Write::write_all(&mut file, bytes).map_err(|e| RunError::io(&path, e))?;
-            listed.push_str(&format!("data/secret/{stem}.{ext}\n"));
+            let path = dir.join(format!("{stem}.{ext}"));
+            if edit.exists(&path) {
+                return Err(RunError::io(
+                    &edit.package().join(&path),
+                    std::io::ErrorKind::AlreadyExists.into(),
+                ));
+            }
+            edit.write(&path, bytes.to_vec())?;
+            listed.push_str(&format!("{}\n", path.display()));
         }
-        names.push(format!("{stem}.in"));
+        added.push(
+            secret
+                .join(group)
+                .join(format!("{stem}.in"))
+                .display()
+                .to_string(),
+        );
     }
-    add_to_generators(package, &names, inputs, answers, &mut listed)?;
-    let manifest = package.join(super::PACKAGE_MANIFEST);
-    if manifest.is_file() && !listed.is_empty() {
-        let mut file = fs::OpenOptions::new()
-            .append(true)
-            .open(&manifest)
-            .map_err(|e| RunError::io(&manifest, e))?;
-        std::io::Write::write_all(&mut file, listed.as_bytes())
-            .map_err(|e| RunError::io(&manifest, e))?;
+    add_to_generators(edit, &stems, inputs, answers, &mut listed)?;
+    let manifest = Path::new(super::PACKAGE_MANIFEST);
+    if let Some(mut text) = edit.read(manifest)? {
+        text.extend_from_slice(listed.as_bytes());
+        edit.write(manifest, text)?;
     }
-    Ok(names)
+    Ok(added)
+}
+
+/// Whether the package is a DMOJ problem's folder: an `init.yml`, no `data/`.
+pub fn is_dmoj(edit: &PackageEdit) -> bool {
+    edit.exists(Path::new("init.yml")) && !edit.exists(Path::new("data"))
+}
+
+/// Adds `inputs` and their `answers` to a DMOJ problem's folder as `referee package --system
+/// dmoj` lays its cases out: `secret-STEM.in` and `.ans` beside the others ([`next_stems`] after
+/// the last `secret-*` case), each an entry of `init.yml`'s `test_cases` ([`with_test_cases`]).
+fn add_to_dmoj(
+    edit: &mut PackageEdit,
+    inputs: &[&[u8]],
+    answers: &[&str],
+) -> Result<Vec<String>, RunError> {
+    let secret: Vec<String> = (edit.list(Path::new(""))?.iter())
+        .filter_map(|name| name.strip_prefix("secret-"))
+        .map(str::to_string)
+        .collect();
+    let mut entries = Vec::new();
+    let mut listed = String::new();
+    let mut added = Vec::new();
+    for ((stem, input), answer) in next_stems(&secret, inputs.len())
+        .iter()
+        .zip(inputs)
+        .zip(answers)
+    {
+        let file = format!("secret-{stem}");
+        for (ext, bytes) in [("in", *input), ("ans", answer.as_bytes())] {
+            let path = PathBuf::from(format!("{file}.{ext}"));
+            edit.write(&path, bytes.to_vec())?;
+            listed.push_str(&format!("{}\n", path.display()));
+        }
+        entries.push(format!("{file}.in"));
+        added.push(format!("{file}.in"));
+    }
+    let init = Path::new("init.yml");
+    let text = edit.read(init)?.unwrap_or_default();
+    let edited = with_test_cases(&String::from_utf8_lossy(&text), &entries).map_err(|why| {
+        super::limits::ByHandIn {
+            file: crate::walk::display(&edit.package().join(init)),
+            why,
+        }
+    })?;
+    edit.write(init, edited.into_bytes())?;
+    let manifest = Path::new(super::PACKAGE_MANIFEST);
+    if let Some(mut text) = edit.read(manifest)? {
+        text.extend_from_slice(listed.as_bytes());
+        edit.write(manifest, text)?;
+    }
+    Ok(added)
+}
+
+/// DMOJ's `init.yml` (`text`) with a case `NAME.in` of `inputs` (its answer `NAME.ans`, one
+/// point) added at the end of its `test_cases` list, each on one line as `referee package`
+/// writes them, at the list's indentation; read back, the list must end with them. Refused
+/// where the list is not written one entry a line under a `test_cases:` of its own.
+pub fn with_test_cases(text: &str, inputs: &[String]) -> Result<String, super::limits::ByHand> {
+    use super::limits::{joined, parsed_strictly, top_level_key, ByHand};
+    let original = parsed_strictly(text)?;
+    let before = original["test_cases"].as_vec().map_or(0, Vec::len);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let at = lines
+        .iter()
+        .position(|l| top_level_key(l) == Some("test_cases"))
+        .ok_or(ByHand::TestCasesNotPlain)?;
+    if !lines[at]["test_cases:".len()..].trim().is_empty() {
+        return Err(ByHand::TestCasesNotPlain);
+    }
+    let end = (at + 1..lines.len())
+        .find(|&i| top_level_key(&lines[i]).is_some())
+        .unwrap_or(lines.len());
+    let last = (at + 1..end)
+        .rev()
+        .find(|&i| !lines[i].trim().is_empty() && !lines[i].trim_start().starts_with('#'))
+        .unwrap_or(at);
+    let indent = (at + 1..end)
+        .map(|i| &lines[i])
+        .find(|l| l.trim_start().starts_with("- "))
+        .map_or(String::new(), |l| {
+            l[..l.len() - l.trim_start().len()].to_string()
+        });
+    for (k, input) in inputs.iter().enumerate() {
+        let stem = input.trim_end_matches(".in");
+        lines.insert(
+            last + 1 + k,
+            format!("{indent}- {{in: {input}, out: {stem}.ans, points: 1}}"),
+        );
+    }
+    let edited = joined(text, &lines);
+    let cases = parsed_strictly(&edited)?["test_cases"]
+        .as_vec()
+        .cloned()
+        .unwrap_or_default();
+    let reads_back = cases.len() == before + inputs.len()
+        && (cases[before..].iter().zip(inputs))
+            .all(|(case, input)| case["in"].as_str() == Some(input));
+    if !reads_back {
+        return Err(ByHand::TestCasesNotPlain);
+    }
+    Ok(edited)
+}
+
+/// `count` stems for new cases in a directory holding the files `names`, each `NAME.in` sorting
+/// after every `.in` there and after the one before it: a number one past the last case's
+/// leading number, at its width, then `-referee` (`011-referee`); where that would not sort
+/// after it (no leading number, or the number outgrows its width), the last case's stem then
+/// `_referee-NNN` (`_` sorts after the `.` of `.in`); `001-referee` on in an empty directory.
+pub fn next_stems(names: &[String], count: usize) -> Vec<String> {
+    let last = names
+        .iter()
+        .filter(|n| n.ends_with(".in"))
+        .max()
+        .map(|n| n.trim_end_matches(".in").to_string());
+    let Some(last) = last else {
+        return (1..=count).map(|k| format!("{k:03}-referee")).collect();
+    };
+    let last_name = format!("{last}.in");
+    let digits = last.bytes().take_while(u8::is_ascii_digit).count();
+    let first = last[..digits].parse::<u64>().map_or(1, |n| n + 1);
+    let numbered: Vec<String> = (0..count as u64)
+        .map(|k| format!("{:0digits$}-referee", first + k))
+        .collect();
+    let sorts_after = |stems: &[String]| {
+        stems
+            .windows(2)
+            .all(|w| format!("{}.in", w[0]) < format!("{}.in", w[1]))
+            && stems.first().is_none_or(|s| format!("{s}.in") > last_name)
+    };
+    if digits > 0 && sorts_after(&numbered) {
+        return numbered;
+    }
+    let width = count.to_string().len().max(3);
+    (1..=count)
+        .map(|k| format!("{last}_referee-{k:0width$}"))
+        .collect()
 }
 
 /// Where the secret cases of a generators.yaml written by `referee package` end: the file
@@ -81,123 +221,153 @@ fn ends_with_secret_cases(yaml: &str) -> bool {
 /// not end with its secret cases (edited by hand) is left alone, with a warning saying what to
 /// add.
 fn add_to_generators(
-    package: &Path,
+    edit: &mut PackageEdit,
     stems: &[String],
     inputs: &[&[u8]],
     answers: &[&str],
     listed: &mut String,
 ) -> Result<(), RunError> {
-    let yaml_path = package.join("generators/generators.yaml");
-    let Ok(yaml) = fs::read_to_string(&yaml_path) else {
+    let yaml_path = Path::new("generators/generators.yaml");
+    let Some(yaml) = edit.read(yaml_path)? else {
         return Ok(());
     };
+    let yaml = String::from_utf8_lossy(&yaml).into_owned();
     let entries: Vec<String> = stems
         .iter()
-        .map(|name| {
-            let stem = name.trim_end_matches(".in");
-            format!("      \"{stem}\": {{copy: \"added/{stem}\"}}\n")
-        })
+        .map(|stem| format!("      \"{stem}\": {{copy: \"added/{stem}\"}}\n"))
         .collect();
     if !ends_with_secret_cases(&yaml) {
         eprintln!(
             "audit: {} does not end with the secret cases referee package writes: add these \
              under data.secret.data for bt generate to keep the cases (their files are in \
              data/secret/):\n{}",
-            yaml_path.display(),
+            edit.package().join(yaml_path).display(),
             entries.concat()
         );
         return Ok(());
     }
-    let added = package.join("generators/added");
-    fs::create_dir_all(&added).map_err(|e| RunError::io(&added, e))?;
-    for ((name, input), answer) in stems.iter().zip(inputs).zip(answers) {
-        let stem = name.trim_end_matches(".in");
+    let added = PathBuf::from("generators/added");
+    for ((stem, input), answer) in stems.iter().zip(inputs).zip(answers) {
         for (ext, bytes) in [("in", *input), ("ans", answer.as_bytes())] {
             let path = added.join(format!("{stem}.{ext}"));
-            fs::write(&path, bytes).map_err(|e| RunError::io(&path, e))?;
-            listed.push_str(&format!("generators/added/{stem}.{ext}\n"));
+            edit.write(&path, bytes.to_vec())?;
+            listed.push_str(&format!("{}\n", path.display()));
         }
     }
-    let mut file = fs::OpenOptions::new()
-        .append(true)
-        .open(&yaml_path)
-        .map_err(|e| RunError::io(&yaml_path, e))?;
-    std::io::Write::write_all(
-        &mut file,
-        format!(
-            "      # added by referee audit --add-to\n{}",
-            entries.concat()
-        )
-        .as_bytes(),
-    )
-    .map_err(|e| RunError::io(&yaml_path, e))
+    let appended = format!(
+        "{yaml}      # added by referee audit --add-to\n{}",
+        entries.concat()
+    );
+    edit.write(yaml_path, appended.into_bytes())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
+
+    /// Adds `inputs` to the package at `dir` in one edit, committed.
+    fn add(dir: &Path, inputs: &[&[u8]]) -> Vec<String> {
+        let mut edit = PackageEdit::begin(dir).unwrap();
+        let answers: Vec<String> = inputs
+            .iter()
+            .map(|i| format!("{}\n", String::from_utf8_lossy(i).to_uppercase()))
+            .collect();
+        let answers: Vec<&str> = answers.iter().map(String::as_str).collect();
+        let names = add_to_package(&mut edit, inputs, &answers).unwrap();
+        edit.commit(|| false).unwrap();
+        names
+    }
+
+    fn package() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("p");
+        fs::create_dir_all(p.join("data/secret")).unwrap();
+        (dir, p)
+    }
 
     #[test]
     fn added_cases_sort_after_every_existing_one_and_never_overwrite() {
-        let dir = tempfile::tempdir().unwrap();
-        let secret = dir.path().join("data/secret");
-        fs::create_dir_all(&secret).unwrap();
+        let (_dir, p) = package();
+        let secret = p.join("data/secret");
         for name in ["001-a", "009-b", "010-generated-1-0"] {
             fs::write(secret.join(format!("{name}.in")), name).unwrap();
         }
-        let names = add_to_package(dir.path(), &[b"x", b"y"], &["X\n", "Y\n"]).unwrap();
-        assert_eq!(names, ["011-referee.in", "012-referee.in"]);
+        assert_eq!(
+            add(&p, &[b"x", b"y"]),
+            ["data/secret/011-referee.in", "data/secret/012-referee.in"]
+        );
         assert_eq!(fs::read(secret.join("012-referee.ans")).unwrap(), b"Y\n");
-        let names = add_to_package(dir.path(), &[b"z"], &["Z\n"]).unwrap();
-        assert_eq!(names, ["013-referee.in"]);
-        let other = tempfile::tempdir().unwrap();
-        let secret = other.path().join("data/secret");
-        fs::create_dir_all(&secret).unwrap();
-        fs::write(secret.join("zeta.in"), "").unwrap();
-        let names = add_to_package(other.path(), &[b"z"], &["Z\n"]).unwrap();
-        assert_eq!(names, ["zeta-referee-001.in"]);
-        assert!("zeta-referee-001" > "zeta");
+        assert_eq!(add(&p, &[b"z"]), ["data/secret/013-referee.in"]);
+        let names = |files: &[&str]| files.iter().map(|f| f.to_string()).collect::<Vec<_>>();
+        assert_eq!(next_stems(&names(&["zeta.in"]), 1), ["zeta_referee-001"]);
+        assert_eq!(next_stems(&names(&[]), 2), ["001-referee", "002-referee"]);
+        assert_eq!(next_stems(&names(&["a.ans"]), 1), ["001-referee"]);
+        // Past the width of the numbers: still after the last case.
+        let stems = next_stems(&names(&["998-a.in", "999-last.in"]), 1);
+        assert_eq!(stems, ["999-last_referee-001"]);
+        assert!(format!("{}.in", stems[0]).as_str() > "999-last.in");
+        // The last case by its file name: `b-x.in` sorts before `b.in`.
+        let stems = next_stems(&names(&["b-x.in", "b.in"]), 1);
+        assert!(format!("{}.in", stems[0]).as_str() > "b.in", "{stems:?}");
+    }
+
+    #[test]
+    fn a_secret_of_groups_gets_the_cases_in_its_last_group_and_nothing_is_empty() {
+        let (_dir, p) = package();
+        let secret = p.join("data/secret");
+        assert_eq!(add(&p, &[b"x"]), ["data/secret/001-referee.in"]);
+        fs::remove_file(secret.join("001-referee.in")).unwrap();
+        fs::remove_file(secret.join("001-referee.ans")).unwrap();
+        for group in ["group1", "group2"] {
+            fs::create_dir(secret.join(group)).unwrap();
+            fs::write(secret.join(group).join("01-a.in"), "a").unwrap();
+        }
+        assert_eq!(add(&p, &[b"x"]), ["data/secret/group2/02-referee.in"]);
+        assert!(secret.join("group2/02-referee.in").is_file());
+        // Nothing to add: nothing changes.
+        let mut edit = PackageEdit::begin(&p).unwrap();
+        assert!(add_to_package(&mut edit, &[], &[]).unwrap().is_empty());
+        assert!(edit.is_empty());
     }
 
     #[test]
     fn added_cases_are_listed_in_the_generators_referee_wrote_and_only_there() {
-        let dir = tempfile::tempdir().unwrap();
-        fs::create_dir_all(dir.path().join("data/secret")).unwrap();
-        fs::create_dir_all(dir.path().join("generators")).unwrap();
+        let (_dir, p) = package();
+        fs::create_dir_all(p.join("generators")).unwrap();
         let yaml = "data:\n  sample:\n    data:\n  secret:\n    data:\n      \"001-a\": \"referee --case a\"\n";
-        fs::write(dir.path().join("generators/generators.yaml"), yaml).unwrap();
-        fs::write(dir.path().join("data/secret/001-a.in"), "a").unwrap();
-        let names = add_to_package(dir.path(), &[b"x"], &["X\n"]).unwrap();
-        assert_eq!(names, ["002-referee.in"]);
-        let after = fs::read_to_string(dir.path().join("generators/generators.yaml")).unwrap();
+        fs::write(p.join("generators/generators.yaml"), yaml).unwrap();
+        fs::write(p.join("data/secret/001-a.in"), "a").unwrap();
+        assert_eq!(add(&p, &[b"x"]), ["data/secret/002-referee.in"]);
+        let after = fs::read_to_string(p.join("generators/generators.yaml")).unwrap();
         assert_eq!(
             after,
             format!("{yaml}      # added by referee audit --add-to\n      \"002-referee\": {{copy: \"added/002-referee\"}}\n")
         );
         assert_eq!(
-            fs::read(dir.path().join("generators/added/002-referee.in")).unwrap(),
+            fs::read(p.join("generators/added/002-referee.in")).unwrap(),
             b"x"
         );
         assert_eq!(
-            fs::read(dir.path().join("generators/added/002-referee.ans")).unwrap(),
+            fs::read(p.join("generators/added/002-referee.ans")).unwrap(),
             b"X\n"
         );
         // Again: still the end of the secret cases.
-        add_to_package(dir.path(), &[b"y"], &["Y\n"]).unwrap();
-        let again = fs::read_to_string(dir.path().join("generators/generators.yaml")).unwrap();
+        add(&p, &[b"y"]);
+        let again = fs::read_to_string(p.join("generators/generators.yaml")).unwrap();
         assert!(
             again.ends_with("\"003-referee\": {copy: \"added/003-referee\"}\n"),
             "{again}"
         );
         // A generators.yaml edited so that it ends elsewhere is left as it is.
         let edited = format!("{again}  invalid_input:\n    data: []\n");
-        fs::write(dir.path().join("generators/generators.yaml"), &edited).unwrap();
-        add_to_package(dir.path(), &[b"z"], &["Z\n"]).unwrap();
+        fs::write(p.join("generators/generators.yaml"), &edited).unwrap();
+        add(&p, &[b"z"]);
         assert_eq!(
-            fs::read_to_string(dir.path().join("generators/generators.yaml")).unwrap(),
+            fs::read_to_string(p.join("generators/generators.yaml")).unwrap(),
             edited
         );
-        assert!(dir.path().join("data/secret/004-referee.in").is_file());
-        assert!(!dir.path().join("generators/added/004-referee.in").exists());
+        assert!(p.join("data/secret/004-referee.in").is_file());
+        assert!(!p.join("generators/added/004-referee.in").exists());
     }
 }

@@ -87,6 +87,32 @@ fn init_yml(planned: &[Planned], content: &Content) -> String {
     yml
 }
 
+/// The input files of the DMOJ problem at `problem`: the `in` of each entry of its `init.yml`'s
+/// `test_cases` (those of batches too) that names a file beside it; none without an `init.yml`
+/// that parses.
+pub fn case_inputs(problem: &Path) -> Vec<std::path::PathBuf> {
+    use yaml_rust2::Yaml;
+    let Some(init) = crate::judge_system::problem_yaml::read(&problem.join("init.yml")) else {
+        return Vec::new();
+    };
+    let mut inputs = Vec::new();
+    let mut add = |case: &Yaml| {
+        if let Some(name) = case["in"].as_str() {
+            let path = problem.join(name);
+            if !name.contains("..") && path.is_file() {
+                inputs.push(path);
+            }
+        }
+    };
+    for case in init["test_cases"].as_vec().into_iter().flatten() {
+        add(case);
+        for inner in case["batched"].as_vec().into_iter().flatten() {
+            add(inner);
+        }
+    }
+    inputs
+}
+
 /// `check.py`: runs `referee check` on the case (see the module's documentation).
 fn check_py<G: Game>(pin: &Pin, rules: G::Options) -> String {
     let rules = if rules.name().is_empty() {

@@ -8,13 +8,14 @@
 //!
 //! The files are edited as text, a key's line (or a test's entry) replaced or added, so that
 //! their comments and order stay; the result is read back as YAML and must give the values
-//! written, else nothing is written. Each file is replaced atomically.
+//! written, else nothing is written. The changes are made with the package's others, at once
+//! ([`PackageEdit`]).
 
-use std::fs;
 use std::path::Path;
 
 use yaml_rust2::{Yaml, YamlLoader};
 
+use super::edit::PackageEdit;
 use crate::error::RunError;
 
 /// The limits to write: the time limit in seconds (as text, at the format's resolution) and
@@ -40,18 +41,18 @@ impl Limits {
     }
 }
 
-/// Writes `limits` into the package at `package`: its `problem.yaml` (the time limit only when
+/// Writes `limits` into the package being edited: its `problem.yaml` (the time limit only when
 /// `time_in_yaml`, the format keeping it there) and the tests of its `init.yml` when it has
 /// one. What changed, a line each (`problem.yaml: limits.time_limit 1.0 (was 2)`); nothing when
 /// every value is already there.
 pub fn write_limits(
-    package: &Path,
+    edit: &mut PackageEdit,
     limits: &Limits,
     time_in_yaml: bool,
 ) -> Result<Vec<String>, RunError> {
     let mut changed = Vec::new();
-    let yaml = package.join("problem.yaml");
-    if yaml.is_file() {
+    let yaml = Path::new("problem.yaml");
+    if let Some(text) = text_of(edit, yaml)? {
         let mut keys = Vec::new();
         if let (Some(time), true) = (&limits.time, time_in_yaml) {
             keys.push(("time_limit", time.clone()));
@@ -59,46 +60,99 @@ pub fn write_limits(
         if let Some(mib) = limits.memory_mib {
             keys.push(("memory", mib.to_string()));
         }
-        edit(&yaml, &keys, &mut changed)?;
+        let (edited, said) = edited_problem_yaml(&text, &keys).map_err(|why| ByHandIn {
+            file: shown(edit, yaml),
+            why,
+        })?;
+        replace(edit, yaml, &edited, said, &mut changed)?;
     }
-    let init = package.join("init.yml");
-    if init.is_file() {
-        edit_tests(&init, limits, &mut changed)?;
+    let init = Path::new("init.yml");
+    if let Some(text) = text_of(edit, init)? {
+        edit_tests(edit, &text, limits, &mut changed)?;
     }
     Ok(changed)
 }
 
-/// Sets the `time` and `memory` of every entry of `tests:` in DMOJ's `init.yml` at `path`, and
+/// Writes `limits` into the package at `package` at once ([`write_limits`] in an edit of its
+/// own, committed): what changed.
+pub fn write_limits_into(
+    package: &Path,
+    limits: &Limits,
+    time_in_yaml: bool,
+) -> Result<Vec<String>, RunError> {
+    let mut edit = PackageEdit::begin(package)?;
+    check_editable(&edit, time_in_yaml)?;
+    let changed = write_limits(&mut edit, limits, time_in_yaml)?;
+    edit.commit(|| false)?;
+    Ok(changed)
+}
+
+/// Checks, before any work, that the limits can be written into the package being edited as
+/// [`write_limits`] writes them: its `problem.yaml` and `init.yml` parse, and keep their
+/// limits where referee edits them (an error naming the file, and the line where YAML does not
+/// parse).
+pub fn check_editable(edit: &PackageEdit, time_in_yaml: bool) -> Result<(), RunError> {
+    let probe = Limits {
+        time: Some("1.5".into()),
+        memory_mib: Some(1023),
+        per_language: Vec::new(),
+    };
+    let yaml = Path::new("problem.yaml");
+    if let Some(text) = text_of(edit, yaml)? {
+        let mut keys = vec![("memory", "1023".to_string())];
+        if time_in_yaml {
+            keys.push(("time_limit", "1.5".to_string()));
+        }
+        edited_problem_yaml(&text, &keys).map_err(|why| ByHandIn {
+            file: shown(edit, yaml),
+            why,
+        })?;
+    }
+    let init = Path::new("init.yml");
+    if let Some(text) = text_of(edit, init)? {
+        let file = || shown(edit, init);
+        edited_tests(&text, &probe).map_err(|why| ByHandIn { file: file(), why })?;
+        if super::add::is_dmoj(edit) {
+            super::add::with_test_cases(&text, &["secret-probe.in".to_string()])
+                .map_err(|why| ByHandIn { file: file(), why })?;
+        }
+    }
+    Ok(())
+}
+
+/// The text of package file `relative` as the edit leaves it, if there is one.
+fn text_of(edit: &PackageEdit, relative: &Path) -> Result<Option<String>, RunError> {
+    let Some(bytes) = edit.read(relative)? else {
+        return Ok(None);
+    };
+    String::from_utf8(bytes).map(Some).map_err(|_| {
+        ByHandIn {
+            file: shown(edit, relative),
+            why: ByHand::NotUtf8,
+        }
+        .into()
+    })
+}
+
+/// Package file `relative` as messages name it.
+fn shown(edit: &PackageEdit, relative: &Path) -> String {
+    crate::walk::display(&edit.package().join(relative))
+}
+
+/// Sets the `time` and `memory` of every entry of `tests:` in DMOJ's `init.yml` (`text`), and
 /// says what to enter on DMOJ's site.
-fn edit_tests(path: &Path, limits: &Limits, changed: &mut Vec<String>) -> Result<(), RunError> {
-    let shown = crate::walk::display(path);
-    let text = fs::read_to_string(path).map_err(|e| RunError::io(path, e))?;
-    let (edited, said) = set_test_limits(&text, limits).map_err(|why| ByHandIn {
-        file: shown.clone(),
+fn edit_tests(
+    edit: &mut PackageEdit,
+    text: &str,
+    limits: &Limits,
+    changed: &mut Vec<String>,
+) -> Result<(), RunError> {
+    let init = Path::new("init.yml");
+    let (edited, said) = edited_tests(text, limits).map_err(|why| ByHandIn {
+        file: shown(edit, init),
         why,
     })?;
-    if !said.is_empty() {
-        let parsed = parsed(&edited);
-        let tests = parsed["tests"].as_vec().cloned().unwrap_or_default();
-        for test in &tests {
-            let language = dmoj_language_name(test["language"].as_str().unwrap_or(""));
-            let read = yaml_text(&test["time"]);
-            if limits
-                .time_for(language)
-                .is_some_and(|t| Some(t) != read.as_ref())
-                || limits
-                    .memory_mib
-                    .is_some_and(|m| test["memory"].as_i64() != Some(m as i64 * 1024))
-            {
-                return Err(ByHandIn {
-                    file: shown,
-                    why: ByHand::TestsDoNotReadBack,
-                }
-                .into());
-            }
-        }
-        replace(path, &edited, said, changed)?;
-    }
+    replace(edit, init, &edited, said, changed)?;
     let mut site = Vec::new();
     if let Some(time) = &limits.time {
         site.push(format!("time limit {time} s"));
@@ -119,31 +173,116 @@ fn edit_tests(path: &Path, limits: &Limits, changed: &mut Vec<String>) -> Result
     }
     if !site.is_empty() {
         changed.push(format!(
-            "{shown}: DMOJ keeps the problem's limits on the site, not in its folder: enter {}",
+            "{}: DMOJ keeps the problem's limits on the site, not in its folder: enter {}",
+            shown(edit, init),
             site.join("; ")
         ));
     }
     Ok(())
 }
 
-/// Replaces the file at `path` with `edited` (atomically), its changes `said` added to
+/// DMOJ's `init.yml` (`text`, which must parse) with [`set_test_limits`] done and read back.
+fn edited_tests(text: &str, limits: &Limits) -> Result<(String, Vec<String>), ByHand> {
+    parsed_strictly(text)?;
+    let (edited, said) = set_test_limits(text, limits)?;
+    if said.is_empty() {
+        return Ok((edited, said));
+    }
+    let parsed = parsed(&edited);
+    let tests = parsed["tests"].as_vec().cloned().unwrap_or_default();
+    for test in &tests {
+        let language = dmoj_language_name(test["language"].as_str().unwrap_or(""));
+        let read = yaml_text(&test["time"]);
+        if limits
+            .time_for(language)
+            .is_some_and(|t| Some(t) != read.as_ref())
+            || limits
+                .memory_mib
+                .is_some_and(|m| test["memory"].as_i64() != Some(m as i64 * 1024))
+        {
+            return Err(ByHand::TestsDoNotReadBack);
+        }
+    }
+    Ok((edited, said))
+}
+
+/// `problem.yaml` (`text`) with `keys` set under `limits` ([`set_keys`]), refused unless the
+/// file parses as a mapping with at most one `limits` key, written where referee edits it, and
+/// the result reads back with those values and no key more than it added.
+fn edited_problem_yaml(
+    text: &str,
+    keys: &[(&str, String)],
+) -> Result<(String, Vec<String>), ByHand> {
+    let original = parsed_strictly(text)?;
+    let Yaml::Hash(top) = &original else {
+        return Err(ByHand::NotAMapping);
+    };
+    let blocks = text
+        .lines()
+        .filter(|l| top_level_key(l) == Some("limits"))
+        .count();
+    let has_limits = top.keys().any(|k| k.as_str() == Some("limits"));
+    if blocks > 1 || has_limits != (blocks == 1) {
+        return Err(ByHand::LimitsNotPlain);
+    }
+    let (edited, said) = set_keys(text, "limits", keys)?;
+    if said.is_empty() {
+        return Ok((edited, said));
+    }
+    let parsed = parsed(&edited);
+    for (key, value) in keys {
+        if yaml_text(&parsed["limits"][*key]).as_deref() != Some(value.as_str()) {
+            return Err(ByHand::DoesNotReadBack {
+                key: key.to_string(),
+                value: value.clone(),
+            });
+        }
+    }
+    let count = |y: &Yaml| y.as_hash().map_or(0, |h| h.len());
+    let added = said.iter().filter(|s| s.ends_with("(was unset)")).count();
+    if count(&parsed) != top.len() + usize::from(!has_limits)
+        || count(&parsed["limits"]) != count(&original["limits"]) + added
+    {
+        return Err(ByHand::LimitsNotPlain);
+    }
+    Ok((edited, said))
+}
+
+/// Sets package file `relative` to `edited` when that changes it, its changes `said` added to
 /// `changed`, each named by the file.
 fn replace(
-    path: &Path,
+    edit: &mut PackageEdit,
+    relative: &Path,
     edited: &str,
     said: Vec<String>,
     changed: &mut Vec<String>,
 ) -> Result<(), RunError> {
-    crate::report::write::replace_file(path, edited.as_bytes())
-        .map_err(|e| RunError::io(path, e))?;
-    let shown = crate::walk::display(path);
+    if said.is_empty() {
+        return Ok(());
+    }
+    edit.write(relative, edited.as_bytes().to_vec())?;
+    let shown = shown(edit, relative);
     changed.extend(said.into_iter().map(|line| format!("{shown}: {line}")));
     Ok(())
 }
 
+/// The first document of `text` (a byte order mark skipped), or where it does not parse
+/// (lines and columns from 1).
+pub(super) fn parsed_strictly(text: &str) -> Result<Yaml, ByHand> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match YamlLoader::load_from_str(text) {
+        Ok(documents) => Ok(documents.into_iter().next().unwrap_or(Yaml::Null)),
+        Err(e) => Err(ByHand::NotYaml {
+            line: e.marker().line(),
+            column: e.marker().col() + 1,
+            why: e.info().to_string(),
+        }),
+    }
+}
+
 /// The first document of `text` (`BadValue` when it is not YAML).
 fn parsed(text: &str) -> Yaml {
-    YamlLoader::load_from_str(text)
+    YamlLoader::load_from_str(text.strip_prefix('\u{feff}').unwrap_or(text))
         .ok()
         .and_then(|d| d.into_iter().next())
         .unwrap_or(Yaml::BadValue)
@@ -178,6 +317,34 @@ fn dmoj_language_name(key: &str) -> Option<&'static str> {
 /// A file whose limits are written in a way referee does not edit: they are set by hand.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ByHand {
+    /// A file that is not YAML (lines and columns from 1).
+    #[error("{line}:{column}: not YAML ({why}); fix it, or set the limits by hand")]
+    NotYaml {
+        /// The line, from 1.
+        line: usize,
+        /// The column, from 1.
+        column: usize,
+        /// What the parser says.
+        why: String,
+    },
+    /// Text that is not UTF-8.
+    #[error("not UTF-8 text; set the limits by hand")]
+    NotUtf8,
+    /// DMOJ's `test_cases` not written one entry a line under a `test_cases:` of its own.
+    #[error(
+        "its `test_cases` are not a list written one entry a line under `test_cases:`; add the \
+         cases by hand"
+    )]
+    TestCasesNotPlain,
+    /// A file whose top level is not a mapping.
+    #[error("its top level is not a mapping of keys; set the limits by hand")]
+    NotAMapping,
+    /// `limits` written twice, quoted, or with keys referee does not find as written.
+    #[error(
+        "its `limits` are not written as plain `key: value` lines under one `limits:` (quoted or \
+         repeated keys); set them by hand"
+    )]
+    LimitsNotPlain,
     /// An entry of DMOJ's `tests:` over several lines.
     #[error("an entry of `tests:` is written over several lines; set its time and memory by hand")]
     TestOverLines,
@@ -289,9 +456,7 @@ pub fn set_test_limits(text: &str, limits: &Limits) -> Result<(String, Vec<Strin
             *line = format!("{indent}- {{{}}}", written.join(", "));
         }
     }
-    let mut out = lines.join("\n");
-    out.push('\n');
-    Ok((out, said))
+    Ok((joined(text, &lines), said))
 }
 
 /// The entries of a flow mapping's inside (`a: 1, b: [x, y]`), split at its top-level commas.
@@ -314,34 +479,6 @@ fn split_flow(inner: &str) -> Vec<&str> {
         .into_iter()
         .filter(|p| !p.trim().is_empty())
         .collect()
-}
-
-/// Sets `keys` under `limits:` in the `problem.yaml` at `path`, saying each change in
-/// `changed`.
-fn edit(path: &Path, keys: &[(&str, String)], changed: &mut Vec<String>) -> Result<(), RunError> {
-    let shown = crate::walk::display(path);
-    let text = fs::read_to_string(path).map_err(|e| RunError::io(path, e))?;
-    let (edited, said) = set_keys(&text, "limits", keys).map_err(|why| ByHandIn {
-        file: shown.clone(),
-        why,
-    })?;
-    if said.is_empty() {
-        return Ok(());
-    }
-    let parsed = parsed(&edited);
-    for (key, value) in keys {
-        if yaml_text(&parsed["limits"][*key]).as_deref() != Some(value.as_str()) {
-            return Err(ByHandIn {
-                file: shown,
-                why: ByHand::DoesNotReadBack {
-                    key: key.to_string(),
-                    value: value.clone(),
-                },
-            }
-            .into());
-        }
-    }
-    replace(path, &edited, said, changed)
 }
 
 /// `text` with each of `keys` set under `block` (a top-level key whose value is an indented
@@ -395,7 +532,7 @@ pub fn set_keys(
                 let old = value_of(&lines[i][indent.len()..], key).to_string();
                 if old != *value {
                     said.push(format!("{prefix}{key} {value} (was {old})"));
-                    lines[i] = line;
+                    lines[i] = format!("{line}{}", comment_of(&lines[i][indent.len()..], key));
                 }
             }
             None => {
@@ -405,19 +542,38 @@ pub fn set_keys(
             }
         }
     }
-    let mut out = lines.join("\n");
-    out.push('\n');
-    Ok((out, said))
+    Ok((joined(text, &lines), said))
 }
 
 /// The key of a line `KEY: ...` that starts at its first column.
-fn top_level_key(line: &str) -> Option<&str> {
+pub(super) fn top_level_key(line: &str) -> Option<&str> {
     let (key, _) = line.split_once(':')?;
     (!key.is_empty()
         && key
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-'))
     .then_some(key)
+}
+
+/// `lines` joined with the line ends of `text` (`\r\n` when it has them), ending with one.
+pub(super) fn joined(text: &str, lines: &[String]) -> String {
+    let end = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let mut out = lines.join(end);
+    out.push_str(end);
+    out
+}
+
+/// The comment ending the line of `key` (`key: VALUE   # comment`), with the spaces before it;
+/// empty when there is none.
+fn comment_of<'a>(line: &'a str, key: &str) -> &'a str {
+    let rest = line.trim_start()[key.len() + 1..].trim_end();
+    match rest.find(" #") {
+        Some(at) => {
+            let value_end = rest[..at].trim_end().len();
+            &rest[value_end..]
+        }
+        None => "",
+    }
 }
 
 /// The value on the line of `key` (`key: VALUE # comment`), comment and spaces left out.
@@ -459,7 +615,7 @@ mod tests {
         let (text, said) = set(yaml, "limits", &[("time_limit", "0.3"), ("memory", "256")]);
         assert_eq!(
             text,
-            "name: x\nlimits:\n    time_limit: 0.3\n    # the judges' machine\n    memory: 256\n    output: 8\nkeywords: [a]\n"
+            "name: x\nlimits:\n    time_limit: 0.3\n    # the judges' machine\n    memory: 256 # MiB\n    output: 8\nkeywords: [a]\n"
         );
         assert_eq!(
             said,
@@ -552,15 +708,17 @@ mod tests {
 
     #[test]
     fn the_files_of_a_package_are_written_and_read_back() {
-        let dir = tempfile::tempdir().unwrap();
-        fs::write(
-            dir.path().join("problem.yaml"),
+        let top = tempfile::tempdir().unwrap();
+        let dir = top.path().join("p");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(
+            dir.join("problem.yaml"),
             "problem_format_version: 2025-09\nname: x\n",
         )
         .unwrap();
-        fs::write(dir.path().join("init.yml"), INIT).unwrap();
+        std::fs::write(dir.join("init.yml"), INIT).unwrap();
         let limits = limits(&[("C", "1.0"), ("Python 3", "3.0")]);
-        let changed = write_limits(dir.path(), &limits, true).unwrap();
+        let changed = write_limits_into(&dir, &limits, true).unwrap();
         assert_eq!(changed.len(), 5, "{changed:?}");
         assert!(
             changed[4].ends_with(
@@ -570,15 +728,67 @@ mod tests {
             ),
             "{changed:?}"
         );
-        let rules = crate::judge_system::problem_yaml::time_rules(dir.path()).unwrap();
+        let rules = crate::judge_system::problem_yaml::time_rules(&dir).unwrap();
         assert_eq!(rules.time_limit, Some(1.0));
         assert_eq!(
-            crate::judge_system::problem_yaml::memory_mib(dir.path()),
+            crate::judge_system::problem_yaml::memory_mib(&dir),
             Ok(Some(256))
         );
-        let init = fs::read_to_string(dir.path().join("init.yml")).unwrap();
+        let init = std::fs::read_to_string(dir.join("init.yml")).unwrap();
         assert!(init.contains("language: PY3, time: 3.0,"), "{init}");
         // The second time only the site's line: nothing is written.
-        assert_eq!(write_limits(dir.path(), &limits, true).unwrap().len(), 1);
+        assert_eq!(write_limits_into(&dir, &limits, true).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_problem_yaml_referee_cannot_edit_is_refused_before_anything_is_written() {
+        let keys = [("memory", "256".to_string())];
+        for (yaml, why) in [
+            ("name: x\nlimits:\n  memory: [256\n", "not YAML"),
+            ("name: x\nlimits: {memory: 512}\n", "by hand"),
+            ("base: &b\n  memory: 64\nlimits: *b\n", "by hand"),
+            ("limits: &l\n  memory: 64\nother: *l\n", "by hand"),
+            ("name: x\nlimits: ~\n", "by hand"),
+            ("name: x\nlimits:\n\tmemory: 64\n", "not YAML"),
+            (
+                "name: x\n\"limits\":\n  memory: 64\n",
+                "not written as plain",
+            ),
+            ("limits:\n  \"memory\": 64\n", "by hand"),
+            ("- a\n- b\n", "not a mapping"),
+            ("limits:\n  memory: &m 64\nother: *m\n", "by hand"),
+        ] {
+            let refused = edited_problem_yaml(yaml, &keys).unwrap_err();
+            assert!(refused.to_string().contains(why), "{yaml:?}: {refused}");
+        }
+        let bad = edited_problem_yaml("name: x\nlimits:\n  memory: [256\n", &keys).unwrap_err();
+        assert!(matches!(bad, ByHand::NotYaml { line: 4, .. }), "{bad}");
+    }
+
+    #[test]
+    fn edits_keep_comments_line_ends_and_links() {
+        let keys = [("memory", "256".to_string())];
+        let (text, _) =
+            edited_problem_yaml("name: x\r\nlimits:\r\n  memory: 64   # MiB\r\n", &keys).unwrap();
+        assert_eq!(text, "name: x\r\nlimits:\r\n  memory: 256   # MiB\r\n");
+        let top = tempfile::tempdir().unwrap();
+        let dir = top.path().join("p");
+        std::fs::create_dir_all(dir.join("config")).unwrap();
+        std::fs::write(dir.join("config/problem.yaml"), "limits:\n  memory: 64\n").unwrap();
+        std::os::unix::fs::symlink("config/problem.yaml", dir.join("problem.yaml")).unwrap();
+        let limits = Limits {
+            time: None,
+            memory_mib: Some(256),
+            per_language: Vec::new(),
+        };
+        write_limits_into(&dir, &limits, false).unwrap();
+        assert!(std::fs::symlink_metadata(dir.join("problem.yaml"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(
+            std::fs::read_to_string(dir.join("config/problem.yaml")).unwrap(),
+            "limits:\n  memory: 256\n"
+        );
     }
 }

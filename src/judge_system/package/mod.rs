@@ -29,6 +29,7 @@
 pub mod add;
 pub mod cases;
 pub mod dmoj;
+pub mod edit;
 pub mod limits;
 pub mod programs;
 pub mod statement;

@@ -182,7 +182,8 @@ pub enum NotPinned {
 }
 
 /// The `build` script of a program running `referee ARGUMENTS` (a shell word list; `"$@"`
-/// passes the program's own arguments on).
+/// passes the program's own arguments on): a data table (the script written out, listed in
+/// tests/layers.rs as allowed its length).
 pub fn build_script(pin: &Pin, what: &str, arguments: &str) -> String {
     let quote = |s: &str| s.replace('\'', "'\\''");
     format!(
