@@ -237,9 +237,17 @@ fn a_set_limit_the_measurements_contradict_is_said_and_repeat_0_gives_no_advice(
         said.contains(&("accepted-near-limit".into(), "accepted/steady.c".into())),
         "{text}"
     );
-    assert_eq!(
-        advice["time_limit"], 0.3,
-        "the rule's advice stands beside it\n{text}"
+    // The rule's advice stands beside it: 2 x the deciding run, rounded up to 0.1 s (0.3 s
+    // for steady.c's 0.11 s; more where a loaded machine made a run slower).
+    let high = advice["deciding"]["high"].as_f64().unwrap();
+    let advised = advice["time_limit"].as_f64().unwrap();
+    let tenths = advised * 10.0;
+    assert!(
+        (tenths - tenths.round()).abs() < 1e-9
+            && advised >= 2.0 * high - 1e-9
+            && advised - 0.1 < 2.0 * high - 1e-9
+            && advised >= 0.3,
+        "{advised} from {high}\n{text}"
     );
     let (_, text, advice) = audit(&package, &dir.path().join("none"), &["--repeat", "0"]);
     assert!(advice.is_null(), "{advice}\n{text}");

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 fn leading_blank_lines_of_any_length_are_read() {
     let dir = crate::common::scratch::reachable();
     // 16 MB of newlines before a grid, and 5000 before a Some Game header: each file is
-    // recognised and judged (recognition used to stop after 4 KiB, and the LittleSquares
-    // parser rescanned the blank prefix for every read).
+    // recognised and judged (recognition that stops after a few KiB would miss them, and a
+    // parser that rescans the blank prefix for every read would take quadratic time).
     let mut grid = "\n".repeat(16 << 20);
     grid.push_str("..\n..\n");
     fs::write(dir.path().join("grid.in"), &grid).unwrap();
