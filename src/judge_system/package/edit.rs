@@ -288,8 +288,15 @@ impl PackageEdit {
             let _ = remove_tree(&copy);
             RunError::io(&self.real, e)
         })?;
-        // The old package is now at the copy's path.
-        remove_tree(&copy).map_err(|e| RunError::io(&copy, e))?;
+        // The old package is now at the copy's path; the change is made whatever its removal
+        // does.
+        if let Err(e) = remove_tree(&copy) {
+            eprintln!(
+                "audit: {} is changed; its old files are left in {} ({e})",
+                self.shown.display(),
+                copy.display()
+            );
+        }
         Ok(true)
     }
 
@@ -380,10 +387,18 @@ fn mirror(package: &Path, copy: &Path) -> io::Result<()> {
             modes.push((to.clone(), meta.permissions()));
         } else if kind.is_symlink() {
             std::os::unix::fs::symlink(fs::read_link(entry.path())?, &to)?;
-        } else if fs::hard_link(entry.path(), &to).is_err() {
+        } else if fs::hard_link(entry.path(), &to).is_ok() {
+            continue;
+        } else if kind.is_file() {
             fs::copy(entry.path(), &to)?;
         } else {
-            continue;
+            // A FIFO, socket or device that cannot be linked is never opened (a FIFO would
+            // block): the edit fails, and the package stays as it is.
+            return Err(io::Error::other(format!(
+                "{}: {}, which cannot be linked into the edited copy",
+                entry.path().display(),
+                crate::guard::kind(kind)
+            )));
         }
         use std::os::unix::fs::MetadataExt;
         give(&to, meta.uid(), meta.gid())?;
