@@ -332,7 +332,13 @@ fn an_interrupt_while_submissions_build_ends_the_build_and_keeps_the_package() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_secs(2));
+    // Once the builds began (their directory made; hang guard: a minute), and a second into
+    // the compiler's work.
+    let waited = std::time::Instant::now();
+    while !out.join("build").exists() && waited.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_secs(1));
     rustix::process::kill_process(
         rustix::process::Pid::from_child(&child),
         rustix::process::Signal::INT,
