@@ -236,11 +236,10 @@ impl AuditArgs {
         let advising = self.advising()?;
         #[cfg(target_os = "linux")]
         if let Some(package) = &self.add_to {
-            use crate::judge_system::package::{edit::PackageEdit, limits::check_editable};
-            check_editable(
-                &PackageEdit::begin(package)?,
-                advising.rules.sets_time_limit(),
-            )?;
+            use crate::judge_system::package::{add, edit::PackageEdit, limits};
+            let edit = PackageEdit::begin(package)?;
+            limits::check_editable(&edit, advising.rules.sets_time_limit())?;
+            add::check_addable(&edit)?;
         }
         Ok(())
     }

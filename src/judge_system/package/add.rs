@@ -71,6 +71,27 @@ pub fn add_to_package(
     Ok(added)
 }
 
+/// Checks, before any work, that cases can be added to the package being edited as
+/// [`add_to_package`] adds them: a DMOJ problem's `init.yml` keeps its `test_cases` where
+/// [`with_test_cases`] edits them (an error naming the file, and the line where YAML does not
+/// parse). A package of the problem package format needs nothing more than the edit checks.
+pub fn check_addable(edit: &PackageEdit) -> Result<(), RunError> {
+    if !is_dmoj(edit) {
+        return Ok(());
+    }
+    let init = Path::new("init.yml");
+    let text = edit.read(init)?.unwrap_or_default();
+    with_test_cases(
+        &String::from_utf8_lossy(&text),
+        &["secret-probe.in".to_string()],
+    )
+    .map_err(|why| super::limits::ByHandIn {
+        file: crate::walk::display(&edit.package().join(init)),
+        why,
+    })?;
+    Ok(())
+}
+
 /// Whether the package is a DMOJ problem's folder: an `init.yml`, no `data/`.
 pub fn is_dmoj(edit: &PackageEdit) -> bool {
     edit.exists(Path::new("init.yml")) && !edit.exists(Path::new("data"))
@@ -329,6 +350,30 @@ mod tests {
         let mut edit = PackageEdit::begin(&p).unwrap();
         assert!(add_to_package(&mut edit, &[], &[]).unwrap().is_empty());
         assert!(edit.is_empty());
+    }
+
+    #[test]
+    fn dmoj_test_cases_get_an_entry_each_or_are_refused() {
+        let added = ["secret-001-referee.in".to_string()];
+        let init = "# cases\ntest_cases:\n- {in: a.in, out: a.ans, points: 1}\nchecker: check.py\n";
+        assert_eq!(
+            with_test_cases(init, &added).unwrap(),
+            "# cases\ntest_cases:\n- {in: a.in, out: a.ans, points: 1}\n\
+             - {in: secret-001-referee.in, out: secret-001-referee.ans, points: 1}\n\
+             checker: check.py\n"
+        );
+        // An entry written over several lines is followed by the new one.
+        let long = "test_cases:\n- in: a.in\n  out: a.ans\n";
+        assert!(with_test_cases(long, &added)
+            .unwrap()
+            .ends_with("points: 1}\n"));
+        for refused in [
+            "test_cases: []\n",
+            "checker: check.py\n",
+            "test_cases:\n  - {in: [a.in\n",
+        ] {
+            assert!(with_test_cases(refused, &added).is_err(), "{refused:?}");
+        }
     }
 
     #[test]

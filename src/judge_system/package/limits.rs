@@ -110,12 +110,10 @@ pub fn check_editable(edit: &PackageEdit, time_in_yaml: bool) -> Result<(), RunE
     }
     let init = Path::new("init.yml");
     if let Some(text) = text_of(edit, init)? {
-        let file = || shown(edit, init);
-        edited_tests(&text, &probe).map_err(|why| ByHandIn { file: file(), why })?;
-        if super::add::is_dmoj(edit) {
-            super::add::with_test_cases(&text, &["secret-probe.in".to_string()])
-                .map_err(|why| ByHandIn { file: file(), why })?;
-        }
+        edited_tests(&text, &probe).map_err(|why| ByHandIn {
+            file: shown(edit, init),
+            why,
+        })?;
     }
     Ok(())
 }
