@@ -574,7 +574,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         .unwrap();
     // The report directory is the audit's first sink, as the command line's is.
     let mut reports = ReportDir::new("takeaway", &settings).unwrap();
-    let audited = audit::<TakeAway<true>>(&settings, &entrants, Vec::new()).unwrap();
+    let audited = audit::<TakeAway<true>>(&settings, &entrants, Vec::new(), None).unwrap();
     reports.take(&audited).unwrap();
     let report = audited.report;
     let survived = matches!(bystander.try_wait(), Ok(None));
@@ -613,10 +613,12 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         out: dir.path().join("clean"),
         ..settings
     };
-    assert!(audit::<TakeAway<false>>(&clean, &entrants, Vec::new())
-        .unwrap()
-        .report
-        .programs[0]
-        .findings
-        .is_empty());
+    assert!(
+        audit::<TakeAway<false>>(&clean, &entrants, Vec::new(), None)
+            .unwrap()
+            .report
+            .programs[0]
+            .findings
+            .is_empty()
+    );
 }

@@ -44,15 +44,19 @@ impl Phases {
 
 /// Audits `entrants` as judges of `G`: every stage, then the typed report for the sinks
 /// ([`crate::audit::reports::sink`]). An error when the run cannot start (paths, the data); a program that
-/// cannot be run is a standing.
+/// cannot be run is a standing. The strengthening cases and advised limits go into `edit`
+/// (`--add-to`'s package, begun before any work), returned in [`Audited`] to be committed.
 pub fn audit<G: Auditable>(
     settings: &Settings<G::Options>,
     entrants: &[Entrant],
     mut notes: Vec<String>,
+    mut edit: Option<PackageEdit>,
 ) -> Result<Audited, RunError> {
     let _reaper = Reaper::adopt();
     let deadlines = Deadlines::new(settings.time, settings.jobs);
-    let mut edit = made_ready(settings)?;
+    if let Some(dir) = &settings.save_runs {
+        std::fs::create_dir_all(dir).map_err(|e| RunError::io(dir, e))?;
+    }
     let data = data::read::<G>(&settings.inputs, settings.shard, settings.rules)?;
     notes.extend(data.notes.iter().cloned());
     let problem = data::problem_form::<G>(settings.form, &data);
@@ -120,19 +124,6 @@ pub fn audit<G: Auditable>(
         found: data.found,
         edit,
     })
-}
-
-/// What the audit writes besides its reports, made ready before any work: the directory of
-/// saved runs (`--save-runs`), and the edit of `--add-to`'s package.
-fn made_ready<O>(settings: &Settings<O>) -> Result<Option<PackageEdit>, RunError> {
-    if let Some(dir) = &settings.save_runs {
-        std::fs::create_dir_all(dir).map_err(|e| RunError::io(dir, e))?;
-    }
-    Ok(settings
-        .add_to
-        .as_deref()
-        .map(PackageEdit::begin)
-        .transpose()?)
 }
 
 /// Writes the advised limits into the package being edited (`--add-to`) when every accepted

@@ -166,8 +166,11 @@ pub(super) enum FormChoice {
 }
 
 impl AuditArgs {
-    /// Checks the flags that do not depend on the game, before any work.
-    fn check(&self) -> Result<(), RunError> {
+    /// Checks the flags that do not depend on the game, before any work; the edit of
+    /// `--add-to`'s package begun, when there is one ([`PackageEdit::begin`]).
+    ///
+    /// [`PackageEdit::begin`]: crate::judge_system::package::edit::PackageEdit::begin
+    fn check(&self) -> Result<Option<crate::judge_system::package::edit::PackageEdit>, RunError> {
         limit_seconds("--timeout", self.timeout)?;
         limit_seconds("--compile-time", self.compile_time)?;
         if let Some(time) = self.time {
@@ -240,8 +243,9 @@ impl AuditArgs {
             let edit = PackageEdit::begin(package)?;
             limits::check_editable(&edit, advising.rules.sets_time_limit())?;
             add::check_addable(&edit)?;
+            return Ok(Some(edit));
         }
-        Ok(())
+        Ok(None)
     }
 
     /// The files the programs of `--cmd` and `--programs` name ([`Program::files`]): the
@@ -418,7 +422,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     use crate::audit::reports::report::RunOptions;
     use crate::audit::reports::sink::{ReportDir, Sink};
     use referee_sandbox::Confinement;
-    args.check()?;
+    let edit = args.check()?;
     let sandbox = args.sandbox()?;
     let confinement = sandbox
         .as_ref()
@@ -431,6 +435,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
         entrants: &'a [crate::audit::contest::entrants::Entrant],
         notes: Vec<String>,
         confinement: Confinement,
+        edit: Option<crate::judge_system::package::edit::PackageEdit>,
     }
     impl Visitor for Audit<'_> {
         type Output = Result<(AuditReport, RunOptions), RunError>;
@@ -439,8 +444,12 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
                 .args
                 .settings::<G>(self.entrants.len(), self.confinement)?;
             let mut dir = ReportDir::new(G::NAME, &settings)?;
-            let mut audited =
-                crate::audit::pipeline::audit::<G>(&settings, self.entrants, self.notes)?;
+            let mut audited = crate::audit::pipeline::audit::<G>(
+                &settings,
+                self.entrants,
+                self.notes,
+                self.edit,
+            )?;
             let edited = commit_edit(&mut audited);
             dir.take(&audited)?;
             edited?;
@@ -452,6 +461,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
         entrants: &entrants,
         notes,
         confinement,
+        edit,
     });
     listening.close();
     let (report, options) = ran?;

@@ -307,19 +307,9 @@ impl Destinations<'_> {
         path: &std::path::Path,
         answers: &[std::path::PathBuf],
     ) -> Result<(), RunError> {
-        use crate::report::write::{inside, real_path};
+        use crate::report::write::real_path;
         let answers = answers.iter().map(|a| ("the answer", a.as_path()));
-        for (what, tree) in self.reads.iter().copied().chain(answers) {
-            if inside(path, tree) {
-                return Err(UsageError::InsideWhatIsRead {
-                    flag,
-                    path: path.to_path_buf(),
-                    what,
-                    tree: tree.to_path_buf(),
-                }
-                .into());
-            }
-        }
+        not_inside(flag, path, self.reads.iter().copied().chain(answers))?;
         let real = real_path(path);
         if let Ok(rest) = real.strip_prefix(real_path(self.out)) {
             if let Some(first) = rest.components().next() {
@@ -355,11 +345,21 @@ fn saved_runs_apart(
         }
         .into());
     }
-    for (what, tree) in reads.iter().copied() {
-        if inside(saved, tree) {
+    not_inside("--save-runs", saved, reads.iter().copied())
+}
+
+/// Refuses the output `path` (the value of `flag`) when it is, or lies inside, one of the files
+/// or trees a command reads (`reads`, each with its flag or role).
+fn not_inside<'a>(
+    flag: &'static str,
+    path: &std::path::Path,
+    reads: impl IntoIterator<Item = (&'static str, &'a std::path::Path)>,
+) -> Result<(), RunError> {
+    for (what, tree) in reads {
+        if crate::report::write::inside(path, tree) {
             return Err(UsageError::InsideWhatIsRead {
-                flag: "--save-runs",
-                path: saved.to_path_buf(),
+                flag,
+                path: path.to_path_buf(),
                 what,
                 tree: tree.to_path_buf(),
             }

@@ -39,17 +39,8 @@ pub(super) struct ShowArgs {
 pub(super) fn show(args: ShowArgs) -> Result<ExitCode, RunError> {
     if let Some(html) = &args.html {
         check_output_file("--html", html, None)?;
-        if let Some(input) = args.file.as_deref().filter(|f| f.as_os_str() != "-") {
-            if crate::report::write::inside(html, input) {
-                return Err(super::UsageError::InsideWhatIsRead {
-                    flag: "--html",
-                    path: html.clone(),
-                    what: "the input",
-                    tree: input.to_path_buf(),
-                }
-                .into());
-            }
-        }
+        let input = args.file.as_deref().filter(|f| f.as_os_str() != "-");
+        super::not_inside("--html", html, input.map(|f| ("the input", f)))?;
     }
     let (name, reader) = super::open_input(args.file.as_deref())?;
     let input = crate::text::read_at_most(reader, LARGEST_DRAWN)

@@ -18,7 +18,7 @@ pub fn read(path: &Path) -> Option<Yaml> {
 }
 
 /// The first document of the yaml file at `path` (a UTF-8 byte order mark skipped): `Ok(None)`
-/// when there is no file there, an error naming the file, line and column when it does not
+/// when there is no file there, or no document in it, an error naming the file, line and column when it does not
 /// parse.
 pub fn parse(path: &Path) -> Result<Option<Yaml>, LimitError> {
     let file = match crate::guard::open_regular(path) {
@@ -38,11 +38,36 @@ pub fn parse(path: &Path) -> Result<Option<Yaml>, LimitError> {
             file: crate::walk::display(path),
             why: e.to_string(),
         })?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    match YamlLoader::load_from_str(text) {
-        Ok(documents) => Ok(documents.into_iter().next()),
+    match first_document(&text) {
+        Ok(Yaml::Null) => Ok(None),
+        Ok(yaml) => Ok(Some(yaml)),
         Err(e) => Err(LimitError::Unparsable {
             file: crate::walk::display(path),
+            line: e.line,
+            column: e.column,
+            why: e.why,
+        }),
+    }
+}
+
+/// Where YAML text does not parse (lines and columns from 1), and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Syntax {
+    /// The line, from 1.
+    pub line: usize,
+    /// The column, from 1.
+    pub column: usize,
+    /// What the parser says.
+    pub why: String,
+}
+
+/// The first document of YAML `text` (a UTF-8 byte order mark skipped; `Null` when it holds
+/// none), or where it does not parse.
+pub fn first_document(text: &str) -> Result<Yaml, Syntax> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match YamlLoader::load_from_str(text) {
+        Ok(documents) => Ok(documents.into_iter().next().unwrap_or(Yaml::Null)),
+        Err(e) => Err(Syntax {
             line: e.marker().line(),
             column: e.marker().col() + 1,
             why: e.info().to_string(),

@@ -97,11 +97,7 @@ fn a_package_is_changed_once_the_audit_is_complete_and_only_then() {
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_secs(3));
-    rustix::process::kill_process(
-        rustix::process::Pid::from_child(&child),
-        rustix::process::Signal::INT,
-    )
-    .unwrap();
+    common::programs::interrupt(&child);
     let run = child.wait_with_output().unwrap();
     assert_eq!(run.status.code(), Some(130), "{}", stderr(&run));
     assert!(out.join("programs.csv").is_file(), "{}", stderr(&run));

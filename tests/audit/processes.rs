@@ -339,11 +339,7 @@ fn an_interrupt_while_submissions_build_ends_the_build_and_keeps_the_package() {
         std::thread::sleep(Duration::from_millis(50));
     }
     std::thread::sleep(Duration::from_secs(1));
-    rustix::process::kill_process(
-        rustix::process::Pid::from_child(&child),
-        rustix::process::Signal::INT,
-    )
-    .unwrap();
+    common::programs::interrupt(&child);
     let run = child.wait_with_output().unwrap();
     let err = stderr(&run);
     assert_eq!(run.status.code(), Some(130), "{err}");

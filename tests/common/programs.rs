@@ -100,6 +100,15 @@ pub fn budget_test() -> std::sync::MutexGuard<'static, ()> {
     BUDGET.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Sends SIGINT to `child`, as a user's Ctrl-C would.
+pub fn interrupt(child: &std::process::Child) {
+    rustix::process::kill_process(
+        rustix::process::Pid::from_child(child),
+        rustix::process::Signal::INT,
+    )
+    .unwrap();
+}
+
 /// One busy loop per core while it lives: the machine as busy as it gets.
 pub struct BusyMachine(Vec<std::process::Child>);
 

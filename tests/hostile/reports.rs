@@ -424,116 +424,43 @@ fn outputs_never_land_on_a_program_an_answer_or_saved_runs() {
     )
     .unwrap();
     let before = files_of(&work);
-    let refused = |args: &[&str], why: &str| {
-        let run = referee().current_dir(&work).args(args).output().unwrap();
+    // The command line of `parts` joined, refused for `why` before any work.
+    let refused = |parts: &[&[&str]], why: &str| {
+        let args = parts.concat();
+        let run = referee().current_dir(&work).args(&args).output().unwrap();
         let err = stderr(&run);
         assert_eq!(run.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(why), "{args:?}: {err}");
         assert!(!work.join("rep").exists(), "{args:?}: no work done");
     };
-    let input = "cases/sample-1-tie.in";
-    let answer = "cases/sample-1-tie.ans";
+    let (input, answer) = ("cases/sample-1-tie.in", "cases/sample-1-tie.ans");
     let replace = "writing it would replace what the run reads";
+    let judge: &[&str] = &["audit", "pousse", "--cmd", "python3 myjudge.py"];
+    let table: &[&str] = &["audit", "pousse", "--programs", "programs.csv"];
     for flag in ["--html", "--junit"] {
         // The program's own file, named in --cmd or in a --programs table.
         refused(
             &[
-                "audit",
-                "pousse",
-                "--cmd",
-                "python3 myjudge.py",
-                "--inputs",
-                input,
-            ]
-            .iter()
-            .chain(&["--out", "rep", flag, "myjudge.py"])
-            .copied()
-            .collect::<Vec<_>>(),
+                judge,
+                &["--inputs", input, "--out", "rep", flag, "myjudge.py"],
+            ],
             replace,
         );
-        refused(
-            &[
-                "audit",
-                "pousse",
-                "--programs",
-                "programs.csv",
-                "--out",
-                "rep",
-                flag,
-            ]
-            .iter()
-            .chain(&["myjudge.py"])
-            .copied()
-            .collect::<Vec<_>>(),
-            replace,
-        );
+        refused(&[table, &["--out", "rep", flag, "myjudge.py"]], replace);
         // The answer beside an input named alone.
-        refused(&["verify", input, "--out", "rep", flag, answer], replace);
+        refused(&[&["verify", input, "--out", "rep", flag, answer]], replace);
         refused(
-            &[
-                "audit",
-                "pousse",
-                "--cmd",
-                "python3 myjudge.py",
-                "--inputs",
-                input,
-            ]
-            .iter()
-            .chain(&["--out", "rep", flag, answer])
-            .copied()
-            .collect::<Vec<_>>(),
+            &[judge, &["--inputs", input, "--out", "rep", flag, answer]],
             replace,
         );
     }
-    refused(
-        &[
-            "grade",
-            "--cases",
-            input,
-            "--submissions",
-            "cases",
-            "--out",
-            "rep",
-        ]
-        .iter()
-        .chain(&["--junit", answer])
-        .copied()
-        .collect::<Vec<_>>(),
-        replace,
-    );
-    refused(&["show", "pousse", input, "--html", input], replace);
+    let grade: &[&str] = &["grade", "--cases", input, "--submissions", "cases"];
+    refused(&[grade, &["--out", "rep", "--junit", answer]], replace);
+    refused(&[&["show", "pousse", input, "--html", input]], replace);
     // Saved runs written among the data, or into the reports that replace their directory.
-    let audit = [
-        "audit",
-        "pousse",
-        "--cmd",
-        "python3 myjudge.py",
-        "--inputs",
-        "cases",
-    ];
-    refused(
-        &audit
-            .iter()
-            .chain(&["--out", "rep", "--save-runs", "cases"])
-            .copied()
-            .collect::<Vec<_>>(),
-        "--save-runs",
-    );
-    refused(
-        &audit
-            .iter()
-            .chain(&["--out", "rep", "--save-runs", "rep/runs"])
-            .copied()
-            .collect::<Vec<_>>(),
-        "--save-runs",
-    );
-    refused(
-        &audit
-            .iter()
-            .chain(&["--out", "rep", "--save-runs", "rep"])
-            .copied()
-            .collect::<Vec<_>>(),
-        "--save-runs",
-    );
+    for saved in ["cases", "rep/runs", "rep"] {
+        let args: &[&str] = &["--inputs", "cases", "--out", "rep", "--save-runs", saved];
+        refused(&[judge, args], "--save-runs");
+    }
     assert_eq!(files_of(&work), before);
 }

@@ -154,6 +154,12 @@ pub fn name_of(program: &Program) -> String {
     let file = Path::new(word)
         .file_name()
         .map_or(word.clone(), |n| n.to_string_lossy().to_string());
+    sanitized(&file, "program")
+}
+
+/// `file` as a valid name ([`valid_name`]): each character but ASCII letters, digits, `.`, `_`
+/// and `-` as `-`, at most 90 of them, no leading dot; `fallback` when nothing is left.
+fn sanitized(file: &str, fallback: &str) -> String {
     let name: String = file
         .chars()
         .map(|c| {
@@ -165,12 +171,22 @@ pub fn name_of(program: &Program) -> String {
         })
         .take(90)
         .collect();
-    let name = name.trim_start_matches('.');
-    if name.is_empty() {
-        "program".to_string()
-    } else {
-        name.to_string()
+    match name.trim_start_matches('.') {
+        "" => fallback.to_string(),
+        name => name.to_string(),
     }
+}
+
+/// `base`, or when `taken` says it is another's, the first of `base-2`, `base-3`, ... that is
+/// not.
+fn first_free(base: &str, taken: impl Fn(&str) -> bool) -> String {
+    (1..)
+        .map(|k| match k {
+            1 => base.to_string(),
+            k => format!("{base}-{k}"),
+        })
+        .find(|name| !taken(name))
+        .expect("a free name")
 }
 
 /// The entrants of `--cmd` values: each `NAME=COMMAND`, or a bare command named after what it
@@ -188,18 +204,9 @@ pub fn from_commands(specs: &[String]) -> Result<Vec<Entrant>, RunError> {
             source,
         })?;
         let name = if name.is_empty() {
-            let base = name_of(&program);
-            let free = |n: &String| !taken.contains(n) && !entrants.iter().any(|e| e.dir() == *n);
-            (1..)
-                .map(|k| {
-                    if k == 1 {
-                        base.clone()
-                    } else {
-                        format!("{base}-{k}")
-                    }
-                })
-                .find(free)
-                .expect("a free name")
+            first_free(&name_of(&program), |n| {
+                taken.iter().any(|t| t == n) || entrants.iter().any(|e| e.dir() == n)
+            })
         } else {
             name
         };
@@ -522,35 +529,16 @@ pub fn from_package(
 
 /// The name of submission `file` of class folder `folder`: `FOLDER/FILE`, or where that is not
 /// a valid name ([`valid_name`]: a space, a letter outside ASCII, a leading dot, too long) the
-/// file name with each other character as `-`, cut to 90 bytes, and a number added when that
-/// is a name `taken` already.
+/// file name [`sanitized`], with a number added when that is a name `taken` already.
 fn usable_name(folder: &str, file: &str, taken: &[String]) -> String {
     let name = format!("{folder}/{file}");
     if valid_name(&name) {
         return name;
     }
-    let mut safe: String = file
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "._-".contains(c) {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    safe = safe.trim_start_matches('.').to_string();
-    safe.truncate(90);
-    if safe.is_empty() {
-        safe = "submission".into();
-    }
-    (1..)
-        .map(|k| match k {
-            1 => format!("{folder}/{safe}"),
-            k => format!("{folder}/{safe}-{k}"),
-        })
-        .find(|n| !taken.contains(n))
-        .expect("a free name")
+    let safe = sanitized(file, "submission");
+    first_free(&format!("{folder}/{safe}"), |n| {
+        taken.iter().any(|t| t == n)
+    })
 }
 
 fn file_name(path: &Path) -> String {

@@ -249,8 +249,13 @@ impl Advice {
         self.measured
             .iter()
             .flat_map(|m| &m.files)
-            .filter(|f| f.cpu.len() < self.repeat && f.failed.is_none())
+            .filter(|f| self.ran_short(f))
             .count()
+    }
+
+    /// Whether the budget cut `runs` short: fewer than `repeat`, none failed.
+    fn ran_short(&self, runs: &FileRuns) -> bool {
+        runs.cpu.len() < self.repeat && runs.failed.is_none()
     }
 
     /// What the runs lack for the limits to be written into a package, in words: the
@@ -260,9 +265,7 @@ impl Advice {
         let accepted = self.measured.iter().filter(|m| m.class == Class::Accepted);
         let short: usize = accepted
             .map(|m| {
-                let cut = (m.files.iter())
-                    .filter(|f| f.cpu.len() < self.repeat && f.failed.is_none())
-                    .count();
+                let cut = m.files.iter().filter(|f| self.ran_short(f)).count();
                 cut + data_files.saturating_sub(m.files.len())
             })
             .sum();

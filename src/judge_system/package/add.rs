@@ -43,17 +43,15 @@ pub fn add_to_package(
     let mut listed = String::new();
     let mut added = Vec::new();
     for ((stem, input), answer) in stems.iter().zip(inputs).zip(answers) {
-        for (ext, bytes) in [("in", *input), ("ans", answer.as_bytes())] {
+        // Never over a file (an answer left without its input, say).
+        for ext in ["in", "ans"] {
             let path = dir.join(format!("{stem}.{ext}"));
             if edit.exists(&path) {
-                return Err(RunError::io(
-                    &edit.package().join(&path),
-                    std::io::ErrorKind::AlreadyExists.into(),
-                ));
+                let taken = std::io::ErrorKind::AlreadyExists.into();
+                return Err(RunError::io(&edit.package().join(&path), taken));
             }
-            edit.write(&path, bytes.to_vec())?;
-            listed.push_str(&format!("{}\n", path.display()));
         }
+        write_case(edit, &dir.join(stem), input, answer, &mut listed)?;
         added.push(
             secret
                 .join(group)
@@ -63,12 +61,35 @@ pub fn add_to_package(
         );
     }
     add_to_generators(edit, &stems, inputs, answers, &mut listed)?;
+    list_in_manifest(edit, &listed)?;
+    Ok(added)
+}
+
+/// Writes a case's `STEM.in` (`input`) and `STEM.ans` (`answer`) into the edit, each listed on
+/// `listed`.
+fn write_case(
+    edit: &mut PackageEdit,
+    stem: &Path,
+    input: &[u8],
+    answer: &str,
+    listed: &mut String,
+) -> Result<(), RunError> {
+    for (ext, bytes) in [("in", input), ("ans", answer.as_bytes())] {
+        let path = PathBuf::from(format!("{}.{ext}", stem.display()));
+        edit.write(&path, bytes.to_vec())?;
+        listed.push_str(&format!("{}\n", path.display()));
+    }
+    Ok(())
+}
+
+/// Adds the files `listed` to the package's `referee-files.txt`, when it has one.
+fn list_in_manifest(edit: &mut PackageEdit, listed: &str) -> Result<(), RunError> {
     let manifest = Path::new(super::PACKAGE_MANIFEST);
     if let Some(mut text) = edit.read(manifest)? {
         text.extend_from_slice(listed.as_bytes());
         edit.write(manifest, text)?;
     }
-    Ok(added)
+    Ok(())
 }
 
 /// Checks, before any work, that cases can be added to the package being edited as
@@ -111,20 +132,14 @@ fn add_to_dmoj(
         .collect();
     let mut entries = Vec::new();
     let mut listed = String::new();
-    let mut added = Vec::new();
     for ((stem, input), answer) in next_stems(&secret, inputs.len())
         .iter()
         .zip(inputs)
         .zip(answers)
     {
         let file = format!("secret-{stem}");
-        for (ext, bytes) in [("in", *input), ("ans", answer.as_bytes())] {
-            let path = PathBuf::from(format!("{file}.{ext}"));
-            edit.write(&path, bytes.to_vec())?;
-            listed.push_str(&format!("{}\n", path.display()));
-        }
+        write_case(edit, Path::new(&file), input, answer, &mut listed)?;
         entries.push(format!("{file}.in"));
-        added.push(format!("{file}.in"));
     }
     let init = Path::new("init.yml");
     let text = edit.read(init)?.unwrap_or_default();
@@ -135,12 +150,8 @@ fn add_to_dmoj(
         }
     })?;
     edit.write(init, edited.into_bytes())?;
-    let manifest = Path::new(super::PACKAGE_MANIFEST);
-    if let Some(mut text) = edit.read(manifest)? {
-        text.extend_from_slice(listed.as_bytes());
-        edit.write(manifest, text)?;
-    }
-    Ok(added)
+    list_in_manifest(edit, &listed)?;
+    Ok(entries)
 }
 
 /// DMOJ's `init.yml` (`text`) with a case `NAME.in` of `inputs` (its answer `NAME.ans`, one
@@ -267,13 +278,9 @@ fn add_to_generators(
         );
         return Ok(());
     }
-    let added = PathBuf::from("generators/added");
+    let added = Path::new("generators/added");
     for ((stem, input), answer) in stems.iter().zip(inputs).zip(answers) {
-        for (ext, bytes) in [("in", *input), ("ans", answer.as_bytes())] {
-            let path = added.join(format!("{stem}.{ext}"));
-            edit.write(&path, bytes.to_vec())?;
-            listed.push_str(&format!("{}\n", path.display()));
-        }
+        write_case(edit, &added.join(stem), input, answer, listed)?;
     }
     let appended = format!(
         "{yaml}      # added by referee audit --add-to\n{}",

@@ -13,10 +13,11 @@
 
 use std::path::Path;
 
-use yaml_rust2::{Yaml, YamlLoader};
+use yaml_rust2::Yaml;
 
 use super::edit::PackageEdit;
 use crate::error::RunError;
+use crate::judge_system::problem_yaml::first_document;
 
 /// The limits to write: the time limit in seconds (as text, at the format's resolution) and
 /// the memory limit in MiB.
@@ -264,26 +265,18 @@ fn replace(
     Ok(())
 }
 
-/// The first document of `text` (a byte order mark skipped), or where it does not parse
-/// (lines and columns from 1).
+/// The first document of `text`, or where it does not parse.
 pub(super) fn parsed_strictly(text: &str) -> Result<Yaml, ByHand> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    match YamlLoader::load_from_str(text) {
-        Ok(documents) => Ok(documents.into_iter().next().unwrap_or(Yaml::Null)),
-        Err(e) => Err(ByHand::NotYaml {
-            line: e.marker().line(),
-            column: e.marker().col() + 1,
-            why: e.info().to_string(),
-        }),
-    }
+    first_document(text).map_err(|e| ByHand::NotYaml {
+        line: e.line,
+        column: e.column,
+        why: e.why,
+    })
 }
 
 /// The first document of `text` (`BadValue` when it is not YAML).
 fn parsed(text: &str) -> Yaml {
-    YamlLoader::load_from_str(text.strip_prefix('\u{feff}').unwrap_or(text))
-        .ok()
-        .and_then(|d| d.into_iter().next())
-        .unwrap_or(Yaml::BadValue)
+    first_document(text).unwrap_or(Yaml::BadValue)
 }
 
 /// A YAML scalar as it would be written (`1.0`, `2`).
