@@ -20,8 +20,8 @@
 //! run's processes have all ended (the slot's `tasks` holds its thread alone, else the slot is
 //! set aside and a new one made); before each run the slot's counters are reset
 //! (`cpuacct.usage`, `memory.max_usage_in_bytes`), the memory it still holds from earlier runs
-//! (slab, file pages) reclaimed (`memory.force_empty`), what it could not reclaim taken as the
-//! run's baseline (added to its limit, subtracted from its readings), and the out-of-memory
+//! (slab, file pages) reclaimed (`memory.force_empty`) when it is more than [`RECLAIMED_ABOVE`],
+//! what remains taken as the run's baseline (added to its limit, subtracted from its readings), and the out-of-memory
 //! count noted. The slot's thread is charged no memory (a process's pages are charged to the
 //! group of its leader's, referee's main thread) and no CPU time the run reports (that is the
 //! run's init's count of its own processes); `pids.max` leaves it room.
@@ -39,6 +39,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+/// The most memory earlier runs may leave charged to a slot for the next run to keep as its
+/// baseline without a reclaim. Reclaiming (`memory.force_empty`) drains every CPU's charge
+/// cache and waits for it, some 0.5 ms a run here, while a small program's runs leave 1 to 2
+/// MiB charged (its file pages, each CPU's charge cache, kernel objects of the ended run that
+/// the kernel frees a little later). A baseline is added to the run's limit and subtracted from
+/// its readings; what of it is freed while the run goes is room the run may hold beyond its
+/// limit, so the limit holds within this much.
+pub(crate) const RECLAIMED_ABOVE: u64 = 4 << 20;
 
 /// The controllers a run's groups belong to, in the order of [`Slot::dirs`].
 const CONTROLLERS: [&str; 3] = ["cpuacct", "memory", "pids"];
@@ -351,7 +360,7 @@ impl RunGroups {
     fn reset(&mut self, memory: u64, processes: u64) -> io::Result<()> {
         let dir = self.slot().memory().to_path_buf();
         write(&self.slot().cpu().join("cpuacct.usage"), "0")?;
-        if number(&dir.join("memory.usage_in_bytes")) > 0 {
+        if number(&dir.join("memory.usage_in_bytes")) > RECLAIMED_ABOVE {
             // What cannot be reclaimed (in use elsewhere too) stays, as the baseline.
             let _ = write(&dir.join("memory.force_empty"), "0");
         }

@@ -27,7 +27,7 @@
 //!   resident set among them.
 //! - The **program**, PID 2, calls `setsid` (a process group of its own, no terminal), moves
 //!   to its scratch, marks every descriptor but its standard input, output and error to close
-//!   on `exec`, enforces the Landlock ruleset and installs the seccomp filters, whose listener
+//!   on `exec`, enforces the Landlock ruleset and installs the seccomp filter, whose listener
 //!   it sends back over the descriptor channel; then the caller `exec`s it.
 //!
 //! A step that fails makes the spawn fail with its error; [`Step`] numbers them so that the
@@ -52,7 +52,7 @@ pub(crate) enum Step {
     Processes,
     /// Landlock.
     Landlock,
-    /// The seccomp filters.
+    /// The seccomp filter.
     Seccomp,
 }
 
@@ -363,19 +363,13 @@ impl Steps {
         .map(drop)
     }
 
-    /// The seccomp filters: the quiet ones, then the notifying one, whose listener is sent to
-    /// the parent over the channel.
+    /// The seccomp filter, whose listener is sent to the parent over the channel.
     ///
     /// # Safety
     /// In the program's process between `fork` and `exec`, as [`take`](Self::take).
     unsafe fn filters(&self) -> io::Result<()> {
-        for program in &self.filters.quiet {
-            install(program, 0)?;
-        }
-        let listener = install(
-            &self.filters.notifying,
-            libc::SECCOMP_FILTER_FLAG_NEW_LISTENER,
-        )? as RawFd;
+        let listener =
+            install(&self.filters.whole, libc::SECCOMP_FILTER_FLAG_NEW_LISTENER)? as RawFd;
         let sent = send_descriptor(self.channel, listener);
         libc::close(listener);
         sent

@@ -104,6 +104,10 @@ pub struct Run {
     pub elapsed: Duration,
     /// CPU time: every thread of every process of the run.
     pub cpu: Duration,
+    /// The CPU time the run cost: `cpu`, and where the kernel accounts the run (control
+    /// groups), the sandbox's own work for it too (the run's first processes before the
+    /// program's `exec`, as its groups were charged), at least `cpu`.
+    pub cost: Duration,
     /// The most memory the run held, in bytes.
     pub memory: u64,
     /// A build's files ([`Workspace::Build`]), to copy out.
@@ -129,6 +133,7 @@ impl Run {
             stderr_tail: watched.stderr_tail,
             elapsed: started.elapsed(),
             cpu,
+            cost: cpu,
             memory,
             kept,
             hidden: watched.hidden,
@@ -148,6 +153,7 @@ impl Run {
             stderr_tail: Vec::new(),
             elapsed: Duration::ZERO,
             cpu: Duration::ZERO,
+            cost: Duration::ZERO,
             memory: 0,
             kept: None,
             hidden: Vec::new(),
@@ -250,7 +256,10 @@ fn accounted(
     let memory = watched.peak.max(own_peak).max(charged_peak);
     let ending = classify(watched.ending, status, cpu, memory, out_of_memory, limits);
     let kept = kept.map(|fd| Arc::new(Kept(fd)));
-    Run::watched(watched, ending, cpu, memory, started, kept)
+    Run {
+        cost: charged_cpu.max(cpu),
+        ..Run::watched(watched, ending, cpu, memory, started, kept)
+    }
 }
 
 /// A program to run: its command line, split into words as a shell would, run directly, and

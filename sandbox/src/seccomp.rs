@@ -1,7 +1,10 @@
 //! The system-call filters of a confined run, and the notifications they send.
 //!
-//! Three kinds of call are told apart, each by a filter of its own (seccomp keeps, of every
-//! filter's answer, the most severe: an error before a notification before an allowed call):
+//! Three kinds of call are told apart, each by a part of the one filter a run installs: the
+//! quiet parts first, then the notifying one; a part that allows a call hands it to the next
+//! part, any other answer is the filter's (so an error comes before a notification before an
+//! allowed call, as seccomp ranks the answers of filters installed one by one, at the cost of
+//! one filter for the kernel to check and compile):
 //!
 //! - **Forbidden** calls end the run as a crash whose detail names the call (`forbidden:
 //!   connect`): what reaches the network (`connect`, `bind`, `listen`, `accept`, `accept4`,
@@ -49,13 +52,18 @@ use seccompiler::{
 /// A compiled filter, as `seccomp(2)` takes it.
 pub(crate) type Program = Vec<libc::sock_filter>;
 
-/// The filters of a confined run, in the order they are installed: the quiet ones, then the
-/// one whose listener receives the notifications.
+/// The filter of a confined run: its [`Parts`] chained ([`chained`]); its listener receives
+/// the notifications.
 pub(crate) struct Filters {
+    pub(crate) whole: Program,
+}
+
+/// The parts of a run's filter, in order: the quiet ones, then the one that notifies.
+struct Parts {
     /// Calls that fail with `EACCES`, `EPERM` or `ENOSYS`.
-    pub(crate) quiet: Vec<Program>,
+    quiet: Vec<Program>,
     /// Forbidden calls, and the watched ones: a notification to the listener.
-    pub(crate) notifying: Program,
+    notifying: Program,
 }
 
 /// The calls forbidden in every confined run, by name.
@@ -183,8 +191,16 @@ pub(crate) fn filters(shared: SharedMemory, watching: Watching) -> io::Result<&'
         .map_err(|e| io::Error::other(format!("the seccomp filters do not compile: {e}")))
 }
 
-/// The quiet filters (refused calls given an error number) and the notifying one.
+/// The filter of runs whose shared memory is `shared` and whose opens are watched or not.
 fn compile(shared: SharedMemory, watching: Watching) -> Result<Filters, BackendError> {
+    let parts = parts(shared, watching)?;
+    Ok(Filters {
+        whole: chained(parts.quiet.iter().chain([&parts.notifying])),
+    })
+}
+
+/// The quiet parts (refused calls given an error number) and the notifying one.
+fn parts(shared: SharedMemory, watching: Watching) -> Result<Parts, BackendError> {
     let whole = |calls: &[i64]| -> Vec<(i64, Vec<SeccompRule>)> {
         calls.iter().map(|&c| (c, Vec::new())).collect()
     };
@@ -207,10 +223,38 @@ fn compile(shared: SharedMemory, watching: Watching) -> Result<Filters, BackendE
     if watching == Watching::Opens {
         notifying.extend(OPENS.iter().map(|&(call, _)| (call, Vec::new())));
     }
-    Ok(Filters {
+    Ok(Parts {
         quiet: vec![eacces, not_stream, eperm, enosys],
         notifying: notifying_filter(filter(notifying, SeccompAction::Trap)?),
     })
+}
+
+/// The answer that lets a call through.
+const ALLOW: u32 = libc::SECCOMP_RET_ALLOW;
+
+/// One program of `parts`, in order: in each part but the last, a return that allows the call
+/// becomes a jump to the next part's first instruction, so the first answer but "allowed" is
+/// the program's, and "allowed" only when every part allows.
+fn chained<'a>(parts: impl Iterator<Item = &'a Program>) -> Program {
+    let parts: Vec<&Program> = parts.collect();
+    let mut whole = Program::new();
+    for (n, part) in parts.iter().enumerate() {
+        let next = whole.len() + part.len();
+        for instruction in part.iter() {
+            let mut instruction = *instruction;
+            if n + 1 < parts.len() && instruction.code == RETURN && instruction.k == ALLOW {
+                let here = whole.len();
+                instruction = libc::sock_filter {
+                    code: (libc::BPF_JMP | libc::BPF_JA) as u16,
+                    jt: 0,
+                    jf: 0,
+                    k: (next - here - 1) as u32,
+                };
+            }
+            whole.push(instruction);
+        }
+    }
+    whole
 }
 
 /// A condition on argument `arg`.
@@ -462,7 +506,7 @@ mod tests {
     fn the_filters_compile_and_the_notifying_one_notifies() {
         for shared in [SharedMemory::Counted, SharedMemory::Forbidden] {
             for watching in [Watching::Forbidden, Watching::Opens] {
-                let filters = filters(shared, watching).unwrap();
+                let filters = parts(shared, watching).unwrap();
                 assert_eq!(filters.quiet.len(), 4);
                 let returns =
                     |p: &Program, k: u32| p.iter().filter(|i| i.code == RETURN && i.k == k).count();
@@ -485,7 +529,7 @@ mod tests {
             }
         }
         // More calls notify when shared memory is forbidden and when opens are watched.
-        let size = |s, w| filters(s, w).unwrap().notifying.len();
+        let size = |s, w| parts(s, w).unwrap().notifying.len();
         assert!(
             size(SharedMemory::Forbidden, Watching::Forbidden)
                 > size(SharedMemory::Counted, Watching::Forbidden)
@@ -505,5 +549,112 @@ mod tests {
             })
         );
         assert_eq!(Refusal::of(libc::SYS_read), None);
+    }
+
+    /// What classic BPF program `program` answers for a call of number `nr` on this
+    /// architecture with arguments `args` (the instructions seccompiler and [`chained`] emit).
+    fn answer(program: &Program, arch: u32, nr: u32, args: [u64; 6]) -> u32 {
+        let word = |offset: u32| -> u32 {
+            match offset {
+                0 => nr,
+                4 => arch,
+                16..=63 => {
+                    let arg = args[(offset as usize - 16) / 8];
+                    if offset.is_multiple_of(8) {
+                        arg as u32
+                    } else {
+                        (arg >> 32) as u32
+                    }
+                }
+                _ => panic!("a load at offset {offset}"),
+            }
+        };
+        let (mut pc, mut a) = (0usize, 0u32);
+        loop {
+            let i = program[pc];
+            let code = u32::from(i.code);
+            pc += 1;
+            match code {
+                c if c == libc::BPF_LD | libc::BPF_W | libc::BPF_ABS => a = word(i.k),
+                c if c == libc::BPF_ALU | libc::BPF_AND | libc::BPF_K => a &= i.k,
+                c if c == libc::BPF_RET | libc::BPF_K => return i.k,
+                c if c == libc::BPF_JMP | libc::BPF_JA => pc += i.k as usize,
+                c if c & 0x07 == libc::BPF_JMP && c & 0x08 == libc::BPF_K => {
+                    let taken = match c & 0xf0 {
+                        op if op == libc::BPF_JEQ => a == i.k,
+                        op if op == libc::BPF_JGT => a > i.k,
+                        op if op == libc::BPF_JGE => a >= i.k,
+                        op if op == libc::BPF_JSET => a & i.k != 0,
+                        op => panic!("jump {op:#x}"),
+                    };
+                    pc += usize::from(if taken { i.jt } else { i.jf });
+                }
+                c => panic!("instruction {c:#x}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_chained_filter_answers_as_its_parts_installed_one_by_one_would() {
+        // seccomp ranks answers by their action as a signed number: the lowest wins.
+        let rank = |k: u32| (k & libc::SECCOMP_RET_ACTION_FULL) as i32;
+        let arch = 0xc000_003e; // AUDIT_ARCH_X86_64
+        let values = [
+            0,
+            1,
+            2,
+            3,
+            5,
+            10,
+            0x4000,
+            0x2000_0000,
+            0x8000_0000,
+            u64::MAX,
+        ];
+        for shared in [SharedMemory::Counted, SharedMemory::Forbidden] {
+            for watching in [Watching::Forbidden, Watching::Opens] {
+                let whole = &filters(shared, watching).unwrap().whole;
+                let parts = parts(shared, watching).unwrap();
+                assert!(
+                    whole.len() < 4096,
+                    "seccomp takes at most 4096 instructions"
+                );
+                let parts: Vec<&Program> = parts.quiet.iter().chain([&parts.notifying]).collect();
+                let mut answers = std::collections::BTreeSet::new();
+                for (arch, nr) in (0..460)
+                    .map(|n| (arch, n))
+                    .chain([(arch, 0x4000_0001), (0x4000_0003, 2)])
+                {
+                    for (k, &v) in values.iter().enumerate() {
+                        let mut args = [values[(k + 3) % values.len()]; 6];
+                        args[k % 6] = v;
+                        args[(k + 1) % 6] = v;
+                        let one_by_one = parts
+                            .iter()
+                            .rev()
+                            .map(|p| answer(p, arch, nr, args))
+                            .min_by_key(|&k| rank(k))
+                            .unwrap();
+                        assert_eq!(
+                            answer(whole, arch, nr, args),
+                            one_by_one,
+                            "call {nr:#x} arch {arch:#x} arguments {args:x?}"
+                        );
+                        answers.insert(one_by_one);
+                    }
+                }
+                // Every kind of answer was met.
+                for k in [
+                    ALLOW,
+                    libc::SECCOMP_RET_USER_NOTIF,
+                    libc::SECCOMP_RET_ERRNO | libc::EACCES as u32,
+                    libc::SECCOMP_RET_ERRNO | libc::EPERM as u32,
+                    libc::SECCOMP_RET_ERRNO | libc::ENOSYS as u32,
+                    libc::SECCOMP_RET_KILL_PROCESS,
+                ] {
+                    assert!(answers.contains(&k), "no call answered {k:#x}");
+                }
+            }
+        }
     }
 }

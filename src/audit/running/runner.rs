@@ -123,7 +123,7 @@ pub struct Runner<'a, G: Auditable> {
     /// The wall-clock time of the program's runs, shared by all its runners.
     meter: Meter,
     runs: Arc<AtomicU64>,
-    /// The CPU time of the runs made through this runner (shared with
+    /// The CPU time the runs made through this runner cost ([`Run::cost`](referee_sandbox::Run::cost); shared with
     /// [`reformed`](Self::reformed) ones, not with [`metered`](Self::metered) ones), in
     /// nanoseconds; a run stopped by the wall-clock cap counts its CPU limit.
     cpu: Arc<AtomicU64>,
@@ -207,8 +207,8 @@ impl<'a, G: Auditable> Runner<'a, G> {
         &self.meter
     }
 
-    /// The CPU time of the runs made through this runner (a run stopped by the wall-clock cap
-    /// counts its CPU limit).
+    /// The CPU time the runs made through this runner cost ([`Run::cost`](referee_sandbox::Run::cost); a run stopped by
+    /// the wall-clock cap counts its CPU limit).
     pub fn cpu(&self) -> Duration {
         Duration::from_nanos(self.cpu.load(Ordering::Relaxed))
     }
@@ -246,10 +246,11 @@ impl<'a, G: Auditable> Runner<'a, G> {
             Ok(run) => {
                 self.meter.record(run.elapsed);
                 // A run stopped by the wall-clock cap (it sleeps or blocks) is charged its CPU
-                // limit, as a judge charges a timeout.
+                // limit, as a judge charges a timeout; others what they cost, the sandbox's
+                // work for them included where the kernel counts it.
                 let charged = match run.ending {
-                    Ending::WallCap => limits.cpu.max(run.cpu),
-                    _ => run.cpu,
+                    Ending::WallCap => limits.cpu.max(run.cost),
+                    _ => run.cost,
                 };
                 let nanos = u64::try_from(charged.as_nanos()).unwrap_or(u64::MAX);
                 self.cpu.fetch_add(nanos, Ordering::Relaxed);
