@@ -278,7 +278,7 @@ impl Sandbox {
             (Step::Landlock, "Landlock (landlock_restrict_self)"),
             (
                 Step::Seccomp,
-                "seccomp filters with a listener (Linux 5.0 or later)",
+                "a seccomp filter with a listener (Linux 5.0 or later)",
             ),
         ];
         for (step, what) in steps {

@@ -33,10 +33,10 @@
 //!   ([`Watching::Opens`]), the calls that open a path notify too, and go on once their path
 //!   is read.
 //!
-//! Each filter first ends the process on a call of another architecture's numbering (the x32
+//! Each part first ends the process on a call of another architecture's numbering (the x32
 //! ABI's numbers, and any architecture but this one), so that no call slips past by another
-//! number. seccompiler 0.5 compiles the filters; it has no notification action, so the
-//! notifying filter is compiled with `SECCOMP_RET_TRAP` and its trap returns turned into
+//! number. seccompiler 0.5 compiles the parts; it has no notification action, so the
+//! notifying part is compiled with `SECCOMP_RET_TRAP` and its trap returns turned into
 //! notifications ([`notifying_filter`]).
 
 use std::collections::BTreeMap;
@@ -188,7 +188,7 @@ pub(crate) fn filters(shared: SharedMemory, watching: Watching) -> io::Result<&'
     FILTERS[slot]
         .get_or_init(|| compile(shared, watching))
         .as_ref()
-        .map_err(|e| io::Error::other(format!("the seccomp filters do not compile: {e}")))
+        .map_err(|e| io::Error::other(format!("the seccomp filter does not compile: {e}")))
 }
 
 /// The filter of runs whose shared memory is `shared` and whose opens are watched or not.

@@ -4,7 +4,8 @@
 #     (--batch 1 --jobs 1, RUNS runs): the time per run, and the difference;
 #   - cases per second at the default batch (--batch 20, --jobs 1 and all cores, CASES cases);
 #   - the example contest (examples/contest/pousse, 10 submissions, --cases 400): the whole
-#     audit's wall-clock time, builds included;
+#     audit's wall-clock time, builds included, the runs it made, and whether every program's
+#     result and findings (programs.csv) came out the same both ways;
 #   - with ISOLATE=/path/to/isolate (a judge system's sandbox, built by you from its public
 #     source: github.com/ioi/isolate, v1.9 on a cgroup v1 machine, as root), the same judge on
 #     the same one-case input run RUNS times in isolate's box (--cg, a memory limit, 128
@@ -35,16 +36,24 @@ rate() {
   done
   echo "$best"
 }
-# contest MODE: the example contest's audit in seconds, best of 3.
+# contest MODE NAME: the example contest's audit in seconds, best of 3; the best run's
+# programs.csv (each program's result and findings) and its count of runs kept as NAME.csv and
+# NAME.runs.
 contest() {
-  local best=1e9 start end
+  local best=1e9 start end took
   for _ in 1 2 3; do
     start=$(date +%s.%N)
     # shellcheck disable=SC2086
     "$B" audit pousse --package examples/contest/pousse --cases 400 $1 --out "$W/contest" \
       >/dev/null 2>&1 || true
     end=$(date +%s.%N)
-    best=$(python3 -c "print(min($best, $end - $start))")
+    took=$(python3 -c "print($end - $start)")
+    if python3 -c "import sys; sys.exit(0 if $took < $best else 1)"; then
+      best=$took
+      cp "$W/contest/programs.csv" "$W/$2.csv"
+      python3 -c "import json; print(json.load(open('$W/contest/audit.json'))['summary']['runs'])" \
+        >"$W/$2.runs"
+    fi
   done
   echo "$best"
 }
@@ -85,11 +94,15 @@ read -r -a iso <<<"$(isolate_cost)"
 one_c=$(rate "" 1 1 "$RUNS"); one_u=$(rate --unconfined 1 1 "$RUNS")
 def_c=$(rate "" 20 1 "$CASES"); def_u=$(rate --unconfined 20 1 "$CASES")
 all_c=$(rate "" 20 "$cores" "$CASES"); all_u=$(rate --unconfined 20 "$cores" "$CASES")
-con_c=$(contest ""); con_u=$(contest --unconfined)
-python3 - "$RUNS" "$one_c" "$one_u" "$def_c" "$def_u" "$all_c" "$all_u" "$con_c" "$con_u" "$cores" "${iso[@]}" <<'PY'
+con_c=$(contest "" confined); con_u=$(contest --unconfined unconfined)
+same=no
+cmp -s "$W/confined.csv" "$W/unconfined.csv" && same=yes
+python3 - "$RUNS" "$one_c" "$one_u" "$def_c" "$def_u" "$all_c" "$all_u" "$con_c" "$con_u" "$cores" \
+  "$(cat "$W/confined.runs")" "$(cat "$W/unconfined.runs")" "$same" "${iso[@]}" <<'PY'
 import sys
 runs, one_c, one_u, def_c, def_u, all_c, all_u, con_c, con_u, cores = map(float, sys.argv[1:11])
-iso = list(map(float, sys.argv[11:]))
+runs_c, runs_u, same = sys.argv[11], sys.argv[12], sys.argv[13]
+iso = list(map(float, sys.argv[14:]))
 print("| run | confined | unconfined | confined / unconfined |")
 print("|---|---|---|---|")
 print(f"| {runs:.0f} runs of one case, --jobs 1: ms per run | {1000/one_c:.2f} | {1000/one_u:.2f} | {one_c/one_u:.2f} (speed) |")
@@ -100,6 +113,7 @@ print()
 print(f"- the sandbox's cost per run: {1000/one_c - 1000/one_u:.2f} ms")
 print(f"- cases per second at the default batch, confined over unconfined: {def_c/def_u:.2f} (--jobs 1), {all_c/all_u:.2f} (--jobs {cores:.0f}); target at least 0.8")
 print(f"- one case per run, confined over unconfined: {one_c/one_u:.2f}; target at least 0.5")
+print(f"- the example contest: {runs_c} runs confined, {runs_u} unconfined (its shrinking is bounded by --shrink-time of CPU time, which counts a confined run's sandbox work too); programs.csv (every program's result and findings) the same both ways: {same}")
 if iso:
     bare, boxed = iso
     print(f"- isolate --cg, the same judge and case run {runs:.0f} times from Python: {boxed:.2f} ms per run, directly {bare:.2f} ms: its cost per run {boxed - bare:.2f} ms")
