@@ -915,6 +915,11 @@ mod tests {
             assert_eq!(run.ending, Ending::Exited(0), "{run:?}");
             assert!(run.cpu < Duration::from_millis(300), "{run:?}");
             assert!(run.memory < 32 << 20, "{run:?}");
+            // What the run cost counts the sandbox's work for it when the kernel accounts it.
+            match sandbox.accounting() {
+                crate::Accounting::Cgroups => assert!(run.cost > run.cpu, "{run:?}"),
+                crate::Accounting::Processes => assert_eq!(run.cost, run.cpu, "{run:?}"),
+            }
         }
     }
 
