@@ -273,7 +273,7 @@ const JA: u32 = libc::BPF_JMP | libc::BPF_JA;
 /// number, in this architecture's numbering, is allowed after a few comparisons rather than
 /// after every part's. The kernel runs a new filter on every call number when it is installed,
 /// to learn which ones it always allows (under a lock, with interrupts off); through the chain
-/// alone that was most of what the filter costs a run.
+/// alone, that check would be most of what the filter costs a run.
 fn dispatched(calls: &[u32], chain: Program) -> Program {
     const X32: u32 = 0x4000_0000;
     let mut emitted = vec![
