@@ -20,9 +20,9 @@
 //! run's processes have all ended (the slot's `tasks` holds its thread alone, else the slot is
 //! set aside and a new one made); before each run the slot's counters are reset
 //! (`cpuacct.usage`, `memory.max_usage_in_bytes`), the memory it still holds from earlier runs
-//! (slab, file pages) reclaimed (`memory.force_empty`) when it is more than [`RECLAIMED_ABOVE`],
-//! what remains taken as the run's baseline (added to its limit, subtracted from its readings), and the out-of-memory
-//! count noted. The slot's thread is charged no memory (a process's pages are charged to the
+//! (slab, file pages) reclaimed (`memory.force_empty`) when it is more than
+//! [`RECLAIMED_ABOVE`], what remains taken as the run's baseline (added to its limit,
+//! subtracted from its readings), and the out-of-memory count noted. The slot's thread is charged no memory (a process's pages are charged to the
 //! group of its leader's, referee's main thread) and no CPU time the run reports (that is the
 //! run's init's count of its own processes); `pids.max` leaves it room.
 //!

@@ -264,6 +264,9 @@ fn instruction(code: u32, jt: u8, jf: u8, k: u32) -> Emitted {
     })
 }
 
+/// Bit 30 of a call's number: the x32 ABI's numbering.
+const X32: u32 = 0x4000_0000;
+
 const LOAD: u32 = libc::BPF_LD | libc::BPF_W | libc::BPF_ABS;
 const JEQ: u32 = libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K;
 const JGE: u32 = libc::BPF_JMP | libc::BPF_JGE | libc::BPF_K;
@@ -275,7 +278,6 @@ const JA: u32 = libc::BPF_JMP | libc::BPF_JA;
 /// to learn which ones it always allows (under a lock, with interrupts off); through the chain
 /// alone, that check would be most of what the filter costs a run.
 fn dispatched(calls: &[u32], chain: Program) -> Program {
-    const X32: u32 = 0x4000_0000;
     let mut emitted = vec![
         instruction(LOAD, 0, 0, 4),
         instruction(JEQ, 1, 0, AUDIT_ARCH),
@@ -339,7 +341,7 @@ fn chained<'a>(parts: impl Iterator<Item = &'a Program>) -> Program {
             if n + 1 < parts.len() && instruction.code == RETURN && instruction.k == ALLOW {
                 let here = whole.len();
                 instruction = libc::sock_filter {
-                    code: (libc::BPF_JMP | libc::BPF_JA) as u16,
+                    code: JA as u16,
                     jt: 0,
                     jf: 0,
                     k: (next - here - 1) as u32,
@@ -474,7 +476,6 @@ const RETURN: u16 = (libc::BPF_RET | libc::BPF_K) as u16;
 /// which the rules by number would not see; seccompiler's own check of the architecture
 /// follows them.
 fn other_numbering() -> Program {
-    const X32: u32 = 0x4000_0000;
     vec![
         // The call's number (offset 0 of `struct seccomp_data`).
         libc::sock_filter {

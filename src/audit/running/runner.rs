@@ -123,9 +123,10 @@ pub struct Runner<'a, G: Auditable> {
     /// The wall-clock time of the program's runs, shared by all its runners.
     meter: Meter,
     runs: Arc<AtomicU64>,
-    /// The CPU time the runs made through this runner cost ([`Run::cost`](referee_sandbox::Run::cost); shared with
-    /// [`reformed`](Self::reformed) ones, not with [`metered`](Self::metered) ones), in
-    /// nanoseconds; a run stopped by the wall-clock cap counts its CPU limit.
+    /// The CPU time the runs made through this runner cost
+    /// ([`Run::cost`](referee_sandbox::Run::cost); shared with [`reformed`](Self::reformed)
+    /// ones, not with [`metered`](Self::metered) ones), in nanoseconds; a run stopped by the
+    /// wall-clock cap counts its CPU limit.
     cpu: Arc<AtomicU64>,
     fatal: Arc<Mutex<Option<String>>>,
     /// How many more of its failing runs are run again watched for the files the sandbox
@@ -207,8 +208,9 @@ impl<'a, G: Auditable> Runner<'a, G> {
         &self.meter
     }
 
-    /// The CPU time the runs made through this runner cost ([`Run::cost`](referee_sandbox::Run::cost); a run stopped by
-    /// the wall-clock cap counts its CPU limit).
+    /// The CPU time the runs made through this runner cost
+    /// ([`Run::cost`](referee_sandbox::Run::cost); a run stopped by the wall-clock cap counts
+    /// its CPU limit).
     pub fn cpu(&self) -> Duration {
         Duration::from_nanos(self.cpu.load(Ordering::Relaxed))
     }
