@@ -9,10 +9,12 @@
 //! ```
 //!
 //! - The **keeper** is the child the auditing process spawns (from the thread of the run's
-//!   control groups when the accounting is the kernel's: it is born in them). It resets every
-//!   signal to its default, sets the limits, asks to be killed when the thread that spawned it
-//!   ends, takes the run's identity
-//!   (nobody, as root), makes a user namespace with mount, IPC and PID namespaces, maps the
+//!   control groups when the accounting is the kernel's: it is born in them): the keeper
+//!   program, `referee-keeper`, handed these steps ([`crate::keeper`]), or else a fork of the
+//!   auditing process that takes them between `fork` and `exec`. It resets every signal to
+//!   its default, sets the limits, asks to be killed when the thread that spawned it ends,
+//!   takes the run's identity (nobody, as root), makes a user namespace with mount, IPC and
+//!   PID namespaces, maps the
 //!   identity in it, bounds the processes and mounts the run's scratch (a tmpfs); then it forks
 //!   the init, writes the init's process id on the report pipe, closes every other descriptor
 //!   and waits for the init to end, which happens only once every process of the namespace has
@@ -30,14 +32,13 @@
 //!   on `exec`, enforces the Landlock ruleset and installs the seccomp filter, whose listener
 //!   it sends back over the descriptor channel; then the caller `exec`s it.
 //!
-//! A step that fails makes the spawn fail with its error; [`Step`] numbers them so that the
-//! sandbox's probe can tell which mechanism is missing.
+//! A step that fails makes the spawn fail with its error (the keeper program reports it on
+//! the report pipe instead, and so the program's failed `exec`); [`Step`] numbers them so that
+//! the sandbox's probe can tell which mechanism is missing.
 
 use std::ffi::CString;
 use std::io;
 use std::os::fd::RawFd;
-
-use crate::seccomp::Filters;
 
 /// The steps, in order; a run takes them up to one ([`Steps::last`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -54,6 +55,22 @@ pub(crate) enum Step {
     Landlock,
     /// The seccomp filter.
     Seccomp,
+}
+
+impl Step {
+    /// The step of index `index` (its place in the order, from 0).
+    pub(crate) fn from_index(index: u64) -> Option<Step> {
+        [
+            Step::Limits,
+            Step::Identity,
+            Step::Namespaces,
+            Step::Processes,
+            Step::Landlock,
+            Step::Seccomp,
+        ]
+        .get(usize::try_from(index).ok()?)
+        .copied()
+    }
 }
 
 /// Everything the run's processes need, prepared before the fork.
@@ -79,8 +96,8 @@ pub(crate) struct Steps {
     pub(crate) ruleset: RawFd,
     /// The Landlock rights on the scratch.
     pub(crate) scratch_rights: u64,
-    /// The filters.
-    pub(crate) filters: &'static Filters,
+    /// The seccomp filter's program.
+    pub(crate) filter: &'static [libc::sock_filter],
     /// The channel descriptors go back on.
     pub(crate) channel: RawFd,
     /// The write end of the report pipe.
@@ -103,10 +120,10 @@ struct PathBeneath {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[repr(C)]
 pub(crate) struct Record {
-    /// [`Record::INIT`] or [`Record::END`].
+    /// [`Record::INIT`], [`Record::END`] or [`Record::FAILED`].
     pub(crate) tag: u32,
-    /// The init's process id (in the auditing process's namespace), or the program's wait
-    /// status.
+    /// The init's process id (in the auditing process's namespace), the program's wait
+    /// status, or the error number of what failed.
     pub(crate) value: i32,
     /// The end: the CPU time of everything the init reaped, in microseconds.
     pub(crate) cpu_micros: u64,
@@ -121,6 +138,9 @@ impl Record {
     pub(crate) const INIT: u32 = 0x1417;
     /// The program ended, and every process of the run with it.
     pub(crate) const END: u32 = 0x1e4d;
+    /// A step, or the program's `exec`, failed (told by a keeper program, see
+    /// [`crate::keeper`]).
+    pub(crate) const FAILED: u32 = 0xfa11;
     /// The size of a record.
     pub(crate) const SIZE: usize = std::mem::size_of::<Record>();
 
@@ -165,8 +185,8 @@ pub(crate) fn limit(resource: libc::__rlimit_resource_t, value: u64) -> io::Resu
 }
 
 impl Steps {
-    /// Takes every step up to [`last`](Self::last). Called in the keeper between `fork` and
-    /// `exec`: system calls only. Returns in the program's process only (or in the keeper
+    /// Takes every step up to [`last`](Self::last). Called in the keeper (the keeper program,
+    /// or a fork of the auditing process between `fork` and `exec`): system calls only. Returns in the program's process only (or in the keeper
     /// itself, when the probe stops before [`Step::Processes`]).
     pub(crate) fn take(&self) -> io::Result<()> {
         // SAFETY (this block and the steps'): system calls on descriptors and buffers prepared
@@ -368,8 +388,7 @@ impl Steps {
     /// # Safety
     /// In the program's process between `fork` and `exec`, as [`take`](Self::take).
     unsafe fn filters(&self) -> io::Result<()> {
-        let listener =
-            install(&self.filters.whole, libc::SECCOMP_FILTER_FLAG_NEW_LISTENER)? as RawFd;
+        let listener = install(self.filter, libc::SECCOMP_FILTER_FLAG_NEW_LISTENER)? as RawFd;
         let sent = send_descriptor(self.channel, listener);
         libc::close(listener);
         sent
@@ -471,6 +490,12 @@ unsafe fn reap(program: libc::pid_t) -> (i32, u64, u64) {
 /// A system call on a value on the stack.
 unsafe fn write_record(fd: RawFd, record: &Record) {
     libc::write(fd, (record as *const Record).cast(), Record::SIZE);
+}
+
+/// [`write_record`], for a process that may allocate.
+pub(crate) fn write_record_to(fd: RawFd, record: &Record) {
+    // SAFETY: as `write_record`.
+    unsafe { write_record(fd, record) }
 }
 
 /// Writes `bytes` to the file `path` (NUL-terminated), as one write.

@@ -29,6 +29,7 @@
 mod cgroup;
 mod child;
 mod interrupt;
+pub mod keeper;
 mod opens;
 mod proc;
 mod run;

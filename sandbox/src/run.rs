@@ -440,16 +440,21 @@ impl Program {
         }
     }
 
-    /// The command of the program, its pipes and environment set.
+    /// The command of the program, unconfined.
     fn command(&self) -> Command {
         let mut command = Command::new(&self.argv[0]);
+        command.args(&self.argv[1..]);
+        Self::piped(&mut command);
         command
-            .args(&self.argv[1..])
+    }
+
+    /// `command`'s standard input, output and error piped, in a process group of its own.
+    fn piped(command: &mut Command) {
+        command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
-        command
     }
 
     fn padded(command: &mut Command, limits: &Limits) {
@@ -467,24 +472,24 @@ impl Program {
         watching: Watching,
         started: Instant,
     ) -> io::Result<Run> {
-        let mut command = self.command();
         let bounds = sandbox::Limits {
             memory: limits.memory,
             output: limits.max_output as u64,
         };
-        let mut cell = jail.prepare(&mut command, &bounds, watching)?;
+        let (mut command, mut cell) = jail.prepare(&self.argv, &bounds, watching)?;
+        Self::piped(&mut command);
         Self::padded(&mut command, limits);
         let spawned = cell.spawn(command);
         cell.started();
         let mut child = spawned.map_err(|e| self.explained(e))?;
         let keeper = Pid::from_child(&child).as_raw_nonzero().get();
         let _registered = Registered::new(keeper);
-        let (kept, listener) = match cell.descriptors() {
+        let (kept, listener) = match cell.descriptors(keeper) {
             Ok(received) => received,
             Err(e) => {
                 kill_group(keeper);
                 let _ = child.wait();
-                return Err(e);
+                return Err(self.explained(e));
             }
         };
         let Some(listener) = listener else {
@@ -509,21 +514,15 @@ impl Program {
             deadline,
         )
         .and_then(|w| w.run(Some(jail)));
-        let (mut init, mut record) = match &watched {
-            Ok(w) => (w.init, w.record),
-            Err(_) => (None, None),
-        };
-        for r in crate::watch::read_records(&cell.report).0 {
-            match r.tag {
-                Record::INIT => init = Some(r.value),
-                Record::END => record = Some(r),
-                _ => {}
-            }
-        }
+        let (init, record, failed) = reported(&watched, &cell.report);
         // However the run went, its PID namespace ends with it: the init killed (the kernel
         // then ends every process of the namespace), and the keeper, which waits for that,
         // reaped.
         let ended = end_confined(&mut child, keeper, init, record.is_some());
+        if let Some(errno) = failed {
+            // The program's `exec` failed (a keeper program tells it here).
+            return Err(self.explained(io::Error::from_raw_os_error(errno)));
+        }
         let watched = watched?;
         ended?;
         Ok(accounted(
@@ -623,6 +622,27 @@ fn classify(
             _ => Ending::Signalled(libc::SIGKILL),
         },
     }
+}
+
+/// What the run's processes reported, the watch's records and those left on `report`: the
+/// init's process id, the end record, the error number of a failed `exec`.
+fn reported(
+    watched: &io::Result<crate::watch::Watched>,
+    report: &OwnedFd,
+) -> (Option<i32>, Option<Record>, Option<i32>) {
+    let (mut init, mut record, mut failed) = match watched {
+        Ok(w) => (w.init, w.record, w.failed),
+        Err(_) => (None, None, None),
+    };
+    for r in crate::watch::read_records(report).0 {
+        match r.tag {
+            Record::INIT => init = Some(r.value),
+            Record::END => record = Some(r),
+            Record::FAILED => failed = Some(r.value),
+            _ => {}
+        }
+    }
+    (init, record, failed)
 }
 
 /// Ends a confined run whose keeper is `keeper`: unless the program `ended` on its own, kills

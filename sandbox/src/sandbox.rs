@@ -3,7 +3,7 @@
 //! files, where it writes), and what one run holds while it goes ([`Cell`]).
 
 use std::collections::BTreeMap;
-use std::ffi::CString;
+use std::ffi::{CString, OsStr};
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
@@ -18,7 +18,8 @@ use landlock::{
 };
 
 use crate::cgroup::{Cgroups, RunGroups};
-use crate::child::{self, Step, Steps};
+use crate::child::{self, Record, Step, Steps};
+use crate::keeper;
 use crate::seccomp::{self, SharedMemory, Watching};
 
 /// The uid and gid programs run as when the sandbox runs as root (`nobody` and `nogroup`).
@@ -137,6 +138,9 @@ pub struct Sandbox {
     cgroups: Option<Cgroups>,
     /// Directories made in `runs` so far.
     made: AtomicU64,
+    /// The keeper program, when it is beside the auditing program ([`crate::keeper`]); else
+    /// each run's keeper is a fork of the auditing process.
+    keeper: Option<PathBuf>,
     /// The paths staged so far, and their copies.
     staged: Mutex<BTreeMap<PathBuf, PathBuf>>,
 }
@@ -245,6 +249,7 @@ impl Sandbox {
             runs,
             cgroups: if as_nobody { Cgroups::make() } else { None },
             made: AtomicU64::new(0),
+            keeper: keeper::beside_this_program(),
             staged: Mutex::new(BTreeMap::new()),
         });
         if as_nobody {
@@ -286,15 +291,17 @@ impl Sandbox {
                 memory: 256 << 20,
                 output: 1 << 20,
             };
-            let mut command = Command::new("/bin/true");
-            command
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null());
             let ran = jail
-                .prepare_up_to(&mut command, &limits, Watching::Forbidden, step)
-                .and_then(|mut cell| {
+                .prepare_up_to(&["/bin/true"], &limits, Watching::Forbidden, step)
+                .and_then(|(mut command, mut cell)| {
+                    command
+                        .stdin(Stdio::null())
+                        .stdout(Stdio::null())
+                        .stderr(Stdio::null());
                     let status = cell.spawn(command)?.wait()?;
+                    if let Some(failure) = cell.failure() {
+                        return Err(failure);
+                    }
                     if step == Step::Seccomp && cell.listener()?.is_none() {
                         return Err(io::Error::other("no listener came back"));
                     }
@@ -323,8 +330,15 @@ impl Sandbox {
                  signals, abstract sockets), seccomp (network, UNIX sockets, ptrace, \
                  namespaces, scheduling), at most {PROCESSES} processes and {OPEN_FILES} open \
                  files, no descriptor but standard input, output and error, a minimal \
-                 environment",
-                self.abi
+                 environment; each run started {}",
+                self.abi,
+                match &self.keeper {
+                    Some(_) => format!("by {} (its own small image)", keeper::KEEPER),
+                    None => format!(
+                        "by a fork of the auditing process (no {} beside it)",
+                        keeper::KEEPER
+                    ),
+                }
             ),
             accounting: self.accounting(),
             allowed: self.allowed.clone(),
@@ -597,7 +611,7 @@ pub struct Jail {
 /// has started), the run's end of the report pipe, and its control groups (removed when the
 /// cell is dropped, once the run's processes have all ended).
 pub(crate) struct Cell {
-    _ruleset: OwnedFd,
+    ruleset: OwnedFd,
     channel: OwnedFd,
     their_channel: Option<OwnedFd>,
     /// The read end of the report pipe.
@@ -607,16 +621,50 @@ pub(crate) struct Cell {
     pub(crate) groups: Option<RunGroups>,
     /// Whether the scratch's descriptor comes back.
     kept: bool,
+    /// The hand-off to a keeper program ([`crate::keeper`]): its steps, encoded. `None` when
+    /// the keeper is a fork of the auditing process, whose steps are its `pre_exec`.
+    hand_off: Option<Vec<u8>>,
 }
 
 impl Cell {
     /// Spawns the run's `command`: from its slot's thread when the run has control groups
-    /// (its first process is born in them), else from this thread.
+    /// (its first process is born in them), else from this thread. To a keeper program, the
+    /// hand-off goes first, with the program's standard input, whose writing end is the
+    /// child's.
     pub(crate) fn spawn(&self, mut command: Command) -> io::Result<std::process::Child> {
-        match &self.groups {
+        let stdin = match (&self.hand_off, &self.their_channel, &self.their_report) {
+            (Some(bytes), Some(their_channel), Some(their_report)) => {
+                let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+                let carried = [
+                    read.as_raw_fd(),
+                    self.ruleset.as_raw_fd(),
+                    their_report.as_raw_fd(),
+                ];
+                keeper::send(self.channel.as_raw_fd(), bytes, carried)?;
+                command.stdin(Stdio::from(their_channel.try_clone()?));
+                Some(write)
+            }
+            (Some(_), _, _) => return Err(io::Error::other("a run's cell spawned twice")),
+            (None, _, _) => None,
+        };
+        let mut child = match &self.groups {
             Some(groups) => groups.spawn(command),
             None => command.spawn(),
+        }?;
+        if let Some(write) = stdin {
+            child.stdin = Some(std::process::ChildStdin::from(write));
         }
+        Ok(child)
+    }
+
+    /// What a keeper program reported failing (a step, or the program's `exec`), if it did:
+    /// reads the report pipe's records.
+    pub(crate) fn failure(&self) -> Option<io::Error> {
+        crate::watch::read_records(&self.report)
+            .0
+            .into_iter()
+            .find(|r| r.tag == Record::FAILED)
+            .map(|r| io::Error::from_raw_os_error(r.value))
     }
 
     /// Drops the ends the run's processes write to, once they have them.
@@ -626,14 +674,62 @@ impl Cell {
     }
 
     /// The descriptors the run's processes sent back, once the program has started: its
-    /// kept scratch (a build's) and the listener of its notifications.
-    pub(crate) fn descriptors(&mut self) -> io::Result<(Option<OwnedFd>, Option<OwnedFd>)> {
+    /// kept scratch (a build's) and the listener of its notifications. From a keeper program
+    /// (spawned as `keeper`, its process id), they come after the spawn: this waits for them,
+    /// or for the keeper's end, which is an error (the failure it reported, when it did).
+    pub(crate) fn descriptors(
+        &mut self,
+        keeper: i32,
+    ) -> io::Result<(Option<OwnedFd>, Option<OwnedFd>)> {
+        let ended = match self.hand_off {
+            Some(_) => Some(
+                rustix::process::Pid::from_raw(keeper)
+                    .ok_or_else(|| io::Error::other("no keeper"))
+                    .and_then(|pid| {
+                        Ok(rustix::process::pidfd_open(
+                            pid,
+                            rustix::process::PidfdFlags::empty(),
+                        )?)
+                    })?,
+            ),
+            None => None,
+        };
         let kept = if self.kept {
-            child::receive_descriptor(self.channel.as_raw_fd())?
+            self.next_descriptor(ended.as_ref())?
         } else {
             None
         };
-        Ok((kept, self.listener()?))
+        Ok((kept, self.next_descriptor(ended.as_ref())?))
+    }
+
+    /// The next descriptor on the channel; with `ended` (a keeper program's process
+    /// descriptor), waiting for it.
+    fn next_descriptor(&self, ended: Option<&OwnedFd>) -> io::Result<Option<OwnedFd>> {
+        use rustix::event::{poll, PollFd, PollFlags};
+        loop {
+            if let Some(fd) = child::receive_descriptor(self.channel.as_raw_fd())? {
+                return Ok(Some(fd));
+            }
+            let Some(ended) = ended else {
+                return Ok(None);
+            };
+            let mut fds = [
+                PollFd::new(&self.channel, PollFlags::IN),
+                PollFd::new(ended, PollFlags::IN),
+            ];
+            match poll(&mut fds, None) {
+                Ok(_) | Err(rustix::io::Errno::INTR) => {}
+                Err(e) => return Err(e.into()),
+            }
+            if fds[0].revents().is_empty() && !fds[1].revents().is_empty() {
+                return match child::receive_descriptor(self.channel.as_raw_fd())? {
+                    Some(fd) => Ok(Some(fd)),
+                    None => Err(self.failure().unwrap_or_else(|| {
+                        io::Error::other("the run's keeper ended before the program started")
+                    })),
+                };
+            }
+        }
     }
 
     fn listener(&mut self) -> io::Result<Option<OwnedFd>> {
@@ -667,25 +763,29 @@ impl Jail {
         &self.reads
     }
 
-    /// Sets `command` up to run confined within `limits`, its opens watched or not: its
-    /// environment, its working directory, and what its processes do before `exec`. The
-    /// returned cell must live until the run has ended.
+    /// The command that runs `argv` confined within `limits`, its opens watched or not (its
+    /// environment, its working directory, its keeper), for the caller to set its standard
+    /// input, output and error and spawn with [`Cell::spawn`]. The returned cell must live
+    /// until the run has ended.
     pub(crate) fn prepare(
         &self,
-        command: &mut Command,
+        argv: &[impl AsRef<OsStr>],
         limits: &Limits,
         watching: Watching,
-    ) -> io::Result<Cell> {
-        self.prepare_up_to(command, limits, watching, Step::Seccomp)
+    ) -> io::Result<(Command, Cell)> {
+        self.prepare_up_to(argv, limits, watching, Step::Seccomp)
     }
 
     fn prepare_up_to(
         &self,
-        command: &mut Command,
+        argv: &[impl AsRef<OsStr>],
         limits: &Limits,
         watching: Watching,
         last: Step,
-    ) -> io::Result<Cell> {
+    ) -> io::Result<(Command, Cell)> {
+        let [program, args @ ..] = argv else {
+            return Err(io::Error::other("a program has a name"));
+        };
         let ruleset = self.ruleset()?;
         let (channel, their_channel) = std::os::unix::net::UnixDatagram::pair()
             .map(|(a, b)| (OwnedFd::from(a), OwnedFd::from(b)))?;
@@ -724,31 +824,57 @@ impl Jail {
             send_scratch: self.workspace == Workspace::Build,
             ruleset: ruleset.as_raw_fd(),
             scratch_rights: AccessFs::from_all(LANDLOCK_ABI).bits(),
-            filters: seccomp::filters(shared, watching)?,
+            filter: &seccomp::filters(shared, watching)?.whole,
             channel: their_channel.as_raw_fd(),
             report: their_report.as_raw_fd(),
             last,
         };
+        let (mut command, hand_off) = self.keeper_command(program.as_ref(), args, steps);
         command
             .env_clear()
             .envs(environment(&scratch.display().to_string()));
-        // std changes to this directory before the steps; the program's process changes to
-        // its scratch once it is mounted.
+        // The keeper starts in this directory; the program's process changes to its scratch
+        // once it is mounted.
         command.current_dir(Path::new("/"));
-        // SAFETY: the steps make system calls only, on data prepared here and descriptors the
-        // cell keeps open until the spawn is done.
-        unsafe {
-            command.pre_exec(move || steps.take());
-        }
-        Ok(Cell {
-            _ruleset: ruleset,
+        let cell = Cell {
+            ruleset,
             channel,
             their_channel: Some(their_channel),
             report,
             their_report: Some(their_report),
             groups,
             kept: self.workspace == Workspace::Build,
-        })
+            hand_off,
+        };
+        Ok((command, cell))
+    }
+
+    /// The command that starts a run of `program` with `args` taking `steps`: the keeper
+    /// program with the steps' hand-off, where the sandbox has one; else the program, its
+    /// steps taken by the fork of the auditing process that `exec`s it.
+    fn keeper_command(
+        &self,
+        program: &OsStr,
+        args: &[impl AsRef<OsStr>],
+        steps: Steps,
+    ) -> (Command, Option<Vec<u8>>) {
+        match &self.sandbox.keeper {
+            Some(keeper) => {
+                let mut command = Command::new(keeper);
+                command.arg("--").arg(program).args(args);
+                (command, Some(keeper::encode(&steps)))
+            }
+            None => {
+                let mut command = Command::new(program);
+                command.args(args);
+                // SAFETY: the steps make system calls only, on data prepared before the fork
+                // and descriptors the cell keeps open until the spawn is done.
+                unsafe {
+                    command.pre_exec(move || steps.take());
+                }
+                (command, None)
+            }
+        }
     }
 
     /// The run's Landlock ruleset: every access handled, reads of the system, of the

@@ -78,6 +78,8 @@ pub(crate) struct Watched {
     pub(crate) peak: u64,
     pub(crate) record: Option<Record>,
     pub(crate) init: Option<i32>,
+    /// The error number a keeper program reported for the program's `exec`, if it failed.
+    pub(crate) failed: Option<i32>,
     pub(crate) hidden: Vec<PathBuf>,
 }
 
@@ -192,6 +194,7 @@ pub(crate) struct Watch<'a> {
     watch_waited: Duration,
     record: Option<Record>,
     init: Option<i32>,
+    failed: Option<i32>,
     hidden: Vec<PathBuf>,
 }
 
@@ -246,6 +249,7 @@ impl<'a> Watch<'a> {
             watch_waited: thread_waited(),
             record: None,
             init: None,
+            failed: None,
             hidden: Vec::new(),
         })
     }
@@ -292,6 +296,7 @@ impl<'a> Watch<'a> {
             peak: self.peak,
             record: self.record,
             init: self.init,
+            failed: self.failed,
             hidden: self.hidden,
         }
     }
@@ -306,6 +311,7 @@ impl<'a> Watch<'a> {
                     self.record = Some(record);
                     self.exited();
                 }
+                Record::FAILED => self.failed = Some(record.value),
                 _ => {}
             }
         }

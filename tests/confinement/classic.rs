@@ -53,6 +53,8 @@ fn a_contest_of_attacks_is_contained_and_judged_as_a_judge_systems_sandbox_would
     // The build that never ends is the one thing the package's verdict says.
     assert_eq!(run.status.code(), Some(1), "{err}");
     assert!(err.contains("programs run confined as"), "{err}");
+    // The keeper program beside referee starts every run.
+    assert!(err.contains("each run started by referee-keeper"), "{err}");
     assert_eq!(confinement_of(out), "confined");
     let programs = programs(out);
     for (name, _, class) in CONTEST.iter().filter(|c| !c.2.is_empty()) {
