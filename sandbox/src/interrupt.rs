@@ -2,21 +2,44 @@
 //! run in progress and refuses new ones ([`interrupt`]), and what an unconfined program left
 //! behind is ended when its caller is done ([`Reaper`]).
 //!
-//! Every run in progress registers its process group: a confined run's keeper and init are in
-//! it, and the init's death ends every process of the run's PID namespace; an unconfined run's
-//! program leads it.
+//! Every run in progress registers what ends it: a confined run its init (whose death ends
+//! every process of the run's PID namespace), by a process descriptor; an unconfined run its
+//! program's process group.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io;
+use std::os::fd::{AsFd, OwnedFd};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use rustix::process::{Pid, Signal};
 
-/// The process groups of the runs in progress.
-static GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+/// What ends a run.
+enum Target {
+    /// A process group.
+    Group(i32),
+    /// A process, by its descriptor.
+    Process(OwnedFd),
+}
+
+impl Target {
+    fn kill(&self) {
+        match self {
+            Target::Group(group) => kill_group(*group),
+            Target::Process(pidfd) => {
+                let _ = rustix::process::pidfd_send_signal(pidfd, Signal::KILL);
+            }
+        }
+    }
+}
+
+/// What ends each run in progress, by registration.
+static RUNS: Mutex<BTreeMap<u64, Target>> = Mutex::new(BTreeMap::new());
+
+/// Registrations made so far.
+static REGISTERED: AtomicU64 = AtomicU64::new(0);
 
 /// Set once interrupted: no run starts after, and the runs in progress are cut.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -34,12 +57,12 @@ pub fn past(deadline: Option<Instant>) -> bool {
     interrupted() || deadline.is_some_and(|d| Instant::now() >= d)
 }
 
-/// Ends every run in progress (their whole process groups) and refuses new ones.
+/// Ends every run in progress and refuses new ones.
 pub fn interrupt() {
     INTERRUPTED.store(true, Ordering::SeqCst);
-    let groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
-    for &group in groups.iter() {
-        kill_group(group);
+    let runs = RUNS.lock().unwrap_or_else(|e| e.into_inner());
+    for target in runs.values() {
+        target.kill();
     }
 }
 
@@ -50,28 +73,38 @@ pub(crate) fn kill_group(group: i32) {
     }
 }
 
-/// A run's process group, registered while it lives.
-pub(crate) struct Registered(i32);
+/// What ends a run, registered while it lives.
+pub(crate) struct Registered(u64);
 
 impl Registered {
-    /// Registers `group`; an interruption that came before it was registered did not see it,
-    /// so the group is killed at once then.
-    pub(crate) fn new(group: i32) -> Registered {
-        GROUPS
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(group);
+    /// Registers process group `group`.
+    pub(crate) fn group(group: i32) -> Registered {
+        Registered::new(Target::Group(group))
+    }
+
+    /// Registers the process of descriptor `pidfd` (a copy of it).
+    pub(crate) fn process(pidfd: &impl AsFd) -> io::Result<Registered> {
+        Ok(Registered::new(Target::Process(
+            pidfd.as_fd().try_clone_to_owned()?,
+        )))
+    }
+
+    /// Registers `target`; an interruption that came before it was registered did not see it,
+    /// so it is killed at once then.
+    fn new(target: Target) -> Registered {
+        let id = REGISTERED.fetch_add(1, Ordering::Relaxed);
+        let mut runs = RUNS.lock().unwrap_or_else(|e| e.into_inner());
         if interrupted() {
-            kill_group(group);
+            target.kill();
         }
-        Registered(group)
+        runs.insert(id, target);
+        Registered(id)
     }
 }
 
 impl Drop for Registered {
     fn drop(&mut self) {
-        GROUPS
-            .lock()
+        RUNS.lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&self.0);
     }

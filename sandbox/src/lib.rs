@@ -27,7 +27,9 @@
 #![deny(missing_docs)]
 
 mod cgroup;
+pub mod check;
 mod child;
+pub mod host;
 mod interrupt;
 pub mod keeper;
 mod opens;
@@ -35,16 +37,20 @@ mod proc;
 mod run;
 mod sandbox;
 mod seccomp;
+mod start;
 mod watch;
 
 pub use interrupt::{interrupt, interrupt_on_signals, interrupted, interrupted_by, past, Reaper};
 pub use run::{
-    mebibytes, thread_cpu, wall_cap, CommandError, Ending, Kept, Limits, Program, Run,
-    PADDING_VARIABLE, WALL_FACTOR,
+    mebibytes, wall_cap, CommandError, Ending, Kept, Limits, Program, Run, PADDING_VARIABLE,
+    WALL_FACTOR,
 };
 pub use sandbox::{
-    environment, Accounting, Confinement, Jail, Sandbox, SandboxError, Workspace, BUILD_WRITES,
-    NOBODY, OPEN_FILES, PATH, PROCESSES, STAGED_BYTES, SYSTEM,
+    environment, Accounting, Confinement, Jail, Options, Sandbox, SandboxError, Workspace,
+    ADDRESS_GRACE, BUILD_FILES, BUILD_WRITES, NOBODY, OPEN_FILES, PATH, PROCESSES,
+    SCRATCH_FILES, STAGED_BYTES, SYSTEM,
 };
+pub use check::{check, Bearing, Check, Fact};
 pub use seccomp::Refusal;
+pub use start::thread_cpu;
 pub use watch::sample_every;

@@ -7,17 +7,17 @@
 //!   living threads ran (the first field of `/proc/PID/task/TID/schedstat`), which is finer;
 //!   and `cutime + cstime`, the time of the children it waited for. A zombie is skipped: its
 //!   time moves to its parent's `cutime` when it is reaped, and is never counted twice.
-//! - **Memory**: the resident set of each process (`/proc/PID/statm`, its second field),
-//!   summed.
+//! - **Memory**: of a confined run's processes, what each holds (`/proc/PID/status`: its
+//!   resident set, its swap and its page tables), summed; of an unconfined run's, the resident
+//!   sets (`/proc/PID/statm`, its second field).
 //! - **Waits for a CPU**: the second field of `/proc/PID/task/TID/schedstat`, the nanoseconds a
 //!   thread was runnable but not running; the longest of any thread's is not counted by the
 //!   wall-clock cap.
 //!
-//! A confined run's processes are the descendants of its keeper (the run's first process,
-//! outside its PID namespace) but the namespace's first process, its init, which reaps them:
-//! those two are copies of the auditing process waiting on the run, whose own memory is not
-//! the run's, and the CPU time of what the init reaped is counted through its `cutime`. An
-//! unconfined run's processes are those of its process group.
+//! A confined run's processes are the descendants of its init (the first process of its PID
+//! namespace), which reaps them: the init's own memory and time are the sandbox's, and the CPU
+//! time of what it reaped is counted through its `cutime`. An unconfined run's processes are
+//! those of its process group.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -101,11 +101,6 @@ fn stat_of(dir: &Path) -> Option<Stat> {
     parse_stat(&std::fs::read_to_string(dir.join("stat")).ok()?)
 }
 
-/// The stat of process `pid`, if it exists.
-pub(crate) fn stat(pid: i32) -> Option<Stat> {
-    stat_of(&Path::new("/proc").join(pid.to_string()))
-}
-
 /// The nanoseconds the living threads of process `pid` ran, together, and the longest any of
 /// them waited for a CPU.
 fn threads(pid: i32) -> (Duration, Duration) {
@@ -126,14 +121,32 @@ fn threads(pid: i32) -> (Duration, Duration) {
 }
 
 /// What process `p` has used: its CPU time and that of the children it waited for, its
-/// longest wait for a CPU, its resident set.
-fn used(p: &Stat) -> Usage {
+/// longest wait for a CPU, its memory (`memory` of its process id).
+fn used(p: &Stat, memory: fn(i32) -> u64) -> Usage {
     let (ran, waited) = threads(p.pid);
     Usage {
         cpu: ticks(p.own_ticks).max(ran) + ticks(p.children_ticks),
         waited,
-        memory: resident(p.pid),
+        memory: memory(p.pid),
     }
+}
+
+/// The bytes process `pid` holds: its resident set, its swap and its page tables
+/// (`/proc/PID/status`).
+pub(crate) fn held(pid: i32) -> u64 {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+        return 0;
+    };
+    status
+        .lines()
+        .filter_map(|line| {
+            let rest = ["VmRSS:", "VmSwap:", "VmPTE:"]
+                .iter()
+                .find_map(|key| line.strip_prefix(key))?;
+            rest.trim().trim_end_matches("kB").trim().parse::<u64>().ok()
+        })
+        .sum::<u64>()
+        .saturating_mul(1024)
 }
 
 /// How long the calling thread has waited for a CPU (runnable, not running), from
@@ -164,14 +177,15 @@ pub(crate) fn group_usage(group: i32) -> Usage {
         every_process()
             .iter()
             .filter(|p| p.group == group && p.state != b'Z'),
+        resident,
     )
 }
 
-/// What `processes` have used together.
-fn total<'a>(processes: impl Iterator<Item = &'a Stat>) -> Usage {
+/// What `processes` have used together, their memory `memory` of each.
+fn total<'a>(processes: impl Iterator<Item = &'a Stat>, memory: fn(i32) -> u64) -> Usage {
     let mut total = Usage::default();
     for p in processes {
-        let used = used(p);
+        let used = used(p, memory);
         total.cpu += used.cpu;
         total.waited = total.waited.max(used.waited);
         total.memory = total.memory.saturating_add(used.memory);
@@ -196,22 +210,16 @@ fn descendants(root: i32, processes: &[Stat]) -> Vec<&Stat> {
     found
 }
 
-/// What a confined run whose keeper is process `keeper` has used: its init's `cutime` (what
-/// it reaped) and everything of the processes below the init.
-pub(crate) fn run_usage(keeper: i32) -> Usage {
+/// What a confined run whose init is process `init` has used: the init's `cutime` (what it
+/// reaped) and everything of the processes below it.
+pub(crate) fn run_usage(init: i32) -> Usage {
     let processes = every_process();
-    let below = descendants(keeper, &processes);
-    // The init: what it reaped.
-    let reaped: Duration = below
+    let reaped = processes
         .iter()
-        .filter(|p| p.parent == keeper)
-        .map(|p| ticks(p.children_ticks))
-        .sum();
-    let mut usage = total(
-        below
-            .into_iter()
-            .filter(|p| p.parent != keeper && p.state != b'Z'),
-    );
+        .find(|p| p.pid == init)
+        .map_or(Duration::ZERO, |p| ticks(p.children_ticks));
+    let below = descendants(init, &processes);
+    let mut usage = total(below.into_iter().filter(|p| p.state != b'Z'), held);
     usage.cpu += reaped;
     usage
 }
@@ -257,8 +265,8 @@ mod tests {
             own_ticks: 0,
             children_ticks: 0,
         };
-        // 10 the keeper, 11 its init, 12 the program, 13 its child, 14 an orphan the init
-        // adopted; 20 and 21 another tree.
+        // 10 a starter, 11 its run's init, 12 the program, 13 its child, 14 an orphan the
+        // init adopted; 20 and 21 another tree.
         let all = [
             p(10, 1),
             p(11, 10),
@@ -268,9 +276,9 @@ mod tests {
             p(20, 1),
             p(21, 20),
         ];
-        let mut below: Vec<i32> = descendants(10, &all).iter().map(|s| s.pid).collect();
+        let mut below: Vec<i32> = descendants(11, &all).iter().map(|s| s.pid).collect();
         below.sort();
-        assert_eq!(below, [11, 12, 13, 14]);
+        assert_eq!(below, [12, 13, 14]);
     }
 
     #[test]
@@ -301,5 +309,8 @@ mod tests {
         assert!(used.cpu >= Duration::from_millis(300), "{used:?}");
         // The main thread sleeps: its own schedstat says it ran for almost nothing.
         assert!(used.memory > 0 && used.memory < 1 << 30, "{used:?}");
+        // What it holds counts its page tables too.
+        let own = std::process::id() as i32;
+        assert!(held(own) > resident(own), "{} {}", held(own), resident(own));
     }
 }

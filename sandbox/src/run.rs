@@ -20,20 +20,22 @@
 //! left to [`crate::Reaper`].
 
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal};
 
+use crate::cgroup::RunGroups;
 use crate::child::Record;
 use crate::interrupt::{kill_group, past, Registered};
 use crate::sandbox::{self, copy_tree, Jail, Sandbox, Workspace};
 use crate::seccomp::{Refusal, Watching};
-use crate::watch::{Meter, Watch};
+use crate::start::{RunEnds, StartError, Started};
+use crate::watch::{Meter, Pipes, Watch};
 
 /// How many times the CPU time limit a run's wall-clock time may reach, not counting the time
 /// its processes waited for a CPU, before the run is stopped: the cap for programs that sleep
@@ -219,18 +221,21 @@ impl Kept {
     }
 }
 
-/// The result of a confined run: its status and own CPU time and peak from the init's `record`
-/// (when the program ended on its own), what its control `groups` were charged, and what the
-/// watch saw; `kept` what it wrote, when kept.
+/// The result of a confined run: its status, the CPU time of what its init reaped and their
+/// peak from the init's end record (when the program ended on its own), the init's own CPU
+/// time (its end or ready record), what its control `groups` were charged (less the
+/// starter's `setup` when the starter is in them, a cgroup v1 slot's), and what the watch saw;
+/// `kept` what it wrote, when kept.
 fn accounted(
     watched: crate::watch::Watched,
-    record: Option<Record>,
-    groups: Option<&crate::cgroup::RunGroups>,
+    groups: Option<&RunGroups>,
+    setup: Duration,
     limits: &Limits,
     started: Instant,
     kept: Option<OwnedFd>,
 ) -> Run {
-    let (status, own_cpu, own_peak) = match record {
+    let record = watched.record;
+    let (status, reaped, own_peak) = match record {
         Some(r) => (
             Some(std::process::ExitStatus::from_raw(r.value)),
             Duration::from_micros(r.cpu_micros),
@@ -238,28 +243,152 @@ fn accounted(
         ),
         None => (None, Duration::ZERO, 0),
     };
-    let (charged_cpu, charged_peak, out_of_memory) = match groups {
-        Some(groups) => (
-            groups.charged().cpu,
-            groups.peak_memory(),
-            groups.out_of_memory(),
-        ),
-        None => (Duration::ZERO, 0, false),
+    let init_own = Duration::from_micros(
+        record
+            .or(watched.ready)
+            .map_or(0, |r| r.extra),
+    );
+    let (charged, charged_peak, out_of_memory) = match groups {
+        Some(groups) => {
+            let setup = match groups {
+                RunGroups::V1(_) => setup,
+                RunGroups::V2(_) => Duration::ZERO,
+            };
+            (
+                Some((groups.charged().cpu, setup)),
+                groups.peak_memory(),
+                groups.out_of_memory(),
+            )
+        }
+        None => (None, 0, false),
     };
-    // The init's count when the program ended on its own (the keeper's and the init's own
-    // setup aside), else what the run was charged.
-    let cpu = if record.is_some() {
-        own_cpu
-    } else {
-        charged_cpu.max(watched.usage.cpu)
+    // The kernel's count, less the sandbox's own work for the run (at least what the init
+    // reaped); else what the init reaped, or what the watch last read.
+    let (cpu, cost) = match charged {
+        Some((charged, setup)) => {
+            let cpu = charged.saturating_sub(setup + init_own).max(reaped);
+            (cpu, charged.max(cpu))
+        }
+        None if record.is_some() => (reaped, reaped),
+        None => (watched.usage.cpu, watched.usage.cpu),
     };
     let memory = watched.peak.max(own_peak).max(charged_peak);
     let ending = classify(watched.ending, status, cpu, memory, out_of_memory, limits);
     let kept = kept.map(|fd| Arc::new(Kept(fd)));
     Run {
-        cost: charged_cpu.max(cpu),
+        cost,
         ..Run::watched(watched, ending, cpu, memory, started, kept)
     }
+}
+
+/// Why a confined run could not be made.
+#[derive(Debug)]
+pub(crate) enum Failure {
+    /// A step of the sandbox's failed.
+    Step(StartError),
+    /// Something else: the pipes, the groups, the watch.
+    Io(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Io(e)
+    }
+}
+
+impl From<StartError> for Failure {
+    fn from(e: StartError) -> Failure {
+        Failure::Step(e)
+    }
+}
+
+impl From<Failure> for io::Error {
+    fn from(f: Failure) -> io::Error {
+        match f {
+            Failure::Step(e) => e.into(),
+            Failure::Io(e) => e,
+        }
+    }
+}
+
+/// This process's ends of a confined run's pipes and channel, and the run's own.
+struct Plumbing {
+    pipes: Pipes,
+    report: OwnedFd,
+    channel: OwnedFd,
+    theirs: RunEnds,
+}
+
+impl Plumbing {
+    fn new() -> io::Result<Plumbing> {
+        use rustix::pipe::{pipe_with, PipeFlags};
+        let pipe = || pipe_with(PipeFlags::CLOEXEC);
+        let (stdin_read, stdin_write) = pipe()?;
+        let (stdout_read, stdout_write) = pipe()?;
+        let (stderr_read, stderr_write) = pipe()?;
+        let (report, their_report) = pipe()?;
+        rustix::io::ioctl_fionbio(&report, true)?;
+        let (channel, their_channel) = std::os::unix::net::UnixDatagram::pair()?;
+        Ok(Plumbing {
+            pipes: Pipes {
+                stdin: Some(stdin_write.into()),
+                stdout: Some(stdout_read.into()),
+                stderr: Some(stderr_read.into()),
+            },
+            report,
+            channel: channel.into(),
+            theirs: RunEnds {
+                stdin: stdin_read,
+                stdout: stdout_write,
+                stderr: stderr_write,
+                report: their_report,
+                channel: their_channel.into(),
+            },
+        })
+    }
+}
+
+/// The next descriptor sent on `channel` by the run whose init is `pidfd`: waits for it, or
+/// for the init's end (`None`).
+fn next_descriptor(channel: &OwnedFd, pidfd: &OwnedFd) -> io::Result<Option<OwnedFd>> {
+    use rustix::event::{poll, PollFd, PollFlags};
+    loop {
+        let mut byte = [0u8; 1];
+        if let Some((_, fd)) = crate::start::receive(channel.as_raw_fd(), &mut byte)? {
+            if fd.is_some() {
+                return Ok(fd);
+            }
+            continue;
+        }
+        let mut fds = [
+            PollFd::new(channel, PollFlags::IN),
+            PollFd::new(pidfd, PollFlags::IN),
+        ];
+        match poll(&mut fds, None) {
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+        if fds[0].revents().is_empty() && !fds[1].revents().is_empty() {
+            let mut byte = [0u8; 1];
+            return Ok(crate::start::receive(channel.as_raw_fd(), &mut byte)?.and_then(|(_, fd)| fd));
+        }
+    }
+}
+
+/// The step the run's report pipe says failed, if one did.
+fn failure(report: &OwnedFd) -> Option<StartError> {
+    crate::watch::read_records(report)
+        .0
+        .into_iter()
+        .find_map(failed_step)
+}
+
+/// The failure a record tells, if it is a failure record.
+fn failed_step(record: Record) -> Option<StartError> {
+    Some(StartError {
+        step: record.step()?,
+        source: io::Error::from_raw_os_error(record.value),
+    })
 }
 
 /// A program to run: its command line, split into words as a shell would, run directly, and
@@ -472,63 +601,92 @@ impl Program {
         watching: Watching,
         started: Instant,
     ) -> io::Result<Run> {
-        let bounds = sandbox::Limits {
+        self.launch(jail, input, limits, deadline, watching, started)
+            .map_err(|f| self.explained(f.into()))
+    }
+
+    /// [`run`](Self::run) of a confined program, a failure of the sandbox's own told by its
+    /// step: the sandbox's probe.
+    pub(crate) fn run_probing(&self, limits: &Limits) -> Result<Run, Failure> {
+        let jail = self.jail.as_ref().expect("a confined program");
+        self.launch(jail, b"", limits, None, Watching::Forbidden, Instant::now())
+    }
+
+    /// A confined run: its plumbing and groups made, its init started, its descriptors back
+    /// (a build's scratch, the listener of its forbidden calls), watched to its end.
+    fn launch(
+        &self,
+        jail: &Jail,
+        input: &[u8],
+        limits: &Limits,
+        deadline: Option<Instant>,
+        watching: Watching,
+        started: Instant,
+    ) -> Result<Run, Failure> {
+        let sandbox = jail.sandbox();
+        let bounds = sandbox::Bounds {
             memory: limits.memory,
             output: limits.max_output as u64,
         };
-        let (mut command, mut cell) = jail.prepare(&self.argv, &bounds, watching)?;
-        Self::piped(&mut command);
-        Self::padded(&mut command, limits);
-        let spawned = cell.spawn(command);
-        cell.started();
-        let mut child = spawned.map_err(|e| self.explained(e))?;
-        let keeper = Pid::from_child(&child).as_raw_nonzero().get();
-        let _registered = Registered::new(keeper);
-        let (kept, listener) = match cell.descriptors(keeper) {
-            Ok(received) => received,
-            Err(e) => {
-                kill_group(keeper);
-                let _ = child.wait();
-                return Err(self.explained(e));
-            }
-        };
-        let Some(listener) = listener else {
-            kill_group(keeper);
-            let _ = child.wait();
-            return Err(io::Error::other(
-                "the sandbox's listener of forbidden calls did not come back",
-            ));
-        };
-        let meter = match &cell.groups {
+        let padding: Vec<(String, String)> = (limits.padding > 0)
+            .then(|| (PADDING_VARIABLE.to_string(), "x".repeat(limits.padding)))
+            .into_iter()
+            .collect();
+        let steps = jail.steps(&self.argv, &padding, &bounds, watching)?;
+        let Plumbing {
+            pipes,
+            report,
+            channel,
+            theirs,
+        } = Plumbing::new()?;
+        let groups = sandbox.groups(limits.memory)?;
+        let init = sandbox.start(steps, theirs, groups.as_ref(), &channel)?;
+        let _registered = Registered::process(&init.pidfd)?;
+        let (kept, listener) =
+            match descriptors(jail.workspace(), &channel, &init, &report, groups.as_ref()) {
+                Ok(received) => received,
+                Err(e) => {
+                    end(&init, groups.as_ref())?;
+                    return Err(e);
+                }
+            };
+        let meter = match &groups {
             Some(groups) => Meter::Groups(groups),
-            None => Meter::Keeper(keeper),
+            None => Meter::Init(init.pid),
         };
         let watched = Watch::new(
-            &mut child,
+            init.pidfd.as_fd(),
+            pipes,
             input,
             limits,
             Some(listener),
-            Some(&cell.report),
+            Some(&report),
             meter,
             started,
             deadline,
         )
-        .and_then(|w| w.run(Some(jail)));
-        let (init, record, failed) = reported(&watched, &cell.report);
-        // However the run went, its PID namespace ends with it: the init killed (the kernel
-        // then ends every process of the namespace), and the keeper, which waits for that,
-        // reaped.
-        let ended = end_confined(&mut child, keeper, init, record.is_some());
-        if let Some(errno) = failed {
-            // The program's `exec` failed (a keeper program tells it here).
-            return Err(self.explained(io::Error::from_raw_os_error(errno)));
+        .and_then(|w| w.run(Some(jail)))
+        .map(|w| with_records(w, &report));
+        // However the run went, its PID namespace ends with it: its init killed, whose end
+        // the kernel makes every process of the namespace's.
+        let finished = matches!(&watched, Ok(w) if w.record.is_some());
+        if finished {
+            wait_for(&init)?;
+        } else {
+            end(&init, groups.as_ref())?;
         }
         let watched = watched?;
-        ended?;
+        if let Some(failed) = watched.failed.and_then(failed_step) {
+            // The program's `exec`, or a step after the listener, failed.
+            return Err(failed.into());
+        }
+        if let Some(ready) = watched.ready {
+            sandbox.saw_procfs(ready.value & Record::PROC != 0);
+        }
         Ok(accounted(
             watched,
-            record,
-            cell.groups.as_ref(),
+            groups.as_ref(),
+            init.setup,
             limits,
             started,
             kept,
@@ -547,9 +705,14 @@ impl Program {
         Self::padded(&mut command, limits);
         let mut child = command.spawn()?;
         let group = Pid::from_child(&child).as_raw_nonzero().get();
-        let _registered = Registered::new(group);
+        let _registered = Registered::group(group);
+        let pidfd = rustix::process::pidfd_open(
+            Pid::from_child(&child),
+            rustix::process::PidfdFlags::empty(),
+        )?;
         let watched = Watch::new(
-            &mut child,
+            pidfd.as_fd(),
+            Pipes::of(&mut child),
             input,
             limits,
             None,
@@ -624,52 +787,82 @@ fn classify(
     }
 }
 
-/// What the run's processes reported, the watch's records and those left on `report`: the
-/// init's process id, the end record, the error number of a failed `exec`.
-fn reported(
-    watched: &io::Result<crate::watch::Watched>,
+/// The descriptors a confined run sends back once its program is about to `exec`: a build's
+/// scratch (for a build, `workspace`), and the listener of its forbidden calls; else why not
+/// (the step that failed, when its report says).
+fn descriptors(
+    workspace: Workspace,
+    channel: &OwnedFd,
+    init: &Started,
     report: &OwnedFd,
-) -> (Option<i32>, Option<Record>, Option<i32>) {
-    let (mut init, mut record, mut failed) = match watched {
-        Ok(w) => (w.init, w.record, w.failed),
-        Err(_) => (None, None, None),
+    groups: Option<&RunGroups>,
+) -> Result<(Option<OwnedFd>, OwnedFd), Failure> {
+    let kept = if workspace == Workspace::Build {
+        next_descriptor(channel, &init.pidfd)?
+    } else {
+        None
     };
-    for r in crate::watch::read_records(report).0 {
+    match next_descriptor(channel, &init.pidfd) {
+        Ok(Some(listener)) => Ok((kept, listener)),
+        gone => {
+            end(init, groups)?;
+            if let Some(failed) = failure(report) {
+                return Err(failed.into());
+            }
+            gone?;
+            Err(io::Error::other("the sandbox's listener of forbidden calls did not come back").into())
+        }
+    }
+}
+
+/// `watched` with the records still waiting on `report`.
+fn with_records(mut watched: crate::watch::Watched, report: &OwnedFd) -> crate::watch::Watched {
+    let (records, _) = crate::watch::read_records(report);
+    for r in records {
         match r.tag {
-            Record::INIT => init = Some(r.value),
-            Record::END => record = Some(r),
-            Record::FAILED => failed = Some(r.value),
+            Record::READY => watched.ready = Some(r),
+            Record::END => watched.record = Some(r),
+            Record::FAILED => watched.failed = Some(r),
             _ => {}
         }
     }
-    (init, record, failed)
+    watched
 }
 
-/// Ends a confined run whose keeper is `keeper`: unless the program `ended` on its own, kills
-/// its `init` (whose end ends every process of the namespace), else the keeper's group; then
-/// reaps the keeper, which exits once the namespace is empty.
-fn end_confined(child: &mut Child, keeper: i32, init: Option<i32>, ended: bool) -> io::Result<()> {
-    if !ended {
-        match init.and_then(|pid| init_handle(pid, keeper)) {
-            Some(pidfd) => {
-                let _ = rustix::process::pidfd_send_signal(&pidfd, Signal::KILL);
-            }
-            None => kill_group(keeper),
+/// Ends the run whose init is `init` at once (its groups' `cgroup.kill` where the kernel has
+/// it, and the init killed, whose end ends every process of its namespace), and waits for it.
+fn end(init: &Started, groups: Option<&RunGroups>) -> io::Result<()> {
+    if let Some(groups) = groups {
+        groups.kill();
+    }
+    let _ = rustix::process::pidfd_send_signal(&init.pidfd, Signal::KILL);
+    wait_for(init)
+}
+
+/// Waits until the run's init `init` has ended (and with it every process of its namespace),
+/// and reaps it when it is this process's child.
+fn wait_for(init: &Started) -> io::Result<()> {
+    use rustix::event::{poll, PollFd, PollFlags};
+    loop {
+        let mut fds = [PollFd::new(&init.pidfd, PollFlags::IN)];
+        match poll(&mut fds, None) {
+            Ok(_) if !fds[0].revents().is_empty() => break,
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
         }
     }
-    let status = child.wait();
-    kill_group(keeper);
-    status.map(drop)
-}
-
-/// A pidfd of process `pid` if it is the init of the run whose keeper is `keeper`.
-fn init_handle(pid: i32, keeper: i32) -> Option<OwnedFd> {
-    let pidfd =
-        rustix::process::pidfd_open(Pid::from_raw(pid)?, rustix::process::PidfdFlags::empty())
-            .ok()?;
-    crate::proc::stat(pid)
-        .is_some_and(|s| s.parent == keeper)
-        .then_some(pidfd)
+    if init.child {
+        loop {
+            match rustix::process::waitid(
+                rustix::process::WaitId::PidFd(init.pidfd.as_fd()),
+                rustix::process::WaitIdOptions::EXITED,
+            ) {
+                Err(rustix::io::Errno::INTR) => {}
+                _ => break,
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Reaps process `pid`: its exit status, the CPU time of it and the children it waited for,
@@ -696,313 +889,5 @@ fn reap(pid: i32) -> io::Result<(std::process::ExitStatus, Duration, u64)> {
         if e.kind() != io::ErrorKind::Interrupted {
             return Err(e);
         }
-    }
-}
-
-/// The CPU time the calling thread has used.
-pub fn thread_cpu() -> Duration {
-    let now = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
-    Duration::new(now.tv_sec.max(0) as u64, now.tv_nsec.max(0) as u32)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn limits(cpu_ms: u64) -> Limits {
-        Limits {
-            cpu: Duration::from_millis(cpu_ms),
-            memory: 1 << 30,
-            max_output: 1 << 16,
-            stderr_tail: 64,
-            padding: 0,
-        }
-    }
-
-    fn sh(script: &str) -> Program {
-        Program::from_argv(vec!["sh".into(), "-c".into(), script.into()])
-    }
-
-    fn sandbox() -> Arc<Sandbox> {
-        Sandbox::probe(&[]).expect("the sandbox works on the test machine")
-    }
-
-    /// `sh -c SCRIPT`, unconfined and confined.
-    fn both(sandbox: &Arc<Sandbox>, script: &str) -> [Program; 2] {
-        let plain = sh(script);
-        let confined = plain.confined(sandbox).unwrap();
-        [plain, confined]
-    }
-
-    #[test]
-    fn a_program_reads_its_input_and_exits() {
-        let sandbox = sandbox();
-        for program in both(&sandbox, "cat; echo done >&2; exit 3") {
-            let run = program.run(b"hello\n", &limits(5000), None).unwrap();
-            assert_eq!(run.ending, Ending::Exited(3), "{run:?}");
-            assert_eq!(run.stdout, b"hello\n");
-            assert_eq!(run.stderr_tail, b"done\n");
-        }
-    }
-
-    #[test]
-    fn hostile_programs_are_ended() {
-        let sandbox = sandbox();
-        for [program] in both(&sandbox, "yes").map(|p| [p]) {
-            // Endless output: ended at the cap.
-            let run = program.run(b"", &limits(5000), None).unwrap();
-            assert_eq!(run.ending, Ending::OutputLimit);
-            assert_eq!(run.stdout.len(), 1 << 16);
-        }
-        // A child left sleeping with the pipes open: the run still ends with the program.
-        for program in both(&sandbox, "sleep 30 & echo ok") {
-            let run = program.run(b"", &limits(5000), None).unwrap();
-            assert_eq!(
-                (run.ending, run.stdout.as_slice()),
-                (Ending::Exited(0), &b"ok\n"[..]),
-                "{run:?}"
-            );
-        }
-        // Standard input closed at once, a large input unread.
-        for program in both(&sandbox, "exec 0<&-; echo closed") {
-            let run = program
-                .run(&vec![b'x'; 1 << 22], &limits(5000), None)
-                .unwrap();
-            assert_eq!(run.stdout, b"closed\n");
-        }
-        // A signal.
-        for program in both(&sandbox, "kill -SEGV $$") {
-            let run = program.run(b"", &limits(5000), None).unwrap();
-            assert_eq!(run.ending, Ending::Signalled(11), "{run:?}");
-        }
-        // More environment, when asked.
-        let padded = Limits {
-            padding: 1000,
-            ..limits(5000)
-        };
-        for program in both(&sandbox, "printf %s \"$REFEREE_PADDING\" | wc -c") {
-            let run = program.run(b"", &padded, None).unwrap();
-            assert_eq!(String::from_utf8_lossy(&run.stdout).trim(), "1000");
-        }
-        // Standard error of any length: its end is kept.
-        for program in both(&sandbox, "yes e | head -c 100000 >&2") {
-            let run = program.run(b"", &limits(5000), None).unwrap();
-            assert_eq!(run.stderr_tail.len(), 64);
-        }
-    }
-
-    #[test]
-    fn cpu_time_is_the_limit_and_wall_time_only_caps() {
-        let sandbox = sandbox();
-        // Burning CPU, in the program or in a child it has not waited for yet: past the limit
-        // of CPU time, whatever else runs on the machine.
-        for burner in [
-            "while :; do :; done",
-            "sh -c 'while :; do :; done'; echo never",
-        ] {
-            for program in both(&sandbox, burner) {
-                let run = program.run(b"", &limits(300), None).unwrap();
-                assert_eq!(run.ending, Ending::TimedOut, "{burner}: {run:?}");
-                assert!(run.cpu > Duration::from_millis(300), "{burner}: {run:?}");
-                assert!(
-                    run.stopped().starts_with("killed after"),
-                    "{}",
-                    run.stopped()
-                );
-            }
-        }
-        // Sleeping: no CPU time used; stopped by the wall-clock cap (three times the limit).
-        for program in both(&sandbox, "sleep 30") {
-            let run = program.run(b"", &limits(200), None).unwrap();
-            assert_eq!(run.ending, Ending::WallCap, "{run:?}");
-            assert!(run.elapsed >= Duration::from_millis(600), "{run:?}");
-            assert!(run.cpu < Duration::from_millis(200), "{run:?}");
-            assert!(
-                run.stopped().contains("wall-clock cap"),
-                "{}",
-                run.stopped()
-            );
-        }
-        // A program that finishes over its CPU time is over the limit all the same.
-        for program in both(
-            &sandbox,
-            "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; echo late",
-        ) {
-            let run = program.run(b"", &limits(1), None).unwrap();
-            assert_eq!(run.ending, Ending::TimedOut, "{run:?}");
-        }
-    }
-
-    #[test]
-    fn every_thread_of_every_process_is_counted() {
-        let sandbox = sandbox();
-        // Four threads burn 0.5 s each while the main thread waits for them: 2 s of CPU time,
-        // under a limit of 1 s a timeout (reported at its end, or killed on the way).
-        let threads = "import threading, time\n\
-             def burn():\n    end = time.thread_time() + 0.5\n    while time.thread_time() < end: pass\n\
-             ts = [threading.Thread(target=burn) for _ in range(4)]\n\
-             [t.start() for t in ts]\n[t.join() for t in ts]\nprint('done')";
-        let plain = Program::from_argv(vec!["python3".into(), "-c".into(), threads.into()]);
-        for program in [plain.clone(), plain.confined(&sandbox).unwrap()] {
-            let run = program.run(b"", &limits(1000), None).unwrap();
-            assert_eq!(run.ending, Ending::TimedOut, "{run:?}");
-            // Under a limit of 10 s, the time of all four.
-            let run = program.run(b"", &limits(10_000), None).unwrap();
-            assert_eq!(run.ending, Ending::Exited(0), "{run:?}");
-            assert!(run.cpu >= Duration::from_millis(1900), "{run:?}");
-        }
-    }
-
-    #[test]
-    fn a_deadline_cuts_a_run_without_blaming_the_program() {
-        let sandbox = sandbox();
-        for program in both(&sandbox, "sleep 30") {
-            let at = Instant::now() + Duration::from_millis(200);
-            let run = program.run(b"", &limits(20_000), Some(at)).unwrap();
-            assert_eq!(run.ending, Ending::Cut);
-            // A deadline already passed: the program is not started.
-            let run = program.run(b"", &limits(5000), Some(at)).unwrap();
-            assert_eq!((run.ending, run.stdout.len()), (Ending::Cut, 0));
-            // A cap before the deadline is still the program's.
-            let far = Instant::now() + Duration::from_secs(60);
-            let run = program.run(b"", &limits(200), Some(far)).unwrap();
-            assert_eq!(run.ending, Ending::WallCap);
-        }
-    }
-
-    #[test]
-    fn memory_over_the_limit_ends_the_run() {
-        let sandbox = sandbox();
-        let hog =
-            |script: &str| Program::from_argv(vec!["python3".into(), "-c".into(), script.into()]);
-        let limits = Limits {
-            memory: 100 << 20,
-            ..limits(30_000)
-        };
-        // 400 MiB written under a 100 MiB limit: the run ends there.
-        let over = hog("x = b'x' * (400 << 20)\nimport time\ntime.sleep(30)");
-        for program in [over.clone(), over.confined(&sandbox).unwrap()] {
-            let run = program.run(b"", &limits, None).unwrap();
-            assert_eq!(run.ending, Ending::MemoryLimit, "{run:?}");
-            assert!(run.memory >= 100 << 20, "{run:?}");
-            assert!(
-                run.stopped().contains("over the limit"),
-                "{}",
-                run.stopped()
-            );
-        }
-        // Under it, the run is the program's and its memory is measured.
-        let under = hog("x = b'x' * (20 << 20)\nprint(len(x))");
-        for program in [under.clone(), under.confined(&sandbox).unwrap()] {
-            let run = program.run(b"", &limits, None).unwrap();
-            assert_eq!(run.ending, Ending::Exited(0), "{run:?}");
-            assert!(run.memory > 20 << 20 && run.memory < 100 << 20, "{run:?}");
-        }
-    }
-
-    #[test]
-    fn runs_one_after_another_are_each_counted_alone() {
-        // Confined runs one after another share their control groups (as root): what one run
-        // used, and its end at the memory ceiling, must not be the next one's.
-        let dir = tempfile::tempdir().unwrap();
-        let data = dir.path().join("data");
-        std::fs::write(&data, vec![7u8; 96 << 20]).unwrap();
-        std::fs::File::open(&data).unwrap().sync_all().unwrap();
-        set_readable(dir.path());
-        let sandbox = Sandbox::probe(&[dir.path().to_path_buf()]).unwrap();
-        let python = |script: String| {
-            Program::from_argv(vec!["python3".into(), "-c".into(), script])
-                .confined(&sandbox)
-                .unwrap()
-        };
-        let limits = Limits {
-            memory: 64 << 20,
-            ..limits(20_000)
-        };
-        // CPU time, file pages of a file nobody has read since it was dropped from the cache,
-        // then 200 MiB under 64 MiB.
-        let heavy = python(format!(
-            "import os\nsum(range(10**7))\nf = os.open({data:?}, os.O_RDONLY)\n\
-             os.posix_fadvise(f, 0, 0, os.POSIX_FADV_DONTNEED)\n\
-             while os.read(f, 1 << 20): pass\nx = b'x' * (200 << 20)",
-            data = data.display().to_string()
-        ));
-        let light = python("print(1)".to_string());
-        for _ in 0..2 {
-            let run = heavy.run(b"", &limits, None).unwrap();
-            assert_eq!(run.ending, Ending::MemoryLimit, "{run:?}");
-            let run = light.run(b"", &limits, None).unwrap();
-            assert_eq!(run.ending, Ending::Exited(0), "{run:?}");
-            assert!(run.cpu < Duration::from_millis(300), "{run:?}");
-            assert!(run.memory < 32 << 20, "{run:?}");
-            // What the run cost counts the sandbox's work for it when the kernel accounts it.
-            match sandbox.accounting() {
-                crate::Accounting::Cgroups => assert!(run.cost > run.cpu, "{run:?}"),
-                crate::Accounting::Processes => assert_eq!(run.cost, run.cpu, "{run:?}"),
-            }
-        }
-    }
-
-    /// Makes `dir` and what is in it readable by everyone (as root, the runs are nobody's).
-    fn set_readable(dir: &Path) {
-        use std::os::unix::fs::PermissionsExt;
-        for entry in std::fs::read_dir(dir).unwrap().flatten() {
-            let mode = if entry.path().is_dir() { 0o755 } else { 0o644 };
-            std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(mode)).unwrap();
-        }
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-
-    #[test]
-    fn a_confined_run_is_held_to_its_sandbox() {
-        let sandbox = sandbox();
-        let confined = |script: &str| sh(script).confined(&sandbox).unwrap();
-        // A forbidden call ends the run, named.
-        let run = confined(
-            "exec python3 -c 'import socket; socket.socket().connect((\"127.0.0.1\", 9))'",
-        )
-        .run(b"", &limits(10_000), None)
-        .unwrap();
-        assert_eq!(
-            run.ending,
-            Ending::Forbidden(Refusal { call: "connect" }),
-            "{run:?}"
-        );
-        assert!(run.stopped().contains("connect"), "{}", run.stopped());
-        // It writes in its scratch, its working directory, and nowhere else; it sees none of
-        // the caller's environment; it is the second process of a PID namespace of its own, in
-        // a process group of its own (`setsid`); it has no descriptor but its standard ones.
-        let run = confined(
-            "echo kept > here && cat here; touch /etc/referee-test 2>/dev/null || echo refused; \
-             [ \"$HOME\" = \"$(pwd)\" ] && echo home; echo \"${CARGO:-none}\"; echo $$; \
-             ps -o sid= -p $$ 2>/dev/null | tr -d ' ' || echo 2; ls /proc/self/fd | wc -l",
-        )
-        .run(b"", &limits(10_000), None)
-        .unwrap();
-        let text = String::from_utf8_lossy(&run.stdout).to_string();
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(
-            lines[..5],
-            ["kept", "refused", "home", "none", "2"],
-            "{run:?}"
-        );
-        assert!(!Path::new("/etc/referee-test").exists());
-    }
-
-    #[test]
-    fn programs_that_cannot_start_are_errors() {
-        let sandbox = sandbox();
-        let missing = Program::parse("/nonexistent/judge --flag").unwrap();
-        assert!(missing.run(b"", &limits(1000), None).is_err());
-        let confined = Program::from_argv(vec!["no-such-program-here".into()])
-            .confined(&sandbox)
-            .unwrap();
-        assert!(confined.run(b"", &limits(1000), None).is_err());
-        assert_eq!(
-            Program::parse("a 'b c' \"d\"").unwrap().argv,
-            ["a", "b c", "d"]
-        );
-        assert!(Program::parse("a 'b").is_err());
-        assert!(Program::parse("  ").is_err());
     }
 }

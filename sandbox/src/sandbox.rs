@@ -1,26 +1,25 @@
 //! The sandbox of a machine ([`Sandbox`]: its mechanisms checked once, what every program
-//! reads, where runs are kept, how runs are accounted) and of one program ([`Jail`]: its own
-//! files, where it writes), and what one run holds while it goes ([`Cell`]).
+//! reads, where runs are kept, how runs are started and accounted) and of one program
+//! ([`Jail`]: its own files, where it writes, its run's root), and the steps of one run.
 
 use std::collections::BTreeMap;
-use std::ffi::{CString, OsStr};
+use std::ffi::OsStr;
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::process::CommandExt;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Mutex, OnceLock};
+use std::time::Duration;
 
-use landlock::{
-    path_beneath_rules, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
-    RulesetCreatedAttr, Scope, ABI,
-};
+use landlock::{Access, AccessFs, AccessNet, BitFlags, Scope, ABI};
 
-use crate::cgroup::{Cgroups, RunGroups};
-use crate::child::{self, Record, Step, Steps};
-use crate::keeper;
-use crate::seccomp::{self, SharedMemory, Watching};
+use crate::cgroup::{v1, v2, Cgroups, RunGroups};
+use crate::child::{Op, Rules, Steps};
+use crate::host::Host;
+use crate::keeper::{self, Keeper};
+use crate::seccomp::{self, Memory, Policy, Processes, Watching};
+use crate::start::{self, cstring, RunEnds, StartError, Started};
 
 /// The uid and gid programs run as when the sandbox runs as root (`nobody` and `nogroup`).
 pub const NOBODY: u32 = 65534;
@@ -35,12 +34,21 @@ pub const OPEN_FILES: u64 = 256;
 /// the largest program it makes: 256 MiB, as a judge system bounds an executable.
 pub const BUILD_WRITES: u64 = 256 << 20;
 
+/// The most files and directories a run's scratch holds (its tmpfs's inodes, each some kernel
+/// memory).
+pub const SCRATCH_FILES: u64 = 4096;
+
+/// The most files and directories a build's scratch holds.
+pub const BUILD_FILES: u64 = 65536;
+
+/// Where a run's memory is counted from its processes (no control group), the address space
+/// each process may reserve beyond the memory limit (`RLIMIT_AS`): what runtimes reserve and
+/// never touch (Java's compressed class space and code cache need some 4 GiB with its
+/// defaults). It bounds the memory of page tables, which no resident set shows, to a few MiB.
+pub const ADDRESS_GRACE: u64 = 4 << 30;
+
 /// The most bytes [`Sandbox::stage`] copies into the sandbox for one path.
 pub const STAGED_BYTES: u64 = 1 << 30;
-
-/// The Landlock ABI the sandbox needs: 6 (Linux 6.12), whose scopes keep signals and abstract
-/// UNIX sockets inside the run.
-const LANDLOCK_ABI: ABI = ABI::V6;
 
 /// The directories every confined program reads: the system's programs, libraries and
 /// configuration (those that exist).
@@ -57,9 +65,6 @@ pub const SYSTEM: [&str; 10] = [
     "/sys/devices/system/cpu",
 ];
 
-/// Files every confined program reads besides: what runtimes read of the machine.
-const SYSTEM_FILES: [&str; 2] = ["/proc/cpuinfo", "/proc/meminfo"];
-
 /// Devices every confined program reads and writes.
 const DEVICES: [&str; 5] = [
     "/dev/null",
@@ -67,6 +72,14 @@ const DEVICES: [&str; 5] = [
     "/dev/full",
     "/dev/random",
     "/dev/urandom",
+];
+
+/// The links of a run's `/dev`, to its own `/proc`.
+const DEVICE_LINKS: [(&str, &str); 4] = [
+    ("/dev/fd", "/proc/self/fd"),
+    ("/dev/stdin", "/proc/self/fd/0"),
+    ("/dev/stdout", "/proc/self/fd/1"),
+    ("/dev/stderr", "/proc/self/fd/2"),
 ];
 
 /// The `PATH` of a confined program.
@@ -88,11 +101,18 @@ pub fn environment(scratch: &str) -> [(&'static str, String); 5] {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Accounting {
-    /// By the kernel: control groups (cgroup v1 `cpuacct`, `memory`, `pids`) that hold one run
-    /// at a time, its counters reset, as root.
-    Cgroups,
-    /// From `/proc`, every thread of every process in the run's PID namespace; the calls that
-    /// make memory no resident set shows (`memfd_create`, `shmget`) are forbidden.
+    /// By the kernel: a control group of cgroup v1's `cpuacct`, `memory` and `pids` that holds
+    /// one run at a time, its counters reset (as root, where the machine mounts them).
+    #[serde(rename = "cgroup-v1", alias = "cgroups")]
+    CgroupV1,
+    /// By the kernel: a cgroup v2 group per run, in a subtree of the sandbox's own (as root,
+    /// or in a subtree delegated to the user).
+    #[serde(rename = "cgroup-v2")]
+    CgroupV2,
+    /// From `/proc`: one process a run (its threads allowed), its CPU time and its resident
+    /// memory, swap and page tables; its address space bounded (`RLIMIT_AS`); the calls that
+    /// make memory no count shows forbidden. A build may start processes, held to its own wall
+    /// cap, processes and scratch.
     Processes,
 }
 
@@ -100,49 +120,153 @@ impl Accounting {
     /// In words, for the summary.
     pub fn describe(self) -> &'static str {
         match self {
-            Accounting::Cgroups => {
+            Accounting::CgroupV1 => {
                 "the kernel's: control groups that hold one run at a time (cgroup v1 cpuacct, \
                  memory, pids) count the CPU time of every thread and all the memory it is \
-                 charged, shared memory and memfds included"
+                 charged, shared memory, kernel objects and memfds included"
+            }
+            Accounting::CgroupV2 => {
+                "the kernel's: a cgroup v2 group per run (cpu.stat, memory.peak, memory.max, \
+                 pids.max) counts the CPU time of every thread of every process, whoever reaped \
+                 it, and all the memory it is charged, socket buffers, kernel objects, shared \
+                 memory and memfds included"
             }
             Accounting::Processes => {
-                "from /proc: the CPU time of every thread of every process in the run's PID \
-                 namespace and their resident memory; memfd_create and System V shared memory \
-                 forbidden (no control group can be made here)"
+                "processes: one process a run; for more, give referee a cgroup \
+                 (docs/security.md). Its CPU time (every thread) and its resident memory, swap \
+                 and page tables from /proc, its address space bounded, the calls that make \
+                 memory no count shows forbidden (memfd_create, System V shared memory and \
+                 message queues, vmsplice, huge pages, socket pairs)"
+            }
+        }
+    }
+
+    /// Whether the kernel counts the runs (a control group).
+    pub fn by_kernel(self) -> bool {
+        self != Accounting::Processes
+    }
+}
+
+/// How the runs are started.
+#[derive(Debug)]
+enum Starter {
+    /// By the keeper program, whose thread (its parent-death signal's) lives as long as it.
+    Keeper {
+        keeper: Option<Keeper>,
+        thread: Option<std::thread::JoinHandle<()>>,
+        stop: Option<mpsc::Sender<()>>,
+    },
+    /// By this process: a pipe whose write end it holds, for the inits to see its end.
+    Here { alive: (OwnedFd, OwnedFd) },
+}
+
+impl Starter {
+    /// The keeper program at `path`, started from a thread of its own; this process where it
+    /// cannot be.
+    fn new(path: Option<&Path>) -> io::Result<Starter> {
+        if let Some(path) = path {
+            let (started, keeper) = mpsc::channel();
+            let (stop, stopped) = mpsc::channel::<()>();
+            let path = path.to_path_buf();
+            let thread = std::thread::Builder::new()
+                .name("keeper".into())
+                .spawn(move || {
+                    let _ = started.send(Keeper::spawn(&path));
+                    let _ = stopped.recv();
+                })?;
+            let keeper = keeper
+                .recv()
+                .map_err(|_| io::Error::other("the keeper's thread ended at once"))??;
+            return Ok(Starter::Keeper {
+                keeper: Some(keeper),
+                thread: Some(thread),
+                stop: Some(stop),
+            });
+        }
+        Ok(Starter::Here {
+            alive: rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?,
+        })
+    }
+
+    fn start(
+        &self,
+        steps: &Steps,
+        ends: RunEnds,
+        cgroup: Option<BorrowedFd>,
+        channel: &OwnedFd,
+    ) -> Result<Started, StartError> {
+        match self {
+            Starter::Keeper { keeper, .. } => keeper
+                .as_ref()
+                .expect("a keeper until the sandbox is dropped")
+                .start(steps, ends, cgroup, channel),
+            Starter::Here { alive } => start::start_here(steps, ends, cgroup, alive.0.as_fd()),
+        }
+    }
+}
+
+impl Drop for Starter {
+    fn drop(&mut self) {
+        if let Starter::Keeper {
+            keeper,
+            thread,
+            stop,
+        } = self
+        {
+            // The keeper first: its thread must outlive it.
+            *keeper = None;
+            *stop = None;
+            if let Some(thread) = thread.take() {
+                let _ = thread.join();
             }
         }
     }
 }
 
+/// How a sandbox is made.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Paths every program reads besides its own (`--allow-read`).
+    pub allow_read: Vec<PathBuf>,
+    /// A cgroup v2 directory this user may manage (a delegated subtree), under which the runs'
+    /// groups are made (`--cgroup`); by default, this process's own group.
+    pub cgroup: Option<PathBuf>,
+}
+
 /// The confinement of a sandbox's programs: the mechanisms found, what every program reads,
-/// where the runs are kept, and how they are accounted.
+/// where the runs are kept, how they are started and accounted.
 #[derive(Debug)]
 pub struct Sandbox {
+    /// What the machine offers.
+    host: Host,
     /// Programs run as [`NOBODY`] (the sandbox runs as root).
     as_nobody: bool,
-    /// The Landlock ABI of the kernel.
-    abi: i32,
-    /// The uid and gid programs run as.
+    /// The uid programs run as.
     uid: u32,
-    gid: u32,
-    /// What every program reads: the system's directories and files, and `allowed`.
-    reads: Vec<PathBuf>,
+    /// The system's directories every program reads (those that exist).
+    system: Vec<PathBuf>,
     /// The paths the caller lets every program read besides (`--allow-read`), absolute.
     allowed: Vec<PathBuf>,
-    /// The runs' directory (searchable by all, removed with the sandbox): `scratch/`, the
-    /// mount point of every run's scratch (each run mounts its own, in its own mount
-    /// namespace), and the files copied in for the programs ([`Sandbox::stage`],
-    /// [`Sandbox::keep`]).
+    /// The runs' directory (searchable by all, removed with the sandbox): `root/`, the mount
+    /// point of every run's root, `scratch/`, every run's scratch's path, and the files copied
+    /// in for the programs ([`Sandbox::stage`], [`Sandbox::keep`]).
     runs: tempfile::TempDir,
-    /// The runs' control groups, when the kernel's accounting is there.
+    /// The runs' control groups, when the kernel's accounting is there, or why not.
     cgroups: Option<Cgroups>,
+    no_cgroup: Option<String>,
+    /// Landlock's ABI, the second wall (0: the kernel has none).
+    landlock: i32,
+    /// Whether the runs have a procfs of their own (the probe's run says).
+    procfs: AtomicBool,
     /// Directories made in `runs` so far.
     made: AtomicU64,
-    /// The keeper program, when it is beside the auditing program ([`crate::keeper`]); else
-    /// each run's keeper is a fork of the auditing process.
-    keeper: Option<PathBuf>,
     /// The paths staged so far, and their copies.
     staged: Mutex<BTreeMap<PathBuf, PathBuf>>,
+    /// Whether runs are started by the keeper program ([`crate::keeper`]), else by this
+    /// process.
+    by_keeper: bool,
+    /// How runs are started. Dropped last: the cgroup v1 slots' keepers before it.
+    starter: Starter,
 }
 
 /// How the programs of an audit are confined, for the reports.
@@ -158,6 +282,9 @@ pub enum Confinement {
         /// How the runs' CPU time and memory are counted.
         #[serde(default = "unknown_accounting")]
         accounting: Accounting,
+        /// The walls each run has ([`Sandbox::walls`]).
+        #[serde(default)]
+        walls: Vec<String>,
         /// The paths every program may read besides its own (`--allow-read`).
         #[serde(default)]
         allowed: Vec<PathBuf>,
@@ -194,23 +321,27 @@ impl Confinement {
 }
 
 impl Sandbox {
-    /// The sandbox of this machine, checked by confining `/bin/true` one step at a time; an
-    /// error says which mechanism is missing. `allow_read`: more paths every program reads.
+    /// The sandbox of this machine, checked by a confined run of `/bin/true`; an error says
+    /// which mechanism is missing. `allow_read`: more paths every program reads.
     pub fn probe(allow_read: &[PathBuf]) -> Result<Arc<Sandbox>, SandboxError> {
-        // SAFETY: a plain system call.
-        let as_nobody = unsafe { libc::geteuid() } == 0;
-        let abi = landlock_abi();
-        if abi < 6 {
-            return Err(SandboxError::Landlock { abi });
-        }
-        let mut reads: Vec<PathBuf> = SYSTEM
+        Sandbox::new(&Options {
+            allow_read: allow_read.to_vec(),
+            cgroup: None,
+        })
+    }
+
+    /// The sandbox of this machine made as `options` ask, checked by a confined run of
+    /// `/bin/true`; an error says which mechanism is missing.
+    pub fn new(options: &Options) -> Result<Arc<Sandbox>, SandboxError> {
+        let host = Host::read();
+        let as_nobody = host.is_root();
+        let system: Vec<PathBuf> = SYSTEM
             .iter()
-            .chain(SYSTEM_FILES.iter())
             .map(PathBuf::from)
-            .filter(|p| p.exists())
+            .filter(|p| p.symlink_metadata().is_ok())
             .collect();
         let mut allowed = Vec::new();
-        for path in allow_read {
+        for path in &options.allow_read {
             let absolute = std::path::absolute(path).map_err(|source| SandboxError::AllowRead {
                 path: path.clone(),
                 source,
@@ -218,7 +349,6 @@ impl Sandbox {
             if !absolute.exists() {
                 return Err(SandboxError::NoSuchFile { path: path.clone() });
             }
-            reads.push(absolute.clone());
             allowed.push(absolute);
         }
         let runs = tempfile::Builder::new()
@@ -230,27 +360,40 @@ impl Sandbox {
             move |source| SandboxError::Io { path, source }
         };
         set_mode(runs.path(), 0o711).map_err(io(runs.path()))?;
-        let scratch = runs.path().join("scratch");
-        std::fs::create_dir(&scratch).map_err(io(&scratch))?;
-        set_mode(&scratch, 0o755).map_err(io(&scratch))?;
-        // SAFETY: plain system calls.
-        let (uid, gid) = if as_nobody {
-            (NOBODY, NOBODY)
-        } else {
-            unsafe { (libc::geteuid(), libc::getegid()) }
+        for dir in ["root", "scratch"] {
+            let dir = runs.path().join(dir);
+            std::fs::create_dir(&dir).map_err(io(&dir))?;
+            set_mode(&dir, 0o755).map_err(io(&dir))?;
+        }
+        let uid = if as_nobody { NOBODY } else { host.uid };
+        let keeper = keeper::beside_this_program();
+        let (cgroups, no_cgroup) = match control_groups(&host, options, keeper.clone()) {
+            Ok(cgroups) => (Some(cgroups), None),
+            Err(Refused::Asked(reason)) => {
+                return Err(SandboxError::Cgroup {
+                    dir: options.cgroup.clone().unwrap_or_default(),
+                    reason,
+                })
+            }
+            Err(Refused::Not(reason)) => (None, Some(reason)),
         };
+        // A cgroup v1 slot has its own keeper; the sandbox's starts the other runs.
+        let starter = Starter::new(keeper.as_deref()).map_err(|source| SandboxError::Keeper { source })?;
         let sandbox = Arc::new(Sandbox {
+            landlock: host.landlock_abi,
+            host,
             as_nobody,
-            abi,
             uid,
-            gid,
-            reads,
+            system,
             allowed,
             runs,
-            cgroups: if as_nobody { Cgroups::make() } else { None },
+            cgroups,
+            no_cgroup,
+            procfs: AtomicBool::new(false),
             made: AtomicU64::new(0),
-            keeper: keeper::beside_this_program(),
             staged: Mutex::new(BTreeMap::new()),
+            by_keeper: keeper.is_some(),
+            starter,
         });
         if as_nobody {
             sandbox.reachable(sandbox.runs.path())?;
@@ -259,61 +402,67 @@ impl Sandbox {
         Ok(sandbox)
     }
 
-    /// Runs `/bin/true` confined up to each step in turn: the first that fails names what is
-    /// missing.
+    /// Runs `/bin/true` confined: a step that fails names what is missing.
     fn check(self: &Arc<Sandbox>) -> Result<(), SandboxError> {
-        let jail = Jail::new(self, Vec::new(), Workspace::Scratch);
-        let steps = [
-            (Step::Limits, "resource limits (setrlimit)"),
-            (
-                Step::Identity,
-                "the run's control groups, and uid and gid 65534 (setresuid, setresgid, \
-                 setgroups)",
-            ),
-            (
-                Step::Namespaces,
-                "a user namespace with mount, IPC and PID namespaces (unshare: \
-                 kernel.unprivileged_userns_clone, user.max_user_namespaces, or an AppArmor \
-                 restriction on unprivileged user namespaces)",
-            ),
-            (
-                Step::Processes,
-                "a tmpfs mounted in the run's own namespace, and its first processes",
-            ),
-            (Step::Landlock, "Landlock (landlock_restrict_self)"),
-            (
-                Step::Seccomp,
-                "a seccomp filter with a listener (Linux 5.0 or later)",
-            ),
-        ];
-        for (step, what) in steps {
-            let limits = Limits {
-                memory: 256 << 20,
-                output: 1 << 20,
-            };
-            let ran = jail
-                .prepare_up_to(&["/bin/true"], &limits, Watching::Forbidden, step)
-                .and_then(|(mut command, mut cell)| {
-                    command
-                        .stdin(Stdio::null())
-                        .stdout(Stdio::null())
-                        .stderr(Stdio::null());
-                    let status = cell.spawn(command)?.wait()?;
-                    if let Some(failure) = cell.failure() {
-                        return Err(failure);
-                    }
-                    if step == Step::Seccomp && cell.listener()?.is_none() {
-                        return Err(io::Error::other("no listener came back"));
-                    }
-                    Ok(status)
-                });
-            match ran {
-                Ok(status) if status.success() => {}
-                Ok(status) => return Err(SandboxError::StepEnded { what, status }),
-                Err(source) => return Err(SandboxError::StepFailed { what, source }),
-            }
+        let limits = crate::Limits {
+            cpu: Duration::from_secs(10),
+            memory: 256 << 20,
+            max_output: 1 << 20,
+            stderr_tail: 4096,
+            padding: 0,
+        };
+        let program = crate::Program::in_jail(
+            vec!["/bin/true".into()],
+            vec!["/bin/true".into()],
+            self,
+            Vec::new(),
+            Workspace::Scratch,
+        );
+        let run = program.run_probing(&limits).map_err(|e| match e {
+            crate::run::Failure::Step(e) => SandboxError::StepFailed {
+                what: e.step.needs(),
+                source: e.source,
+            },
+            crate::run::Failure::Io(source) => SandboxError::StepFailed {
+                what: "a confined run of /bin/true",
+                source,
+            },
+        })?;
+        match run.ending {
+            crate::Ending::Exited(0) => Ok(()),
+            other => Err(SandboxError::StepEnded {
+                what: "a confined run of /bin/true",
+                ending: format!("{other:?}"),
+            }),
         }
-        Ok(())
+    }
+
+    /// Notes, from a run's ready record, whether the runs have a procfs of their own.
+    pub(crate) fn saw_procfs(&self, procfs: bool) {
+        self.procfs.store(procfs, Ordering::Relaxed);
+    }
+
+    /// The walls of each run, as the reports list them.
+    pub fn walls(&self) -> Vec<String> {
+        let mut walls = vec![
+            "user-namespace".to_string(),
+            "mount-namespace: a root of read-only bind mounts".to_string(),
+            "pid-namespace".to_string(),
+        ];
+        if self.procfs.load(Ordering::Relaxed) {
+            walls.push("procfs of the run's own".to_string());
+        }
+        walls.extend(["network-namespace", "ipc-namespace", "uts-namespace"].map(String::from));
+        if self.landlock > 0 {
+            walls.push(format!("landlock ABI {}", self.landlock));
+        }
+        walls.push("seccomp".to_string());
+        match self.accounting() {
+            Accounting::CgroupV1 => walls.push("cgroup v1".to_string()),
+            Accounting::CgroupV2 => walls.push("cgroup v2".to_string()),
+            Accounting::Processes => walls.push("one process a run".to_string()),
+        }
+        walls
     }
 
     /// How the programs run, for the reports.
@@ -323,34 +472,73 @@ impl Sandbox {
         } else {
             format!("the auditor (uid {})", self.uid)
         };
+        let landlock = if self.landlock > 0 {
+            format!("Landlock ABI {} (files{}) behind it", self.landlock, {
+                let mut more = String::new();
+                if self.landlock >= 4 {
+                    more.push_str(", TCP");
+                }
+                if self.landlock >= 6 {
+                    more.push_str(", signals, abstract sockets");
+                }
+                more
+            })
+        } else {
+            "no Landlock (the kernel has none)".to_string()
+        };
         Confinement::Confined {
             user,
             mechanisms: format!(
-                "a user, PID, mount and IPC namespace each, Landlock ABI {} (files, TCP, \
-                 signals, abstract sockets), seccomp (network, UNIX sockets, ptrace, \
-                 namespaces, scheduling), at most {PROCESSES} processes and {OPEN_FILES} open \
-                 files, no descriptor but standard input, output and error, a minimal \
-                 environment; each run started {}",
-                self.abi,
-                match &self.keeper {
-                    Some(_) => format!("by {} (its own small image)", keeper::KEEPER),
-                    None => format!(
-                        "by a fork of the auditing process (no {} beside it)",
+                "a user, mount, PID, IPC, network and UTS namespace each, the run's root made of \
+                 read-only bind mounts of the system's directories and its own files, {}; {}; \
+                 seccomp (network, UNIX sockets, ptrace, namespaces, scheduling), at most \
+                 {PROCESSES} processes and {OPEN_FILES} open files, no descriptor but standard \
+                 input, output and error, a minimal environment; each run started {}",
+                if self.procfs.load(Ordering::Relaxed) {
+                    "a procfs of its own PID namespace"
+                } else {
+                    "no procfs (the kernel refuses one here)"
+                },
+                landlock,
+                if self.by_keeper {
+                    format!("by {} (its own small image)", keeper::KEEPER)
+                } else {
+                    format!(
+                        "by the auditing process itself (no {} beside it)",
                         keeper::KEEPER
-                    ),
+                    )
                 }
             ),
             accounting: self.accounting(),
+            walls: self.walls(),
             allowed: self.allowed.clone(),
         }
     }
 
     /// How runs are accounted.
     pub fn accounting(&self) -> Accounting {
-        if self.cgroups.is_some() {
-            Accounting::Cgroups
-        } else {
-            Accounting::Processes
+        match &self.cgroups {
+            Some(Cgroups::V1(_)) => Accounting::CgroupV1,
+            Some(Cgroups::V2(_)) => Accounting::CgroupV2,
+            None => Accounting::Processes,
+        }
+    }
+
+    /// Why the runs are not accounted by a control group, when they are not.
+    pub fn no_cgroup(&self) -> Option<&str> {
+        self.no_cgroup.as_deref()
+    }
+
+    /// What the machine offers.
+    pub fn host(&self) -> &Host {
+        &self.host
+    }
+
+    /// The cgroup v2 subtree of the runs' groups, when they are cgroup v2's.
+    pub fn cgroup_subtree(&self) -> Option<&Path> {
+        match &self.cgroups {
+            Some(Cgroups::V2(c)) => Some(c.subtree()),
+            _ => None,
         }
     }
 
@@ -359,10 +547,41 @@ impl Sandbox {
         self.as_nobody
     }
 
-    /// The mount point of every run's scratch: a run's working directory, `HOME` and `TMPDIR`
-    /// (each run mounts a tmpfs of its own there, in its own mount namespace).
+    /// The path of every run's scratch: a run's working directory, `HOME` and `TMPDIR` (each
+    /// run mounts a tmpfs of its own there, in its own root).
     pub fn scratch(&self) -> PathBuf {
         self.runs.path().join("scratch")
+    }
+
+    /// The mount point of every run's root.
+    fn root(&self) -> PathBuf {
+        self.runs.path().join("root")
+    }
+
+    /// The groups of a new run within `memory` bytes, when the kernel accounts runs.
+    pub(crate) fn groups(&self, memory: u64) -> io::Result<Option<RunGroups>> {
+        self.cgroups
+            .as_ref()
+            .map(|c| c.for_run(memory, PROCESSES + 1))
+            .transpose()
+    }
+
+    /// Starts a run taking `steps` with `ends`, in `groups`; `channel` is this process's end
+    /// of the run's channel.
+    pub(crate) fn start(
+        &self,
+        steps: Steps,
+        ends: RunEnds,
+        groups: Option<&RunGroups>,
+        channel: &OwnedFd,
+    ) -> Result<Started, StartError> {
+        match groups {
+            Some(RunGroups::V1(groups)) => groups.start(steps, ends, channel),
+            Some(RunGroups::V2(groups)) => {
+                self.starter.start(&steps, ends, Some(groups.fd()), channel)
+            }
+            None => self.starter.start(&steps, ends, None, channel),
+        }
     }
 
     /// Whether the programs' user can reach directory `dir` (every directory down to it
@@ -440,6 +659,59 @@ impl Sandbox {
     }
 }
 
+/// Why the sandbox has no control group.
+enum Refused {
+    /// The one asked for (`--cgroup`) cannot be used.
+    Asked(String),
+    /// None can be made here.
+    Not(String),
+}
+
+/// The runs' control groups: cgroup v2 under `options.cgroup` when given; else as root cgroup
+/// v1 where the machine mounts its hierarchies; else cgroup v2 under this process's own group
+/// where this user may manage it (root, or a delegated subtree). Each cgroup v1 slot's runs are
+/// started by `keeper`.
+fn control_groups(
+    host: &Host,
+    options: &Options,
+    keeper: Option<PathBuf>,
+) -> Result<Cgroups, Refused> {
+    if let Some(dir) = &options.cgroup {
+        let v2 = host.cgroup_v2.as_ref().ok_or_else(|| {
+            Refused::Asked("the machine mounts no cgroup v2 hierarchy".to_string())
+        })?;
+        let dir = std::path::absolute(dir).map_err(|e| Refused::Asked(e.to_string()))?;
+        if !dir.starts_with(&v2.mount) {
+            return Err(Refused::Asked(format!(
+                "not a directory of the cgroup v2 hierarchy ({})",
+                v2.mount.display()
+            )));
+        }
+        return v2::Cgroups::make(&v2.mount, &dir)
+            .map(Cgroups::V2)
+            .map_err(Refused::Asked);
+    }
+    let mut why = Vec::new();
+    if let Some(owns) = &host.cgroup_v1 {
+        if host.is_root() {
+            match v1::Cgroups::make(owns, keeper) {
+                Ok(cgroups) => return Ok(Cgroups::V1(cgroups)),
+                Err(e) => why.push(format!("cgroup v1: {e}")),
+            }
+        } else {
+            why.push("cgroup v1: its hierarchies are root's".to_string());
+        }
+    }
+    match &host.cgroup_v2 {
+        Some(v2) => match v2::Cgroups::make(&v2.mount, &v2.own) {
+            Ok(cgroups) => return Ok(Cgroups::V2(cgroups)),
+            Err(e) => why.push(format!("cgroup v2: {e}")),
+        },
+        None => why.push("no cgroup v2 hierarchy is mounted".to_string()),
+    }
+    Err(Refused::Not(why.join("; ")))
+}
+
 /// Copies file or directory `from` to `to` (files readable by all, directories searchable),
 /// with at most `budget` bytes of files: past it, an error.
 /// Symbolic links are followed when `follow` (the caller's own files), else left out (a build's
@@ -490,20 +762,6 @@ fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
 /// Why the sandbox cannot confine programs here, or cannot reach a directory.
 #[derive(Debug, thiserror::Error)]
 pub enum SandboxError {
-    /// A kernel without Landlock's signal scopes.
-    #[error(
-        "the sandbox needs Landlock ABI 6 or later (Linux 6.12: its scopes keep signals inside a \
-         run); this kernel has {}",
-        if *abi <= 0 {
-            "no Landlock (not built in, or not enabled at boot: lsm=...,landlock)".to_string()
-        } else {
-            format!("Landlock ABI {abi}")
-        }
-    )]
-    Landlock {
-        /// The kernel's Landlock ABI (0 or less: none).
-        abi: i32,
-    },
     /// An `--allow-read` path that cannot be made absolute.
     #[error("--allow-read {}: {source}", path.display())]
     AllowRead {
@@ -518,9 +776,23 @@ pub enum SandboxError {
         /// The path.
         path: PathBuf,
     },
+    /// The control group asked for cannot hold the runs.
+    #[error("--cgroup {}: {reason}", dir.display())]
+    Cgroup {
+        /// The directory.
+        dir: PathBuf,
+        /// Why.
+        reason: String,
+    },
     /// The runs' directory cannot be made.
     #[error("the runs' directory: {0}")]
     RunsDirectory(io::Error),
+    /// The keeper program cannot be started.
+    #[error("the keeper program ({keeper}): {source}", keeper = keeper::KEEPER)]
+    Keeper {
+        /// Why.
+        source: io::Error,
+    },
     /// A file or directory that cannot be read or changed.
     #[error("{}: {source}", path.display())]
     Io {
@@ -529,15 +801,13 @@ pub enum SandboxError {
         /// Why.
         source: io::Error,
     },
-    /// `/bin/true`, confined up to a step, did not succeed.
-    #[error(
-        "the sandbox cannot be set up here: /bin/true confined up to {what} ended with {status}"
-    )]
+    /// The confined run of `/bin/true` did not succeed.
+    #[error("the sandbox cannot be set up here: {what} ended as {ending}")]
     StepEnded {
-        /// The step, in words.
+        /// The run, in words.
         what: &'static str,
         /// How it ended.
-        status: std::process::ExitStatus,
+        ending: String,
     },
     /// A step of the confinement failed.
     #[error("the sandbox cannot be set up here: {what} failed: {source}")]
@@ -564,38 +834,33 @@ pub enum SandboxError {
     },
 }
 
-/// The Landlock ABI of the running kernel (0 or less: none).
-fn landlock_abi() -> i32 {
-    const CREATE_RULESET_VERSION: libc::c_uint = 1;
-    // SAFETY: the version query takes no attribute.
-    unsafe {
-        libc::syscall(
-            libc::SYS_landlock_create_ruleset,
-            std::ptr::null::<u8>(),
-            0usize,
-            CREATE_RULESET_VERSION,
-        ) as i32
-    }
-}
-
 /// Where a confined program writes: its scratch, a tmpfs mounted at [`Sandbox::scratch`] in
-/// the run's own mount namespace.
+/// the run's own root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Workspace {
-    /// The output limit's size, gone with the run.
+    /// The output limit's size and [`SCRATCH_FILES`] files, gone with the run.
     Scratch,
-    /// [`BUILD_WRITES`] bytes, whose files the run keeps ([`crate::Run::kept`]) to be copied
-    /// out: a build's.
+    /// [`BUILD_WRITES`] bytes and [`BUILD_FILES`] files, whose files the run keeps
+    /// ([`crate::Run::kept`]) to be copied out: a build's.
     Build,
 }
 
 /// What one run is held to besides its CPU time.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Limits {
+pub(crate) struct Bounds {
     /// The memory limit, in bytes (the stack's limit too).
     pub(crate) memory: u64,
     /// The output limit, in bytes: the scratch's size and the largest file.
     pub(crate) output: u64,
+}
+
+/// A program's run's root, planned once: how it is built, and Landlock's rules.
+#[derive(Debug)]
+struct Plan {
+    ops: Vec<Op>,
+    rules: Option<Rules>,
+    /// The paths the run sees, as the machine has them (for [`Jail::may_read`]).
+    seen: Vec<PathBuf>,
 }
 
 /// One program's confinement: the sandbox, the files of its own it reads, where it writes.
@@ -604,136 +869,65 @@ pub struct Jail {
     sandbox: Arc<Sandbox>,
     reads: Vec<PathBuf>,
     workspace: Workspace,
+    plan: OnceLock<Result<Plan, String>>,
 }
 
-/// One run's part of the confinement, alive until the run has ended: the Landlock ruleset and
-/// the ends of the channel and of the report pipe the run's processes write (needed until it
-/// has started), the run's end of the report pipe, and its control groups (removed when the
-/// cell is dropped, once the run's processes have all ended).
-pub(crate) struct Cell {
-    ruleset: OwnedFd,
-    channel: OwnedFd,
-    their_channel: Option<OwnedFd>,
-    /// The read end of the report pipe.
-    pub(crate) report: OwnedFd,
-    their_report: Option<OwnedFd>,
-    /// The run's control groups.
-    pub(crate) groups: Option<RunGroups>,
-    /// Whether the scratch's descriptor comes back.
-    kept: bool,
-    /// The hand-off to a keeper program ([`crate::keeper`]): its steps, encoded. `None` when
-    /// the keeper is a fork of the auditing process, whose steps are its `pre_exec`.
-    hand_off: Option<Vec<u8>>,
+/// `path` (absolute) within the root mounted at `root`.
+fn in_root(root: &Path, path: &Path) -> PathBuf {
+    root.join(path.strip_prefix("/").unwrap_or(path))
 }
 
-impl Cell {
-    /// Spawns the run's `command`: from its slot's thread when the run has control groups
-    /// (its first process is born in them), else from this thread. To a keeper program, the
-    /// hand-off goes first, with the program's standard input, whose writing end is the
-    /// child's.
-    pub(crate) fn spawn(&self, mut command: Command) -> io::Result<std::process::Child> {
-        let stdin = match (&self.hand_off, &self.their_channel, &self.their_report) {
-            (Some(bytes), Some(their_channel), Some(their_report)) => {
-                let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
-                let carried = [
-                    read.as_raw_fd(),
-                    self.ruleset.as_raw_fd(),
-                    their_report.as_raw_fd(),
-                ];
-                keeper::send(self.channel.as_raw_fd(), bytes, carried)?;
-                command.stdin(Stdio::from(their_channel.try_clone()?));
-                Some(write)
+/// The operations that build a root at `root`, and the directories they made.
+#[derive(Default)]
+struct Builder {
+    root: PathBuf,
+    ops: Vec<Op>,
+    dirs: std::collections::BTreeSet<PathBuf>,
+}
+
+impl Builder {
+    fn c(path: &Path) -> io::Result<std::ffi::CString> {
+        cstring(path.as_os_str().as_bytes())
+    }
+
+    /// The directory `path` of the run (and those above it).
+    fn dir(&mut self, path: &Path) -> io::Result<()> {
+        for ancestor in path.ancestors().collect::<Vec<_>>().into_iter().rev() {
+            if ancestor == Path::new("/") || !self.dirs.insert(ancestor.to_path_buf()) {
+                continue;
             }
-            (Some(_), _, _) => return Err(io::Error::other("a run's cell spawned twice")),
-            (None, _, _) => None,
-        };
-        let mut child = match &self.groups {
-            Some(groups) => groups.spawn(command),
-            None => command.spawn(),
-        }?;
-        if let Some(write) = stdin {
-            child.stdin = Some(std::process::ChildStdin::from(write));
+            let at = in_root(&self.root, ancestor);
+            self.ops.push(Op::Dir(Builder::c(&at)?));
         }
-        Ok(child)
+        Ok(())
     }
 
-    /// What a keeper program reported failing (a step, or the program's `exec`), if it did:
-    /// reads the report pipe's records.
-    pub(crate) fn failure(&self) -> Option<io::Error> {
-        crate::watch::read_records(&self.report)
-            .0
-            .into_iter()
-            .find(|r| r.tag == Record::FAILED)
-            .map(|r| io::Error::from_raw_os_error(r.value))
-    }
-
-    /// Drops the ends the run's processes write to, once they have them.
-    pub(crate) fn started(&mut self) {
-        self.their_channel = None;
-        self.their_report = None;
-    }
-
-    /// The descriptors the run's processes sent back, once the program has started: its
-    /// kept scratch (a build's) and the listener of its notifications. From a keeper program
-    /// (spawned as `keeper`, its process id), they come after the spawn: this waits for them,
-    /// or for the keeper's end, which is an error (the failure it reported, when it did).
-    pub(crate) fn descriptors(
-        &mut self,
-        keeper: i32,
-    ) -> io::Result<(Option<OwnedFd>, Option<OwnedFd>)> {
-        let ended = match self.hand_off {
-            Some(_) => Some(
-                rustix::process::Pid::from_raw(keeper)
-                    .ok_or_else(|| io::Error::other("no keeper"))
-                    .and_then(|pid| {
-                        Ok(rustix::process::pidfd_open(
-                            pid,
-                            rustix::process::PidfdFlags::empty(),
-                        )?)
-                    })?,
-            ),
-            None => None,
-        };
-        let kept = if self.kept {
-            self.next_descriptor(ended.as_ref())?
+    /// The machine's `path` bound at the same path of the run.
+    fn bind(&mut self, path: &Path, device: bool) -> io::Result<()> {
+        let is_dir = std::fs::metadata(path)?.is_dir();
+        if is_dir {
+            self.dir(path)?;
         } else {
-            None
-        };
-        Ok((kept, self.next_descriptor(ended.as_ref())?))
-    }
-
-    /// The next descriptor on the channel; with `ended` (a keeper program's process
-    /// descriptor), waiting for it.
-    fn next_descriptor(&self, ended: Option<&OwnedFd>) -> io::Result<Option<OwnedFd>> {
-        use rustix::event::{poll, PollFd, PollFlags};
-        loop {
-            if let Some(fd) = child::receive_descriptor(self.channel.as_raw_fd())? {
-                return Ok(Some(fd));
-            }
-            let Some(ended) = ended else {
-                return Ok(None);
-            };
-            let mut fds = [
-                PollFd::new(&self.channel, PollFlags::IN),
-                PollFd::new(ended, PollFlags::IN),
-            ];
-            match poll(&mut fds, None) {
-                Ok(_) | Err(rustix::io::Errno::INTR) => {}
-                Err(e) => return Err(e.into()),
-            }
-            if fds[0].revents().is_empty() && !fds[1].revents().is_empty() {
-                return match child::receive_descriptor(self.channel.as_raw_fd())? {
-                    Some(fd) => Ok(Some(fd)),
-                    None => Err(self.failure().unwrap_or_else(|| {
-                        io::Error::other("the run's keeper ended before the program started")
-                    })),
-                };
-            }
+            self.dir(path.parent().unwrap_or(Path::new("/")))?;
+            self.ops
+                .push(Op::File(Builder::c(&in_root(&self.root, path))?));
         }
+        self.ops.push(Op::Bind {
+            source: Builder::c(path)?,
+            target: Builder::c(&in_root(&self.root, path))?,
+            device,
+        });
+        Ok(())
     }
 
-    fn listener(&mut self) -> io::Result<Option<OwnedFd>> {
-        child::receive_descriptor(self.channel.as_raw_fd())
+    /// The link `path` of the run, to `target`.
+    fn link(&mut self, target: &Path, path: &Path) -> io::Result<()> {
+        self.dir(path.parent().unwrap_or(Path::new("/")))?;
+        self.ops.push(Op::Link(
+            Builder::c(target)?,
+            Builder::c(&in_root(&self.root, path))?,
+        ));
+        Ok(())
     }
 }
 
@@ -745,6 +939,7 @@ impl Jail {
             sandbox: Arc::clone(sandbox),
             reads,
             workspace,
+            plan: OnceLock::new(),
         }
     }
 
@@ -763,182 +958,231 @@ impl Jail {
         &self.reads
     }
 
-    /// The command that runs `argv` confined within `limits`, its opens watched or not (its
-    /// environment, its working directory, its keeper), for the caller to set its standard
-    /// input, output and error and spawn with [`Cell::spawn`]. The returned cell must live
-    /// until the run has ended.
-    pub(crate) fn prepare(
-        &self,
-        argv: &[impl AsRef<OsStr>],
-        limits: &Limits,
-        watching: Watching,
-    ) -> io::Result<(Command, Cell)> {
-        self.prepare_up_to(argv, limits, watching, Step::Seccomp)
+    /// The run's root, planned once.
+    fn plan(&self) -> io::Result<&Plan> {
+        self.plan
+            .get_or_init(|| self.make_plan().map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| io::Error::other(format!("the run's root: {e}")))
     }
 
-    fn prepare_up_to(
-        &self,
-        argv: &[impl AsRef<OsStr>],
-        limits: &Limits,
-        watching: Watching,
-        last: Step,
-    ) -> io::Result<(Command, Cell)> {
-        let [program, args @ ..] = argv else {
-            return Err(io::Error::other("a program has a name"));
+    /// The run's root: the system's directories (links as links), the devices, the run's
+    /// `/proc`, its own files and `--allow-read`'s (each bound where it is, unless a path
+    /// bound already holds it), the scratch's mount point; Landlock's rules for the same.
+    fn make_plan(&self) -> io::Result<Plan> {
+        let sandbox = &self.sandbox;
+        let mut b = Builder {
+            root: sandbox.root(),
+            ..Builder::default()
         };
-        let ruleset = self.ruleset()?;
-        let (channel, their_channel) = std::os::unix::net::UnixDatagram::pair()
-            .map(|(a, b)| (OwnedFd::from(a), OwnedFd::from(b)))?;
-        let (report, their_report) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
-        rustix::io::ioctl_fionbio(&report, true)?;
-        let scratch = self.sandbox.scratch();
-        let size = match self.workspace {
-            Workspace::Scratch => limits.output.max(4096),
-            Workspace::Build => BUILD_WRITES,
-        };
-        let groups = match &self.sandbox.cgroups {
-            Some(cgroups) => Some(cgroups.for_run(limits.memory, PROCESSES + 2)?),
-            None => None,
-        };
-        let shared = match groups {
-            Some(_) => SharedMemory::Counted,
-            None => SharedMemory::Forbidden,
-        };
-        let steps = Steps {
-            limits: vec![
-                (libc::RLIMIT_CORE, 0),
-                (libc::RLIMIT_STACK, limits.memory),
-                (libc::RLIMIT_NOFILE, OPEN_FILES),
-                // No file larger than the scratch, even a sparse one, whose holes take no room.
-                (libc::RLIMIT_FSIZE, size),
-                (libc::RLIMIT_MSGQUEUE, 0),
-            ],
-            // SAFETY: a plain system call.
-            auditor: unsafe { libc::getpid() },
-            as_nobody: self.sandbox.as_nobody,
-            processes: PROCESSES,
-            uid_map: cstring(&format!("{uid} {uid} 1", uid = self.sandbox.uid))?,
-            gid_map: cstring(&format!("{gid} {gid} 1", gid = self.sandbox.gid))?,
-            scratch: cstring(&scratch.display().to_string())?,
-            scratch_options: cstring(&format!("size={size},mode=0700"))?,
-            send_scratch: self.workspace == Workspace::Build,
-            ruleset: ruleset.as_raw_fd(),
-            scratch_rights: AccessFs::from_all(LANDLOCK_ABI).bits(),
-            filter: &seccomp::filters(shared, watching)?.whole,
-            channel: their_channel.as_raw_fd(),
-            report: their_report.as_raw_fd(),
-            last,
-        };
-        let (mut command, hand_off) = self.keeper_command(program.as_ref(), args, steps);
-        command
-            .env_clear()
-            .envs(environment(&scratch.display().to_string()));
-        // The keeper starts in this directory; the program's process changes to its scratch
-        // once it is mounted.
-        command.current_dir(Path::new("/"));
-        let cell = Cell {
-            ruleset,
-            channel,
-            their_channel: Some(their_channel),
-            report,
-            their_report: Some(their_report),
-            groups,
-            kept: self.workspace == Workspace::Build,
-            hand_off,
-        };
-        Ok((command, cell))
-    }
-
-    /// The command that starts a run of `program` with `args` taking `steps`: the keeper
-    /// program with the steps' hand-off, where the sandbox has one; else the program, its
-    /// steps taken by the fork of the auditing process that `exec`s it.
-    fn keeper_command(
-        &self,
-        program: &OsStr,
-        args: &[impl AsRef<OsStr>],
-        steps: Steps,
-    ) -> (Command, Option<Vec<u8>>) {
-        match &self.sandbox.keeper {
-            Some(keeper) => {
-                let mut command = Command::new(keeper);
-                command.arg("--").arg(program).args(args);
-                (command, Some(keeper::encode(&steps)))
+        let mut seen: Vec<PathBuf> = Vec::new();
+        let mut reads: Vec<(PathBuf, bool)> = Vec::new();
+        for path in &sandbox.system {
+            let meta = path.symlink_metadata()?;
+            if meta.file_type().is_symlink() {
+                b.link(&std::fs::read_link(path)?, path)?;
+            } else {
+                b.bind(path, false)?;
             }
-            None => {
-                let mut command = Command::new(program);
-                command.args(args);
-                // SAFETY: the steps make system calls only, on data prepared before the fork
-                // and descriptors the cell keeps open until the spawn is done.
-                unsafe {
-                    command.pre_exec(move || steps.take());
-                }
-                (command, None)
+            seen.push(path.clone());
+            reads.push((path.clone(), std::fs::metadata(path).is_ok_and(|m| m.is_dir())));
+        }
+        let mut devices = Vec::new();
+        for device in DEVICES.map(Path::new) {
+            if device.exists() {
+                b.bind(device, true)?;
+                seen.push(device.to_path_buf());
+                devices.push(device.to_path_buf());
             }
         }
+        for (path, target) in DEVICE_LINKS {
+            b.link(Path::new(target), Path::new(path))?;
+        }
+        b.dir(Path::new("/proc"))?;
+        b.ops
+            .push(Op::Proc(Builder::c(&in_root(&b.root, Path::new("/proc")))?));
+        let mut own: Vec<PathBuf> = self.reads.iter().chain(&sandbox.allowed).cloned().collect();
+        own.sort();
+        own.dedup();
+        for path in own {
+            if seen.iter().any(|s| path.starts_with(s)) {
+                continue;
+            }
+            let Ok(meta) = std::fs::metadata(&path) else {
+                continue;
+            };
+            b.bind(&path, false)?;
+            reads.push((path.clone(), meta.is_dir()));
+            seen.push(path);
+        }
+        b.dir(&sandbox.scratch())?;
+        let rules = landlock_rules(sandbox.landlock, &reads, &devices)?;
+        Ok(Plan {
+            ops: b.ops,
+            rules,
+            seen,
+        })
     }
 
-    /// The run's Landlock ruleset: every access handled, reads of the system, of the
-    /// program's own files and of `--allow-read`, the devices; the scratch's rule is the
-    /// program's process's to add.
-    fn ruleset(&self) -> io::Result<OwnedFd> {
-        let abi = LANDLOCK_ABI;
-        let landlock = |e: landlock::RulesetError| io::Error::other(format!("Landlock: {e}"));
-        let reads: Vec<&PathBuf> = self
-            .sandbox
-            .reads
-            .iter()
-            .chain(&self.reads)
-            .filter(|p| p.exists())
-            .collect();
-        let devices: Vec<&str> = DEVICES
-            .iter()
-            .copied()
-            .filter(|d| Path::new(d).exists())
-            .collect();
-        let created = Ruleset::default()
-            .set_compatibility(CompatLevel::HardRequirement)
-            .handle_access(AccessFs::from_all(abi))
-            .and_then(|r| r.handle_access(AccessNet::from_all(abi)))
-            .and_then(|r| r.scope(Scope::from_all(abi)))
-            .and_then(|r| r.create())
-            .and_then(|r| r.add_rules(path_beneath_rules(reads, AccessFs::from_read(abi))))
-            .and_then(|r| {
-                r.add_rules(path_beneath_rules(
-                    devices,
-                    AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::Truncate,
-                ))
-            })
-            .map_err(landlock)?;
-        let fd: Option<OwnedFd> = created.into();
-        fd.ok_or_else(|| io::Error::other("Landlock: no ruleset"))
+    /// The steps of a run of `argv` (its first word a path, or a command looked up on the
+    /// sandbox's `PATH`) with `env` besides the sandbox's environment, within `bounds`, its
+    /// opens watched or not.
+    pub(crate) fn steps(
+        &self,
+        argv: &[impl AsRef<OsStr>],
+        env: &[(String, String)],
+        bounds: &Bounds,
+        watching: Watching,
+    ) -> io::Result<Steps> {
+        let [program, ..] = argv else {
+            return Err(io::Error::other("a program has a name"));
+        };
+        let sandbox = &self.sandbox;
+        let plan = self.plan()?;
+        let program = resolve(Path::new(program.as_ref()))?;
+        let counted = sandbox.accounting().by_kernel();
+        let (size, files) = match self.workspace {
+            Workspace::Scratch => (bounds.output.max(4096), SCRATCH_FILES),
+            Workspace::Build => (BUILD_WRITES, BUILD_FILES),
+        };
+        let mut limits = vec![
+            (libc::RLIMIT_CORE, 0),
+            (libc::RLIMIT_STACK, bounds.memory),
+            (libc::RLIMIT_NOFILE, OPEN_FILES),
+            // No file larger than the scratch, even a sparse one, whose holes take no room.
+            (libc::RLIMIT_FSIZE, size),
+            (libc::RLIMIT_MSGQUEUE, 0),
+        ];
+        if !counted {
+            limits.push((
+                libc::RLIMIT_AS,
+                bounds.memory.saturating_add(ADDRESS_GRACE),
+            ));
+        }
+        let policy = Policy {
+            memory: if counted {
+                Memory::Counted
+            } else {
+                Memory::Uncounted
+            },
+            processes: if counted || self.workspace == Workspace::Build {
+                Processes::Many
+            } else {
+                Processes::One
+            },
+            watching,
+        };
+        let scratch = sandbox.scratch();
+        let owner = if sandbox.as_nobody {
+            format!(",uid={NOBODY},gid={NOBODY}")
+        } else {
+            String::new()
+        };
+        let shown = scratch.display().to_string();
+        let env: Vec<std::ffi::CString> = environment(&shown)
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .chain(env.iter().cloned())
+            .map(|(k, v)| cstring(format!("{k}={v}")))
+            .collect::<io::Result<_>>()?;
+        let root = sandbox.root();
+        Ok(Steps {
+            as_root: sandbox.as_nobody,
+            limits: limits.into_iter().map(|(r, v)| (r as u32, v)).collect(),
+            processes: PROCESSES,
+            root: Builder::c(&root)?,
+            root_options: cstring("size=1m,nr_inodes=4096,mode=0755")?,
+            ops: plan.ops.clone(),
+            scratch: Builder::c(&scratch)?,
+            scratch_at: Builder::c(&in_root(&root, &scratch))?,
+            scratch_options: cstring(format!("size={size},nr_inodes={files},mode=0700{owner}"))?,
+            send_scratch: self.workspace == Workspace::Build,
+            rules: plan.rules.clone(),
+            filter: std::borrow::Cow::Borrowed(&seccomp::filters(policy)?.whole),
+            program: Builder::c(&program)?,
+            argv: argv
+                .iter()
+                .map(|w| cstring(w.as_ref().as_bytes()))
+                .collect::<io::Result<_>>()?,
+            env,
+        })
     }
 
-    /// Whether a path the program asked for lies within what it may read.
+    /// Whether a path the program asked for lies within what its run sees.
     pub(crate) fn may_read(&self, path: &Path) -> bool {
-        let own = self
-            .sandbox
-            .reads
-            .iter()
-            .chain(&self.reads)
-            .map(PathBuf::as_path);
-        let devices = DEVICES.iter().map(Path::new);
-        own.chain(devices).any(|allowed| path.starts_with(allowed))
+        let seen = self.plan().map(|p| p.seen.as_slice()).unwrap_or_default();
+        seen.iter().any(|allowed| path.starts_with(allowed))
             || path.starts_with(self.sandbox.scratch())
+            || path.starts_with("/proc")
     }
 }
 
-fn cstring(text: &str) -> io::Result<CString> {
-    CString::new(text).map_err(|_| io::Error::other(format!("a NUL byte in {text:?}")))
+/// Landlock's rules of a run where the kernel's ABI is `abi` (none for 0): `reads` (each
+/// path and whether it is a directory) to read, `devices` to read and write.
+fn landlock_rules(
+    abi: i32,
+    reads: &[(PathBuf, bool)],
+    devices: &[PathBuf],
+) -> io::Result<Option<Rules>> {
+    if abi <= 0 {
+        return Ok(None);
+    }
+    let abi = ABI::from(abi);
+    let read = AccessFs::from_read(abi);
+    let file = AccessFs::from_file(abi);
+    let device = (AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::Truncate) & file;
+    let bits = |rights: BitFlags<AccessFs>| rights.bits();
+    let mut paths = Vec::new();
+    for (path, is_dir) in reads {
+        let rights = if *is_dir { read } else { read & file };
+        paths.push((Builder::c(path)?, bits(rights)));
+    }
+    for path in devices {
+        paths.push((Builder::c(path)?, bits(device)));
+    }
+    Ok(Some(Rules {
+        handled_fs: bits(AccessFs::from_all(abi)),
+        handled_net: AccessNet::from_all(abi).bits(),
+        scoped: Scope::from_all(abi).bits(),
+        paths,
+        scratch: bits(AccessFs::from_all(abi)),
+        proc: bits(read),
+        root: bits(AccessFs::ReadDir.into()),
+    }))
+}
+
+/// The file a run executes for `program`: itself when it has a `/`, else the first executable
+/// file of that name in the sandbox's `PATH`.
+fn resolve(program: &Path) -> io::Result<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    if program.as_os_str().as_bytes().contains(&b'/') {
+        return Ok(program.to_path_buf());
+    }
+    PATH.split(':')
+        .map(|dir| Path::new(dir).join(program))
+        .find(|p| {
+            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+        .ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::NotFound,
+                format!(
+                    "{}: no such program on the sandbox's PATH ({PATH})",
+                    program.display()
+                ),
+            )
+        })
 }
 
 /// Sets `command`'s limits for a run outside the sandbox: no core dumps, the stack as large as
 /// the memory limit.
-pub(crate) fn limit_unconfined(command: &mut Command, memory: u64) {
+pub(crate) fn limit_unconfined(command: &mut std::process::Command, memory: u64) {
+    use std::os::unix::process::CommandExt;
     // SAFETY: the closure makes system calls only.
     unsafe {
         command.pre_exec(move || {
-            child::limit(libc::RLIMIT_CORE, 0)?;
-            child::limit(libc::RLIMIT_STACK, memory)
+            crate::child::limit(libc::RLIMIT_CORE as u32, 0)?;
+            crate::child::limit(libc::RLIMIT_STACK as u32, memory)
         });
     }
 }

@@ -11,18 +11,20 @@
 //!   `sendto` to an address, `sendmsg` and `sendmmsg` opening a TCP connection with
 //!   `MSG_FASTOPEN`), another process's memory (`ptrace`, `process_vm_readv`,
 //!   `process_vm_writev`), new namespaces (`unshare`, `setns`, `clone` with a namespace flag),
-//!   and, where the run's memory is counted from its processes' resident sets rather than by
-//!   the kernel's memory controller, the memory no resident set shows (`memfd_create`,
-//!   `shmget`), as DMOJ's judge forbids them. Their filter answers `SECCOMP_RET_USER_NOTIF`:
+//!   and, where the run's memory is counted from its processes rather than by the kernel's
+//!   memory controller ([`Memory::Uncounted`]), the memory no count of them shows
+//!   (`memfd_create`, `shmget`, `msgget`, `vmsplice`, `mmap` of huge pages, `fcntl`'s
+//!   `F_SETPIPE_SZ`), as DMOJ's judge forbids them; and where a run is held to one process
+//!   ([`Processes::One`]), every call that makes another (`fork`, `vfork`, `clone` without
+//!   `CLONE_THREAD`: threads are allowed). Their filter answers `SECCOMP_RET_USER_NOTIF`:
 //!   the call waits while the run's watch reads which one it was from the filter's listener,
 //!   then ends the run.
 //! - **Refused** calls fail quietly, as on a system without them, and the program goes on:
-//!   sockets other than IPv4 and IPv6 stream sockets, and pairs other than stream pairs
-//!   (`EACCES`: the only UNIX sockets in a run are the two connected ends of a stream pair, as
-//!   Java's runtime makes one, which name no destination, so none reaches the auditor's agents,
-//!   buses or any socket path, and the C library's name-service lookups fall back to files; no
-//!   datagram leaves; an IPv4 or IPv6 stream socket may be made, as Java's runtime makes one,
-//!   but never connected); a lower priority
+//!   sockets other than IPv4 and IPv6 stream sockets, and every socket pair (`EACCES`: no UNIX
+//!   socket exists in a run, so none reaches the auditor's agents, buses or any socket path, the
+//!   C library's name-service lookups fall back to files, no datagram leaves and no pair's
+//!   buffers hold memory no count shows; an IPv4 or IPv6 stream socket may be made, as Java's
+//!   runtime makes one, but never connected); a lower priority
 //!   or another scheduling policy (`setpriority`, `sched_setscheduler`, `sched_setattr`,
 //!   `sched_setparam`: `EPERM`, so that no thread of a run waits for a CPU by its own choice,
 //!   which the wall-clock cap does not count); the user's keyrings and kernel interfaces a
@@ -86,20 +88,44 @@ const FORBIDDEN: [(i64, &str); 14] = [
     (libc::SYS_clone, "clone"),
 ];
 
-/// The calls that make memory no process's resident set shows: forbidden where the run's
-/// memory is counted from the resident sets ([`SharedMemory::Forbidden`]).
-const UNCOUNTED_MEMORY: [(i64, &str); 2] = [
+/// The calls that make memory no count of a run's processes shows: forbidden where the
+/// run's memory is counted from its processes ([`Memory::Uncounted`]). Some only with certain
+/// arguments ([`forbidden_when`]).
+const UNCOUNTED_MEMORY: [(i64, &str); 6] = [
     (libc::SYS_memfd_create, "memfd_create"),
     (libc::SYS_shmget, "shmget"),
+    (libc::SYS_msgget, "msgget"),
+    (libc::SYS_vmsplice, "vmsplice"),
+    (libc::SYS_mmap, "mmap of huge pages (MAP_HUGETLB)"),
+    (libc::SYS_fcntl, "fcntl F_SETPIPE_SZ"),
 ];
 
-/// The calls that open a path, watched while a run is diagnosed ([`Watching::Opens`]): their
-/// path argument's position. (Not `execve`: the program's own `exec`, which follows the
+/// The calls that make a process: forbidden where a run is held to one ([`Processes::One`]);
+/// `clone` only without `CLONE_THREAD`.
+const NEW_PROCESS: [(i64, &str); 3] = [
+    (libc::SYS_fork, "fork"),
+    (libc::SYS_vfork, "fork"),
+    (libc::SYS_clone, "fork"),
+];
+
+/// `F_SETPIPE_SZ`: a pipe's buffer grown, in memory no count shows.
+const F_SETPIPE_SZ: u64 = 1031;
+
+/// The calls that open or look up a path, watched while a run is diagnosed
+/// ([`Watching::Opens`]): the argument of their directory descriptor (none: the working
+/// directory) and of their path. (Not `execve`: the program's own `exec`, which follows the
 /// filters, would wait for a watch that waits for it to start.)
-pub(crate) const OPENS: [(i64, usize); 3] = [
-    (libc::SYS_open, 0),
-    (libc::SYS_openat, 1),
-    (libc::SYS_openat2, 1),
+pub(crate) const OPENS: [(i64, Option<usize>, usize); 10] = [
+    (libc::SYS_open, None, 0),
+    (libc::SYS_openat, Some(0), 1),
+    (libc::SYS_openat2, Some(0), 1),
+    (libc::SYS_stat, None, 0),
+    (libc::SYS_lstat, None, 0),
+    (libc::SYS_newfstatat, Some(0), 1),
+    (libc::SYS_statx, Some(0), 1),
+    (libc::SYS_access, None, 0),
+    (libc::SYS_faccessat, Some(0), 1),
+    (libc::SYS_faccessat2, Some(0), 1),
 ];
 
 /// The namespace flags of `clone`, each of which makes its call forbidden.
@@ -139,13 +165,32 @@ const REFUSED_ENOSYS: [i64; 5] = [
     libc::SYS_memfd_secret,
 ];
 
-/// What happens to the calls that make memory no resident set shows.
+/// Whether the kernel's memory controller counts all the memory of a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum SharedMemory {
-    /// Allowed: the kernel's memory controller counts it.
+pub(crate) enum Memory {
+    /// Yes: every call that makes memory is allowed.
     Counted,
-    /// Forbidden: the run ends on them.
-    Forbidden,
+    /// No, its processes are counted: the calls that make memory no count of them shows are
+    /// forbidden, the run ends on them.
+    Uncounted,
+}
+
+/// How many processes a run may have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Processes {
+    /// As many as its limit: the kernel counts them all.
+    Many,
+    /// One (and its threads): no control group counts another, which a kernel that reaps it
+    /// itself would hide.
+    One,
+}
+
+/// What a run's filter holds it to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Policy {
+    pub(crate) memory: Memory,
+    pub(crate) processes: Processes,
+    pub(crate) watching: Watching,
 }
 
 /// Whether the calls that open a path notify too.
@@ -165,37 +210,41 @@ pub struct Refusal {
 }
 
 impl Refusal {
-    /// The name of call number `number`, when it is one of the forbidden calls.
-    fn of(number: i64) -> Option<Refusal> {
+    /// The name of call number `number` with arguments `args`, when it is one of the forbidden
+    /// calls: a `clone` that makes no namespace makes a process.
+    fn of(number: i64, args: [u64; 6]) -> Option<Refusal> {
+        if number == libc::SYS_clone
+            && !NAMESPACE_FLAGS
+                .iter()
+                .any(|&flag| args[0] & flag as u64 != 0)
+        {
+            return Some(Refusal { call: "fork" });
+        }
         FORBIDDEN
             .iter()
             .chain(&UNCOUNTED_MEMORY)
+            .chain(&NEW_PROCESS)
             .find(|(n, _)| *n == number)
             .map(|&(_, call)| Refusal { call })
     }
 }
 
-/// The filters of runs whose shared memory is `shared` and whose opens are watched or not,
-/// compiled once.
-pub(crate) fn filters(shared: SharedMemory, watching: Watching) -> io::Result<&'static Filters> {
+/// The filter of runs held to `policy`, compiled once.
+pub(crate) fn filters(policy: Policy) -> io::Result<&'static Filters> {
     type Compiled = OnceLock<Result<Filters, BackendError>>;
-    static FILTERS: [Compiled; 4] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
-    let slot = usize::from(shared == SharedMemory::Forbidden) * 2
-        + usize::from(watching == Watching::Opens);
+    static FILTERS: [Compiled; 8] = [const { OnceLock::new() }; 8];
+    let slot = usize::from(policy.memory == Memory::Uncounted) * 4
+        + usize::from(policy.processes == Processes::One) * 2
+        + usize::from(policy.watching == Watching::Opens);
     FILTERS[slot]
-        .get_or_init(|| compile(shared, watching))
+        .get_or_init(|| compile(policy))
         .as_ref()
         .map_err(|e| io::Error::other(format!("the seccomp filter does not compile: {e}")))
 }
 
-/// The filter of runs whose shared memory is `shared` and whose opens are watched or not.
-fn compile(shared: SharedMemory, watching: Watching) -> Result<Filters, BackendError> {
-    let parts = parts(shared, watching)?;
+/// The filter of runs held to `policy`.
+fn compile(policy: Policy) -> Result<Filters, BackendError> {
+    let parts = parts(policy)?;
     let chain = chained(parts.quiet.iter().chain([&parts.notifying]));
     Ok(Filters {
         whole: dispatched(&parts.calls, chain),
@@ -203,7 +252,7 @@ fn compile(shared: SharedMemory, watching: Watching) -> Result<Filters, BackendE
 }
 
 /// The quiet parts (refused calls given an error number) and the notifying one.
-fn parts(shared: SharedMemory, watching: Watching) -> Result<Parts, BackendError> {
+fn parts(policy: Policy) -> Result<Parts, BackendError> {
     let whole = |calls: &[i64]| -> Vec<(i64, Vec<SeccompRule>)> {
         calls.iter().map(|&c| (c, Vec::new())).collect()
     };
@@ -216,15 +265,21 @@ fn parts(shared: SharedMemory, watching: Watching) -> Result<Parts, BackendError
         whole(&REFUSED_ENOSYS),
         SeccompAction::Errno(libc::ENOSYS as u32),
     )?;
-    let mut notifying = FORBIDDEN
-        .iter()
-        .map(|&(call, _)| Ok((call, forbidden_when(call)?)))
-        .collect::<Result<Vec<_>, BackendError>>()?;
-    if shared == SharedMemory::Forbidden {
-        notifying.extend(UNCOUNTED_MEMORY.iter().map(|&(call, _)| (call, Vec::new())));
+    let mut forbidden: Vec<i64> = FORBIDDEN.iter().map(|&(call, _)| call).collect();
+    if policy.memory == Memory::Uncounted {
+        forbidden.extend(UNCOUNTED_MEMORY.iter().map(|&(call, _)| call));
     }
-    if watching == Watching::Opens {
-        notifying.extend(OPENS.iter().map(|&(call, _)| (call, Vec::new())));
+    if policy.processes == Processes::One {
+        forbidden.extend(NEW_PROCESS.iter().map(|&(call, _)| call));
+    }
+    forbidden.sort_unstable();
+    forbidden.dedup();
+    let mut notifying = forbidden
+        .into_iter()
+        .map(|call| Ok((call, forbidden_when(call, policy)?)))
+        .collect::<Result<Vec<_>, BackendError>>()?;
+    if policy.watching == Watching::Opens {
+        notifying.extend(OPENS.iter().map(|&(call, _, _)| (call, Vec::new())));
     }
     let mut calls: Vec<u32> = [libc::SYS_socket, libc::SYS_socketpair]
         .iter()
@@ -363,12 +418,12 @@ fn condition(
     SeccompCondition::new(arg, len, op, value)
 }
 
-/// Sockets but IPv4 and IPv6 stream ones, and pairs but stream pairs, refused with `EACCES`:
-/// a socket of another family (the first filter), or a socket or a pair of another type (the
-/// second: the low bits of the type; the high ones are SOCK_NONBLOCK and SOCK_CLOEXEC). A
-/// datagram pair could send to any socket path (`sendmsg` names its destination in memory no
-/// filter reads); a stream pair's ends are connected to each other, and a destination given to
-/// them is refused by the kernel.
+/// Sockets but IPv4 and IPv6 stream ones, and every pair, refused with `EACCES`: a socket of
+/// another family (the first filter), or of another type (the second: the low bits of the
+/// type; the high ones are SOCK_NONBLOCK and SOCK_CLOEXEC), or a pair. A datagram pair could
+/// send to any socket path (`sendmsg` names its destination in memory no filter reads); what a
+/// pair's ends queue is memory no count shows (cgroup v2 charges no AF_UNIX buffer to the run's
+/// group).
 fn socket_filters() -> Result<(Program, Program), BackendError> {
     let other_family = SeccompRule::new(vec![
         condition(
@@ -401,16 +456,24 @@ fn socket_filters() -> Result<(Program, Program), BackendError> {
     )?;
     let not_stream = filter(
         vec![
-            (libc::SYS_socket, other_types.clone()),
-            (libc::SYS_socketpair, other_types),
+            (libc::SYS_socket, other_types),
+            (libc::SYS_socketpair, Vec::new()),
         ],
         SeccompAction::Errno(libc::EACCES as u32),
     )?;
     Ok((eacces, not_stream))
 }
 
-/// The rules under which the forbidden call `call` ends the run (none: always).
-fn forbidden_when(call: i64) -> Result<Vec<SeccompRule>, BackendError> {
+/// The rules under which the forbidden call `call` ends a run held to `policy` (none: always).
+fn forbidden_when(call: i64, policy: Policy) -> Result<Vec<SeccompRule>, BackendError> {
+    let masked = |arg: u8, mask: u64, value: u64| -> Result<SeccompRule, BackendError> {
+        SeccompRule::new(vec![condition(
+            arg,
+            SeccompCmpArgLen::Dword,
+            SeccompCmpOp::MaskedEq(mask),
+            value,
+        )?])
+    };
     Ok(match call {
         // `sendto` to an address (without one it only writes to a connected socket, and
         // no socket can be connected).
@@ -432,18 +495,31 @@ fn forbidden_when(call: i64) -> Result<Vec<SeccompRule>, BackendError> {
                 libc::MSG_FASTOPEN as u64,
             )?])?]
         }
-        // `clone` making a namespace; threads and processes are the limits'.
-        libc::SYS_clone => NAMESPACE_FLAGS
-            .iter()
-            .map(|&flag| {
-                SeccompRule::new(vec![condition(
-                    0,
-                    SeccompCmpArgLen::Dword,
-                    SeccompCmpOp::MaskedEq(flag as u64),
-                    flag as u64,
-                )?])
-            })
-            .collect::<Result<_, _>>()?,
+        // `clone` making a namespace; threads and processes are the limits', but where a run
+        // is held to one process: then a `clone` that makes no thread.
+        libc::SYS_clone => {
+            let mut rules = NAMESPACE_FLAGS
+                .iter()
+                .map(|&flag| masked(0, flag as u64, flag as u64))
+                .collect::<Result<Vec<_>, _>>()?;
+            if policy.processes == Processes::One {
+                rules.push(masked(0, libc::CLONE_THREAD as u64, 0)?);
+            }
+            rules
+        }
+        // `mmap` of huge pages, which no resident set shows.
+        libc::SYS_mmap => vec![masked(
+            3,
+            libc::MAP_HUGETLB as u64,
+            libc::MAP_HUGETLB as u64,
+        )?],
+        // `fcntl` growing a pipe's buffer.
+        libc::SYS_fcntl => vec![SeccompRule::new(vec![condition(
+            1,
+            SeccompCmpArgLen::Dword,
+            SeccompCmpOp::Eq,
+            F_SETPIPE_SZ,
+        )?])?],
         _ => Vec::new(),
     })
 }
@@ -542,15 +618,12 @@ pub(crate) fn receive(listener: &OwnedFd) -> Option<Notice> {
         return None;
     }
     let number = i64::from(notification.data.nr);
-    if let Some(refusal) = Refusal::of(number) {
+    if let Some(refusal) = Refusal::of(number, notification.data.args) {
         return Some(Notice::Forbidden(refusal));
     }
-    let &(call, at) = OPENS.iter().find(|(n, _)| *n == number)?;
+    let &(_, directory, at) = OPENS.iter().find(|(n, _, _)| *n == number)?;
     let args = notification.data.args;
-    let directory = match call {
-        libc::SYS_openat | libc::SYS_openat2 => args[0] as i32,
-        _ => libc::AT_FDCWD,
-    };
+    let directory = directory.map_or(libc::AT_FDCWD, |d| args[d] as i32);
     Some(Notice::Opens {
         id: notification.id,
         pid: notification.pid,
@@ -597,11 +670,36 @@ pub(crate) fn still_waiting(listener: &OwnedFd, id: u64) -> bool {
 mod tests {
     use super::*;
 
+    /// Every policy a run may be held to.
+    fn policies() -> Vec<Policy> {
+        let mut all = Vec::new();
+        for memory in [Memory::Counted, Memory::Uncounted] {
+            for processes in [Processes::Many, Processes::One] {
+                for watching in [Watching::Forbidden, Watching::Opens] {
+                    all.push(Policy {
+                        memory,
+                        processes,
+                        watching,
+                    });
+                }
+            }
+        }
+        all
+    }
+
+    fn policy(memory: Memory, processes: Processes, watching: Watching) -> Policy {
+        Policy {
+            memory,
+            processes,
+            watching,
+        }
+    }
+
     #[test]
     fn the_filters_compile_and_the_notifying_one_notifies() {
-        for shared in [SharedMemory::Counted, SharedMemory::Forbidden] {
-            for watching in [Watching::Forbidden, Watching::Opens] {
-                let filters = parts(shared, watching).unwrap();
+        {
+            for policy in policies() {
+                let filters = parts(policy).unwrap();
                 assert_eq!(filters.quiet.len(), 4);
                 let returns =
                     |p: &Program, k: u32| p.iter().filter(|i| i.code == RETURN && i.k == k).count();
@@ -623,27 +721,43 @@ mod tests {
                 }
             }
         }
-        // More calls notify when shared memory is forbidden and when opens are watched.
-        let size = |s, w| parts(s, w).unwrap().notifying.len();
-        assert!(
-            size(SharedMemory::Forbidden, Watching::Forbidden)
-                > size(SharedMemory::Counted, Watching::Forbidden)
+        // More calls notify when memory is uncounted, when a run is held to one process and
+        // when opens are watched.
+        let size = |m, p, w| parts(policy(m, p, w)).unwrap().notifying.len();
+        let (c, u, many, one, f, o) = (
+            Memory::Counted,
+            Memory::Uncounted,
+            Processes::Many,
+            Processes::One,
+            Watching::Forbidden,
+            Watching::Opens,
         );
-        assert!(
-            size(SharedMemory::Counted, Watching::Opens)
-                > size(SharedMemory::Counted, Watching::Forbidden)
-        );
+        assert!(size(u, many, f) > size(c, many, f));
+        assert!(size(c, one, f) > size(c, many, f));
+        assert!(size(c, many, o) > size(c, many, f));
+        let args = [0u64; 6];
         assert_eq!(
-            Refusal::of(libc::SYS_connect),
+            Refusal::of(libc::SYS_connect, args),
             Some(Refusal { call: "connect" })
         );
         assert_eq!(
-            Refusal::of(libc::SYS_memfd_create),
+            Refusal::of(libc::SYS_memfd_create, args),
             Some(Refusal {
                 call: "memfd_create"
             })
         );
-        assert_eq!(Refusal::of(libc::SYS_read), None);
+        // A clone without a namespace flag made a process; with one, a namespace.
+        assert_eq!(
+            Refusal::of(libc::SYS_clone, args),
+            Some(Refusal { call: "fork" })
+        );
+        let mut namespace = args;
+        namespace[0] = libc::CLONE_NEWUSER as u64;
+        assert_eq!(
+            Refusal::of(libc::SYS_clone, namespace),
+            Some(Refusal { call: "clone" })
+        );
+        assert_eq!(Refusal::of(libc::SYS_read, args), None);
     }
 
     /// What classic BPF program `program` answers for a call of number `nr` on this
@@ -706,10 +820,10 @@ mod tests {
             0x8000_0000,
             u64::MAX,
         ];
-        for shared in [SharedMemory::Counted, SharedMemory::Forbidden] {
-            for watching in [Watching::Forbidden, Watching::Opens] {
-                let whole = &filters(shared, watching).unwrap().whole;
-                let parts = parts(shared, watching).unwrap();
+        {
+            for policy in policies() {
+                let whole = &filters(policy).unwrap().whole;
+                let parts = parts(policy).unwrap();
                 assert!(
                     whole.len() < 4096,
                     "seccomp takes at most 4096 instructions"

@@ -1,18 +1,17 @@
-//! Watching one run: one thread polls its three pipes, the pidfd of its first process, the
+//! Watching one run: one thread polls its three pipes, a process descriptor of its first process, the
 //! listener of its notifications and its report pipe; it feeds standard input as the program
 //! reads it (a program that closes it early, or reads nothing, just stops the feeding), keeps
 //! standard output up to a cap and the last bytes of standard error, answers the notifications
 //! (a forbidden call ends the run; a watched open is read, then goes on), and reads what the run
 //! has used when due ([`Meter`]), ending it past a limit.
 
+use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::PathBuf;
-use std::process::{Child, ChildStderr, ChildStdin, ChildStdout};
 use std::time::{Duration, Instant};
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
-use rustix::process::Pid;
 
 use crate::cgroup::RunGroups;
 use crate::child::Record;
@@ -26,10 +25,30 @@ use crate::seccomp::{self, Notice};
 pub(crate) enum Meter<'a> {
     /// The run's control groups (the kernel's count), and `/proc` for the waits.
     Groups(&'a RunGroups),
-    /// `/proc`: the processes below the keeper with this process id.
-    Keeper(i32),
+    /// `/proc`: the processes below the run's init with this process id.
+    Init(i32),
     /// `/proc`: the processes of this process group (an unconfined run).
     Group(i32),
+}
+
+/// A run's pipes, seen from the caller: the program's standard input (while there is input to
+/// feed), output and error.
+pub(crate) struct Pipes {
+    pub(crate) stdin: Option<File>,
+    pub(crate) stdout: Option<File>,
+    pub(crate) stderr: Option<File>,
+}
+
+impl Pipes {
+    /// The pipes of an unconfined `child`.
+    pub(crate) fn of(child: &mut std::process::Child) -> Pipes {
+        let file = |fd: Option<OwnedFd>| fd.map(File::from);
+        Pipes {
+            stdin: file(child.stdin.take().map(OwnedFd::from)),
+            stdout: file(child.stdout.take().map(OwnedFd::from)),
+            stderr: file(child.stderr.take().map(OwnedFd::from)),
+        }
+    }
 }
 
 impl Meter<'_> {
@@ -44,7 +63,7 @@ impl Meter<'_> {
                     memory: charged.memory,
                 }
             }
-            Meter::Keeper(keeper) => proc::run_usage(*keeper),
+            Meter::Init(init) => proc::run_usage(*init),
             Meter::Group(group) => proc::group_usage(*group),
         }
     }
@@ -55,15 +74,16 @@ impl Meter<'_> {
     fn over_memory(&self, usage: &Usage, limit: u64) -> bool {
         match self {
             Meter::Groups(groups) => groups.out_of_memory(),
-            Meter::Keeper(_) | Meter::Group(_) => usage.memory > limit,
+            Meter::Init(_) | Meter::Group(_) => usage.memory > limit,
         }
     }
 
-    /// The process group to kill when the run's pipes outlive it.
+    /// The process group to kill when the run's pipes outlive it (an unconfined run's: a
+    /// confined run's processes all end with its init).
     fn group(&self) -> Option<i32> {
         match self {
-            Meter::Groups(_) => None,
-            Meter::Keeper(group) | Meter::Group(group) => Some(*group),
+            Meter::Groups(_) | Meter::Init(_) => None,
+            Meter::Group(group) => Some(*group),
         }
     }
 }
@@ -77,9 +97,10 @@ pub(crate) struct Watched {
     pub(crate) usage: Usage,
     pub(crate) peak: u64,
     pub(crate) record: Option<Record>,
-    pub(crate) init: Option<i32>,
-    /// The error number a keeper program reported for the program's `exec`, if it failed.
-    pub(crate) failed: Option<i32>,
+    /// The init's ready record.
+    pub(crate) ready: Option<Record>,
+    /// The failure record of a step, if one failed.
+    pub(crate) failed: Option<Record>,
     pub(crate) hidden: Vec<PathBuf>,
 }
 
@@ -146,7 +167,7 @@ enum Slot {
     Stdout,
     /// Standard error, until its end.
     Stderr,
-    /// The pidfd of the run's first process, until it exits.
+    /// The process descriptor of the run's first process, until it exits.
     Exit,
     /// The listener of the notifications, while the run is confined.
     Notices,
@@ -169,12 +190,12 @@ pub fn sample_every(cpu_limit: Duration) -> Duration {
 
 /// Watching one run: feeding its input, collecting its outputs, holding it to its limits.
 pub(crate) struct Watch<'a> {
-    pidfd: OwnedFd,
+    pidfd: BorrowedFd<'a>,
     input: &'a [u8],
     fed: usize,
-    stdin: Option<ChildStdin>,
-    stdout: Option<ChildStdout>,
-    stderr: Option<ChildStderr>,
+    stdin: Option<File>,
+    stdout: Option<File>,
+    stderr: Option<File>,
     listener: Option<OwnedFd>,
     report: Option<&'a OwnedFd>,
     out: Vec<u8>,
@@ -193,15 +214,17 @@ pub(crate) struct Watch<'a> {
     /// or output waits on a busy caller is not blamed for that wait either.
     watch_waited: Duration,
     record: Option<Record>,
-    init: Option<i32>,
-    failed: Option<i32>,
+    ready: Option<Record>,
+    failed: Option<Record>,
     hidden: Vec<PathBuf>,
 }
 
 impl<'a> Watch<'a> {
+    /// The watch of the run whose first process is `pidfd`, with `pipes`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
-        child: &mut Child,
+        pidfd: BorrowedFd<'a>,
+        pipes: Pipes,
         input: &'a [u8],
         limits: &'a Limits,
         listener: Option<OwnedFd>,
@@ -210,11 +233,9 @@ impl<'a> Watch<'a> {
         started: Instant,
         cut_at: Option<Instant>,
     ) -> io::Result<Watch<'a>> {
-        let pid = Pid::from_child(child);
-        let pidfd = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty())?;
-        let stdin = child.stdin.take().filter(|_| !input.is_empty());
-        let stdout = child.stdout.take();
-        let stderr = child.stderr.take();
+        let stdin = pipes.stdin.filter(|_| !input.is_empty());
+        let stdout = pipes.stdout;
+        let stderr = pipes.stderr;
         let fds = [
             stdin.as_ref().map(|p| p.as_fd()),
             stdout.as_ref().map(|p| p.as_fd()),
@@ -248,7 +269,7 @@ impl<'a> Watch<'a> {
             next_sample: started + sample_every(limits.cpu),
             watch_waited: thread_waited(),
             record: None,
-            init: None,
+            ready: None,
             failed: None,
             hidden: Vec::new(),
         })
@@ -295,7 +316,7 @@ impl<'a> Watch<'a> {
             usage: self.usage,
             peak: self.peak,
             record: self.record,
-            init: self.init,
+            ready: self.ready,
             failed: self.failed,
             hidden: self.hidden,
         }
@@ -306,12 +327,12 @@ impl<'a> Watch<'a> {
         let (records, ended) = read_records(report);
         for record in records {
             match record.tag {
-                Record::INIT => self.init = Some(record.value),
+                Record::READY => self.ready = Some(record),
                 Record::END => {
                     self.record = Some(record);
                     self.exited();
                 }
-                Record::FAILED => self.failed = Some(record.value),
+                Record::FAILED => self.failed = Some(record),
                 _ => {}
             }
         }
@@ -378,7 +399,7 @@ impl<'a> Watch<'a> {
                 .as_ref()
                 .map(|p| (Slot::Stderr, p.as_fd(), PollFlags::IN)),
             (self.exited_at.is_none() || self.report.is_some())
-                .then(|| (Slot::Exit, self.pidfd.as_fd(), PollFlags::IN)),
+                .then(|| (Slot::Exit, self.pidfd, PollFlags::IN)),
             self.listener
                 .as_ref()
                 .map(|l| (Slot::Notices, l.as_fd(), PollFlags::IN)),

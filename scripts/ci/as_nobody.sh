@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the sandbox's tests (tests/confinement/, and the unit tests of the referee-sandbox crate)
+# Runs the sandbox's tests (tests/confinement/, and the tests of the referee-sandbox crate)
 # as an unprivileged user, uid and gid 65534 with no other group, from the test binaries
 # `cargo test` built: audit then runs its programs as that user, in user namespaces of its own,
 # with no privilege at all, and accounts them from /proc (no control group is theirs to make).
@@ -30,7 +30,7 @@ binaries=$(cargo test --workspace --locked --no-run --message-format=json 2>/dev
 import json, sys
 for line in sys.stdin:
     m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] in ("integration", "referee_sandbox") and m["target"]["kind"] != ["bin"]:
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] in ("integration", "referee_sandbox", "runs") and m["target"]["kind"] != ["bin"]:
         print(m["target"]["name"], m["executable"])
 ')
 mkdir -p "$scratch/tmp"
@@ -42,7 +42,7 @@ run() {
 while read -r name binary; do
   case $name in
     integration) run "$binary" confinement:: --include-ignored ;;
-    referee_sandbox) run "$binary" ;;
+    referee_sandbox|runs) run "$binary" ;;
   esac
 done <<< "$binaries"
 # Nothing left behind in the user's temporary directory.

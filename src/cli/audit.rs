@@ -107,6 +107,11 @@ pub(super) struct AuditArgs {
     /// beside it.
     #[arg(long, value_name = "PATH")]
     pub(super) allow_read: Vec<PathBuf>,
+    /// A cgroup v2 directory you may manage (a subtree delegated to you), under which each
+    /// run's control group is made: the kernel's accounting for a normal user
+    /// (docs/security.md). By default referee's own group, where it may write there.
+    #[arg(long, value_name = "DIR", env = "REFEREE_CGROUP", conflicts_with = "unconfined")]
+    pub(super) cgroup: Option<PathBuf>,
     /// Run the programs with the auditor's rights, outside the sandbox: for programs you trust,
     /// on a kernel without a mechanism the sandbox needs (docs/security.md). Their limits
     /// (time, memory, output) still hold.
@@ -320,8 +325,11 @@ impl AuditArgs {
         if self.unconfined {
             return Ok(None);
         }
-        referee_sandbox::Sandbox::probe(&self.allow_read)
-            .map(Some)
+        referee_sandbox::Sandbox::new(&referee_sandbox::Options {
+            allow_read: self.allow_read.clone(),
+            cgroup: self.cgroup.clone(),
+        })
+        .map(Some)
             .map_err(|e| crate::cli::refused::NoSandbox(e).into())
     }
 

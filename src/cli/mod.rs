@@ -11,6 +11,8 @@ mod package;
 mod refused;
 #[cfg(target_os = "linux")]
 mod run;
+#[cfg(target_os = "linux")]
+mod sandbox_check;
 mod show;
 mod stress;
 mod validators;
@@ -117,6 +119,11 @@ enum Command {
     #[cfg(target_os = "linux")]
     #[command(after_help = RUN_EXIT)]
     Run(run::RunArgs),
+    /// Say what the sandbox of `audit` and `run` gets on this machine (the kernel, Landlock,
+    /// user namespaces, seccomp, control groups), try a confined run, and say what would give
+    /// more. Exit 0 when confined runs work, 1 when they do not.
+    #[cfg(target_os = "linux")]
+    SandboxCheck(sandbox_check::SandboxCheckArgs),
     /// Draw one case: the Pousse board after a move (as in the problem statement, with the
     /// straights and any repetition), the LittleSquares decomposition, the Some Game line.
     #[command(after_help = SHOW_EXIT)]
@@ -197,6 +204,8 @@ pub fn main() -> ExitCode {
         Command::Audit(args) => audit::audit(*args),
         #[cfg(target_os = "linux")]
         Command::Run(args) => run::run(args),
+        #[cfg(target_os = "linux")]
+        Command::SandboxCheck(args) => sandbox_check::sandbox_check(args),
         Command::Show(args) => show::show(args),
         Command::Validate(args) => validators::validate_input(args),
         Command::Check(args) => validators::check_output(args),

@@ -28,6 +28,10 @@ pub struct RunArgs {
     /// files (the paths its command names); repeatable.
     #[arg(long, value_name = "PATH")]
     allow_read: Vec<PathBuf>,
+    /// A cgroup v2 directory you may manage, under which the run's control group is made
+    /// (as `audit --cgroup`).
+    #[arg(long, value_name = "DIR", env = "REFEREE_CGROUP", conflicts_with = "unconfined")]
+    cgroup: Option<PathBuf>,
     /// Run the program with your rights, outside the sandbox (its limits still hold).
     #[arg(long, conflicts_with = "allow_read")]
     unconfined: bool,
@@ -90,8 +94,11 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode, RunError> {
     let (program, confinement) = if args.unconfined {
         (program, referee_sandbox::Confinement::Unconfined)
     } else {
-        let sandbox =
-            referee_sandbox::Sandbox::probe(&args.allow_read).map_err(super::refused::NoSandbox)?;
+        let sandbox = referee_sandbox::Sandbox::new(&referee_sandbox::Options {
+            allow_read: args.allow_read.clone(),
+            cgroup: args.cgroup.clone(),
+        })
+        .map_err(super::refused::NoSandbox)?;
         let confined = program.confined(&sandbox).map_err(not_run)?;
         (confined, sandbox.confinement())
     };

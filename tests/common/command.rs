@@ -11,9 +11,15 @@ pub fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The built `referee`'s path: every test finds the binary here.
+/// The built `referee`'s path: every test finds the binary here (`REFEREE_UNDER_TEST` when set:
+/// the kernel matrix runs these tests on the release build, under software emulation).
 pub fn referee_path() -> &'static Path {
-    Path::new(env!("CARGO_BIN_EXE_referee"))
+    static PATH: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        std::env::var_os("REFEREE_UNDER_TEST")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_referee").into())
+    })
 }
 
 /// The built `referee`, run in the repository's root, for assertions on its output.

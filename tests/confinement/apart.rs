@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::{programs, Contest};
+use super::{kernel_counts, programs, Contest};
 use crate::common::command::stderr;
 
 /// The attacks on the runs' separation, all expected accepted (each answers correctly after
@@ -19,6 +19,9 @@ const ATTACKS: [(&str, &str); 8] = [
     ("accepted/inherited_fds.c", "inherited_fds.c"),
     ("accepted/unix_datagram.c", "unix_datagram.c"),
 ];
+
+/// The attacks that start processes.
+const FORKS: [&str; 2] = ["accepted/join_group.c", "accepted/other_groups.c"];
 
 #[test]
 #[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
@@ -43,12 +46,20 @@ fn runs_are_apart_from_one_another_and_from_referee() {
     let err = stderr(&run);
     // Hang guard: ten times what it takes on a busy machine.
     assert!(started.elapsed() < Duration::from_secs(600), "{err}");
-    // referee was not harmed: it wrote its reports and ended as the verdict says.
-    assert_eq!(run.status.code(), Some(0), "{err}");
+    // referee was not harmed: it wrote its reports and ended as the verdict says (where no
+    // control group counts a run's processes, a run is one process: the attacks that start
+    // one end there, and the package's verdict says so).
+    let forks_refused = !kernel_counts(&contest.out);
+    assert_eq!(run.status.code(), Some(i32::from(forks_refused)), "{err}");
     let programs = programs(&contest.out);
     for (name, _) in ATTACKS {
         let p = &programs[name];
-        assert_eq!(p["does"], "accepted", "{name}: {p:?}\n{err}");
+        let does = if forks_refused && FORKS.contains(&name) {
+            "run_time_error"
+        } else {
+            "accepted"
+        };
+        assert_eq!(p["does"], does, "{name}: {p:?}\n{err}");
     }
     assert_eq!(contest.traces(), Vec::<String>::new(), "{err}");
 }
@@ -78,4 +89,83 @@ fn unconfined_a_child_joins_referees_group_and_outlives_the_audit() {
         traces.iter().any(|t| t.contains("leaked")),
         "{traces:?}\n{err}"
     );
+}
+
+/// The control groups named after audit `pid` (`referee-PID-N`) on the machine: cgroup v1's
+/// and v2's, anywhere within four levels of `/sys/fs/cgroup`.
+fn groups_of(pid: u32) -> Vec<std::path::PathBuf> {
+    let prefix = format!("referee-{pid}-");
+    let mut found = Vec::new();
+    let mut next = vec![(std::path::PathBuf::from("/sys/fs/cgroup"), 0)];
+    while let Some((dir, depth)) = next.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if !entry.file_type().is_ok_and(|t| t.is_dir()) {
+                continue;
+            }
+            if entry.file_name().to_string_lossy().starts_with(&prefix) {
+                found.push(entry.path());
+            } else if depth < 4 {
+                next.push((entry.path(), depth + 1));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
+fn nothing_of_a_run_outlives_referee_killed_at_once() {
+    // referee killed with SIGKILL while a program runs (as the OOM killer or a CI runner's
+    // timeout would end it): the run's processes end with it, and the next audit removes the
+    // control groups it left.
+    let _alone = crate::common::programs::budget_test();
+    let marker = format!("40{}", std::process::id() % 10_000 + 10_000);
+    let contest = Contest::new(
+        &marker,
+        256,
+        &[
+            ("accepted/judge.c", "answers.c"),
+            ("time_limit_exceeded/sleeper.c", "sleeper.c"),
+        ],
+    );
+    let mut audit = std::process::Command::new(crate::common::command::referee_path())
+        .args(contest.args(&["--cases", "4", "--timeout", "60"]))
+        .current_dir(crate::common::command::repo())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = audit.id();
+    let started = Instant::now();
+    let sleeping = format!("sleep {marker}");
+    // Hang guard: the sleeper's run begins within a minute on a busy machine.
+    while crate::common::programs::alive_with(&sleeping).is_empty() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the sleeper never ran"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    audit.kill().unwrap();
+    audit.wait().unwrap();
+    // What the kernel ends at once, a moment to end it.
+    let killed = Instant::now();
+    while !crate::common::programs::alive_with(&sleeping).is_empty()
+        && killed.elapsed() < Duration::from_secs(5)
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(
+        crate::common::programs::alive_with(&sleeping),
+        Vec::<String>::new(),
+        "a run outlived referee"
+    );
+    // The next audit removes the groups the killed one left (it finds them abandoned).
+    let again = contest.audit_here(&["--cases", "2", "--timeout", "2"]);
+    let _ = again;
+    let left = groups_of(pid);
+    assert_eq!(left, Vec::<std::path::PathBuf>::new(), "groups left after the next audit");
 }

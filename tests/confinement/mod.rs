@@ -8,9 +8,11 @@
 //! `--unconfined` show the tests can fail: there they succeed.
 //!
 //! A file per concern: `classic.rs` (files, environment, network, processes, memory),
-//! `accounting.rs` (CPU time in threads, a starved leader, memory no resident set shows),
-//! `apart.rs` (runs apart from one another and from referee: process groups, limits on other
-//! processes, inherited descriptors, datagrams to a socket path), `builds.rs` (what a build
+//! `accounting.rs` (CPU time in threads, a starved leader and children the kernel reaps; memory
+//! no resident set shows), `apart.rs` (runs apart from one another and from referee: process
+//! groups, limits on other processes, inherited descriptors, datagrams to a socket path,
+//! nothing left when referee is killed), `seen.rs` (what a run sees of the machine: processes,
+//! mounts, interfaces, the package's files to watch), `builds.rs` (what a build
 //! may write, where the reports may go), `findings.rs` (findings real as printed: a program
 //! the sandbox hides files from, several cases in one run, the reproducing command).
 //!
@@ -23,6 +25,7 @@ mod apart;
 mod builds;
 mod classic;
 mod findings;
+mod seen;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -134,6 +137,10 @@ struct Targets {
     given: PathBuf,
     /// A file the audit is started with open for appending on descriptor 8.
     leak: PathBuf,
+    /// The package's directory.
+    package: PathBuf,
+    /// The test's directory, which holds all of the above.
+    dir: PathBuf,
 }
 
 /// The source of the submission `attack` (a file of `tests/fixtures/attacks/`): the targets as
@@ -144,23 +151,42 @@ fn submission(attack: &str, targets: &Targets) -> String {
     let attack = fs::read_to_string(repo().join("tests/fixtures/attacks").join(attack)).unwrap();
     format!(
         "#define _GNU_SOURCE\n#define TARGET \"{}\"\n#define SECRET \"{}\"\n#define PORT {}\n\
-         #define SOCKET \"{}\"\n#define MARKER \"{}\"\n\
+         #define SOCKET \"{}\"\n#define MARKER \"{}\"\n#define PACKAGE \"{}\"\n\
+         #define TARGET_DIR \"{}\"\n\
          #define main judge_main\n{judge}\n#undef main\n{attack}",
         targets.written.display(),
         targets.secret.display(),
         targets.port,
         targets.socket.display(),
-        targets.marker
+        targets.marker,
+        targets.package.display(),
+        targets.dir.display(),
     )
 }
 
-/// The example contest's package in `dir/pousse`, with `memory` MiB as its memory limit and
-/// `submissions` (`CLASS/FILE`, attack file; a `.cpp`, `.py` or `.java` file as it is) as its
-/// only submissions.
+/// The largest of the example contest's test files the attack contests keep: the sandbox is
+/// their subject, not the long games (which take most of a run's time on a slow machine, as a
+/// kernel of the matrix under emulation is).
+const LARGEST_DATA: u64 = 1024;
+
+/// The example contest's package in `dir/pousse`, its test files of at most [`LARGEST_DATA`]
+/// bytes, with `memory` MiB as its memory limit and `submissions` (`CLASS/FILE`, attack file; a
+/// `.cpp`, `.py` or `.java` file as it is) as its only submissions.
 fn package(dir: &Path, memory: u64, submissions: &[(&str, &str)], targets: &Targets) -> PathBuf {
     let package = dir.join("pousse");
     let example = repo().join("examples/contest/pousse");
     copy_tree(&example.join("data"), &package.join("data"));
+    for group in ["sample", "secret"] {
+        for entry in fs::read_dir(package.join("data").join(group)).unwrap().flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "in")
+                && entry.metadata().unwrap().len() > LARGEST_DATA
+            {
+                fs::remove_file(&path).unwrap();
+                let _ = fs::remove_file(path.with_extension("ans"));
+            }
+        }
+    }
     let yaml = fs::read_to_string(example.join("problem.yaml")).unwrap();
     fs::write(
         package.join("problem.yaml"),
@@ -267,14 +293,18 @@ fn accounting_of(out: &Path) -> String {
         .to_string()
 }
 
-/// The accounting a confined audit uses here: the kernel's control groups as root, `/proc`
-/// as a normal user.
-fn expected_accounting() -> &'static str {
-    if is_root() {
-        "cgroups"
-    } else {
-        "processes"
+/// Whether the kernel counts a confined audit's runs here (a control group), checked against
+/// what the machine allows: `REFEREE_EXPECT_ACCOUNTING` when set (the kernel matrix of
+/// `.ci/run` says what each guest gives), else a control group as root and none as a normal
+/// user (this machine: cgroup v1 is root's).
+fn kernel_counts(out: &Path) -> bool {
+    let accounting = accounting_of(out);
+    match std::env::var("REFEREE_EXPECT_ACCOUNTING") {
+        Ok(expected) => assert_eq!(accounting, expected, "the accounting of {}", out.display()),
+        Err(_) if is_root() => assert!(accounting.starts_with("cgroup-"), "{accounting}"),
+        Err(_) => assert_eq!(accounting, "processes"),
     }
+    accounting != "processes"
 }
 
 /// Prepares the targets in `dir`, the listener's socket among them.
@@ -300,6 +330,8 @@ fn targets(dir: &Path, marker: &str) -> (Targets, Listener) {
         marker: marker.to_string(),
         given,
         leak,
+        package: dir.join("pousse"),
+        dir: dir.to_path_buf(),
     };
     (targets, listener)
 }

@@ -1,44 +1,49 @@
-//! The kernel's accounting of a run, where the machine gives it: a control group of cgroup v1's
-//! `cpuacct`, `memory` and `pids` controllers for each run (as isolate and DOMjudge's runguard
-//! make one), under the audit's own group of each hierarchy (`referee-PID-N`).
+//! The kernel's accounting by cgroup v1, where the machine mounts its hierarchies: a control
+//! group of the `cpuacct`, `memory` and `pids` controllers for each run (as isolate 1.x and
+//! DOMjudge's runguard made one), under the audit's own group of each hierarchy
+//! (`referee-PID-N`).
 //!
 //! - `cpuacct.usage`: the CPU time of every thread of every process that was ever in the group,
-//!   in nanoseconds (the time limit's count while the run goes);
+//!   in nanoseconds;
 //! - `memory.usage_in_bytes` and `memory.max_usage_in_bytes`: all the memory charged to the
-//!   group (its processes' pages, shared memory, memfds, tmpfs files, page tables), and its
-//!   high-water mark, which the kernel keeps between two readings; `memory.limit_in_bytes` the
-//!   limit, past which the kernel first reclaims the pages it can (the file pages the run
-//!   read) and then ends the run's largest process (`oom_kill` in `memory.oom_control`): the
-//!   run is over its memory limit;
+//!   group (its processes' pages, shared memory, memfds, tmpfs files, page tables, kernel
+//!   objects), and its high-water mark, which the kernel keeps between two readings;
+//!   `memory.limit_in_bytes` the limit, past which the kernel first reclaims the pages it can
+//!   (the file pages the run read) and then ends the run's largest process (`oom_kill` in
+//!   `memory.oom_control`): the run is over its memory limit;
 //! - `pids.max`: the most processes and threads at once.
 //!
 //! A run's groups are a **slot**'s, reused run after run: joining a group of cgroup v1 waits for
 //! an RCU grace period of the kernel (some 15 ms on a machine at rest, longer than most runs), so
 //! no run joins one. Each slot has a thread of its own that joined the slot's groups once (its
-//! thread id written to each `tasks`) and does nothing but fork the runs' first processes, which
-//! are born in the groups. Slots are taken by one run at a time, and only once the previous
-//! run's processes have all ended (the slot's `tasks` holds its thread alone, else the slot is
-//! set aside and a new one made); before each run the slot's counters are reset
+//! thread id written to each `tasks`) and starts the runs' inits, which are born in the groups:
+//! through the slot's own keeper program, which the thread started (so that it was born there
+//! too), or itself. Slots are taken by one run at a time, and only once the previous run's
+//! processes have all ended (the slot's `tasks` holds its thread and its keeper alone, else the
+//! slot is set aside and a new one made); before each run the slot's counters are reset
 //! (`cpuacct.usage`, `memory.max_usage_in_bytes`), the memory it still holds from earlier runs
 //! (slab, file pages) reclaimed (`memory.force_empty`) when it is more than
 //! [`RECLAIMED_ABOVE`], what remains taken as the run's baseline (added to its limit,
-//! subtracted from its readings), and the out-of-memory count noted. The slot's thread is charged no memory (a process's pages are charged to the
-//! group of its leader's, referee's main thread) and no CPU time the run reports (that is the
-//! run's init's count of its own processes); `pids.max` leaves it room.
+//! subtracted from its readings), and the out-of-memory count noted. The CPU time a run reports
+//! is the slot's count less what the starter and the init took for it (each says so).
 //!
 //! While an audit lives it holds a lock on a file named after its groups
 //! (`/run/referee-cgroups/NAME`): groups whose lock nobody holds were left by an audit that was
-//! killed, and the next audit removes them. A process id could not say so: audits run in PID
-//! namespaces of their own see one another's ids as other processes' or none.
+//! killed, and the next audit ends what is left in them and removes them. A process id could
+//! not say so: audits run in PID namespaces of their own see one another's ids as other
+//! processes' or none.
 
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+use crate::child::Steps;
+use crate::keeper::Keeper;
+use crate::start::{self, RunEnds, StartError, Started};
 
 /// The most memory earlier runs may leave charged to a slot for the next run to keep as its
 /// baseline without a reclaim. Reclaiming (`memory.force_empty`) drains every CPU's charge
@@ -49,9 +54,6 @@ use std::time::Duration;
 /// limit, so the limit holds within this much.
 pub(crate) const RECLAIMED_ABOVE: u64 = 4 << 20;
 
-/// The controllers a run's groups belong to, in the order of [`Slot::dirs`].
-const CONTROLLERS: [&str; 3] = ["cpuacct", "memory", "pids"];
-
 /// The audit's own group in each controller's hierarchy, under which its slots are.
 #[derive(Debug)]
 pub(crate) struct Cgroups {
@@ -61,6 +63,8 @@ pub(crate) struct Cgroups {
     made: AtomicU64,
     /// The slots no run holds now.
     free: Arc<Mutex<Vec<Slot>>>,
+    /// The keeper program each slot starts, if there is one.
+    keeper: Option<PathBuf>,
     /// The lock that says the groups are in use, and its file.
     _lock: std::fs::File,
     lock_path: PathBuf,
@@ -85,71 +89,38 @@ fn lock(name: &str, create: bool) -> Option<std::fs::File> {
     locked.then_some(file)
 }
 
-/// The directory of `controller`'s cgroup v1 hierarchy that this process belongs to, if the
-/// machine mounts one.
-fn own_group(controller: &str, mountinfo: &str, membership: &str) -> Option<PathBuf> {
-    // mountinfo: ID PARENT MAJ:MIN ROOT MOUNT-POINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER
-    let mount = mountinfo.lines().find_map(|line| {
-        let (before, after) = line.split_once(" - ")?;
-        let mut after = after.split(' ');
-        if after.next()? != "cgroup" {
-            return None;
-        }
-        let options = after.nth(1)?;
-        options
-            .split(',')
-            .any(|o| o == controller)
-            .then(|| before.split(' ').nth(4).map(PathBuf::from))?
-    })?;
-    // /proc/self/cgroup: ID:CONTROLLERS:PATH
-    let path = membership.lines().find_map(|line| {
-        let mut fields = line.splitn(3, ':');
-        let _ = fields.next()?;
-        let controllers = fields.next()?;
-        let path = fields.next()?;
-        controllers
-            .split(',')
-            .any(|c| c == controller)
-            .then_some(path)
-    })?;
-    Some(mount.join(path.trim_start_matches('/')))
-}
-
 impl Cgroups {
-    /// The audit's groups, made in this process's own group of each controller's hierarchy:
-    /// `None` when a hierarchy is missing or cannot be written (a normal user, a container
-    /// without them). Groups a killed audit left behind are removed first.
-    pub(crate) fn make() -> Option<Cgroups> {
-        let mountinfo = fs::read_to_string("/proc/self/mountinfo").ok()?;
-        let membership = fs::read_to_string("/proc/self/cgroup").ok()?;
+    /// The audit's groups, made in this process's own group of each hierarchy (`owns`, the
+    /// `cpuacct`, `memory` and `pids` ones): why not, when one cannot be written (a normal
+    /// user, a container without them). Groups a killed audit left behind are removed first.
+    /// Each slot's runs are started by `keeper` when given.
+    pub(crate) fn make(owns: &[PathBuf; 3], keeper: Option<PathBuf>) -> Result<Cgroups, String> {
         let name = format!(
             "referee-{}-{}",
             std::process::id(),
-            unique_number() % 1_000_000
+            super::unique_number() % 1_000_000
         );
-        fs::create_dir_all(LOCKS).ok()?;
-        let lock = lock(&name, true)?;
-        let owns = CONTROLLERS
-            .iter()
-            .map(|c| own_group(c, &mountinfo, &membership))
-            .collect::<Option<Vec<PathBuf>>>()?;
-        remove_abandoned(&owns);
+        fs::create_dir_all(LOCKS).map_err(|e| format!("{LOCKS}: {e}"))?;
+        let lock = lock(&name, true).ok_or_else(|| format!("{LOCKS}/{name}: cannot be locked"))?;
+        remove_abandoned(owns);
         let mut dirs = Vec::new();
         for own in owns {
             let dir = own.join(&name);
-            if fs::create_dir(&dir).is_err() {
+            if let Err(e) = fs::create_dir(&dir) {
                 for made in &dirs {
                     let _ = fs::remove_dir(made);
                 }
-                return None;
+                let _ = fs::remove_file(Path::new(LOCKS).join(&name));
+                return Err(format!("{}: {e}", dir.display()));
             }
             dirs.push(dir);
         }
-        let dirs: [PathBuf; 3] = dirs.try_into().ok()?;
-        Some(Cgroups {
+        let dirs: [PathBuf; 3] = dirs.try_into().expect("three controllers");
+        Ok(Cgroups {
             dirs,
             made: AtomicU64::new(0),
             free: Arc::new(Mutex::new(Vec::new())),
+            keeper,
             _lock: lock,
             lock_path: Path::new(LOCKS).join(name),
         })
@@ -166,7 +137,7 @@ impl Cgroups {
                 Some(slot) => drop(slot),
                 None => {
                     let n = self.made.fetch_add(1, Ordering::Relaxed);
-                    break Slot::new(&self.dirs, n)?;
+                    break Slot::new(&self.dirs, n, self.keeper.as_deref())?;
                 }
             }
         };
@@ -191,17 +162,9 @@ impl Drop for Cgroups {
     }
 }
 
-/// A number that differs from one call to the next (the time and a counter).
-fn unique_number() -> u64 {
-    static COUNT: AtomicU64 = AtomicU64::new(0);
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos() as u64);
-    now.wrapping_add(COUNT.fetch_add(1, Ordering::Relaxed))
-}
-
 /// Removes the `referee-...` groups under each of `owns` whose lock nobody holds (an audit
-/// killed before it could remove them), with their runs' groups, then their locks.
+/// killed before it could remove them), with their runs' groups, ending what is left in them,
+/// then their locks.
 fn remove_abandoned(owns: &[PathBuf]) {
     let Ok(entries) = fs::read_dir(LOCKS) else {
         return;
@@ -213,6 +176,7 @@ fn remove_abandoned(owns: &[PathBuf]) {
         }
         if let Some(_lock) = lock(&name, false) {
             for own in owns {
+                kill_within(&own.join(&name));
                 remove_group(&own.join(&name));
             }
             let _ = fs::remove_file(entry.path());
@@ -220,9 +184,35 @@ fn remove_abandoned(owns: &[PathBuf]) {
     }
 }
 
+/// Kills every process in group `dir` and the groups under it.
+fn kill_within(dir: &Path) {
+    if let Ok(entries) = fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                kill_within(&entry.path());
+            }
+        }
+    }
+    for pid in pids(&dir.join("cgroup.procs")) {
+        // SAFETY: a plain system call.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+}
+
+/// The process ids listed in `file` (a `cgroup.procs` or `tasks`).
+fn pids(file: &Path) -> Vec<i32> {
+    fs::read_to_string(file)
+        .map(|text| {
+            text.lines()
+                .filter_map(|l| l.trim().parse().ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Removes group `dir` and the groups under it (each empty of processes), retrying a moment
 /// while the kernel finishes with a group whose last process just ended.
-fn remove_group(dir: &Path) {
+pub(crate) fn remove_group(dir: &Path) {
     if let Ok(entries) = fs::read_dir(dir) {
         for entry in entries.flatten() {
             if entry.file_type().is_ok_and(|t| t.is_dir()) {
@@ -240,24 +230,31 @@ fn remove_group(dir: &Path) {
     }
 }
 
-/// What a slot's thread is asked: a command to spawn, and where the child goes.
-type Request = (Command, mpsc::Sender<io::Result<Child>>);
+/// A piece of work for a slot's thread.
+type Job = Box<dyn FnOnce() + Send>;
 
-/// Groups reused run after run, and the thread in them that forks each run's first process.
+/// Groups reused run after run, the thread in them that starts each run (or starts the
+/// slot's keeper program, which does).
 #[derive(Debug)]
 struct Slot {
     /// Its `cpuacct`, `memory` and `pids` groups.
     dirs: [PathBuf; 3],
-    /// Where its thread takes requests (`None` once it is told to end).
-    requests: Option<mpsc::Sender<Request>>,
+    /// Where its thread takes work (`None` once it is told to end).
+    jobs: Option<mpsc::Sender<Job>>,
     /// Its thread, and that thread's id.
     thread: Option<JoinHandle<()>>,
     tid: i32,
+    /// The slot's keeper program, started by its thread.
+    keeper: Option<Keeper>,
+    /// The read end of a pipe whose write end the slot holds: the inits its thread starts see
+    /// its end.
+    alive: (std::os::fd::OwnedFd, std::os::fd::OwnedFd),
 }
 
 impl Slot {
-    /// Slot `n`'s groups under each of `bases`, and its thread, which has joined them.
-    fn new(bases: &[PathBuf; 3], n: u64) -> io::Result<Slot> {
+    /// Slot `n`'s groups under each of `bases`, its thread, which has joined them, and its
+    /// keeper program (from `keeper`, when given), which the thread started.
+    fn new(bases: &[PathBuf; 3], n: u64, keeper: Option<&Path>) -> io::Result<Slot> {
         let mut dirs = Vec::new();
         for base in bases {
             let dir = base.join(format!("slot-{n}"));
@@ -269,7 +266,7 @@ impl Slot {
         }
         let dirs: [PathBuf; 3] = dirs.try_into().expect("three controllers");
         let tasks: Vec<PathBuf> = dirs.iter().map(|d| d.join("tasks")).collect();
-        let (requests, taken) = mpsc::channel::<Request>();
+        let (jobs, taken) = mpsc::channel::<Job>();
         let (joined, has_joined) = mpsc::channel::<io::Result<i32>>();
         let thread = std::thread::Builder::new()
             .name(format!("run-slot-{n}"))
@@ -280,22 +277,43 @@ impl Slot {
                 let ok = joining.is_ok();
                 let _ = joined.send(joining.map(|()| tid));
                 if ok {
-                    for (mut command, reply) in taken {
-                        let _ = reply.send(command.spawn());
+                    for job in taken {
+                        job();
                     }
                 }
             });
+        let alive = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
         let mut slot = Slot {
             dirs,
-            requests: Some(requests),
+            jobs: Some(jobs),
             thread: None,
             tid: 0,
+            keeper: None,
+            alive,
         };
         slot.thread = Some(thread?);
         slot.tid = has_joined
             .recv()
             .map_err(|_| io::Error::other("a run slot's thread ended at once"))??;
+        if let Some(path) = keeper {
+            let path = path.to_path_buf();
+            slot.keeper = Some(slot.on_thread(move || Keeper::spawn(&path))??);
+        }
         Ok(slot)
+    }
+
+    /// Runs `work` on the slot's thread, its result back.
+    fn on_thread<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> io::Result<T> {
+        let (reply, done) = mpsc::channel();
+        let gone = || io::Error::other("a run slot's thread has ended");
+        self.jobs
+            .as_ref()
+            .ok_or_else(gone)?
+            .send(Box::new(move || {
+                let _ = reply.send(work());
+            }))
+            .map_err(|_| gone())?;
+        done.recv().map_err(|_| gone())
     }
 
     fn cpu(&self) -> &Path {
@@ -306,16 +324,23 @@ impl Slot {
         &self.dirs[1]
     }
 
-    /// Whether its groups hold its thread alone (every process of its last run has ended).
+    /// Whether its groups hold its thread and its keeper alone (every process of its last run
+    /// has ended).
     fn is_clear(&self) -> bool {
-        fs::read_to_string(self.cpu().join("tasks"))
-            .is_ok_and(|text| text.split_whitespace().eq([self.tid.to_string().as_str()]))
+        let mut expected = vec![self.tid];
+        expected.extend(self.keeper.as_ref().map(|k| k.pid() as i32));
+        expected.sort_unstable();
+        let mut tasks = pids(&self.cpu().join("tasks"));
+        tasks.sort_unstable();
+        tasks == expected
     }
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        self.requests = None;
+        // The keeper first: its thread must outlive it.
+        self.keeper = None;
+        self.jobs = None;
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
@@ -337,15 +362,6 @@ pub(crate) struct RunGroups {
     /// The kernel's count of processes it ended at the slot's memory ceiling, when the run
     /// began.
     kills_base: u64,
-}
-
-/// What a run's groups say.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Charged {
-    /// The CPU time of every thread that was in the group.
-    pub(crate) cpu: Duration,
-    /// The memory charged now.
-    pub(crate) memory: u64,
 }
 
 impl RunGroups {
@@ -378,33 +394,50 @@ impl RunGroups {
         }
         write(&dir.join("memory.max_usage_in_bytes"), "0")?;
         self.kills_base = self.kills();
-        // Its thread is one of the group's tasks.
+        // Its thread and its keeper are among the group's tasks.
         write(
             &self.slot().dirs[2].join("pids.max"),
-            &(processes + 1).to_string(),
+            &(processes + 2).to_string(),
         )
     }
 
-    /// Spawns `command` from the slot's thread: its first process is born in the groups.
-    pub(crate) fn spawn(&self, command: Command) -> io::Result<Child> {
-        let (reply, spawned) = mpsc::channel();
-        let gone = || io::Error::other("a run slot's thread has ended");
-        self.slot()
-            .requests
-            .as_ref()
-            .ok_or_else(gone)?
-            .send((command, reply))
-            .map_err(|_| gone())?;
-        spawned.recv().map_err(|_| gone())?
+    /// Starts a run taking `steps` with `ends` in the slot: by its keeper program, or from its
+    /// thread. `channel` is this process's end of the run's channel.
+    pub(crate) fn start(
+        &self,
+        steps: Steps,
+        ends: RunEnds,
+        channel: &std::os::fd::OwnedFd,
+    ) -> Result<Started, StartError> {
+        let slot = self.slot();
+        if let Some(keeper) = &slot.keeper {
+            return keeper.start(&steps, ends, None, channel);
+        }
+        let alive = slot
+            .alive
+            .0
+            .try_clone()
+            .map_err(|source| StartError {
+                step: crate::child::Step::Namespaces,
+                source,
+            })?;
+        slot.on_thread(move || {
+            use std::os::fd::AsFd;
+            start::start_here(&steps, ends, None, alive.as_fd())
+        })
+        .map_err(|source| StartError {
+            step: crate::child::Step::Namespaces,
+            source,
+        })?
     }
 
-    /// What the groups are charged now.
-    pub(crate) fn charged(&self) -> Charged {
-        Charged {
-            cpu: Duration::from_nanos(number(&self.slot().cpu().join("cpuacct.usage"))),
-            memory: number(&self.slot().memory().join("memory.usage_in_bytes"))
+    /// What the groups are charged now: CPU time, memory.
+    pub(crate) fn charged(&self) -> (Duration, u64) {
+        (
+            Duration::from_nanos(number(&self.slot().cpu().join("cpuacct.usage"))),
+            number(&self.slot().memory().join("memory.usage_in_bytes"))
                 .saturating_sub(self.memory_base),
-        }
+        )
     }
 
     /// The most memory the group was charged at once.
@@ -415,14 +448,7 @@ impl RunGroups {
 
     /// The kernel's count of processes ended at the memory ceiling.
     fn kills(&self) -> u64 {
-        fs::read_to_string(self.slot().memory().join("memory.oom_control"))
-            .ok()
-            .and_then(|text| {
-                text.lines()
-                    .find_map(|l| l.strip_prefix("oom_kill "))
-                    .and_then(|n| n.trim().parse::<u64>().ok())
-            })
-            .unwrap_or(0)
+        super::field(&self.slot().memory().join("memory.oom_control"), "oom_kill")
     }
 
     /// Whether the kernel ended a process of the run at the memory ceiling.
@@ -430,17 +456,14 @@ impl RunGroups {
         self.kills() > self.kills_base
     }
 
-    /// The processes in the run now (the slot's thread's process, the auditor, aside).
+    /// The processes in the run now (the auditing process and the slot's keeper aside).
     pub(crate) fn processes(&self) -> Vec<i32> {
         let own = std::process::id() as i32;
-        fs::read_to_string(self.slot().cpu().join("cgroup.procs"))
-            .map(|text| {
-                text.lines()
-                    .filter_map(|l| l.trim().parse().ok())
-                    .filter(|&p| p != own)
-                    .collect()
-            })
-            .unwrap_or_default()
+        let keeper = self.slot().keeper.as_ref().map(|k| k.pid() as i32);
+        pids(&self.slot().cpu().join("cgroup.procs"))
+            .into_iter()
+            .filter(|&p| p != own && Some(p) != keeper)
+            .collect()
     }
 }
 
@@ -467,30 +490,4 @@ fn number(path: &Path) -> u64 {
         .ok()
         .and_then(|t| t.trim().parse().ok())
         .unwrap_or(0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_controllers_group_is_found_from_mountinfo_and_membership() {
-        let mountinfo = "\
-35 24 0:31 / /sys/fs/cgroup/cpu rw,relatime shared:9 - cgroup cgroup rw,cpu
-36 24 0:32 / /sys/fs/cgroup/cpuacct rw,relatime shared:10 - cgroup cgroup rw,cpuacct
-37 24 0:33 / /sys/fs/cgroup/memory rw,relatime shared:11 - cgroup cgroup rw,memory
-38 24 0:34 / /sys/fs/cgroup/unified rw,relatime shared:12 - cgroup2 cgroup2 rw
-39 24 0:35 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct
-";
-        let membership = "4:memory:/process_api/abc\n2:cpuacct:/\n0::/\n";
-        assert_eq!(
-            own_group("memory", mountinfo, membership),
-            Some(PathBuf::from("/sys/fs/cgroup/memory/process_api/abc"))
-        );
-        assert_eq!(
-            own_group("cpuacct", mountinfo, membership),
-            Some(PathBuf::from("/sys/fs/cgroup/cpuacct"))
-        );
-        assert_eq!(own_group("pids", mountinfo, membership), None);
-    }
 }

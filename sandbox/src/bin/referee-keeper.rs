@@ -1,5 +1,6 @@
-//! `referee-keeper`: the first process of each confined run, spawned by `referee` from beside
-//! it; see the sandbox crate's `keeper` module. Not for running by hand.
+//! `referee-keeper`: the process that starts each confined run of a sandbox, started by the
+//! program that uses the sandbox from beside it; see the crate's `keeper` module. Not for
+//! running by hand.
 //!
 //! Its `main` is the C one: a keeper's life is a few system calls and an `exec`, and std's own
 //! start (the main thread's stack guard, found by reading `/proc/self/maps`) would be most of
