@@ -226,7 +226,11 @@ fn landlock(host: &Host, advice: &mut Vec<String>) -> Fact {
                 "ABI {a}: files, TCP, signals and abstract sockets, behind the run's namespaces"
             ),
         },
-        bearing: if abi > 0 { Bearing::Good } else { Bearing::Less },
+        bearing: if abi > 0 {
+            Bearing::Good
+        } else {
+            Bearing::Less
+        },
     }
 }
 
@@ -239,11 +243,7 @@ fn cgroups(host: &Host) -> Vec<Fact> {
                 "{} mounted ({}){}",
                 V1_CONTROLLERS.join(", "),
                 groups[0].display(),
-                if host.is_root() {
-                    ""
-                } else {
-                    ": root's alone"
-                }
+                if host.is_root() { "" } else { ": root's alone" }
             ),
             bearing: Bearing::Note,
         }),
@@ -255,8 +255,8 @@ fn cgroups(host: &Host) -> Vec<Fact> {
     }
     match &host.cgroup_v2 {
         Some(v2) => {
-            let offered = std::fs::read_to_string(v2.own.join("cgroup.controllers"))
-                .unwrap_or_default();
+            let offered =
+                std::fs::read_to_string(v2.own.join("cgroup.controllers")).unwrap_or_default();
             let has = V2_CONTROLLERS
                 .iter()
                 .all(|c| offered.split_whitespace().any(|o| o == *c));
@@ -297,7 +297,7 @@ fn cgroups(host: &Host) -> Vec<Fact> {
 /// Whether this process may make groups in `dir` and move itself there.
 fn writable(dir: &Path) -> bool {
     rustix::fs::access(dir, rustix::fs::Access::WRITE_OK).is_ok()
-        && rustix::fs::access(&dir.join("cgroup.procs"), rustix::fs::Access::WRITE_OK).is_ok()
+        && rustix::fs::access(dir.join("cgroup.procs"), rustix::fs::Access::WRITE_OK).is_ok()
 }
 
 fn keeper() -> Fact {

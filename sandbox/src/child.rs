@@ -251,7 +251,9 @@ impl Record {
 type Failure = (Step, i32);
 
 fn errno() -> i32 {
-    std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EIO)
+    std::io::Error::last_os_error()
+        .raw_os_error()
+        .unwrap_or(libc::EIO)
 }
 
 /// `Err((step, errno))` when a system call's `result` is negative.
@@ -330,7 +332,11 @@ pub(crate) unsafe fn init(steps: &Steps, exec: &Exec, fds: [RawFd; KEPT]) -> ! {
     if program == 0 {
         match become_program(steps, proc) {
             Ok(()) => {
-                libc::execve(steps.program.as_ptr(), exec.argv.as_ptr(), exec.env.as_ptr());
+                libc::execve(
+                    steps.program.as_ptr(),
+                    exec.argv.as_ptr(),
+                    exec.env.as_ptr(),
+                );
                 failed(Step::Exec, errno())
             }
             Err((step, errno)) => failed(step, errno),
@@ -465,7 +471,11 @@ unsafe fn mount(
     flags: libc::c_ulong,
     data: *const c_char,
 ) -> Result<(), Failure> {
-    check(step, libc::mount(source, target, kind, flags, data.cast()).into()).map(drop)
+    check(
+        step,
+        libc::mount(source, target, kind, flags, data.cast()).into(),
+    )
+    .map(drop)
 }
 
 /// Builds the run's root and `pivot_root`s into it: whether it has a procfs of its own.
@@ -476,7 +486,14 @@ unsafe fn build_root(steps: &Steps) -> Result<bool, Failure> {
     let none = std::ptr::null();
     let tmpfs = c"tmpfs".as_ptr();
     // Nothing mounted from here on reaches the machine's mounts.
-    mount(Step::Root, none, c"/".as_ptr(), none, libc::MS_REC | libc::MS_PRIVATE, none)?;
+    mount(
+        Step::Root,
+        none,
+        c"/".as_ptr(),
+        none,
+        libc::MS_REC | libc::MS_PRIVATE,
+        none,
+    )?;
     mount(
         Step::Root,
         tmpfs,
@@ -549,7 +566,14 @@ unsafe fn take(op: &Op) -> Result<bool, Failure> {
             device,
         } => {
             let flags = libc::MS_BIND | libc::MS_REC;
-            mount(Step::Root, source.as_ptr(), target.as_ptr(), none, flags, none)?;
+            mount(
+                Step::Root,
+                source.as_ptr(),
+                target.as_ptr(),
+                none,
+                flags,
+                none,
+            )?;
             let attr = MountAttr {
                 attr_set: if *device {
                     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC
@@ -617,7 +641,12 @@ unsafe fn become_program(steps: &Steps, proc: bool) -> Result<(), Failure> {
     check(Step::Processes, libc::chdir(steps.scratch.as_ptr()).into())?;
     check(
         Step::Processes,
-        libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, libc::CLOSE_RANGE_CLOEXEC),
+        libc::syscall(
+            libc::SYS_close_range,
+            3u32,
+            u32::MAX,
+            libc::CLOSE_RANGE_CLOEXEC,
+        ),
     )?;
     check(
         Step::Landlock,

@@ -174,10 +174,7 @@ fn malformed() -> io::Error {
 
 impl Decoder<'_> {
     fn number(&mut self) -> io::Result<u64> {
-        let (head, rest) = self
-            .bytes
-            .split_first_chunk::<8>()
-            .ok_or_else(malformed)?;
+        let (head, rest) = self.bytes.split_first_chunk::<8>().ok_or_else(malformed)?;
         self.bytes = rest;
         Ok(u64::from_le_bytes(*head))
     }
@@ -185,7 +182,9 @@ impl Decoder<'_> {
     /// A count of items, each at least 8 bytes long: no more than the bytes left can hold.
     fn count(&mut self) -> io::Result<usize> {
         let n = usize::try_from(self.number()?).map_err(|_| malformed())?;
-        (n <= self.bytes.len() / 8).then_some(n).ok_or_else(malformed)
+        (n <= self.bytes.len() / 8)
+            .then_some(n)
+            .ok_or_else(malformed)
     }
 
     fn string(&mut self) -> io::Result<CString> {
@@ -513,9 +512,8 @@ impl Keeper {
         let pid = i32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"));
         let errno = i32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes"));
         let step = u64::from_le_bytes(bytes[8..16].try_into().expect("8 bytes"));
-        let setup = Duration::from_nanos(u64::from_le_bytes(
-            bytes[16..].try_into().expect("8 bytes"),
-        ));
+        let setup =
+            Duration::from_nanos(u64::from_le_bytes(bytes[16..].try_into().expect("8 bytes")));
         match pidfd {
             Some(pidfd) if pid > 0 => Ok(Started {
                 pid,

@@ -40,6 +40,7 @@ mod seccomp;
 mod start;
 mod watch;
 
+pub use check::{check, Bearing, Check, Fact};
 pub use interrupt::{interrupt, interrupt_on_signals, interrupted, interrupted_by, past, Reaper};
 pub use run::{
     mebibytes, wall_cap, CommandError, Ending, Kept, Limits, Program, Run, PADDING_VARIABLE,
@@ -47,10 +48,9 @@ pub use run::{
 };
 pub use sandbox::{
     environment, Accounting, Confinement, Jail, Options, Sandbox, SandboxError, Workspace,
-    ADDRESS_GRACE, BUILD_FILES, BUILD_WRITES, NOBODY, OPEN_FILES, PATH, PROCESSES,
-    SCRATCH_FILES, STAGED_BYTES, SYSTEM,
+    ADDRESS_GRACE, BUILD_FILES, BUILD_WRITES, NOBODY, OPEN_FILES, PATH, PROCESSES, SCRATCH_FILES,
+    STAGED_BYTES, SYSTEM,
 };
-pub use check::{check, Bearing, Check, Fact};
 pub use seccomp::Refusal;
 pub use start::thread_cpu;
 pub use watch::sample_every;

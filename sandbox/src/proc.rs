@@ -143,7 +143,11 @@ pub(crate) fn held(pid: i32) -> u64 {
             let rest = ["VmRSS:", "VmSwap:", "VmPTE:"]
                 .iter()
                 .find_map(|key| line.strip_prefix(key))?;
-            rest.trim().trim_end_matches("kB").trim().parse::<u64>().ok()
+            rest.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
         })
         .sum::<u64>()
         .saturating_mul(1024)

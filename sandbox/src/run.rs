@@ -243,11 +243,7 @@ fn accounted(
         ),
         None => (None, Duration::ZERO, 0),
     };
-    let init_own = Duration::from_micros(
-        record
-            .or(watched.ready)
-            .map_or(0, |r| r.extra),
-    );
+    let init_own = Duration::from_micros(record.or(watched.ready).map_or(0, |r| r.extra));
     let (charged, charged_peak, out_of_memory) = match groups {
         Some(groups) => {
             let setup = match groups {
@@ -370,7 +366,9 @@ fn next_descriptor(channel: &OwnedFd, pidfd: &OwnedFd) -> io::Result<Option<Owne
         }
         if fds[0].revents().is_empty() && !fds[1].revents().is_empty() {
             let mut byte = [0u8; 1];
-            return Ok(crate::start::receive(channel.as_raw_fd(), &mut byte)?.and_then(|(_, fd)| fd));
+            return Ok(
+                crate::start::receive(channel.as_raw_fd(), &mut byte)?.and_then(|(_, fd)| fd)
+            );
         }
     }
 }
@@ -810,7 +808,10 @@ fn descriptors(
                 return Err(failed.into());
             }
             gone?;
-            Err(io::Error::other("the sandbox's listener of forbidden calls did not come back").into())
+            Err(
+                io::Error::other("the sandbox's listener of forbidden calls did not come back")
+                    .into(),
+            )
         }
     }
 }
@@ -852,15 +853,10 @@ fn wait_for(init: &Started) -> io::Result<()> {
         }
     }
     if init.child {
-        loop {
-            match rustix::process::waitid(
-                rustix::process::WaitId::PidFd(init.pidfd.as_fd()),
-                rustix::process::WaitIdOptions::EXITED,
-            ) {
-                Err(rustix::io::Errno::INTR) => {}
-                _ => break,
-            }
-        }
+        while let Err(rustix::io::Errno::INTR) = rustix::process::waitid(
+            rustix::process::WaitId::PidFd(init.pidfd.as_fd()),
+            rustix::process::WaitIdOptions::EXITED,
+        ) {}
     }
     Ok(())
 }

@@ -378,7 +378,8 @@ impl Sandbox {
             Err(Refused::Not(reason)) => (None, Some(reason)),
         };
         // A cgroup v1 slot has its own keeper; the sandbox's starts the other runs.
-        let starter = Starter::new(keeper.as_deref()).map_err(|source| SandboxError::Keeper { source })?;
+        let starter =
+            Starter::new(keeper.as_deref()).map_err(|source| SandboxError::Keeper { source })?;
         let sandbox = Arc::new(Sandbox {
             landlock: host.landlock_abi,
             host,
@@ -985,7 +986,10 @@ impl Jail {
                 b.bind(path, false)?;
             }
             seen.push(path.clone());
-            reads.push((path.clone(), std::fs::metadata(path).is_ok_and(|m| m.is_dir())));
+            reads.push((
+                path.clone(),
+                std::fs::metadata(path).is_ok_and(|m| m.is_dir()),
+            ));
         }
         let mut devices = Vec::new();
         for device in DEVICES.map(Path::new) {
@@ -1054,10 +1058,7 @@ impl Jail {
             (libc::RLIMIT_MSGQUEUE, 0),
         ];
         if !counted {
-            limits.push((
-                libc::RLIMIT_AS,
-                bounds.memory.saturating_add(ADDRESS_GRACE),
-            ));
+            limits.push((libc::RLIMIT_AS, bounds.memory.saturating_add(ADDRESS_GRACE)));
         }
         let policy = Policy {
             memory: if counted {
@@ -1088,7 +1089,7 @@ impl Jail {
         let root = sandbox.root();
         Ok(Steps {
             as_root: sandbox.as_nobody,
-            limits: limits.into_iter().map(|(r, v)| (r as u32, v)).collect(),
+            limits: limits.into_iter().collect(),
             processes: PROCESSES,
             root: Builder::c(&root)?,
             root_options: cstring("size=1m,nr_inodes=4096,mode=0755")?,
@@ -1181,8 +1182,8 @@ pub(crate) fn limit_unconfined(command: &mut std::process::Command, memory: u64)
     // SAFETY: the closure makes system calls only.
     unsafe {
         command.pre_exec(move || {
-            crate::child::limit(libc::RLIMIT_CORE as u32, 0)?;
-            crate::child::limit(libc::RLIMIT_STACK as u32, memory)
+            crate::child::limit(libc::RLIMIT_CORE, 0)?;
+            crate::child::limit(libc::RLIMIT_STACK, memory)
         });
     }
 }

@@ -110,8 +110,8 @@ pub(crate) fn start(
         source,
     };
     let exec = Exec::of(steps);
-    let (go_read, go_write) =
-        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(|e| namespaces(e.into()))?;
+    let (go_read, go_write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
+        .map_err(|e| namespaces(e.into()))?;
     let fds = [
         ends.stdin.as_raw_fd(),
         ends.stdout.as_raw_fd(),
@@ -208,17 +208,17 @@ pub(crate) fn cstring(text: impl Into<Vec<u8>>) -> io::Result<CString> {
     CString::new(text).map_err(|e| {
         io::Error::new(
             io::ErrorKind::InvalidInput,
-            format!(
-                "a NUL byte in {:?}",
-                String::from_utf8_lossy(&e.into_vec())
-            ),
+            format!("a NUL byte in {:?}", String::from_utf8_lossy(&e.into_vec())),
         )
     })
 }
 
 /// Receives a descriptor sent on `socket` with a message of at most `bytes.len()` bytes, if one
 /// is waiting: the bytes read, and the descriptor if one came.
-pub(crate) fn receive(socket: RawFd, bytes: &mut [u8]) -> io::Result<Option<(usize, Option<OwnedFd>)>> {
+pub(crate) fn receive(
+    socket: RawFd,
+    bytes: &mut [u8],
+) -> io::Result<Option<(usize, Option<OwnedFd>)>> {
     #[repr(C, align(8))]
     struct Control([u8; 32]);
     let mut control = Control([0; 32]);

@@ -398,8 +398,11 @@ impl<'a> Watch<'a> {
             self.stderr
                 .as_ref()
                 .map(|p| (Slot::Stderr, p.as_fd(), PollFlags::IN)),
-            (self.exited_at.is_none() || self.report.is_some())
-                .then(|| (Slot::Exit, self.pidfd, PollFlags::IN)),
+            (self.exited_at.is_none() || self.report.is_some()).then_some((
+                Slot::Exit,
+                self.pidfd,
+                PollFlags::IN,
+            )),
             self.listener
                 .as_ref()
                 .map(|l| (Slot::Notices, l.as_fd(), PollFlags::IN)),

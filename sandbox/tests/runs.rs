@@ -45,7 +45,10 @@ fn both(sandbox: &Arc<Sandbox>, script: &str) -> [Program; 2] {
 fn a_program_reads_its_input_and_exits() {
     let sandbox = sandbox();
     // Shell built-ins only: where no control group counts a run, it is one process.
-    for program in both(&sandbox, "read -r line; echo \"$line\"; echo done >&2; exit 3") {
+    for program in both(
+        &sandbox,
+        "read -r line; echo \"$line\"; echo done >&2; exit 3",
+    ) {
         let run = program.run(b"hello\n", &limits(5000), None).unwrap();
         assert_eq!(run.ending, Ending::Exited(3), "{run:?}");
         assert_eq!(run.stdout, b"hello\n");
@@ -75,7 +78,11 @@ fn hostile_programs_are_ended() {
             "{run:?}"
         );
     } else {
-        assert_eq!(run.ending, Ending::Forbidden(Refusal { call: "fork" }), "{run:?}");
+        assert_eq!(
+            run.ending,
+            Ending::Forbidden(Refusal { call: "fork" }),
+            "{run:?}"
+        );
     }
     // Standard input closed at once, a large input unread.
     for program in both(&sandbox, "exec 0<&-; echo closed") {
@@ -195,8 +202,7 @@ fn a_deadline_cuts_a_run_without_blaming_the_program() {
 #[test]
 fn memory_over_the_limit_ends_the_run() {
     let sandbox = sandbox();
-    let hog =
-        |script: &str| Program::from_argv(vec!["python3".into(), "-c".into(), script.into()]);
+    let hog = |script: &str| Program::from_argv(vec!["python3".into(), "-c".into(), script.into()]);
     let limits = Limits {
         memory: 100 << 20,
         ..limits(30_000)
@@ -282,11 +288,10 @@ fn a_confined_run_is_held_to_its_sandbox() {
     let sandbox = sandbox();
     let confined = |script: &str| sh(script).confined(&sandbox).unwrap();
     // A forbidden call ends the run, named.
-    let run = confined(
-        "exec python3 -c 'import socket; socket.socket().connect((\"127.0.0.1\", 9))'",
-    )
-    .run(b"", &limits(10_000), None)
-    .unwrap();
+    let run =
+        confined("exec python3 -c 'import socket; socket.socket().connect((\"127.0.0.1\", 9))'")
+            .run(b"", &limits(10_000), None)
+            .unwrap();
     assert_eq!(
         run.ending,
         Ending::Forbidden(Refusal { call: "connect" }),
@@ -348,16 +353,20 @@ fn a_run_sees_its_own_root_processes_and_network_only() {
     let lines: Vec<&str> = text.lines().collect();
     // The system's directories (those of the machine), the devices, its own /proc, and
     // the path down to its scratch.
-    let top = sandbox.scratch().components().nth(1).map(|c| {
-        c.as_os_str().to_string_lossy().to_string()
-    });
-    let mut expected: Vec<String> = ["usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "opt"]
-        .iter()
-        .filter(|d| Path::new("/").join(d).symlink_metadata().is_ok())
-        .map(|d| d.to_string())
-        .chain(["sys", "dev", "proc"].map(String::from))
-        .chain(top)
-        .collect();
+    let top = sandbox
+        .scratch()
+        .components()
+        .nth(1)
+        .map(|c| c.as_os_str().to_string_lossy().to_string());
+    let mut expected: Vec<String> = [
+        "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "opt",
+    ]
+    .iter()
+    .filter(|d| Path::new("/").join(d).symlink_metadata().is_ok())
+    .map(|d| d.to_string())
+    .chain(["sys", "dev", "proc"].map(String::from))
+    .chain(top)
+    .collect();
     expected.sort();
     expected.dedup();
     let listed: Vec<String> = lines[0]
@@ -397,7 +406,11 @@ fn children_the_kernel_reaps_are_counted_or_refused() {
         assert_eq!(run.ending, Ending::Exited(0), "{run:?}");
         assert!(run.cpu >= Duration::from_millis(1150), "{run:?}");
     } else {
-        assert_eq!(run.ending, Ending::Forbidden(Refusal { call: "fork" }), "{run:?}");
+        assert_eq!(
+            run.ending,
+            Ending::Forbidden(Refusal { call: "fork" }),
+            "{run:?}"
+        );
     }
 }
 
@@ -417,4 +430,3 @@ fn programs_that_cannot_start_are_errors() {
     assert!(Program::parse("a 'b").is_err());
     assert!(Program::parse("  ").is_err());
 }
-

@@ -110,7 +110,12 @@ pub(super) struct AuditArgs {
     /// A cgroup v2 directory you may manage (a subtree delegated to you), under which each
     /// run's control group is made: the kernel's accounting for a normal user
     /// (docs/security.md). By default referee's own group, where it may write there.
-    #[arg(long, value_name = "DIR", env = "REFEREE_CGROUP", conflicts_with = "unconfined")]
+    #[arg(
+        long,
+        value_name = "DIR",
+        env = "REFEREE_CGROUP",
+        conflicts_with = "unconfined"
+    )]
     pub(super) cgroup: Option<PathBuf>,
     /// Run the programs with the auditor's rights, outside the sandbox: for programs you trust,
     /// on a kernel without a mechanism the sandbox needs (docs/security.md). Their limits
@@ -330,7 +335,7 @@ impl AuditArgs {
             cgroup: self.cgroup.clone(),
         })
         .map(Some)
-            .map_err(|e| crate::cli::refused::NoSandbox(e).into())
+        .map_err(|e| crate::cli::refused::NoSandbox(e).into())
     }
 
     /// The settings of an audit of `programs` programs judging `G`.

@@ -30,7 +30,12 @@ pub struct RunArgs {
     allow_read: Vec<PathBuf>,
     /// A cgroup v2 directory you may manage, under which the run's control group is made
     /// (as `audit --cgroup`).
-    #[arg(long, value_name = "DIR", env = "REFEREE_CGROUP", conflicts_with = "unconfined")]
+    #[arg(
+        long,
+        value_name = "DIR",
+        env = "REFEREE_CGROUP",
+        conflicts_with = "unconfined"
+    )]
     cgroup: Option<PathBuf>,
     /// Run the program with your rights, outside the sandbox (its limits still hold).
     #[arg(long, conflicts_with = "allow_read")]

@@ -167,5 +167,9 @@ fn nothing_of_a_run_outlives_referee_killed_at_once() {
     let again = contest.audit_here(&["--cases", "2", "--timeout", "2"]);
     let _ = again;
     let left = groups_of(pid);
-    assert_eq!(left, Vec::<std::path::PathBuf>::new(), "groups left after the next audit");
+    assert_eq!(
+        left,
+        Vec::<std::path::PathBuf>::new(),
+        "groups left after the next audit"
+    );
 }

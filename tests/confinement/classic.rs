@@ -69,7 +69,10 @@ fn a_contest_of_attacks_is_contained_and_judged_as_a_judge_systems_sandbox_would
             // One process a run where no control group counts them: its first fork ends it.
             assert_eq!(p["does"], "run_time_error", "{name}: {p:?}\n{err}");
             let rows = findings(out, name);
-            assert_eq!(rows[0]["exit"], "forbidden: fork", "{name}: {rows:?}\n{err}");
+            assert_eq!(
+                rows[0]["exit"], "forbidden: fork",
+                "{name}: {rows:?}\n{err}"
+            );
             continue;
         }
         assert_eq!(p["does"], *class, "{name}: {p:?}\n{err}");

@@ -177,7 +177,10 @@ fn package(dir: &Path, memory: u64, submissions: &[(&str, &str)], targets: &Targ
     let example = repo().join("examples/contest/pousse");
     copy_tree(&example.join("data"), &package.join("data"));
     for group in ["sample", "secret"] {
-        for entry in fs::read_dir(package.join("data").join(group)).unwrap().flatten() {
+        for entry in fs::read_dir(package.join("data").join(group))
+            .unwrap()
+            .flatten()
+        {
             let path = entry.path();
             if path.extension().is_some_and(|e| e == "in")
                 && entry.metadata().unwrap().len() > LARGEST_DATA

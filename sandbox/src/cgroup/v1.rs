@@ -202,11 +202,7 @@ fn kill_within(dir: &Path) {
 /// The process ids listed in `file` (a `cgroup.procs` or `tasks`).
 fn pids(file: &Path) -> Vec<i32> {
     fs::read_to_string(file)
-        .map(|text| {
-            text.lines()
-                .filter_map(|l| l.trim().parse().ok())
-                .collect()
-        })
+        .map(|text| text.lines().filter_map(|l| l.trim().parse().ok()).collect())
         .unwrap_or_default()
 }
 
@@ -303,7 +299,10 @@ impl Slot {
     }
 
     /// Runs `work` on the slot's thread, its result back.
-    fn on_thread<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> io::Result<T> {
+    fn on_thread<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> io::Result<T> {
         let (reply, done) = mpsc::channel();
         let gone = || io::Error::other("a run slot's thread has ended");
         self.jobs
@@ -413,14 +412,10 @@ impl RunGroups {
         if let Some(keeper) = &slot.keeper {
             return keeper.start(&steps, ends, None, channel);
         }
-        let alive = slot
-            .alive
-            .0
-            .try_clone()
-            .map_err(|source| StartError {
-                step: crate::child::Step::Namespaces,
-                source,
-            })?;
+        let alive = slot.alive.0.try_clone().map_err(|source| StartError {
+            step: crate::child::Step::Namespaces,
+            source,
+        })?;
         slot.on_thread(move || {
             use std::os::fd::AsFd;
             start::start_here(&steps, ends, None, alive.as_fd())

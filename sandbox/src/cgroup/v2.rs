@@ -127,7 +127,10 @@ impl Subtree {
             })
             .map_err(|e| {
                 remove_group(&subtree);
-                format!("moving referee into {}: {e}", subtree.join("self").display())
+                format!(
+                    "moving referee into {}: {e}",
+                    subtree.join("self").display()
+                )
             })?;
         let leaf = subtree.join("self");
         let undo = |message: String, moved: bool| {
@@ -138,8 +141,8 @@ impl Subtree {
             message
         };
         let base_is_root = base == mount;
-        let enabled_in_base = enable(base, &subtree, &offered)
-            .map_err(|(message, moved)| undo(message, moved))?;
+        let enabled_in_base =
+            enable(base, &subtree, &offered).map_err(|(message, moved)| undo(message, moved))?;
         let probe = leaf.join("memory.peak");
         Ok(Subtree {
             base: base.to_path_buf(),
@@ -155,7 +158,8 @@ impl Subtree {
     fn for_run(&self, memory: u64, processes: u64) -> io::Result<RunGroups> {
         let n = self.made.fetch_add(1, Ordering::Relaxed);
         let dir = self.subtree.join(format!("run-{n}"));
-        fs::create_dir(&dir).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+        fs::create_dir(&dir)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
         let mut groups = RunGroups {
             fd: None,
             has_peak: self.has_peak,
@@ -172,7 +176,9 @@ impl Subtree {
         write(&groups.dir.join("pids.max"), &processes.to_string())?;
         let fd = rustix::fs::open(
             &groups.dir,
-            rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::CLOEXEC,
+            rustix::fs::OFlags::DIRECTORY
+                | rustix::fs::OFlags::RDONLY
+                | rustix::fs::OFlags::CLOEXEC,
             rustix::fs::Mode::empty(),
         )?;
         groups.fd = Some(fd);
@@ -196,7 +202,11 @@ impl Drop for Subtree {
         // controllers this sandbox enabled there are off again.
         let mut out = self.base_is_root && write(&self.base.join("cgroup.procs"), &own).is_ok();
         if !out && !self.enabled_in_base.is_empty() {
-            let off: Vec<String> = self.enabled_in_base.iter().map(|c| format!("-{c}")).collect();
+            let off: Vec<String> = self
+                .enabled_in_base
+                .iter()
+                .map(|c| format!("-{c}"))
+                .collect();
             let _ = write(&self.subtree.join("cgroup.subtree_control"), &off.join(" "));
             out = write(&self.base.join("cgroup.subtree_control"), &off.join(" ")).is_ok()
                 && write(&self.base.join("cgroup.procs"), &own).is_ok();
@@ -242,7 +252,11 @@ fn enable(base: &Path, subtree: &Path, offered: &[&str]) -> Result<Vec<String>, 
                 ""
             };
             (
-                format!("enabling {} in {}: {e}{busy}", names.join(" "), base.display()),
+                format!(
+                    "enabling {} in {}: {e}{busy}",
+                    names.join(" "),
+                    base.display()
+                ),
                 true,
             )
         })?;
@@ -331,7 +345,10 @@ impl RunGroups {
     /// What the group is charged now: CPU time, memory.
     pub(crate) fn charged(&self) -> (Duration, u64) {
         let cpu = Duration::from_micros(super::field(&self.dir.join("cpu.stat"), "usage_usec"));
-        let memory = read(&self.dir.join("memory.current")).trim().parse().unwrap_or(0);
+        let memory = read(&self.dir.join("memory.current"))
+            .trim()
+            .parse()
+            .unwrap_or(0);
         self.seen.fetch_max(memory, Ordering::Relaxed);
         (cpu, memory)
     }
@@ -339,7 +356,10 @@ impl RunGroups {
     /// The most memory the group was charged at once.
     pub(crate) fn peak_memory(&self) -> u64 {
         let peak = if self.has_peak {
-            read(&self.dir.join("memory.peak")).trim().parse().unwrap_or(0)
+            read(&self.dir.join("memory.peak"))
+                .trim()
+                .parse()
+                .unwrap_or(0)
         } else {
             0
         };
