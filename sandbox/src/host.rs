@@ -2,7 +2,7 @@
 //! anything: the kernel, the user, Landlock's ABI, user namespaces and what restricts them,
 //! seccomp, and the control groups mounted (cgroup v1 hierarchies, the cgroup v2 one, this
 //! process's group in each). [`crate::Sandbox::probe`] chooses the walls and the accounting
-//! from it; [`crate::check`] says it all in words.
+//! from it; [`crate::check()`] says it all in words.
 
 use std::path::{Path, PathBuf};
 
@@ -31,7 +31,7 @@ pub struct Host {
     pub apparmor_restricts_userns: Option<bool>,
     /// Whether seccomp filters can notify a listener (`user_notif` among the actions).
     pub seccomp_notify: bool,
-    /// The cgroup v1 hierarchies of [`V1_CONTROLLERS`] mounted, with this process's group in
+    /// The cgroup v1 hierarchies of `V1_CONTROLLERS` mounted, with this process's group in
     /// each (all three, or none).
     pub cgroup_v1: Option<[PathBuf; 3]>,
     /// The cgroup v2 hierarchy, when mounted.
@@ -164,19 +164,25 @@ fn cgroup_v1(mountinfo: &str, membership: &str) -> Option<[PathBuf; 3]> {
     groups.try_into().ok()
 }
 
+/// The group of the cgroup v2 hierarchy mounted at `mount` that `membership` (a
+/// `/proc/PID/cgroup`) names: its `0::PATH` line.
+pub(crate) fn v2_group(mount: &Path, membership: &str) -> Option<PathBuf> {
+    let path = membership.lines().find_map(|l| l.strip_prefix("0::"))?;
+    Some(mount.join(path.trim_start_matches('/')))
+}
+
 /// The cgroup v2 hierarchy and this process's group in it.
 fn cgroup_v2(mountinfo: &str, membership: &str) -> Option<CgroupV2> {
     let mount = mounts(mountinfo)
         .find_map(|(point, kind, _)| (kind == "cgroup2").then(|| PathBuf::from(point)))?;
-    // The line of the unified hierarchy: 0::PATH.
-    let path = membership.lines().find_map(|l| l.strip_prefix("0::"))?;
+    let own = v2_group(&mount, membership)?;
     let controllers = std::fs::read_to_string(mount.join("cgroup.controllers"))
         .unwrap_or_default()
         .split_whitespace()
         .map(str::to_string)
         .collect();
     Some(CgroupV2 {
-        own: mount.join(path.trim_start_matches('/')),
+        own,
         mount,
         controllers,
     })

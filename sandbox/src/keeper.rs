@@ -6,7 +6,7 @@
 //! tables and write-protects all its memory, so that each of its threads then pays a fault, a
 //! copy and a TLB flush on every other CPU for each page it writes while the copy lives, and
 //! an `exec` of a program per run costs a millisecond here. The keeper is `exec`ed once; each
-//! run's init is a copy of its few pages ([`crate::start`]).
+//! run's init is a copy of its few pages (`start.rs`).
 //!
 //! The protocol: the keeper's standard input is a sequenced-packet socket. Each request is one
 //! packet: a run's steps, encoded as below, with five or six descriptors (the program's

@@ -11,11 +11,22 @@
 #
 # The guest's root is this machine's `/`, shared read-only by 9p under an overlay on a tmpfs;
 # the guest writes its results in a second share, OUT/KERNEL. Kernel packages are cached in
-# target/kernels. Needs root, qemu-system-x86, busybox-static, kmod, cpio and xz-utils.
+# target/kernels. Needs root; installs qemu-system-x86, busybox-static, kmod, cpio and xz-utils.
+# The host's variables named GUEST_* are set in the guest too.
 # Usage: scripts/ci/kernels.sh OUT GUEST-SCRIPT [KERNEL...]  (default: debian-6.1 debian-6.12)
 # Exits 0 when the guest script exited 0 on every kernel.
 set -euo pipefail
+shopt -s inherit_errexit
 cd "$(dirname "$0")/../.."
+packages=(qemu-system-x86 busybox-static kmod cpio xz-utils)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update -q >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+fi
 out=$(realpath -m "$1")
 guest=$(realpath "$2")
 shift 2
@@ -133,6 +144,7 @@ for name in "$@"; do
   cat > "$share/boot.sh" <<BOOT
 #!/bin/bash
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
+$(for v in "${!GUEST_@}"; do printf 'export %s=%q\n' "$v" "${!v}"; done)
 mount -t tmpfs -o mode=1777,size=8g tmpfs /tmp
 mount -t tmpfs -o mode=755 tmpfs /run
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
@@ -147,8 +159,8 @@ echo o > /proc/sysrq-trigger
 BOOT
   echo "== $name: $(cat "$dir/package")"
   started=$(date +%s)
-  # Hang guard: two hours (software emulation is some 20 times slower than this machine).
-  timeout 7200 qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$(nproc)" -m 8192 \
+  # Hang guard: an hour a kernel (software emulation is some 20 times slower than this machine).
+  timeout 3600 qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$(nproc)" -m 8192 \
     -nographic -no-reboot -nic none \
     -kernel "$dir/vmlinuz" -initrd "$dir/initrd" \
     -append "console=ttyS0 panic=-1 quiet" \

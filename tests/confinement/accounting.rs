@@ -143,9 +143,10 @@ fn contained(marker: &str, attacks: &[Attack], timeout: &str) {
             assert_eq!(rows[0]["exit"], want.exit, "{name}: {rows:?}\n{err}");
         }
         if counted && want.kind == "timeout" {
-            // The CPU time said is the group's: every process, whoever reaped it.
+            // The CPU time said is the group's: every process, whoever reaped it, about the
+            // limit it was stopped at (the init's own time, a few milliseconds, not counted).
             let cpu: u64 = rows[0]["cpu-millis"].parse().unwrap();
-            assert!(cpu >= 1000, "{name}: {rows:?}\n{err}");
+            assert!(cpu >= 900, "{name}: {rows:?}\n{err}");
         }
     }
     assert_eq!(contest.traces(), Vec::<String>::new(), "{err}");

@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use super::v1::remove_group;
-use crate::host::V2_CONTROLLERS;
+use crate::host::{v2_group, V2_CONTROLLERS};
 
 /// The sandbox's subtree: the process's, shared by its sandboxes.
 #[derive(Debug, Clone)]
@@ -109,6 +109,20 @@ impl Subtree {
                 "{} offers no {} controller (cgroup.controllers)",
                 base.display(),
                 missing.join(" or ")
+            ));
+        }
+        let own = fs::read_to_string("/proc/self/cgroup")
+            .ok()
+            .and_then(|membership| v2_group(mount, &membership));
+        if !own.as_deref().is_some_and(|own| own.starts_with(base)) {
+            return Err(format!(
+                "this process is in the group {}, outside {}: cgroup v2 moves a process only \
+                 between groups under one its user may write; start it inside {} (e.g. \
+                 systemd-run --user --scope -p Delegate=yes, or its PID written into a leaf's \
+                 cgroup.procs)",
+                own.map_or("?".to_string(), |o| o.display().to_string()),
+                base.display(),
+                base.display()
             ));
         }
         remove_abandoned(base);
