@@ -599,11 +599,13 @@ unsafe fn take(op: &Op) -> Result<bool, Failure> {
         }
         // Where the kernel refuses a procfs (a container whose /proc is partly hidden), the run
         // has none: it sees no process at all.
+        // Read-only: nothing of a process's settings (`oom_score_adj` among them) is the run's
+        // to write there.
         Op::Proc(path) => Ok(libc::mount(
             c"proc".as_ptr(),
             path.as_ptr(),
             c"proc".as_ptr(),
-            libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+            libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC | libc::MS_RDONLY,
             std::ptr::null(),
         ) == 0),
     }

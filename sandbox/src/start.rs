@@ -166,7 +166,8 @@ pub(crate) fn start(
     Ok((pid, pidfd))
 }
 
-/// Writes the uid and gid maps of the new init `pid` (see the module's documentation).
+/// Writes the uid and gid maps of the new init `pid` (see the module's documentation), and as
+/// root its OOM score adjustment.
 fn map_identity(pid: i32) -> io::Result<()> {
     // SAFETY: plain system calls.
     let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
@@ -175,6 +176,10 @@ fn map_identity(pid: i32) -> io::Result<()> {
             .map_err(|e| io::Error::new(e.kind(), format!("/proc/{pid}/{file}: {e}")))
     };
     if uid == 0 {
+        // The run's processes are the OOM killer's first choice (a cgroup v1 slot's starter
+        // shares the slot's memory group with them); raising it needs no privilege, and the
+        // run's `/proc` is read-only, so it cannot lower it.
+        write("oom_score_adj", "1000")?;
         let map = format!("0 0 1\n{n} {n} 1\n", n = crate::NOBODY);
         write("uid_map", &map)?;
         write("gid_map", &map)

@@ -215,6 +215,9 @@ pub(crate) struct Watch<'a> {
     watch_waited: Duration,
     record: Option<Record>,
     ready: Option<Record>,
+    /// When the init said it was ready: the program's wall-clock time counts from then (the
+    /// sandbox's setup is not the program's).
+    ready_at: Option<Instant>,
     failed: Option<Record>,
     hidden: Vec<PathBuf>,
 }
@@ -270,6 +273,7 @@ impl<'a> Watch<'a> {
             watch_waited: thread_waited(),
             record: None,
             ready: None,
+            ready_at: None,
             failed: None,
             hidden: Vec::new(),
         })
@@ -327,7 +331,10 @@ impl<'a> Watch<'a> {
         let (records, ended) = read_records(report);
         for record in records {
             match record.tag {
-                Record::READY => self.ready = Some(record),
+                Record::READY => {
+                    self.ready = Some(record);
+                    self.ready_at = Some(Instant::now());
+                }
                 Record::END => {
                     self.record = Some(record);
                     self.exited();
@@ -369,7 +376,7 @@ impl<'a> Watch<'a> {
         // program's input is not fed nor its output read).
         let watch_waited = thread_waited().saturating_sub(self.watch_waited);
         let counted = now
-            .saturating_duration_since(self.started)
+            .saturating_duration_since(self.ready_at.unwrap_or(self.started))
             .saturating_sub(self.usage.waited.max(watch_waited));
         (counted >= wall_cap(self.limits.cpu)).then_some(Ending::WallCap)
     }

@@ -430,3 +430,25 @@ fn programs_that_cannot_start_are_errors() {
     assert!(Program::parse("a 'b").is_err());
     assert!(Program::parse("  ").is_err());
 }
+
+#[test]
+fn a_run_cannot_make_itself_the_oom_killers_last_choice() {
+    // Its /proc is read-only: it cannot lower its OOM score adjustment to spare itself at the
+    // cost of its starter (which, on cgroup v1, shares its memory group). As root the runs
+    // are set to the killer's first choice.
+    let sandbox = sandbox();
+    let run = sh("read a < /proc/self/oom_score_adj; echo $a; \
+                  { echo 0 > /proc/self/oom_score_adj; } 2>/dev/null && echo lowered || echo kept")
+    .confined(&sandbox)
+    .unwrap()
+    .run(b"", &limits(10_000), None)
+    .unwrap();
+    assert_eq!(run.ending, Ending::Exited(0), "{run:?}");
+    let text = String::from_utf8_lossy(&run.stdout).to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    // SAFETY: a plain system call.
+    if unsafe { libc::geteuid() } == 0 {
+        assert_eq!(lines[0], "1000", "{text}");
+    }
+    assert_eq!(lines.get(1), Some(&"kept"), "{text}");
+}

@@ -63,7 +63,7 @@ if [ "$set_" = all ]; then
   nobody_tests=("${as_root[@]}")
 else
   as_root=("$cpu" "$memory" "$seen" "$killed")
-  delegated_tests=("$cpu")
+  delegated_tests=("$killed")
   nobody_tests=("$cpu" "$memory")
 fi
 

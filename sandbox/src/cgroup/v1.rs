@@ -294,6 +294,11 @@ impl Slot {
         if let Some(path) = keeper {
             let path = path.to_path_buf();
             slot.keeper = Some(slot.on_thread(move || Keeper::spawn(&path))??);
+            // The keeper starts the runs in the slot's groups; the thread leaves the memory
+            // group, whose OOM killer would otherwise weigh this whole process (a thread that
+            // starts the runs itself stays, and the runs' processes are the killer's first
+            // choice: `start::map_identity`).
+            write(&bases[1].join("tasks"), &slot.tid.to_string())?;
         }
         Ok(slot)
     }

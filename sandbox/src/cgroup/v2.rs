@@ -281,7 +281,8 @@ fn enable(base: &Path, subtree: &Path, offered: &[&str]) -> Result<Vec<String>, 
 }
 
 /// Removes the `referee-...` subtrees under `base` whose `self` holds no process (an audit that
-/// was killed, or could not move out) and that are not [`YOUNG`], ending what is left in them.
+/// was killed, or could not move out) and that are not [`YOUNG`] with their maker alive, ending
+/// what is left in them.
 fn remove_abandoned(base: &Path) {
     let Ok(entries) = fs::read_dir(base) else {
         return;
@@ -289,17 +290,34 @@ fn remove_abandoned(base: &Path) {
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().to_string();
         let dir = entry.path();
+        let Some(maker) = name
+            .strip_prefix("referee-")
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        // A subtree's time changes with every group made in it, so it protects only a subtree
+        // whose maker still lives (it may not have moved into `self` yet).
         let young = !entry
             .metadata()
             .and_then(|m| m.modified())
             .is_ok_and(|t| t.elapsed().unwrap_or_default() > YOUNG);
-        if !name.starts_with("referee-") || young || populated(&dir.join("self")) {
+        if (young && alive(maker)) || populated(&dir.join("self")) {
             continue;
         }
         kill(&dir);
         wait_empty(&dir);
         remove_group(&dir);
     }
+}
+
+/// Whether a process numbered `pid` lives (in this PID namespace; one that may not be
+/// signalled lives too).
+fn alive(pid: i32) -> bool {
+    // SAFETY: signal 0 checks only whether the process exists.
+    let signalled = unsafe { libc::kill(pid, 0) } == 0;
+    signalled || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }
 
 /// Whether group `dir` or a group below it holds a process (`cgroup.events`' `populated`).
