@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 use super::{findings, kernel_counts, programs, Contest};
 use crate::common::command::stderr;
 
-/// How an attack must come out: its finding's kind, and its exit (`-` for none said).
+/// How an attack must come out: its finding's kind (or kinds, joined by ` or `), and its exit
+/// (`-` for none said).
 #[derive(Debug, Clone, Copy)]
 struct Outcome {
     kind: &'static str,
@@ -94,7 +95,10 @@ const MEMORY: [Attack; 8] = [
     (
         "rejected/vmsplice_pin.c",
         "vmsplice_pin.c",
-        outcome("memory-limit", "-"),
+        // Under memory pressure the kernel may split an unmapped huge page and free all of it
+        // but the pinned page (its deferred split), so a run may hold less and pass: contained
+        // all the same, a finding then seen in some runs only.
+        outcome("memory-limit or flaky", "-"),
         outcome("crash", "forbidden: vmsplice"),
     ),
     (
@@ -138,7 +142,11 @@ fn contained(marker: &str, attacks: &[Attack], timeout: &str) {
         assert_eq!(p["verdict"], "as expected", "{name}: {p:?}\n{err}");
         let want = if counted { by_kernel } else { refused };
         let rows = findings(&contest.out, name);
-        assert_eq!(rows[0]["kind"], want.kind, "{name}: {rows:?}\n{err}");
+        assert!(
+            want.kind.split(" or ").any(|kind| rows[0]["kind"] == kind),
+            "{name}: want {}: {rows:?}\n{err}",
+            want.kind
+        );
         if want.exit != "-" {
             assert_eq!(rows[0]["exit"], want.exit, "{name}: {rows:?}\n{err}");
         }
