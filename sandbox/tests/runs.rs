@@ -140,12 +140,13 @@ fn cpu_time_is_the_limit_and_wall_time_only_caps() {
             );
         }
     }
-    // Sleeping: no CPU time used; stopped by the wall-clock cap (three times the limit).
+    // Sleeping: no CPU time used (but the shell's and sleep's start, a fifth of a second
+    // under emulation); stopped by the wall-clock cap (three times the limit).
     for program in both(&sandbox, "exec sleep 30") {
-        let run = program.run(b"", &limits(200), None).unwrap();
+        let run = program.run(b"", &limits(1000), None).unwrap();
         assert_eq!(run.ending, Ending::WallCap, "{run:?}");
-        assert!(run.elapsed >= Duration::from_millis(600), "{run:?}");
-        assert!(run.cpu < Duration::from_millis(200), "{run:?}");
+        assert!(run.elapsed >= Duration::from_millis(3000), "{run:?}");
+        assert!(run.cpu < Duration::from_millis(1000), "{run:?}");
         assert!(
             run.stopped().contains("wall-clock cap"),
             "{}",
@@ -157,7 +158,7 @@ fn cpu_time_is_the_limit_and_wall_time_only_caps() {
         &sandbox,
         "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; echo late",
     ) {
-        let run = program.run(b"", &limits(1), None).unwrap();
+        let run = program.run(b"", &limits(20), None).unwrap();
         assert_eq!(run.ending, Ending::TimedOut, "{run:?}");
     }
 }
@@ -194,8 +195,8 @@ fn a_deadline_cuts_a_run_without_blaming_the_program() {
         assert_eq!((run.ending, run.stdout.len()), (Ending::Cut, 0));
         // A cap before the deadline is still the program's.
         let far = Instant::now() + Duration::from_secs(60);
-        let run = program.run(b"", &limits(200), Some(far)).unwrap();
-        assert_eq!(run.ending, Ending::WallCap);
+        let run = program.run(b"", &limits(1000), Some(far)).unwrap();
+        assert_eq!(run.ending, Ending::WallCap, "{run:?}");
     }
 }
 
@@ -261,9 +262,9 @@ fn runs_one_after_another_are_each_counted_alone() {
         assert_eq!(heavy.ending, Ending::MemoryLimit, "{heavy:?}");
         let run = light.run(b"", &limits, None).unwrap();
         assert_eq!(run.ending, Ending::Exited(0), "{run:?}");
-        // Whatever the machine's speed: the heavy run's CPU time (ten million additions and
-        // more) is not the light one's.
-        assert!(run.cpu < heavy.cpu / 2, "{run:?} after {heavy:?}");
+        // Whatever the machine's speed (under emulation Python's start alone takes a second):
+        // the heavy run's CPU time (ten million additions and more) is not the light one's.
+        assert!(run.cpu < heavy.cpu, "{run:?} after {heavy:?}");
         assert!(run.memory < 32 << 20, "{run:?}");
         // What the run cost counts the sandbox's work for it when the kernel accounts it.
         match sandbox.accounting() {

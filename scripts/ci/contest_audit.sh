@@ -13,6 +13,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 chmod 755 "$work"
 target/release/referee audit pousse --package examples/contest/pousse --cases 0 --repeat 0 \
+  --timeout 20 \
   --seed 1 --shrink-time 1 --out "$work/contest" > "$out/contest.log" 2>&1
 code=$?
 if [ $code -gt 1 ]; then

@@ -131,8 +131,13 @@ fn nothing_of_a_run_outlives_referee_killed_at_once() {
             ("time_limit_exceeded/sleeper.c", "sleeper.c"),
         ],
     );
+    // Its temporary files, which a killed process cannot remove, in the test's directory.
+    let tmp = contest.targets.dir.join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    std::fs::set_permissions(&tmp, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let mut audit = std::process::Command::new(crate::common::command::referee_path())
         .args(contest.args(&["--cases", "4", "--timeout", "60"]))
+        .env("TMPDIR", &tmp)
         .current_dir(crate::common::command::repo())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
