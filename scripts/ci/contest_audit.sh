@@ -6,7 +6,7 @@
 # OUT/contest.log, the audit's summary. Exits 0 when the audit ran (its own exit 0 or 1).
 # Usage: scripts/ci/contest_audit.sh OUT
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 out=$1
 mkdir -p "$out"
 work=$(mktemp -d)

@@ -44,8 +44,14 @@ step() {
   [ $code -eq 0 ] || failed+=("$name")
 }
 
+# binary NAME: the newest test binary of that name `cargo test --no-run` built.
 binary() {
-  ls -t target/debug/deps/"$1"-* 2>/dev/null | grep -v '\.d$' | head -n 1
+  local f newest=
+  for f in target/debug/deps/"$1"-*; do
+    [[ $f == *.d ]] && continue
+    [ -z "$newest" ] || [ "$f" -nt "$newest" ] && newest=$f
+  done
+  echo "$newest"
 }
 integration=$(binary integration)
 sandbox_lib=$(binary referee_sandbox)
@@ -60,6 +66,7 @@ seen=seen::a_run_sees_nothing_of_the_machine_but_what_it_is_given
 killed=apart::nothing_of_a_run_outlives_referee_killed_at_once
 apart=apart::runs_are_apart_from_one_another_and_from_referee
 classic=classic::a_contest_of_attacks_is_contained_and_judged_as_a_judge_systems_sandbox_would
+# shellcheck disable=SC2034  # read through the name references of confinement()
 if [ "$set_" = all ]; then
   as_root=("$cpu" "$memory" "$seen" "$killed" "$apart" "$classic")
   delegated_tests=("${as_root[@]}")
