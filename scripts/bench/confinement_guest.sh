@@ -7,5 +7,6 @@
 # Usage (on the host): scripts/ci/kernels.sh OUT scripts/bench/confinement_guest.sh [KERNEL...]
 set -euo pipefail
 # kernels.sh starts it in the checkout (it runs a copy of this file).
-RUNS=${GUEST_RUNS:-200} CASES=${GUEST_CASES:-4000} CONTEST=0 JUDGE=examples/judges/pousse_uva.c \
+PREBUILT=1 RUNS=${GUEST_RUNS:-200} CASES=${GUEST_CASES:-4000} CONTEST=0 \
+  JUDGE=examples/judges/pousse_uva.c \
   scripts/bench/confinement_bench.sh > "$1/bench.txt"
