@@ -218,12 +218,14 @@ mod tests {
 
     #[test]
     fn the_unified_hierarchy_and_this_processs_group_in_it_are_found() {
-        let membership = "0::/user.slice/user-1000.slice/session-2.scope\n";
+        let membership = "0::/user.slice/user-1000.slice/app.slice/judge.scope\n";
         let v2 = cgroup_v2(MOUNTINFO, membership).unwrap();
         assert_eq!(v2.mount, PathBuf::from("/sys/fs/cgroup/unified"));
         assert_eq!(
             v2.own,
-            PathBuf::from("/sys/fs/cgroup/unified/user.slice/user-1000.slice/session-2.scope")
+            PathBuf::from(
+                "/sys/fs/cgroup/unified/user.slice/user-1000.slice/app.slice/judge.scope"
+            )
         );
         assert_eq!(cgroup_v2("", membership), None);
     }
