@@ -20,17 +20,23 @@
 //!   the call waits while the run's watch reads which one it was from the filter's listener,
 //!   then ends the run.
 //! - **Refused** calls fail quietly, as on a system without them, and the program goes on:
-//!   sockets other than IPv4 and IPv6 stream sockets, and every socket pair (`EACCES`: no UNIX
-//!   socket exists in a run, so none reaches the auditor's agents, buses or any socket path, the
-//!   C library's name-service lookups fall back to files, no datagram leaves and no pair's
-//!   buffers hold memory no count shows; an IPv4 or IPv6 stream socket may be made, as Java's
-//!   runtime makes one, but never connected); a lower priority
+//!   sockets other than IPv4 and IPv6 stream sockets, and every socket pair but a UNIX stream
+//!   pair (`EACCES`: no UNIX socket with a name or an address exists in a run, so none reaches
+//!   the auditor's agents, buses or any socket path, the C library's name-service lookups fall
+//!   back to files and no datagram leaves; an IPv4 or IPv6 stream socket may be made, as Java's
+//!   runtime makes one, but never connected); a socket's buffers made larger (`setsockopt`'s
+//!   `SO_SNDBUF`, `SO_RCVBUF` and their `FORCE` forms: `EPERM`, so a pair's ends queue at most
+//!   the system's default, `net.core.wmem_default`, in memory no control group counts); a lower priority
 //!   or another scheduling policy (`setpriority`, `sched_setscheduler`, `sched_setattr`,
 //!   `sched_setparam`: `EPERM`, so that no thread of a run waits for a CPU by its own choice,
 //!   which the wall-clock cap does not count); the user's keyrings and kernel interfaces a
 //!   contest program has no use for (`EPERM`); `clone3`, io_uring and `memfd_secret`
 //!   (`ENOSYS`: `clone3` passes its flags in memory a filter cannot read, so the C library
 //!   falls back to `clone`, whose flags it can; io_uring does its work without system calls).
+//! - **Counted** calls notify and go on while the run has made fewer than [`MAX_PAIRS`] of
+//!   them, and fail with `EACCES` after: UNIX stream pairs (`socketpair`; Java's runtime makes
+//!   one as it starts), so that what their buffers hold outside every count stays below
+//!   `MAX_PAIRS` x 2 x `net.core.wmem_default` (some 1.6 MiB at Linux's default).
 //! - Everything else is allowed; while the run is watched for the files it opens
 //!   ([`Watching::Opens`]), the calls that open a path notify too, and go on once their path
 //!   is read.
@@ -156,6 +162,13 @@ const REFUSED_EPERM: [i64; 10] = [
     libc::SYS_userfaultfd,
 ];
 
+/// The UNIX stream pairs (`socketpair`) a run may make; more fail with `EACCES`.
+pub(crate) const MAX_PAIRS: u32 = 4;
+
+/// The `SOL_SOCKET` options that make a socket's buffers larger: `SO_SNDBUF`, `SO_RCVBUF`,
+/// `SO_SNDBUFFORCE`, `SO_RCVBUFFORCE`, refused with `EPERM`.
+const BUFFER_SIZES: [u64; 4] = [7, 8, 32, 33];
+
 /// Calls refused with `ENOSYS`.
 const REFUSED_ENOSYS: [i64; 5] = [
     libc::SYS_clone3,
@@ -257,10 +270,9 @@ fn parts(policy: Policy) -> Result<Parts, BackendError> {
         calls.iter().map(|&c| (c, Vec::new())).collect()
     };
     let (eacces, not_stream) = socket_filters()?;
-    let eperm = filter(
-        whole(&REFUSED_EPERM),
-        SeccompAction::Errno(libc::EPERM as u32),
-    )?;
+    let mut refused_eperm = whole(&REFUSED_EPERM);
+    refused_eperm.push((libc::SYS_setsockopt, buffer_sizes()?));
+    let eperm = filter(refused_eperm, SeccompAction::Errno(libc::EPERM as u32))?;
     let enosys = filter(
         whole(&REFUSED_ENOSYS),
         SeccompAction::Errno(libc::ENOSYS as u32),
@@ -278,10 +290,11 @@ fn parts(policy: Policy) -> Result<Parts, BackendError> {
         .into_iter()
         .map(|call| Ok((call, forbidden_when(call, policy)?)))
         .collect::<Result<Vec<_>, BackendError>>()?;
+    notifying.push((libc::SYS_socketpair, Vec::new()));
     if policy.watching == Watching::Opens {
         notifying.extend(OPENS.iter().map(|&(call, _, _)| (call, Vec::new())));
     }
-    let mut calls: Vec<u32> = [libc::SYS_socket, libc::SYS_socketpair]
+    let mut calls: Vec<u32> = [libc::SYS_socket, libc::SYS_socketpair, libc::SYS_setsockopt]
         .iter()
         .chain(&REFUSED_EPERM)
         .chain(&REFUSED_ENOSYS)
@@ -418,12 +431,31 @@ fn condition(
     SeccompCondition::new(arg, len, op, value)
 }
 
-/// Sockets but IPv4 and IPv6 stream ones, and every pair, refused with `EACCES`: a socket of
-/// another family (the first filter), or of another type (the second: the low bits of the
-/// type; the high ones are SOCK_NONBLOCK and SOCK_CLOEXEC), or a pair. A datagram pair could
-/// send to any socket path (`sendmsg` names its destination in memory no filter reads); what a
-/// pair's ends queue is memory no count shows (cgroup v2 charges no AF_UNIX buffer to the run's
-/// group).
+/// The rules of a `setsockopt` that makes a socket's buffers larger ([`BUFFER_SIZES`]).
+fn buffer_sizes() -> Result<Vec<SeccompRule>, BackendError> {
+    BUFFER_SIZES
+        .iter()
+        .map(|&option| {
+            SeccompRule::new(vec![
+                condition(
+                    1,
+                    SeccompCmpArgLen::Dword,
+                    SeccompCmpOp::Eq,
+                    libc::SOL_SOCKET as u64,
+                )?,
+                condition(2, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, option)?,
+            ])
+        })
+        .collect()
+}
+
+/// Sockets but IPv4 and IPv6 stream ones, and pairs but UNIX stream ones, refused with
+/// `EACCES`: a socket or pair of another family (the first filter), or of another type (the
+/// second: the low bits of the type; the high ones are SOCK_NONBLOCK and SOCK_CLOEXEC). A
+/// datagram pair could send to any socket path (`sendmsg` names its destination in memory no
+/// filter reads); a stream pair's ends reach only each other, and how many a run makes is
+/// counted ([`MAX_PAIRS`]), since what they queue is memory no count shows (cgroup v2 charges
+/// no AF_UNIX buffer to the run's group).
 fn socket_filters() -> Result<(Program, Program), BackendError> {
     let other_family = SeccompRule::new(vec![
         condition(
@@ -450,14 +482,23 @@ fn socket_filters() -> Result<(Program, Program), BackendError> {
             )?])
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let not_unix = SeccompRule::new(vec![condition(
+        0,
+        SeccompCmpArgLen::Dword,
+        SeccompCmpOp::Ne,
+        libc::AF_UNIX as u64,
+    )?])?;
     let eacces = filter(
-        vec![(libc::SYS_socket, vec![other_family])],
+        vec![
+            (libc::SYS_socket, vec![other_family]),
+            (libc::SYS_socketpair, vec![not_unix]),
+        ],
         SeccompAction::Errno(libc::EACCES as u32),
     )?;
     let not_stream = filter(
         vec![
-            (libc::SYS_socket, other_types),
-            (libc::SYS_socketpair, Vec::new()),
+            (libc::SYS_socket, other_types.clone()),
+            (libc::SYS_socketpair, other_types),
         ],
         SeccompAction::Errno(libc::EACCES as u32),
     )?;
@@ -600,6 +641,8 @@ pub(crate) enum Notice {
         directory: i32,
         path: u64,
     },
+    /// A counted call (a UNIX stream pair), waiting for [`go_on`] or [`refuse`]: its id.
+    Pair { id: u64 },
 }
 
 /// Reads the notification waiting on `listener`. `None` when it is gone (its process died).
@@ -621,6 +664,11 @@ pub(crate) fn receive(listener: &OwnedFd) -> Option<Notice> {
     if let Some(refusal) = Refusal::of(number, notification.data.args) {
         return Some(Notice::Forbidden(refusal));
     }
+    if number == libc::SYS_socketpair {
+        return Some(Notice::Pair {
+            id: notification.id,
+        });
+    }
     let &(_, directory, at) = OPENS.iter().find(|(n, _, _)| *n == number)?;
     let args = notification.data.args;
     let directory = directory.map_or(libc::AT_FDCWD, |d| args[d] as i32);
@@ -635,11 +683,26 @@ pub(crate) fn receive(listener: &OwnedFd) -> Option<Notice> {
 /// Lets the watched call `id` go on as the kernel would have it (the sandbox's Landlock rules
 /// still decide whether it may open its file).
 pub(crate) fn go_on(listener: &OwnedFd, id: u64) {
+    respond(
+        listener,
+        id,
+        0,
+        libc::SECCOMP_USER_NOTIF_FLAG_CONTINUE as u32,
+    );
+}
+
+/// Fails the waiting call `id` with error number `errno`, as a filter's error would.
+pub(crate) fn refuse(listener: &OwnedFd, id: u64, errno: i32) {
+    respond(listener, id, -errno, 0);
+}
+
+/// Answers the waiting call `id`: `error` (a negative error number, or 0) under `flags`.
+fn respond(listener: &OwnedFd, id: u64, error: i32, flags: u32) {
     let mut response = libc::seccomp_notif_resp {
         id,
         val: 0,
-        error: 0,
-        flags: libc::SECCOMP_USER_NOTIF_FLAG_CONTINUE as u32,
+        error,
+        flags,
     };
     // SAFETY: a valid listener descriptor and a response of the size the request names. A
     // failure means the process is gone.

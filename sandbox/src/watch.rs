@@ -220,6 +220,8 @@ pub(crate) struct Watch<'a> {
     ready_at: Option<Instant>,
     failed: Option<Record>,
     hidden: Vec<PathBuf>,
+    /// The UNIX stream pairs the run has asked for ([`seccomp::MAX_PAIRS`] may be made).
+    pairs: u32,
 }
 
 impl<'a> Watch<'a> {
@@ -276,6 +278,7 @@ impl<'a> Watch<'a> {
             ready_at: None,
             failed: None,
             hidden: Vec::new(),
+            pairs: 0,
         })
     }
 
@@ -492,7 +495,8 @@ impl<'a> Watch<'a> {
     }
 
     /// Serves a notice of the sandbox's listener of calls: a forbidden call ends the run; an
-    /// `open` of a file the jail hides is noted (for the run's findings) and let go on.
+    /// `open` of a file the jail hides is noted (for the run's findings) and let go on; a
+    /// UNIX stream pair goes on while the run has made fewer than the most it may.
     fn notice(&mut self, revents: PollFlags, jail: Option<&Jail>) -> Option<Ending> {
         let listener = self.listener.as_ref().expect("polled");
         if !revents.contains(PollFlags::IN) {
@@ -517,6 +521,14 @@ impl<'a> Watch<'a> {
                     }
                 }
                 seccomp::go_on(listener, id);
+            }
+            Some(Notice::Pair { id }) => {
+                self.pairs += 1;
+                if self.pairs <= seccomp::MAX_PAIRS {
+                    seccomp::go_on(listener, id);
+                } else {
+                    seccomp::refuse(listener, id, libc::EACCES);
+                }
             }
             None => {}
         }

@@ -385,6 +385,39 @@ fn a_run_sees_its_own_root_processes_and_network_only() {
 }
 
 #[test]
+fn a_run_makes_a_few_unix_stream_pairs_with_small_buffers_and_nothing_else() {
+    // Java's runtime makes a UNIX stream pair as it starts: a run may make 4 of them, no more,
+    // and no datagram pair; their buffers stay at the system's default (cgroup v2 charges no
+    // AF_UNIX buffer to a group). Unconfined, all six are made and the buffer grows.
+    let script = "import socket\n\
+                  pairs = []\n\
+                  for _ in range(6):\n    \
+                      try: pairs.append(socket.socketpair())\n    \
+                      except OSError as e: print('refused', e.errno)\n\
+                  print(len(pairs))\n\
+                  try: socket.socketpair(type=socket.SOCK_DGRAM); print('datagram')\n\
+                  except OSError as e: print('datagram refused', e.errno)\n\
+                  try: pairs[0][0].setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 24); print('grown')\n\
+                  except OSError as e: print('kept', e.errno)\n";
+    let plain = python(script);
+    let run = plain.run(b"", &limits(10_000), None).unwrap();
+    assert_eq!(run.ending, Ending::Exited(0), "{run:?}");
+    assert_eq!(run.stdout, b"6\ndatagram\ngrown\n", "{run:?}");
+    let run = plain
+        .confined(&sandbox())
+        .unwrap()
+        .run(b"", &limits(10_000), None)
+        .unwrap();
+    assert_eq!(run.ending, Ending::Exited(0), "{run:?}");
+    let (eacces, eperm) = (libc::EACCES, libc::EPERM);
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout),
+        format!("refused {eacces}\nrefused {eacces}\n4\ndatagram refused {eacces}\nkept {eperm}\n"),
+        "{run:?}"
+    );
+}
+
+#[test]
 fn children_the_kernel_reaps_are_counted_or_refused() {
     // Children reaped by the kernel itself (SIGCHLD ignored) burn 1.2 s of CPU time: a
     // control group counts them whoever reaped them; with none to count them, a run is

@@ -82,7 +82,8 @@ const MEMORY: [Attack; 8] = [
     (
         "rejected/socket_buffers.c",
         "socket_buffers.c",
-        // Pairs are refused everywhere: cgroup v2 charges no AF_UNIX buffer to the run.
+        // A run makes at most 4 pairs, their buffers at the system's default: cgroup v2
+        // charges no AF_UNIX buffer to the run.
         outcome("crash", "3"),
         outcome("crash", "3"),
     ),
