@@ -16,7 +16,9 @@ use crate::common::scratch::reachable;
 /// the classes' directory named nowhere on the command line).
 fn java_judge(classes: &Path, script: &Path) {
     fs::create_dir_all(classes).unwrap();
+    // No JVM here leaves its performance data (`hsperfdata_USER`) in /tmp.
     let built = Command::new("javac")
+        .arg("-J-XX:-UsePerfData")
         .arg("-d")
         .arg(classes)
         .arg(repo().join("examples/judges/LittleSquares.java"))
@@ -27,7 +29,7 @@ fn java_judge(classes: &Path, script: &Path) {
     fs::write(
         script,
         format!(
-            "#!/bin/sh\nexec java -cp {} LittleSquares\n",
+            "#!/bin/sh\nexec java -XX:-UsePerfData -cp {} LittleSquares\n",
             classes.display()
         ),
     )

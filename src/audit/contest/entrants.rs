@@ -418,9 +418,20 @@ pub const LANGUAGES: [Language; 5] = [
     Language {
         name: "Java",
         extensions: &["java"],
-        build: &["javac", "-encoding", "UTF-8", "-d", "{dir}", "{srcs}"],
+        // No JVM writes its performance data (`-XX:-UsePerfData`): it would leave a
+        // `hsperfdata_USER` directory in /tmp, whatever TMPDIR says.
+        build: &[
+            "javac",
+            "-J-XX:-UsePerfData",
+            "-encoding",
+            "UTF-8",
+            "-d",
+            "{dir}",
+            "{srcs}",
+        ],
         run: &[
             "java",
+            "-XX:-UsePerfData",
             "-Dfile.encoding=UTF-8",
             "-XX:+UseSerialGC",
             "-Xss64m",
