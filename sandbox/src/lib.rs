@@ -12,13 +12,15 @@
 //!   caller, or another run); nothing of a run outlives its caller, even one killed at once;
 //! - **accounted as the kernel counts it**: the CPU time of every thread of every process of
 //!   it, and all the memory it holds: by a control group of its own where the machine gives one
-//!   (cgroup v1 `cpuacct`, `memory`, `pids`, as root), else from `/proc` over the processes of
-//!   its namespace, the calls that make memory no resident set shows forbidden
-//!   ([`Accounting`]);
-//! - **isolated**: files (Landlock: the system's directories and the program's own files to
-//!   read, its scratch tmpfs to write), network and UNIX sockets, other processes' memory,
-//!   namespaces, scheduling (seccomp), privileges (a user namespace, `no_new_privs`, nobody as
-//!   root), its environment replaced, and no descriptor but standard input, output and error.
+//!   (cgroup v2 under the caller's subtree, or cgroup v1 `cpuacct`, `memory`, `pids`), else one
+//!   process a run, counted from `/proc`, its address space bounded and the calls that make
+//!   memory no resident set shows forbidden ([`Accounting`]);
+//! - **isolated**: files (a root of its own made of read-only bind mounts of the system's
+//!   directories and the program's own files, a procfs of its PID namespace and its scratch
+//!   tmpfs, `pivot_root` into it; Landlock behind it where the kernel has it), network, IPC and
+//!   UTS namespaces of its own, other processes' memory, new namespaces, scheduling (seccomp),
+//!   privileges (a user namespace, `no_new_privs`, nobody as root), its environment replaced,
+//!   and no descriptor but standard input, output and error.
 //!
 //! [`Sandbox::probe`] checks, before anything runs, that the kernel has every mechanism (a
 //! confined run of `/bin/true`, one step at a time); the crate's README holds the threat model
@@ -32,6 +34,7 @@ mod child;
 pub mod host;
 mod interrupt;
 pub mod keeper;
+mod limits;
 mod opens;
 mod proc;
 mod run;
@@ -42,10 +45,8 @@ mod watch;
 
 pub use check::{check, Bearing, Check, Fact};
 pub use interrupt::{interrupt, interrupt_on_signals, interrupted, interrupted_by, past, Reaper};
-pub use run::{
-    mebibytes, wall_cap, CommandError, Ending, Kept, Limits, Program, Run, PADDING_VARIABLE,
-    WALL_FACTOR,
-};
+pub use limits::{wall_cap, Ending, Limits, PADDING_VARIABLE, WALL_FACTOR};
+pub use run::{mebibytes, CommandError, Kept, Program, Run};
 pub use sandbox::{
     environment, Accounting, Confinement, Jail, Options, Sandbox, SandboxError, Workspace,
     ADDRESS_GRACE, BUILD_FILES, BUILD_WRITES, NOBODY, OPEN_FILES, PATH, PROCESSES, SCRATCH_FILES,

@@ -8,7 +8,7 @@
 //! forbidden call ([`Ending::Forbidden`]), and holds the run to its limits as judge systems
 //! do: the **CPU time** of every thread of every process of the run (past the limit, the run
 //! ends as [`Ending::TimedOut`]), the **memory** the run holds ([`Ending::MemoryLimit`]), and a
-//! **wall-clock cap** of [`WALL_FACTOR`] times the CPU limit, not counting the time the
+//! **wall-clock cap** of [`WALL_FACTOR`](crate::WALL_FACTOR) times the CPU limit, not counting the time the
 //! program waited for a CPU (nor the time the watch did, during which its input is not fed),
 //! for a program that sleeps or blocks ([`Ending::WallCap`]).
 //!
@@ -32,66 +32,11 @@ use rustix::process::{Pid, Signal};
 use crate::cgroup::RunGroups;
 use crate::child::Record;
 use crate::interrupt::{kill_group, past, Registered};
+use crate::limits::{Ending, Limits, PADDING_VARIABLE};
 use crate::sandbox::{self, copy_tree, Jail, Sandbox, Workspace};
-use crate::seccomp::{Refusal, Watching};
-use crate::start::{RunEnds, StartError, Started};
+use crate::seccomp::Watching;
+use crate::start::{Failure, RunEnds, StartError, Started};
 use crate::watch::{Meter, Pipes, Watch};
-
-/// How many times the CPU time limit a run's wall-clock time may reach, not counting the time
-/// its processes waited for a CPU, before the run is stopped: the cap for programs that sleep
-/// or block (as DMOJ's `wall_time_factor`, 3 by default).
-pub const WALL_FACTOR: u32 = 3;
-
-/// The wall-clock cap of a run held to `cpu_limit` of CPU time.
-pub fn wall_cap(cpu_limit: Duration) -> Duration {
-    cpu_limit * WALL_FACTOR
-}
-
-/// How a run is bounded.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    /// The CPU time the run may take (every thread of every process of it): the time limit.
-    /// Its wall-clock time is capped at [`wall_cap`] of it.
-    pub cpu: Duration,
-    /// The bytes of memory the run may hold; more ends the run ([`Ending::MemoryLimit`]). The
-    /// stack may grow as large.
-    pub memory: u64,
-    /// The most bytes of standard output kept; more ends the run. Confined, also the size of
-    /// its scratch and of the largest file it writes.
-    pub max_output: usize,
-    /// How many of the last bytes of standard error are kept.
-    pub stderr_tail: usize,
-    /// Bytes of environment the run gets beyond its own (variable [`PADDING_VARIABLE`]): a case
-    /// that crashes past a buffer's end on the stack must crash with more environment above
-    /// the stack too.
-    pub padding: usize,
-}
-
-/// The environment variable that carries a run's [`Limits::padding`].
-pub const PADDING_VARIABLE: &str = "REFEREE_PADDING";
-
-/// How a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ending {
-    /// The program exited with this code.
-    Exited(i32),
-    /// A signal ended it.
-    Signalled(i32),
-    /// Its CPU time passed the limit.
-    TimedOut,
-    /// Its wall-clock time passed the cap, not counting its waits for a CPU, before its CPU
-    /// time reached the limit: it sleeps or blocks.
-    WallCap,
-    /// It held more memory than the limit.
-    MemoryLimit,
-    /// It wrote more than the output cap.
-    OutputLimit,
-    /// It made a call the sandbox forbids, and was ended on it.
-    Forbidden(Refusal),
-    /// The caller cut it short (its deadline passed, or it was interrupted): the run says
-    /// nothing about the program.
-    Cut,
-}
 
 /// What one run did.
 #[derive(Debug, Clone)]
@@ -274,36 +219,6 @@ fn accounted(
     Run {
         cost,
         ..Run::watched(watched, ending, cpu, memory, started, kept)
-    }
-}
-
-/// Why a confined run could not be made.
-#[derive(Debug)]
-pub(crate) enum Failure {
-    /// A step of the sandbox's failed.
-    Step(StartError),
-    /// Something else: the pipes, the groups, the watch.
-    Io(io::Error),
-}
-
-impl From<io::Error> for Failure {
-    fn from(e: io::Error) -> Failure {
-        Failure::Io(e)
-    }
-}
-
-impl From<StartError> for Failure {
-    fn from(e: StartError) -> Failure {
-        Failure::Step(e)
-    }
-}
-
-impl From<Failure> for io::Error {
-    fn from(f: Failure) -> io::Error {
-        match f {
-            Failure::Step(e) => e.into(),
-            Failure::Io(e) => e,
-        }
     }
 }
 

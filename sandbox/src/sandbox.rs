@@ -420,11 +420,11 @@ impl Sandbox {
             Workspace::Scratch,
         );
         let run = program.run_probing(&limits).map_err(|e| match e {
-            crate::run::Failure::Step(e) => SandboxError::StepFailed {
+            crate::start::Failure::Step(e) => SandboxError::StepFailed {
                 what: e.step.needs(),
                 source: e.source,
             },
-            crate::run::Failure::Io(source) => SandboxError::StepFailed {
+            crate::start::Failure::Io(source) => SandboxError::StepFailed {
                 what: "a confined run of /bin/true",
                 source,
             },

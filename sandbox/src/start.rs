@@ -264,3 +264,33 @@ pub(crate) fn receive(
         Ok(Some((received as usize, fd)))
     }
 }
+
+/// Why a confined run could not be made.
+#[derive(Debug)]
+pub(crate) enum Failure {
+    /// A step of the sandbox's failed.
+    Step(StartError),
+    /// Something else: the pipes, the groups, the watch.
+    Io(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Io(e)
+    }
+}
+
+impl From<StartError> for Failure {
+    fn from(e: StartError) -> Failure {
+        Failure::Step(e)
+    }
+}
+
+impl From<Failure> for io::Error {
+    fn from(f: Failure) -> io::Error {
+        match f {
+            Failure::Step(e) => e.into(),
+            Failure::Io(e) => e,
+        }
+    }
+}

@@ -16,8 +16,8 @@ use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use crate::cgroup::RunGroups;
 use crate::child::Record;
 use crate::interrupt::{kill_group, past};
+use crate::limits::{wall_cap, Ending, Limits};
 use crate::proc::{self, thread_waited, Usage};
-use crate::run::{wall_cap, Ending, Limits};
 use crate::sandbox::Jail;
 use crate::seccomp::{self, Notice};
 

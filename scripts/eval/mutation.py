@@ -62,11 +62,28 @@ JUDGES = [
     ("littlesquares", "examples/judges/littlesquares_tc.c", "single"),
     ("somegame", "examples/judges/somegame.c", "multi"),
 ]
+# The hang guard of one audit, in seconds of wall-clock time: an audit of a mutant takes
+# seconds (docs/testing.md); one that runs past this is reported, never waited for.
+AUDIT_GUARD = 600
+
+
+def progress(message):
+    """A line on standard error, so that a log shows how far a run got."""
+    print(message, file=sys.stderr, flush=True)
+
+
 def audit(game, binary, out, args):
     started = time.time()
-    run = subprocess.run([REFEREE, "audit", game, "--cmd", binary, "--cases", str(args.cases),
-                          "--shrink-time", str(args.shrink_time), "--out", out],
-                         capture_output=True, text=True)
+    command = [REFEREE, "audit", game, "--cmd", binary, "--cases", str(args.cases),
+               "--shrink-time", str(args.shrink_time), "--out", out]
+    try:
+        run = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                             timeout=AUDIT_GUARD)
+    except subprocess.TimeoutExpired as hung:
+        said = (hung.stderr or b"").decode(errors="replace").strip().split("\n")[-3:]
+        return {"exit": None, "seconds": round(time.time() - started, 2), "findings": [],
+                "proved": False, "said": [f"still running after {AUDIT_GUARD} s: "
+                                          f"{' '.join(command)}"] + said}
     elapsed = time.time() - started
     rows = []
     # The one program's findings: programs/NAME/findings.csv, its files beside it.
@@ -101,12 +118,15 @@ def game_run(game, source_path, form, args, work):
     ext = os.path.splitext(source_path)[1]
     original = os.path.join(gdir, "original")
     shutil.copy(source_path, os.path.join(gdir, "judge" + ext))
+    started = time.time()
     if not build(os.path.join(gdir, "judge" + ext), original):
         sys.exit(f"{source_path} does not build")
     suite = make_suite(game, form, args.suite, args.suite_seed, os.path.join(gdir, "suite"))
     wrong = ground_truth(original, suite, 30)
     if wrong:
         sys.exit(f"{source_path} itself fails the suite: {wrong}")
+    progress(f"  {game} {os.path.basename(source_path)}: the suite ({sum(map(len, suite))} "
+             f"files) made and passed by the original in {time.time() - started:.1f} s")
     base = digest(original)
     records, seen = [], {}
     for n, mutant in enumerate(mutants_of(source), 1):
@@ -135,6 +155,8 @@ def game_run(game, source_path, form, args, work):
                 record["binary"] = binary
         records.append(record)
     built = [r for r in records if r["status"] == "built"]
+    progress(f"  {game} {os.path.basename(source_path)}: {len(records)} mutants, "
+             f"{len(built)} distinct binaries, built in {time.time() - started:.1f} s")
     if args.sample:
         # Only as many ground truths as it takes to find the sample's killable mutants.
         chosen = []
@@ -146,6 +168,8 @@ def game_run(game, source_path, form, args, work):
             if len(chosen) == args.sample:
                 break
         built[:] = [r for r in built if "killable" in r]
+        progress(f"  {game} {os.path.basename(source_path)}: {len(chosen)} killable among "
+                 f"{len(built)} ground truths, at {time.time() - started:.1f} s")
     else:
         with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
             truths = pool.map(lambda r: ground_truth(r["binary"], suite, 10), built)
@@ -155,9 +179,9 @@ def game_run(game, source_path, form, args, work):
         chosen = [r for r in built if r["killable"]] if args.killable_only else built
     for i, r in enumerate(chosen, 1):
         r["audit"] = audit(game, r["binary"], os.path.join(gdir, "audits", r["name"]), args)
-        print(f"  {game} {i}/{len(chosen)} {r['name']} ({r['change']} line {r['line']}): "
-              f"killable {r['killable']}, proved {r['audit']['proved']} "
-              f"in {r['audit']['seconds']} s", file=sys.stderr)
+        progress(f"  {game} {i}/{len(chosen)} {r['name']} ({r['change']} line {r['line']}): "
+                 f"killable {r['killable']}, proved {r['audit']['proved']} "
+                 f"in {r['audit']['seconds']} s")
     return records
 
 

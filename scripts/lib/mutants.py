@@ -135,7 +135,7 @@ def build(source_path, binary):
     compiler = "c++" if source_path.endswith((".cpp", ".cc")) else "cc"
     flags = ["-O2", "-w"] + (["-std=gnu++17"] if compiler == "c++" else ["-std=gnu17"])
     done = subprocess.run([compiler, *flags, "-o", binary, source_path, "-lm"],
-                          capture_output=True)
+                          capture_output=True, stdin=subprocess.DEVNULL, timeout=300)
     return done.returncode == 0
 
 
@@ -222,7 +222,7 @@ def make_suite(game, form, count, seed, out):
     singles = out + "-single"
     subprocess.run([REFEREE, "gen", game, "--like-audit", "--form", "single", "--count",
                     str(count), "--seed", str(seed), "--answers", "--out", singles],
-                   check=True, capture_output=True)
+                   check=True, capture_output=True, stdin=subprocess.DEVNULL, timeout=600)
     parts = {False: [], True: []}
     for name in sorted(f for f in os.listdir(singles) if f.endswith(".in")):
         with open(os.path.join(singles, name), "rb") as f:

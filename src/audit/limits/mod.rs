@@ -29,6 +29,20 @@ pub const MEMORY_FACTOR: u64 = 2;
 /// The steps a memory limit is rounded up to, in MiB (then whole GiB).
 pub const MEMORY_STEPS_MIB: [u64; 6] = [64, 128, 256, 512, 1024, 2048];
 
+/// The address space PyPy needs to start, in MiB: problemtools and BAPCtools run Python 3
+/// under PyPy and bound memory by `RLIMIT_AS`, and PyPy 7.3 reserves its nursery at start
+/// ("cannot allocate nursery", then `SIGABRT`) under 320 MiB (`ulimit -v 307200; pypy3 -c 1`
+/// aborts, `ulimit -v 327680` runs).
+pub const RUNTIME_FLOOR_PYPY_MIB: u64 = 320;
+
+/// The memory limit a language's runtime on the judge systems needs before the program holds
+/// anything, in MiB, when it is more than the program's own: the address space PyPy reserves
+/// for Python 3. No other runtime needs one (the systems set no address-space limit for the
+/// JVM).
+pub fn runtime_floor_mib(language: &str) -> Option<u64> {
+    (language == "Python 3").then_some(RUNTIME_FLOOR_PYPY_MIB)
+}
+
 /// What the advice needs besides the runs: how many, and the package's rules and memory limit.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Advising {
@@ -232,6 +246,10 @@ pub struct Advice {
     pub peak_memory: Option<(String, String, u64)>,
     /// The advised memory limit, in MiB.
     pub memory_mib: Option<u64>,
+    /// The language of an accepted program whose runtime needs more memory than the runs held
+    /// ([`runtime_floor_mib`]), and how much, when that raises the limit.
+    #[serde(default)]
+    pub memory_floor: Option<(String, u64)>,
     /// Each language's own limit, when the accepted programs are of several.
     pub languages: Vec<LanguageTime>,
     /// Whether one limit is too loose for some language ([`Concern::PerLanguage`]).
@@ -356,9 +374,20 @@ impl Advice {
             facts.push((
                 "memory limit",
                 format!(
-                    "{mib} MiB ({MEMORY_FACTOR} x the {} MiB {program} held on {file}, rounded \
-                     up to a step){}",
-                    bytes.div_ceil(1 << 20),
+                    "{mib} MiB ({}){}",
+                    match &self.memory_floor {
+                        Some((language, floor)) => format!(
+                            "the step at or above the {floor} MiB of address space PyPy needs \
+                             to start, which runs {language} on problemtools and BAPCtools; \
+                             {program} held {} MiB on {file}",
+                            bytes.div_ceil(1 << 20)
+                        ),
+                        None => format!(
+                            "{MEMORY_FACTOR} x the {} MiB {program} held on {file}, rounded up \
+                             to a step",
+                            bytes.div_ceil(1 << 20)
+                        ),
+                    },
                     self.set_memory_mib.map_or(String::new(), |set| format!(
                         "; problem.yaml sets {set} MiB"
                     ))
@@ -472,7 +501,11 @@ pub fn time_limit(slowest: f64, rules: &TimeRules) -> f64 {
 /// The memory limit for a most memory held of `bytes`: the least step at or above
 /// [`MEMORY_FACTOR`] times it, in MiB.
 pub fn memory_limit_mib(bytes: u64) -> u64 {
-    let need = (bytes * MEMORY_FACTOR).div_ceil(1 << 20);
+    memory_step((bytes * MEMORY_FACTOR).div_ceil(1 << 20))
+}
+
+/// The least memory step at or above `need` MiB.
+fn memory_step(need: u64) -> u64 {
     MEMORY_STEPS_MIB
         .into_iter()
         .find(|&step| step >= need)
@@ -526,7 +559,19 @@ pub fn advise(
         .flat_map(|m| m.ran().map(move |f| (m, f)))
         .max_by_key(|(_, f)| f.peak())
         .map(|(m, f)| (m.program.clone(), f.file.clone(), f.peak()));
-    let memory_mib = peak_memory.as_ref().map(|p| memory_limit_mib(p.2));
+    let held_mib = peak_memory.as_ref().map(|p| memory_limit_mib(p.2));
+    let memory_floor = accepted
+        .iter()
+        .filter_map(|m| {
+            let language = m.language.as_deref()?;
+            Some((language.to_string(), runtime_floor_mib(language)?))
+        })
+        .max_by_key(|floor| floor.1)
+        .filter(|floor| held_mib.is_some_and(|held| memory_step(floor.1) > held));
+    let memory_mib = match &memory_floor {
+        Some(floor) => Some(memory_step(floor.1)),
+        None => held_mib,
+    };
     if let Some(memory) = set_memory_mib.or(memory_mib) {
         memory_checks(
             &measured,
@@ -553,6 +598,7 @@ pub fn advise(
         tle_tests,
         peak_memory,
         memory_mib,
+        memory_floor,
         languages,
         per_language,
         warnings,
@@ -969,6 +1015,35 @@ mod tests {
         assert_eq!(advice.peak_memory.as_ref().unwrap().0, "accepted/b.c");
         assert!(advice.warnings.is_empty(), "{:?}", advice.warnings);
         assert!(!advice.per_language && advice.languages.is_empty());
+    }
+
+    #[test]
+    fn the_memory_limit_leaves_pypy_room_to_start_when_python_is_accepted() {
+        // 20 MiB held: 64 MiB for C, but PyPy, which runs Python 3 on problemtools and
+        // BAPCtools under an address-space limit, needs 320 MiB to start.
+        let c = program(
+            "accepted/a.c",
+            Class::Accepted,
+            "C",
+            vec![runs("1.in", &[0.1], 20)],
+        );
+        let advice = advise(vec![c.clone()], rules(0.1), None, 1);
+        assert_eq!(advice.memory_mib, Some(64));
+        assert_eq!(advice.memory_floor, None);
+        let python = program(
+            "accepted/a.py",
+            Class::Accepted,
+            "Python 3",
+            vec![runs("1.in", &[0.1], 20)],
+        );
+        let advice = advise(vec![c, python], rules(0.1), None, 1);
+        assert_eq!(advice.memory_mib, Some(512));
+        assert_eq!(
+            advice.memory_floor,
+            Some(("Python 3".to_string(), RUNTIME_FLOOR_PYPY_MIB))
+        );
+        let said = advice.facts().into_iter().find(|f| f.0 == "memory limit");
+        assert!(said.unwrap().1.contains("PyPy"), "{:?}", advice.facts());
     }
 
     /// An accepted program whose runs on its one file took 0.10 and 0.12 s.
