@@ -1,7 +1,8 @@
 //! The layers of docs/architecture.md, read from the code: every `crate::...` path in a file of
 //! `src/` (outside its `#[cfg(test)]` module, and outside comments) is an edge to the file it
 //! names, and an edge may only go down the layers, or stay in its own unit; drivers use each
-//! other only through the seams listed here, each with why.
+//! other only through the seams listed here, each with why. In the sandbox crate
+//! (`sandbox/src/`), no files use one another in a circle.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -115,7 +116,11 @@ fn place(rel: &str) -> (usize, &'static str) {
 /// The file of `src/` a `crate::a::b::c` path names: the longest prefix that is a file or a
 /// folder's `mod.rs` (relative to `src/`).
 fn target(segments: &[&str]) -> Option<String> {
-    let root = src();
+    target_in(&src(), segments)
+}
+
+/// The file of the crate whose sources are `root` a `crate::a::b::c` path names.
+fn target_in(root: &Path, segments: &[&str]) -> Option<String> {
     for n in (1..=segments.len()).rev() {
         let stem = segments[..n].join("/");
         for candidate in [format!("{stem}.rs"), format!("{stem}/mod.rs")] {
@@ -152,8 +157,13 @@ fn code(text: &str) -> String {
 
 /// Every edge of `src/`: (from file, to file), both relative to `src/`.
 fn edges() -> BTreeSet<(String, String)> {
+    edges_in(&src())
+}
+
+/// Every edge of the crate whose sources are `root`: (from file, to file), relative to it.
+fn edges_in(root: &Path) -> BTreeSet<(String, String)> {
     let mut out = BTreeSet::new();
-    for (rel, text) in rust_files(&src()) {
+    for (rel, text) in rust_files(root) {
         let text = code(&text);
         for (at, _) in text.match_indices("crate::") {
             let rest = &text[at + "crate::".len()..];
@@ -165,7 +175,7 @@ fn edges() -> BTreeSet<(String, String)> {
                 .split("::")
                 .take_while(|s| s.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
                 .collect();
-            if let Some(to) = target(&segments) {
+            if let Some(to) = target_in(root, &segments) {
                 if to != rel {
                     out.insert((rel.clone(), to));
                 }
@@ -450,4 +460,68 @@ fn a_driver_using_a_facet_it_does_not_declare_is_found() {
     assert!(undeclared_facets(&declared, &facets, &bundles).is_empty());
     let bundled = planted.replace("G: Game", "G: AnyGame");
     assert!(undeclared_facets(&bundled, &facets, &bundles).is_empty());
+}
+
+/// The files of each circle of `edges` (a strongly connected set of two or more files), each
+/// circle's files in name order.
+fn circles(edges: &BTreeSet<(String, String)>) -> Vec<BTreeSet<String>> {
+    let mut next: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (from, to) in edges {
+        next.entry(from).or_default().push(to);
+    }
+    // Reachability by search from each file: small crates, so quadratic is fine.
+    let reach = |start: &str| {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![start];
+        while let Some(file) = stack.pop() {
+            for &to in next.get(file).into_iter().flatten() {
+                if seen.insert(to) {
+                    stack.push(to);
+                }
+            }
+        }
+        seen
+    };
+    let reached: BTreeMap<&str, BTreeSet<&str>> =
+        next.keys().map(|&file| (file, reach(file))).collect();
+    let mut out: Vec<BTreeSet<String>> = Vec::new();
+    for (&file, from_it) in &reached {
+        let circle: BTreeSet<String> = from_it
+            .iter()
+            .filter(|&&other| reached.get(other).is_some_and(|r| r.contains(file)))
+            .map(|s| s.to_string())
+            .collect();
+        if circle.len() > 1 && !out.contains(&circle) {
+            out.push(circle);
+        }
+    }
+    out
+}
+
+fn sandbox_src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("sandbox/src")
+}
+
+#[test]
+fn no_files_of_the_sandbox_crate_use_one_another_in_a_circle() {
+    let found = circles(&edges_in(&sandbox_src()));
+    assert!(
+        found.is_empty(),
+        "files of sandbox/src in a circle: {found:#?}"
+    );
+}
+
+#[test]
+fn a_planted_circle_of_files_is_found() {
+    let mut edges = edges_in(&sandbox_src());
+    // The run uses what bounds it; planted: what bounds it uses the run.
+    assert!(edges.contains(&("run.rs".to_string(), "limits.rs".to_string())));
+    edges.insert(("limits.rs".to_string(), "run.rs".to_string()));
+    let found = circles(&edges);
+    assert!(
+        found
+            .iter()
+            .any(|c| c.contains("run.rs") && c.contains("limits.rs")),
+        "{found:?}"
+    );
 }

@@ -334,6 +334,26 @@ impl Advice {
         )
     }
 
+    /// The advised memory limit and what it comes from.
+    fn memory_fact(&self) -> Option<String> {
+        let (mib, (program, file, bytes)) = (self.memory_mib?, self.peak_memory.as_ref()?);
+        let held = bytes.div_ceil(1 << 20);
+        let from = match &self.memory_floor {
+            Some((language, floor)) => format!(
+                "the step at or above the {floor} MiB of address space PyPy needs to start, \
+                 which runs {language} on problemtools and BAPCtools; {program} held {held} MiB \
+                 on {file}"
+            ),
+            None => {
+                format!("{MEMORY_FACTOR} x the {held} MiB {program} held on {file}, rounded up to a step")
+            }
+        };
+        let set = self.set_memory_mib.map_or(String::new(), |set| {
+            format!("; problem.yaml sets {set} MiB")
+        });
+        Some(format!("{mib} MiB ({from}){set}"))
+    }
+
     /// The advice as (what, in words) pairs: the limits and what they come from, the margins,
     /// the time tests, each warning (`warning`) and each change `--add-to` made (`written`).
     pub fn facts(&self) -> Vec<(&'static str, String)> {
@@ -370,29 +390,8 @@ impl Advice {
                 ),
             ));
         }
-        if let (Some(mib), Some((program, file, bytes))) = (self.memory_mib, &self.peak_memory) {
-            facts.push((
-                "memory limit",
-                format!(
-                    "{mib} MiB ({}){}",
-                    match &self.memory_floor {
-                        Some((language, floor)) => format!(
-                            "the step at or above the {floor} MiB of address space PyPy needs \
-                             to start, which runs {language} on problemtools and BAPCtools; \
-                             {program} held {} MiB on {file}",
-                            bytes.div_ceil(1 << 20)
-                        ),
-                        None => format!(
-                            "{MEMORY_FACTOR} x the {} MiB {program} held on {file}, rounded up \
-                             to a step",
-                            bytes.div_ceil(1 << 20)
-                        ),
-                    },
-                    self.set_memory_mib.map_or(String::new(), |set| format!(
-                        "; problem.yaml sets {set} MiB"
-                    ))
-                ),
-            ));
+        if let Some(memory) = self.memory_fact() {
+            facts.push(("memory limit", memory));
         }
         if !self.languages.is_empty() {
             facts.push((
