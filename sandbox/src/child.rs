@@ -325,7 +325,16 @@ pub(crate) unsafe fn init(steps: &Steps, exec: &Exec, fds: [RawFd; KEPT]) -> ! {
         ..Record::default()
     };
     write_record(REPORT, &ready);
-    let program = libc::fork();
+    // A bare clone, not the C library's fork(): this process may be a copy of one with other
+    // threads, whose allocator locks fork()'s handlers would wait for for ever.
+    let program = libc::syscall(
+        libc::SYS_clone,
+        libc::SIGCHLD as libc::c_ulong,
+        0usize,
+        0usize,
+        0usize,
+        0usize,
+    ) as libc::pid_t;
     if program < 0 {
         failed(Step::Processes, errno());
     }
