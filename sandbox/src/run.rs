@@ -259,10 +259,16 @@ impl Plumbing {
     }
 }
 
+/// How long a run's first processes may take to reach its program's `exec` (milliseconds
+/// here, a second under emulation): past it, the start is the sandbox's failure, never a wait
+/// for ever.
+const START_WITHIN: Duration = Duration::from_secs(60);
+
 /// The next descriptor sent on `channel` by the run whose init is `pidfd`: waits for it, or
-/// for the init's end (`None`).
+/// for the init's end (`None`), at most [`START_WITHIN`].
 fn next_descriptor(channel: &OwnedFd, pidfd: &OwnedFd) -> io::Result<Option<OwnedFd>> {
-    use rustix::event::{poll, PollFd, PollFlags};
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    let deadline = Instant::now() + START_WITHIN;
     loop {
         let mut byte = [0u8; 1];
         if let Some((_, fd)) = crate::start::receive(channel.as_raw_fd(), &mut byte)? {
@@ -275,7 +281,21 @@ fn next_descriptor(channel: &OwnedFd, pidfd: &OwnedFd) -> io::Result<Option<Owne
             PollFd::new(channel, PollFlags::IN),
             PollFd::new(pidfd, PollFlags::IN),
         ];
-        match poll(&mut fds, None) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!(
+                    "the run's first process did not reach its program within {} s",
+                    START_WITHIN.as_secs()
+                ),
+            ));
+        }
+        let timeout = Timespec::try_from(left).unwrap_or(Timespec {
+            tv_sec: 1,
+            tv_nsec: 0,
+        });
+        match poll(&mut fds, Some(&timeout)) {
             Ok(_) | Err(rustix::io::Errno::INTR) => {}
             Err(e) => return Err(e.into()),
         }
