@@ -2,7 +2,7 @@
 //! each of its runs, and its verdict, CPU time and memory: the command a finding's
 //! `reproduce:` line gives.
 
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -111,17 +111,36 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode, RunError> {
     let run = program.run(&input, &limits, None).map_err(not_run)?;
     let out = std::io::stdout();
     let mut out = out.lock();
-    out.write_all(&run.stdout)
+    // To a terminal, the program's bytes are shown escaped (none of them drives the terminal);
+    // to a pipe or a file, as it wrote them.
+    let shown_out = if out.is_terminal() {
+        for_a_terminal(&run.stdout).into_bytes()
+    } else {
+        run.stdout.clone()
+    };
+    out.write_all(&shown_out)
         .and_then(|()| out.flush())
         .map_err(|e| RunError::stdout("the program's output", e))?;
+    // Its standard error always escaped, and referee's verdict the last line, on a line of its
+    // own: nothing the program writes passes for it.
     let err = std::io::stderr();
     let mut err = err.lock();
-    let _ = err.write_all(&run.stderr_tail);
+    let _ = err.write_all(for_a_terminal(&run.stderr_tail).as_bytes());
     let _ = writeln!(err, "{}", verdict_line(&run, &limits, &confinement));
     Ok(match run.ending {
         referee_sandbox::Ending::Exited(0) => ExitCode::SUCCESS,
         _ => ExitCode::from(1),
     })
+}
+
+/// A program's bytes for a terminal: lines as lines, every control byte, invisible character
+/// and byte that is not UTF-8 escaped (`\xHH`), ending with a newline unless empty.
+fn for_a_terminal(bytes: &[u8]) -> String {
+    let mut text = crate::answer::as_lines(&crate::answer::escape(bytes, usize::MAX));
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
 }
 
 /// `referee run: exited 0; 0.013 s of CPU time, 1.2 MiB, 0.02 s (limits 2.00 s, 2048 MiB;

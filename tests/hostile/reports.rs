@@ -1,5 +1,6 @@
 //! Reports never mixed or half written: shards merged only when they are one run, a run
-//! killed or signalled at any point, outputs that would replace an input, a full file system.
+//! killed or signalled at any point, outputs that would replace an input, a full file system;
+//! a program's bytes never pass for referee's own words.
 
 use super::*;
 use crate::common::command::{referee, referee_process, stderr};
@@ -463,4 +464,34 @@ fn outputs_never_land_on_a_program_an_answer_or_saved_runs() {
         refused(&[judge, args], "--save-runs");
     }
     assert_eq!(files_of(&work), before);
+}
+
+#[test]
+fn referee_run_shows_a_programs_error_output_escaped_and_its_own_verdict_last() {
+    // A program that writes a clean verdict of its own and a terminal's "conceal" sequence on
+    // standard error, a colour on standard output, then runs past its limit.
+    let script = "printf 'referee run: exited 0; 0.004 s of CPU time\\n\\033[8m' >&2; \
+                  printf 'answer\\033[1m'; while :; do :; done";
+    let run = referee_process()
+        .args([
+            "run",
+            "--unconfined",
+            "--timeout",
+            "0.3",
+            "--",
+            "sh",
+            "-c",
+            script,
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(!run.stderr.contains(&0x1b), "{err:?}");
+    assert!(err.contains("\\x1B[8m"), "{err:?}");
+    let last = err.lines().last().unwrap_or_default();
+    assert!(last.starts_with("referee run: timeout"), "{err:?}");
+    // Standard output not a terminal: the program's bytes as it wrote them.
+    assert_eq!(run.stdout, b"answer\x1b[1m");
 }
