@@ -425,14 +425,25 @@ unsafe fn prepare(steps: &Steps) -> Result<bool, Failure> {
     }
     let proc = build_root(steps)?;
     if steps.as_root {
-        check(Step::Identity, libc::setgroups(0, std::ptr::null()).into())?;
+        // Bare system calls: the C library's setgroups() and setres[ug]id() change every
+        // thread it knows of, and wait for ever on the threads of the process this one may be a
+        // copy of.
+        let nobody = crate::NOBODY as libc::c_long;
         check(
             Step::Identity,
-            libc::setresgid(crate::NOBODY, crate::NOBODY, crate::NOBODY).into(),
+            libc::syscall(
+                libc::SYS_setgroups,
+                0 as libc::c_long,
+                std::ptr::null::<u32>(),
+            ),
         )?;
         check(
             Step::Identity,
-            libc::setresuid(crate::NOBODY, crate::NOBODY, crate::NOBODY).into(),
+            libc::syscall(libc::SYS_setresgid, nobody, nobody, nobody),
+        )?;
+        check(
+            Step::Identity,
+            libc::syscall(libc::SYS_setresuid, nobody, nobody, nobody),
         )?;
         // A change of identity clears the parent-death signal.
         check(

@@ -490,22 +490,27 @@ fn a_run_cannot_make_itself_the_oom_killers_last_choice() {
 #[test]
 fn runs_start_while_other_threads_of_the_caller_allocate() {
     // The caller of a judge system is threaded: while its other threads allocate (and hold
-    // their allocator's locks), each run's first process, a copy of it, must still start its
+    // their allocator's locks) and start threads of their own (which the C library's changes
+    // of identity wait for), each run's first process, a copy of it, must still start its
     // program. Hang guard: 60 s for runs that take a few milliseconds each.
     let sandbox = sandbox();
     let program = Program::from_argv(vec!["true".into()])
         .confined(&sandbox)
         .unwrap();
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let busy: Vec<_> = (0..3)
-        .map(|_| {
+    let busy: Vec<_> = (0..4)
+        .map(|i| {
             let stop = stop.clone();
             std::thread::spawn(move || {
                 let mut kept = Vec::new();
                 while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    kept.push(vec![0u8; 4096 + kept.len()]);
-                    if kept.len() > 64 {
-                        kept.clear();
+                    if i % 2 == 0 {
+                        kept.push(vec![0u8; 4096 + kept.len()]);
+                        if kept.len() > 64 {
+                            kept.clear();
+                        }
+                    } else {
+                        std::thread::spawn(|| ()).join().unwrap();
                     }
                 }
             })
@@ -513,7 +518,7 @@ fn runs_start_while_other_threads_of_the_caller_allocate() {
         .collect();
     let (done, ended) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        for _ in 0..200 {
+        for _ in 0..300 {
             let run = program.run(b"", &limits(5000), None).unwrap();
             assert_eq!(run.ending, Ending::Exited(0), "{run:?}");
         }
