@@ -557,6 +557,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         constraints: referee::game::Constraints::Contest,
         save_runs: None,
         add_to: None,
+        package: None,
         // The in-process audit of this test runs its judge as it is: the sandbox is the
         // subject of tests/confinement.rs.
         confinement: referee_sandbox::Confinement::Unconfined,

@@ -69,9 +69,13 @@ fn lexical(path: &Path) -> PathBuf {
 }
 
 /// Whether `path`, which a program of `jail` asked for, exists and is hidden from it by the
-/// sandbox (and could be given to it: not under [`NEVER`]).
+/// sandbox (and could be given to it: not under [`NEVER`]); a directory on the way to its own
+/// files is not (its root holds it, as Python lists its script's directory).
 pub(crate) fn hidden(jail: &Jail, path: &Path) -> bool {
-    !jail.may_read(path) && !NEVER.iter().any(|n| path.starts_with(n)) && path.exists()
+    !jail.may_read(path)
+        && !jail.leads_to_readable(path)
+        && !NEVER.iter().any(|n| path.starts_with(n))
+        && path.exists()
 }
 
 #[cfg(test)]

@@ -393,7 +393,11 @@ impl Program {
                     let mut own = sandbox.stage(&absolute)?;
                     if i == 0 && is_script(&absolute) {
                         if let Some(dir) = absolute.parent() {
-                            let dir = sandbox.stage(dir)?;
+                            // A script that had to be copied runs from a copy of its directory.
+                            let dir = match own == absolute {
+                                true => sandbox.stage(dir)?,
+                                false => sandbox.copy(dir)?,
+                            };
                             own = dir.join(absolute.file_name().unwrap_or_default());
                             reads.push(dir);
                         }
@@ -420,6 +424,25 @@ impl Program {
             .collect()
     }
 
+    /// What [`confined`](Self::confined) makes its own files, as absolute paths: the existing
+    /// files and directories its command names and, when it is a script (`#!`), the directory
+    /// it lies in. A caller keeping paths from it checks them against these first.
+    pub fn own_files(&self) -> Vec<PathBuf> {
+        let mut own = Vec::new();
+        for (i, word) in self.argv.iter().enumerate() {
+            match std::path::absolute(word) {
+                Ok(absolute) if names_a_file(i, word) => {
+                    if i == 0 && is_script(&absolute) {
+                        own.extend(absolute.parent().map(Path::to_path_buf));
+                    }
+                    own.push(absolute);
+                }
+                _ => {}
+            }
+        }
+        own
+    }
+
     /// The program of `argv` confined in `sandbox`, reading `reads`, writing in `workspace`;
     /// shown as `shown`.
     pub fn in_jail(
@@ -433,19 +456,6 @@ impl Program {
             argv,
             shown,
             jail: Some(Arc::new(Jail::new(sandbox, reads, workspace))),
-        }
-    }
-
-    /// The same program, confined as it is but reading `more` besides (unconfined, itself).
-    pub fn reading(&self, more: &[PathBuf]) -> Program {
-        let jail = self.jail.as_ref().map(|jail| {
-            let mut reads = jail.reads().to_vec();
-            reads.extend(more.iter().cloned());
-            Arc::new(Jail::new(jail.sandbox(), reads, jail.workspace()))
-        });
-        Program {
-            jail,
-            ..self.clone()
         }
     }
 

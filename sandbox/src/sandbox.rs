@@ -359,7 +359,15 @@ impl Sandbox {
             let path = path.to_path_buf();
             move |source| SandboxError::Io { path, source }
         };
-        set_mode(runs.path(), 0o711).map_err(io(runs.path()))?;
+        // The runs' directory is referee's and the programs' user's alone: as root, root's with
+        // the group of nobody, which the programs run as (0710: they enter it, never list it);
+        // else the user's, as the programs are (0700). What it holds (copies of programs and
+        // builds) is no other local user's to read.
+        if as_nobody {
+            std::os::unix::fs::chown(runs.path(), Some(0), Some(NOBODY))
+                .map_err(io(runs.path()))?;
+        }
+        set_mode(runs.path(), if as_nobody { 0o710 } else { 0o700 }).map_err(io(runs.path()))?;
         for dir in ["root", "scratch"] {
             let dir = runs.path().join(dir);
             std::fs::create_dir(&dir).map_err(io(&dir))?;
@@ -586,7 +594,7 @@ impl Sandbox {
     }
 
     /// Whether the programs' user can reach directory `dir` (every directory down to it
-    /// searchable by all, or that user's own): why not.
+    /// searchable by all, by nobody's group, or that user's own): why not.
     pub fn reachable(&self, dir: &Path) -> Result<(), SandboxError> {
         if !self.as_nobody {
             return Ok(());
@@ -599,7 +607,10 @@ impl Sandbox {
         let absolute = std::fs::canonicalize(dir).map_err(io(dir))?;
         for ancestor in absolute.ancestors() {
             let meta = std::fs::metadata(ancestor).map_err(io(ancestor))?;
-            if meta.mode() & 0o001 == 0 && meta.uid() != NOBODY {
+            let searchable = meta.mode() & 0o001 != 0
+                || meta.uid() == NOBODY
+                || (meta.gid() == NOBODY && meta.mode() & 0o010 != 0);
+            if !searchable {
                 return Err(SandboxError::Unreachable {
                     dir: dir.to_path_buf(),
                     ancestor: ancestor.to_path_buf(),
@@ -634,6 +645,13 @@ impl Sandbox {
         if self.readable(path) {
             return Ok(path.to_path_buf());
         }
+        self.copy(path)
+    }
+
+    /// The copy of `path` in the sandbox's runs directory that [`stage`](Self::stage) makes,
+    /// made whether or not the programs' user could read it where it is (a directory readable
+    /// by all that holds a file only its owner may read).
+    pub(crate) fn copy(&self, path: &Path) -> io::Result<PathBuf> {
         let mut staged = self.staged.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(copy) = staged.get(path) {
             return Ok(copy.clone());
@@ -1115,6 +1133,13 @@ impl Jail {
         seen.iter().any(|allowed| path.starts_with(allowed))
             || path.starts_with(self.sandbox.scratch())
             || path.starts_with("/proc")
+    }
+
+    /// Whether `path` is a directory on the way to what the program may read (its root holds
+    /// it, with only those in it).
+    pub(crate) fn leads_to_readable(&self, path: &Path) -> bool {
+        let seen = self.plan().map(|p| p.seen.as_slice()).unwrap_or_default();
+        seen.iter().any(|allowed| allowed.starts_with(path))
     }
 }
 

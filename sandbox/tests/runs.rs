@@ -531,3 +531,33 @@ fn runs_start_while_other_threads_of_the_caller_allocate() {
     }
     assert!(finished.is_ok(), "a run's first process hung: {finished:?}");
 }
+
+#[test]
+fn the_runs_directory_is_no_other_users() {
+    // It holds copies of programs and builds: as root, root's and nobody's group's (the
+    // programs' user enters it, never lists it); as a normal user, that user's alone.
+    use std::os::unix::fs::MetadataExt;
+    let sandbox = sandbox();
+    let runs = sandbox.scratch().parent().unwrap().to_path_buf();
+    let meta = std::fs::metadata(&runs).unwrap();
+    assert_eq!(meta.mode() & 0o007, 0, "{:o}", meta.mode());
+    if sandbox.as_nobody() {
+        assert_eq!((meta.uid(), meta.gid()), (0, referee_sandbox::NOBODY));
+        assert_eq!(meta.mode() & 0o777, 0o710);
+    } else {
+        assert_eq!(meta.uid(), rustix::process::getuid().as_raw());
+        assert_eq!(meta.mode() & 0o777, 0o700);
+    }
+    // A script only its user can read, in a directory all can, runs from a copy of both in
+    // there.
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("hello.sh");
+    std::fs::write(&script, "#!/bin/sh\necho hello\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let program = Program::from_argv(vec![script.display().to_string()])
+        .confined(&sandbox)
+        .unwrap();
+    let run = program.run(b"", &limits(5000), None).unwrap();
+    assert_eq!(run.stdout, b"hello\n", "{run:?}");
+}

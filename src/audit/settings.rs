@@ -64,6 +64,9 @@ pub struct Settings<O> {
     pub save_runs: Option<PathBuf>,
     /// The package whose `data/secret/` the strengthening cases are added to.
     pub add_to: Option<PathBuf>,
+    /// The package audited (`--package`): its submissions, data, answers, generators and
+    /// validators, none of which a program may read.
+    pub package: Option<PathBuf>,
     /// How the programs run.
     pub confinement: Confinement,
     /// The repeated runs of the limits' advice (`--repeat`), and the package's rules.
@@ -71,16 +74,31 @@ pub struct Settings<O> {
 }
 
 impl<O> Settings<O> {
-    /// What the programs must never be given to read, whatever they ask: the audit's inputs
-    /// (the package's data and answers), its reports, the runs it saves, the package it adds
-    /// to.
+    /// What the programs must never be given to read, whatever they ask: the package audited
+    /// as a whole, the audit's inputs, its reports, the runs it saves, the package it adds to;
+    /// each its real path (links and `..` resolved), so that a path is compared with them by
+    /// what it names, never as written.
     pub fn protected(&self) -> Vec<PathBuf> {
-        self.inputs
-            .iter()
-            .chain([&self.out])
-            .chain(&self.save_runs)
-            .chain(&self.add_to)
-            .filter_map(|p| std::path::absolute(p).ok())
-            .collect()
+        protected(
+            &self.inputs,
+            [&self.package, &self.save_runs, &self.add_to],
+            &self.out,
+        )
     }
+}
+
+/// [`Settings::protected`] of these settings' `inputs`, `out` and the optional paths
+/// `package`, `save_runs` and `add_to`: the real path of each (links and `..` resolved, as far
+/// as it exists).
+pub fn protected(
+    inputs: &[PathBuf],
+    optional: [&Option<PathBuf>; 3],
+    out: &PathBuf,
+) -> Vec<PathBuf> {
+    inputs
+        .iter()
+        .chain(optional.into_iter().flatten())
+        .chain([out])
+        .map(|p| crate::report::write::real_path(p))
+        .collect()
 }

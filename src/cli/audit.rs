@@ -221,6 +221,7 @@ impl AuditArgs {
                 .into());
             }
         }
+        self.allow_read_apart()?;
         let programs = self.program_files()?;
         let reads: Vec<(&str, &std::path::Path)> = [
             ("--package", &self.package),
@@ -258,6 +259,24 @@ impl AuditArgs {
         Ok(None)
     }
 
+    /// Whether no `--allow-read` path is, holds or lies in a protected path
+    /// ([`protected`](Self::protected)).
+    fn allow_read_apart(&self) -> Result<(), RunError> {
+        let protected = self.protected();
+        for path in &self.allow_read {
+            let real = crate::report::write::real_path(path);
+            let overlaps = |q: &&PathBuf| real.starts_with(q) || q.starts_with(&real);
+            if let Some(q) = protected.iter().find(overlaps) {
+                return Err(super::UsageError::AllowsProtected {
+                    path: path.clone(),
+                    protected: q.clone(),
+                }
+                .into());
+            }
+        }
+        Ok(())
+    }
+
     /// The files the programs of `--cmd` and `--programs` name ([`Program::files`]): the
     /// submissions, which no output may replace.
     ///
@@ -289,6 +308,16 @@ impl AuditArgs {
                 .collect(),
             _ => self.inputs.clone(),
         }
+    }
+
+    /// What no program may read: the package, the inputs, the reports, the runs saved, the
+    /// package added to ([`Settings::protected`](crate::audit::settings::Settings::protected)).
+    fn protected(&self) -> Vec<PathBuf> {
+        crate::audit::settings::protected(
+            &self.inputs(),
+            [&self.package, &self.save_runs, &self.add_to],
+            &self.out,
+        )
     }
 
     /// What the advice on the limits needs: `--repeat`, and the rules and memory limit of the
@@ -382,6 +411,7 @@ impl AuditArgs {
             constraints: self.constraints,
             save_runs: self.save_runs.clone(),
             add_to: self.add_to.clone(),
+            package: self.package.clone(),
             confinement,
             advising: self.advising()?,
         })
@@ -402,11 +432,15 @@ impl AuditArgs {
             all.extend(entrants::from_table(table)?);
         }
         if let Some(sandbox) = sandbox {
+            let protected = self.protected();
             for entrant in &mut all {
                 if let Ok(program) = &entrant.program {
-                    entrant.program = program
-                        .confined(sandbox)
-                        .map_err(|e| entrants::BuildError::Staged(std::sync::Arc::new(e)));
+                    entrant.program = match entrants::apart_from(program, &protected) {
+                        Err(e) => Err(e),
+                        Ok(()) => program
+                            .confined(sandbox)
+                            .map_err(|e| entrants::BuildError::Staged(std::sync::Arc::new(e))),
+                    };
                 }
             }
         }

@@ -98,6 +98,19 @@ pub enum UsageError {
         /// The tree.
         tree: PathBuf,
     },
+    /// `--allow-read` names a path the audit keeps from every program.
+    #[error(
+        "--allow-read {} would let every program read {}, which the audit keeps from them (the \
+         package, its data and answers, the reports): give a directory apart from them",
+        path.display(),
+        protected.display()
+    )]
+    AllowsProtected {
+        /// The path `--allow-read` names.
+        path: PathBuf,
+        /// The protected path it is, holds or lies in.
+        protected: PathBuf,
+    },
     /// A time that is not a number of seconds (values are printed as Rust's shortest form,
     /// `1e-300` rather than its 300 digits).
     #[error("{flag} must be a non-negative number of seconds, not {value:?}")]

@@ -200,3 +200,162 @@ fn a_findings_reproducing_command_run_as_printed_reproduces_it() {
         "{said}"
     );
 }
+
+#[test]
+fn a_failing_program_is_never_run_again_with_more_to_read() {
+    // A judge that answers only when it can open a pipe the sandbox hides from it. audit may
+    // watch what it asks for and say so; it never runs it again with that pipe readable, so
+    // the byte the test left in the pipe is still there after the audit.
+    use std::io::{Read, Write};
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let dir = reachable();
+    let private = dir.path().join("private");
+    fs::create_dir(&private).unwrap();
+    fs::set_permissions(&private, fs::Permissions::from_mode(0o755)).unwrap();
+    let pipe = private.join("pipe");
+    assert!(Command::new("mkfifo")
+        .arg("-m")
+        .arg("666")
+        .arg(&pipe)
+        .status()
+        .unwrap()
+        .success());
+    let mut held = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(&pipe)
+        .unwrap();
+    held.write_all(b"x").unwrap();
+    let judge = dir.path().join("littlesquares.py");
+    fs::copy(repo().join("examples/judges/littlesquares.py"), &judge).unwrap();
+    let wrapper = dir.path().join("wrapper.py");
+    fs::write(
+        &wrapper,
+        format!(
+            "import os, runpy, sys\n\
+             try:\n    os.read(os.open({pipe:?}, os.O_RDONLY | os.O_NONBLOCK), 1)\n\
+             except OSError:\n    print('nobody wins')\n    sys.exit(0)\n\
+             sys.argv = sys.argv[1:]\n\
+             runpy.run_path(sys.argv[0], run_name='__main__')\n",
+            pipe = pipe.display().to_string()
+        ),
+    )
+    .unwrap();
+    for file in [&judge, &wrapper] {
+        fs::set_permissions(file, fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    let command = format!("python3 {} {}", wrapper.display(), judge.display());
+    let out = dir.path().join("out");
+    let run = referee_process()
+        .args(["audit", "littlesquares", "--cmd", &command])
+        .args(["--cases", "20", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = stderr(&run);
+    // Not audited, not proved wrong: the file it asked for named, and the grant a person may
+    // decide to give.
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains("not audited"), "{err}");
+    assert!(err.contains(&pipe.display().to_string()), "{err}");
+    assert!(
+        err.contains(&format!("--allow-read {}", private.display())),
+        "{err}"
+    );
+    let mut left = [0u8; 1];
+    assert_eq!(
+        held.read(&mut left).ok(),
+        Some(1),
+        "a run of the program read the pipe: audit gave it what it asked for\n{err}"
+    );
+}
+
+/// A `#!` judge at `dir/judge.py` (executable) that answers as `examples/judges/pousse.py`
+/// only when it can read `answer`, and wrongly otherwise; the data of `examples/contest/pousse`
+/// copied to `dir/pkg/data`.
+fn judge_beside_a_package(dir: &Path, answer: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    crate::common::command::copy_tree(
+        &repo().join("examples/contest/pousse/data"),
+        &dir.join("pkg/data"),
+    );
+    let real = fs::read_to_string(repo().join("examples/judges/pousse.py")).unwrap();
+    let judge = dir.join("judge.py");
+    fs::write(
+        &judge,
+        real.replacen(
+            "\"\"\"",
+            &format!(
+                "import os as _os, sys as _sys\n\
+                 try:\n    open(_os.path.join(_os.path.dirname(__file__), {answer:?})).read()\n\
+                 except OSError:\n    print('nobody wins')\n    _sys.exit(0)\n\"\"\""
+            ),
+            1,
+        ),
+    )
+    .unwrap();
+    for path in walkdir::WalkDir::new(dir) {
+        let path = path.unwrap();
+        let mode = if path.file_type().is_dir() || path.path() == judge {
+            0o755
+        } else {
+            0o644
+        };
+        fs::set_permissions(path.path(), fs::Permissions::from_mode(mode)).unwrap();
+    }
+    judge
+}
+
+#[test]
+fn a_script_beside_the_package_is_refused_its_directory() {
+    // Its directory holds the package's answers: the script is not run, the path named. The
+    // package named with `..` is the same package.
+    let dir = reachable();
+    let answer = fs::read_dir(repo().join("examples/contest/pousse/data/secret"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "ans"))
+        .unwrap();
+    let answer = format!(
+        "pkg/data/secret/{}",
+        answer.file_name().unwrap().to_str().unwrap()
+    );
+    let judge = judge_beside_a_package(dir.path(), &answer);
+    fs::create_dir(dir.path().join("elsewhere")).unwrap();
+    for data in ["pkg/data", "elsewhere/../pkg/data"] {
+        let out = dir.path().join("out");
+        let run = referee_process()
+            .args(["audit", "pousse", "--cmd"])
+            .arg(&judge)
+            .arg("--inputs")
+            .arg(dir.path().join(data))
+            .args(["--cases", "10", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{data}: {err}");
+        assert!(
+            err.contains("a script's directory")
+                && err.contains(&dir.path().join("pkg/data").display().to_string()),
+            "{data}: {err}"
+        );
+        let row = &crate::common::command::csv_rows(&out.join("programs.csv"))[0];
+        assert!(row["verdict"].starts_with("not run: "), "{row:?}");
+    }
+    // Nor may --allow-read give the directory holding the data: refused before any run.
+    let run = referee_process()
+        .args(["audit", "pousse", "--cmd", "true", "--allow-read"])
+        .arg(dir.path())
+        .arg("--inputs")
+        .arg(dir.path().join("pkg/data"))
+        .arg("--out")
+        .arg(dir.path().join("refused"))
+        .output()
+        .unwrap();
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains("--allow-read"), "{err}");
+    assert!(!dir.path().join("refused").exists(), "{err}");
+}

@@ -189,6 +189,25 @@ fn first_free(base: &str, taken: impl Fn(&str) -> bool) -> String {
         .expect("a free name")
 }
 
+/// Whether `program`'s own files ([`Program::own_files`]: what its command names, a script's
+/// directory) keep apart from `protected` (real paths): none may be, hold or lie in one,
+/// compared by real path (links and `..` resolved).
+pub fn apart_from(program: &Program, protected: &[PathBuf]) -> Result<(), BuildError> {
+    for own in &program.own_files() {
+        let real = crate::report::write::real_path(own);
+        if let Some(q) = protected
+            .iter()
+            .find(|q| real.starts_with(q) || q.starts_with(&real))
+        {
+            return Err(BuildError::Protected {
+                own: own.clone(),
+                protected: q.clone(),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The entrants of `--cmd` values: each `NAME=COMMAND`, or a bare command named after what it
 /// runs ([`name_of`]; a name already taken gets `-2`, `-3`, ...).
 pub fn from_commands(specs: &[String]) -> Result<Vec<Entrant>, RunError> {
@@ -868,6 +887,21 @@ pub enum BuildError {
     /// Its files cannot be copied where its user can read them.
     #[error("cannot copy its files into the sandbox: {0}")]
     Staged(Arc<std::io::Error>),
+    /// One of its own files (a script's directory is one) is, holds or lies in a path the audit
+    /// keeps from every program.
+    #[error(
+        "{} would be among its own files (what its command names, and a script's directory), \
+         and it is, holds or lies in {}, which no program may read (the package, the data, the \
+         reports): put the program in a directory of its own, apart from them",
+        crate::walk::display(own),
+        crate::walk::display(protected)
+    )]
+    Protected {
+        /// Its file or directory.
+        own: PathBuf,
+        /// The protected path it is, holds or lies in.
+        protected: PathBuf,
+    },
     /// The compiler cannot be started.
     #[error("compile-error: {language} ({command}): cannot run the compiler: {source}")]
     CompilerNotRun {

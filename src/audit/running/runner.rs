@@ -278,14 +278,15 @@ impl<'a, G: Auditable> Runner<'a, G> {
         }
     }
 
-    /// Whether the program fails only because its sandbox hides files it reads, checked on a
-    /// failing run (`input` within `limits`): that run again, watched for the paths it asks
-    /// for; when it asked for some the sandbox hides (never the audit's inputs, reports or
-    /// package), once more with their directories readable. When that passes, the program is
-    /// not wrong but cannot be audited so: why, naming the `--allow-read` it needs. Checked on
-    /// its first failing runs, [`BLOCKED_CHECKS`] at most (a run in a form it does not read
-    /// fails whatever it may read), and never again once a check finds it asks for nothing
-    /// hidden.
+    /// Whether the program may fail because its sandbox hides files it reads, checked on a
+    /// failing run (`input` within `limits`): that run again with the same access, watched for
+    /// the paths it asks for. When it fails again having asked for files the sandbox hides
+    /// (never the audit's inputs, reports or package, which it may never read), it is not
+    /// audited: why, the files, and the `--allow-read` that would give them, for a
+    /// person to decide. A program is never run with more than it was given: what it asks for
+    /// is its own say-so. Checked on its first failing runs, [`BLOCKED_CHECKS`] at most (a run
+    /// in a form it does not read fails whatever it may read), and never again once a check
+    /// finds it asks for nothing hidden.
     fn blocked(
         &self,
         input: &[u8],
@@ -302,16 +303,15 @@ impl<'a, G: Auditable> Runner<'a, G> {
         let watched = self.program.run_watched(input, limits, cut).ok()?;
         let hidden: Vec<PathBuf> = watched
             .hidden
-            .into_iter()
-            .filter(|p| !self.protected.iter().any(|q| p.starts_with(q)))
+            .iter()
+            .filter(|p| !is_protected(p, &self.protected))
+            .cloned()
             .collect();
-        let dirs = directories_of(&hidden, &self.protected);
-        if dirs.is_empty() {
+        let fails = Tried::new(watched, expected.to_string()).kind.is_some();
+        if hidden.is_empty() || !fails {
             self.checks_left.store(0, Ordering::SeqCst);
             return None;
         }
-        let again = self.program.reading(&dirs).run(input, limits, cut).ok()?;
-        let passes = Tried::new(again, expected.to_string()).kind.is_none();
         let listed = |paths: &[PathBuf]| {
             paths
                 .iter()
@@ -319,19 +319,20 @@ impl<'a, G: Auditable> Runner<'a, G> {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        passes.then(|| {
-            let flags: Vec<String> = dirs
-                .iter()
-                .map(|d| format!("--allow-read {}", d.display()))
-                .collect();
-            format!(
-                "{}: the sandbox hides files it reads ({}), and it passes when it may read them: \
-                 not audited; give them with {} (docs/security.md)",
-                self.program.display(),
-                listed(&hidden),
-                flags.join(" ")
-            )
-        })
+        let flags: Vec<String> = directories_of(&hidden, &self.protected)
+            .iter()
+            .map(|d| format!("--allow-read {}", d.display()))
+            .collect();
+        let grant = match flags.is_empty() {
+            true => String::new(),
+            false => format!("; if they are its own, give them with {}", flags.join(" ")),
+        };
+        Some(format!(
+            "{}: the sandbox hides files it reads ({}), and it fails without them: not audited \
+             (audit never gives a program what it asks for){grant} (docs/security.md)",
+            self.program.display(),
+            listed(&hidden),
+        ))
     }
 
     /// [`run_for`](Self::run_for) that must end: why it did not otherwise.
@@ -419,12 +420,24 @@ impl<'a, G: Auditable> Runner<'a, G> {
     }
 }
 
+/// Whether `path` is, or is inside, one of `protected` (each resolved), once its links and
+/// `..` are resolved.
+fn is_protected(path: &Path, protected: &[PathBuf]) -> bool {
+    let path = crate::report::write::real_path(path);
+    protected.iter().any(|q| path.starts_with(q))
+}
+
 /// The directories that hold `paths` (a directory is its own), each once, none inside
 /// another: what a program that asked for `paths` needs to read. A directory that holds one
 /// of `protected`, or the root, is never one: the file itself stands for it then.
 fn directories_of(paths: &[PathBuf], protected: &[PathBuf]) -> Vec<PathBuf> {
-    let holds_protected =
-        |dir: &Path| dir.parent().is_none() || protected.iter().any(|q| q.starts_with(dir));
+    let holds_protected = |dir: &Path| {
+        dir.parent().is_none()
+            || is_protected(dir, protected)
+            || protected
+                .iter()
+                .any(|q| q.starts_with(crate::report::write::real_path(dir)))
+    };
     let mut dirs: Vec<PathBuf> = paths
         .iter()
         .filter_map(|p| {
@@ -485,6 +498,31 @@ mod tests {
             directories_of(&[PathBuf::from("/etc-like")], &[]),
             [PathBuf::from("/etc-like")]
         );
+    }
+
+    #[test]
+    fn a_protected_path_is_known_by_what_it_names_not_how_it_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let package = dir.path().join("pkg");
+        std::fs::create_dir_all(package.join("data/secret")).unwrap();
+        std::fs::create_dir(dir.path().join("elsewhere")).unwrap();
+        std::os::unix::fs::symlink(&package, dir.path().join("link")).unwrap();
+        // Named with `..` by the auditor, asked for through a link by the program.
+        let protected = crate::audit::settings::protected(
+            &[dir.path().join("elsewhere/../pkg")],
+            [&None; 3],
+            &dir.path().join("out"),
+        );
+        for asked in ["link/data/secret/1.ans", "pkg/data", "elsewhere/../pkg"] {
+            assert!(is_protected(&dir.path().join(asked), &protected), "{asked}");
+        }
+        assert!(!is_protected(&dir.path().join("elsewhere/x"), &protected));
+        // The directory holding the package is never one to give.
+        assert_eq!(
+            directories_of(&[dir.path().join("elsewhere")], &protected),
+            [dir.path().join("elsewhere")]
+        );
+        assert!(directories_of(&[dir.path().join("link/data/x")], &protected).is_empty());
     }
 
     #[test]
