@@ -72,7 +72,7 @@ impl crate::error::RunRefusal for NotRun {}
 
 /// Runs the program on standard input; its output on standard output, the end of its standard
 /// error then the verdict line on standard error. Exit 0 when it exited 0 within its limits,
-/// 1 otherwise, 2 when it cannot be started.
+/// 1 otherwise, 2 when it cannot be started, 128 + N when signal N interrupted it.
 pub(super) fn run(args: RunArgs) -> Result<ExitCode, RunError> {
     let cpu = limit_seconds("--timeout", args.timeout)?;
     let limits = referee_sandbox::Limits {
@@ -127,6 +127,15 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode, RunError> {
     let mut err = err.lock();
     let _ = err.write_all(for_a_terminal(&run.stderr_tail).as_bytes());
     let _ = writeln!(err, "{}", verdict_line(&run, &limits, &confinement));
+    if let Some(signal) = referee_sandbox::interrupted_by() {
+        // Said after the verdict line, which the program's bytes never follow.
+        let _ = writeln!(
+            err,
+            "referee run: interrupted by signal {signal}: the program's processes ended (exit {})",
+            128 + signal
+        );
+        return Ok(ExitCode::from(128 + signal as u8));
+    }
     Ok(match run.ending {
         referee_sandbox::Ending::Exited(0) => ExitCode::SUCCESS,
         _ => ExitCode::from(1),

@@ -495,3 +495,50 @@ fn referee_run_shows_a_programs_error_output_escaped_and_its_own_verdict_last() 
     // Standard output not a terminal: the program's bytes as it wrote them.
     assert_eq!(run.stdout, b"answer\x1b[1m");
 }
+
+#[test]
+fn an_interrupted_referee_run_says_so_and_exits_with_the_signal() {
+    // The program's processes end with it (confined and not), and the exit is 128 + signal,
+    // never the 1 of a program that failed.
+    for unconfined in [false, true] {
+        let marker = format!(
+            "{}",
+            4100 + std::process::id() % 1000 + u32::from(unconfined)
+        );
+        let mut command = referee_process();
+        command.arg("run");
+        if unconfined {
+            command.arg("--unconfined");
+        }
+        let mut child = command
+            .args(["--timeout", "600", "--", "sh", "-c"])
+            .arg(format!("sleep {marker} & sleep {marker}"))
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while crate::common::programs::alive_with(&format!("sleep {marker}")).len() < 2 {
+            assert!(started.elapsed() < Duration::from_secs(60), "hang guard");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::process::Command::new("kill")
+            .arg("-INT")
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        let status = child.wait().unwrap();
+        let mut err = String::new();
+        std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+        assert_eq!(status.code(), Some(130), "unconfined {unconfined}: {err}");
+        assert!(err.contains("interrupted by signal 2"), "{err}");
+        let started = Instant::now();
+        while !crate::common::programs::alive_with(&format!("sleep {marker}")).is_empty() {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "unconfined {unconfined}: the program's processes outlived referee run"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
