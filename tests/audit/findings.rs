@@ -510,3 +510,68 @@ fn pousse_findings_shrink_to_at_most_one_move_more_than_the_shortest_wrong_game(
         }
     }
 }
+
+/// `examples/judges/pousse.c` built in `dir` with a hang (a busy loop) on every game of a
+/// board of `n` squares a side: its command.
+fn hangs_on_boards_of(dir: &std::path::Path, n: u32) -> String {
+    let judge = fs::read_to_string(judges().join("pousse.c")).unwrap();
+    let source = dir.join("hangs.c");
+    fs::write(
+        &source,
+        judge.replace("puts(game(", "puts(hang_or_game(").replace(
+            "int main(void) {",
+            &format!(
+                "static const char *hang_or_game(int n, int multi) {{\n\
+                 if (n == {n}) for (volatile unsigned long i = 0;; i++) {{}}\n\
+                 return game(n, multi);\n}}\nint main(void) {{"
+            ),
+        ),
+    )
+    .unwrap();
+    let program = dir.join("hangs");
+    let built = std::process::Command::new("cc")
+        .arg("-O2")
+        .arg("-o")
+        .arg(&program)
+        .arg(&source)
+        .status()
+        .unwrap();
+    assert!(built.success());
+    program.display().to_string()
+}
+
+#[test]
+#[ignore = "long tier: .ci/run runs it (cargo test -- --include-ignored)"]
+fn a_hang_on_one_case_of_a_batch_is_that_cases_timeout_isolated_and_shrunk() {
+    // Twenty cases a run, 1 s of CPU time a case: the run stops soon after the case that hangs
+    // overruns its own second (never after the twenty seconds of the whole run), the case is
+    // found alone, confirmed and shrunk within --time, and it fails alone: no "only with the
+    // other cases of its run".
+    let _alone = common::programs::budget_test();
+    let dir = crate::common::scratch::reachable();
+    let judge = hangs_on_boards_of(dir.path(), 7);
+    let out = dir.path().join("out");
+    let run = audit(
+        "pousse",
+        &judge,
+        &out,
+        &[
+            "--form", "multi", "--batch", "20", "--cases", "400", "--timeout", "1", "--time",
+            "60", "--seed", "3",
+        ],
+    );
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    let rows = findings(&out);
+    let row = &rows[0];
+    assert_eq!(row["kind"], "timeout", "{rows:?}\n{err}");
+    assert!(row["confirmed"].starts_with("reproduced"), "{rows:?}\n{err}");
+    assert!(
+        !row["detail"].contains("only with the other cases"),
+        "{rows:?}\n{err}"
+    );
+    let input = fs::read_to_string(program_dir(&out).join(&row["input"])).unwrap();
+    // One game, on a board of 7, shrunk.
+    assert!(input.lines().any(|l| l.trim() == "7"), "{input}");
+    assert!(moves(&input) <= 8, "{input}\n{rows:?}");
+}
