@@ -32,6 +32,13 @@ pub struct Limits {
     /// that crashes past a buffer's end on the stack must crash with more environment above
     /// the stack too.
     pub padding: usize,
+    /// For a run of several cases answered a line each: the CPU time each answer may take.
+    /// Whenever its usage is read, the run's CPU time must stay within this times one more
+    /// than the lines of standard output it has written, else it ends
+    /// ([`Ending::AnswerLate`]): a case that overruns its own limit stops the run soon after,
+    /// not at the sum of every case's. A program that holds its answers until its end may be
+    /// stopped so while every case is within its limit: the caller then runs the cases alone.
+    pub per_answer: Option<Duration>,
 }
 
 /// The environment variable that carries a run's [`Limits::padding`].
@@ -46,6 +53,9 @@ pub enum Ending {
     Signalled(i32),
     /// Its CPU time passed the limit.
     TimedOut,
+    /// Its CPU time passed what its answers so far allow ([`Limits::per_answer`]) before the
+    /// limit: a case of it overran its own, or it holds its answers.
+    AnswerLate,
     /// Its wall-clock time passed the cap, not counting its waits for a CPU, before its CPU
     /// time reached the limit: it sleeps or blocks.
     WallCap,

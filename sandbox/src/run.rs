@@ -113,6 +113,10 @@ impl Run {
     pub fn stopped(&self) -> String {
         match self.ending {
             Ending::TimedOut => format!("killed after {:.2} s of CPU time", self.cpu.as_secs_f64()),
+            Ending::AnswerLate => format!(
+                "killed after {:.2} s of CPU time, more than its answers so far allow",
+                self.cpu.as_secs_f64()
+            ),
             Ending::WallCap => format!(
                 "stopped by the wall-clock cap after {:.1} s, having used {:.2} s of CPU time \
                  (it sleeps or blocks)",

@@ -419,6 +419,7 @@ impl Sandbox {
             max_output: 1 << 20,
             stderr_tail: 4096,
             padding: 0,
+            per_answer: None,
         };
         let program = crate::Program::in_jail(
             vec!["/bin/true".into()],

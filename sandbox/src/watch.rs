@@ -199,6 +199,8 @@ pub(crate) struct Watch<'a> {
     listener: Option<OwnedFd>,
     report: Option<&'a OwnedFd>,
     out: Vec<u8>,
+    /// The lines of standard output written so far ([`Limits::per_answer`]).
+    answers: usize,
     tail: Tail,
     buf: Vec<u8>,
     limits: &'a Limits,
@@ -259,6 +261,7 @@ impl<'a> Watch<'a> {
             listener,
             report,
             out: Vec::new(),
+            answers: 0,
             tail: Tail {
                 bytes: Vec::new(),
                 cap: limits.stderr_tail,
@@ -375,6 +378,12 @@ impl<'a> Watch<'a> {
         if self.usage.cpu > self.limits.cpu {
             return Some(Ending::TimedOut);
         }
+        if let Some(each) = self.limits.per_answer {
+            let allowed = each.saturating_mul(u32::try_from(self.answers + 1).unwrap_or(u32::MAX));
+            if self.usage.cpu > allowed {
+                return Some(Ending::AnswerLate);
+            }
+        }
         // Not counted: the program's waits for a CPU, and this watch's (while it waits, the
         // program's input is not fed nor its output read).
         let watch_waited = thread_waited().saturating_sub(self.watch_waited);
@@ -454,7 +463,9 @@ impl<'a> Watch<'a> {
                 let pipe = self.stdout.as_mut().expect("polled");
                 let (out, cap) = (&mut self.out, self.limits.max_output);
                 let mut over = false;
+                let answers = &mut self.answers;
                 let ended = drain(pipe, &mut self.buf, |chunk| {
+                    *answers += chunk.iter().filter(|&&b| b == b'\n').count();
                     let room = cap.saturating_sub(out.len());
                     out.extend_from_slice(&chunk[..chunk.len().min(room)]);
                     over |= chunk.len() > room;

@@ -17,6 +17,7 @@ fn limits(cpu_ms: u64) -> Limits {
         max_output: 1 << 16,
         stderr_tail: 64,
         padding: 0,
+        per_answer: None,
     }
 }
 
@@ -560,4 +561,27 @@ fn the_runs_directory_is_no_other_users() {
         .unwrap();
     let run = program.run(b"", &limits(5000), None).unwrap();
     assert_eq!(run.stdout, b"hello\n", "{run:?}");
+}
+
+#[test]
+fn a_run_of_several_answers_stops_soon_after_one_overruns_its_own_limit() {
+    // 200 ms of CPU time an answer within 10 s in all: two answers, then a busy loop, is
+    // stopped after about 600 ms, never at 10 s; answers that come in time end as they do.
+    let sandbox = sandbox();
+    let each = Limits {
+        cpu: Duration::from_secs(10),
+        per_answer: Some(Duration::from_millis(200)),
+        ..limits(10_000)
+    };
+    for program in both(&sandbox, "echo a; echo b; while :; do :; done") {
+        let run = program.run(b"", &each, None).unwrap();
+        assert_eq!(run.ending, Ending::AnswerLate, "{run:?}");
+        assert_eq!(run.stdout, b"a\nb\n");
+        assert!(run.cpu >= Duration::from_millis(600), "{run:?}");
+        assert!(run.cpu < Duration::from_secs(5), "{run:?}");
+    }
+    for program in both(&sandbox, "for i in 1 2 3 4 5; do echo $i; done") {
+        let run = program.run(b"", &each, None).unwrap();
+        assert_eq!(run.ending, Ending::Exited(0), "{run:?}");
+    }
 }

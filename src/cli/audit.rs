@@ -390,6 +390,7 @@ impl AuditArgs {
                 max_output: self.max_output.min(usize::MAX as u64) as usize,
                 stderr_tail: 4 << 10,
                 padding: 0,
+                per_answer: None,
             },
             batch: self.batch.unwrap_or(DEFAULT_BATCH) as usize,
             jobs: crate::pool::threads(self.jobs.map(|j| j as usize)),

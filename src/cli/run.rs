@@ -81,6 +81,7 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode, RunError> {
         max_output: args.max_output.min(usize::MAX as u64) as usize,
         stderr_tail: 64 << 10,
         padding: 0,
+        per_answer: None,
     };
     let mut input = Vec::new();
     std::io::stdin()
@@ -163,7 +164,7 @@ fn verdict_line(
     let ended = match run.ending {
         Ending::Exited(code) => format!("exited {code}"),
         Ending::Signalled(signal) => format!("killed by signal {signal}"),
-        Ending::TimedOut => format!("timeout: {}", run.stopped()),
+        Ending::TimedOut | Ending::AnswerLate => format!("timeout: {}", run.stopped()),
         Ending::WallCap => format!("timeout: {}", run.stopped()),
         Ending::MemoryLimit => format!("memory-limit: {}", run.stopped()),
         Ending::OutputLimit => "output-limit: more standard output than --max-output".to_string(),

@@ -556,8 +556,16 @@ fn a_hang_on_one_case_of_a_batch_is_that_cases_timeout_isolated_and_shrunk() {
         &judge,
         &out,
         &[
-            "--form", "multi", "--batch", "20", "--cases", "400", "--timeout", "1", "--time",
-            "60", "--seed", "3",
+            "--form",
+            "multi",
+            "--batch",
+            "20",
+            "--timeout",
+            "1",
+            "--time",
+            "60",
+            "--seed",
+            "3",
         ],
     );
     let err = stderr(&run);
@@ -565,7 +573,10 @@ fn a_hang_on_one_case_of_a_batch_is_that_cases_timeout_isolated_and_shrunk() {
     let rows = findings(&out);
     let row = &rows[0];
     assert_eq!(row["kind"], "timeout", "{rows:?}\n{err}");
-    assert!(row["confirmed"].starts_with("reproduced"), "{rows:?}\n{err}");
+    assert!(
+        row["confirmed"].starts_with("reproduced"),
+        "{rows:?}\n{err}"
+    );
     assert!(
         !row["detail"].contains("only with the other cases"),
         "{rows:?}\n{err}"

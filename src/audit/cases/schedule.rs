@@ -27,7 +27,7 @@ use std::time::Instant;
 use crate::audit::cases::plan::{Plan, Prepared};
 use crate::audit::findings::failure::{Failure, Seen};
 use crate::audit::findings::finding::ProgramFindings;
-use crate::audit::findings::settle::examine;
+use crate::audit::findings::settle::{examine, Examined};
 use crate::audit::reports::audited::{Finish, Tally};
 use crate::audit::running::deadlines::Deadlines;
 use crate::audit::running::runner::Runner;
@@ -327,8 +327,8 @@ impl<G: Auditable> SharedRun<'_, '_, '_, G> {
                 if let Some(dir) = &self.settings.save_runs {
                     save_run(dir, p);
                 }
-                let limit = runner.limit_of_cases(p.cases.iter().map(|c| c.input.len()));
-                runner.run_for(&p.input, &p.expected, limit, self.deadlines.cases())
+                let sizes: Vec<usize> = p.cases.iter().map(|c| c.input.len()).collect();
+                runner.run_batch(&p.input, &p.expected, &sizes, self.deadlines.cases())
             });
         let mut state = self.lock();
         let p = &mut state.lanes[lane];
@@ -369,8 +369,9 @@ impl<G: Auditable> SharedRun<'_, '_, '_, G> {
     /// Examines `failed`, a failure of `lane`'s program, then lets it go on or stops it.
     fn examine(&self, lane: usize, failed: Failure<Seen<G::Case>>) {
         let at = failed.stage.prepared.index;
+        let count = failed.stage.prepared.cases.len() as u64;
         let started = Instant::now();
-        let proved = {
+        let examined = {
             let mut found = self.lanes[lane]
                 .found
                 .lock()
@@ -381,6 +382,14 @@ impl<G: Auditable> SharedRun<'_, '_, '_, G> {
         let p = &mut state.lanes[lane];
         p.examining = None;
         p.examined_for += started.elapsed();
+        let proved = match examined {
+            Examined::Passed => {
+                p.cases += count;
+                self.bar.inc(count);
+                false
+            }
+            Examined::Failed { proved } => proved,
+        };
         if proved && !self.settings.keep_going {
             p.finish = Some(Finish::ProvedWrong);
         } else {

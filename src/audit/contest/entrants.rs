@@ -727,6 +727,7 @@ impl Builder<'_> {
             max_output: COMPILER_OUTPUT,
             stderr_tail: 4 << 10,
             padding: 0,
+            per_answer: None,
         };
         let run = compiler
             .run(b"", &limits, None)
@@ -754,7 +755,7 @@ impl Builder<'_> {
                 let first = message.lines().take(3).collect::<Vec<_>>().join(" | ");
                 format!("{}: {first}", exit_text(run.ending))
             }
-            Ending::TimedOut | Ending::WallCap => format!(
+            Ending::TimedOut | Ending::AnswerLate | Ending::WallCap => format!(
                 "past the compile limit of {:.0} s of CPU time (--compile-time); {}",
                 self.cpu.as_secs_f64(),
                 run.stopped()

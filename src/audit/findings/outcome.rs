@@ -39,7 +39,7 @@ impl Tried {
 pub fn classify(run: &Run, expected: &str) -> Option<Kind> {
     match run.ending {
         Ending::Cut => None,
-        Ending::TimedOut | Ending::WallCap => Some(Kind::Timeout),
+        Ending::TimedOut | Ending::AnswerLate | Ending::WallCap => Some(Kind::Timeout),
         Ending::OutputLimit => Some(Kind::OutputLimit),
         Ending::MemoryLimit => Some(Kind::MemoryLimit),
         Ending::Signalled(_) | Ending::Exited(1..) | Ending::Exited(..0) | Ending::Forbidden(_) => {
@@ -61,6 +61,7 @@ pub fn exit_text(ending: Ending) -> String {
         Ending::Signalled(signal) => format!("signal {signal}"),
         Ending::Forbidden(refusal) => format!("forbidden: {}", refusal.call),
         Ending::TimedOut
+        | Ending::AnswerLate
         | Ending::WallCap
         | Ending::MemoryLimit
         | Ending::OutputLimit

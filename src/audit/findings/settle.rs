@@ -17,12 +17,12 @@ use crate::audit::findings::confirm::confirm;
 use crate::audit::findings::evidence::{Confirmation, Evidence, Reruns};
 use crate::audit::findings::failure::{Failure, Finding, Isolated, Seen, Settled};
 use crate::audit::findings::finding::ProgramFindings;
-use crate::audit::findings::outcome::Tried;
+use crate::audit::findings::outcome::{first_unanswered, Tried};
 use crate::audit::running::runner::Runner;
 use crate::audit::settings::Settings;
 use crate::audit::{Kind, Source};
 use crate::game::{Case, Constraints, Engine, Form, Judged};
-use referee_sandbox::past;
+use referee_sandbox::{past, Ending};
 
 /// How many times a failure is run again before it is reported.
 pub const RERUNS: usize = 2;
@@ -38,37 +38,58 @@ const LONG_PREFIX: usize = 1000;
 /// The most cases of a failing run tried alone, one by one, when the narrowing finds none.
 const MOST_TRIED_ALONE: usize = 64;
 
+/// What the examination of a failing unit found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Examined {
+    /// The unit's run was stopped for holding its answers, and every case of it passes alone
+    /// and together within its limits: no failure; its cases passed.
+    Passed,
+    /// A failure, kept or counted; whether the program is now proved wrong.
+    Failed {
+        /// The program is proved wrong.
+        proved: bool,
+    },
+}
+
 /// Examines `failure` into `found` (a known kind of failure is only counted), until the
-/// runner's deadline. Whether the program is now proved wrong.
+/// runner's deadline.
 pub fn examine<G: Auditable>(
     runner: &Runner<G>,
     settings: &Settings<G::Options>,
     failure: Failure<Seen<G::Case>>,
     found: &mut ProgramFindings,
-) -> bool {
+) -> Examined {
+    let failed = |found: &ProgramFindings| Examined::Failed {
+        proved: found.first_proof().is_some(),
+    };
     if past(runner.deadline()) {
         found.unexamined += 1;
-        return found.first_proof().is_some();
+        return failed(found);
     }
-    let failure = isolate(runner, failure);
+    let Some(failure) = isolate(runner, failure) else {
+        return Examined::Passed;
+    };
     let key = failure.key();
     if found.counted(failure.seen, &key) {
-        return found.first_proof().is_some();
+        return failed(found);
     }
     let finding = settle(runner, settings, failure, Reruns::seen(1));
     if found.keep(Some(key), finding) {
         runner.deadlines().finding_kept();
     }
-    found.first_proof().is_some()
+    failed(found)
 }
 
-/// Narrows a failing unit to one case that fails alone ([`first_failing`], the unit's run
-/// standing for the cases together), else tries its first cases alone one by one; the whole
-/// unit when none fails alone.
+/// Narrows a failing unit to one case that fails alone, as a judge system times each case on
+/// its own: a timeout's cases alone one by one from its first unanswered one; else
+/// [`first_failing`], the unit's run standing for the cases together, then its first cases
+/// alone one by one. When none fails alone, the whole unit, unless it was stopped for holding
+/// its answers ([`referee_sandbox::Ending::AnswerLate`]) and passes together within the sum of
+/// its cases' limits: then `None`, no failure.
 fn isolate<G: Auditable>(
     runner: &Runner<G>,
     failure: Failure<Seen<G::Case>>,
-) -> Failure<Isolated<G::Case>> {
+) -> Option<Failure<Isolated<G::Case>>> {
     let Failure {
         seen,
         tried,
@@ -94,23 +115,49 @@ fn isolate<G: Auditable>(
     if cases.len() == 1 {
         let case = cases.pop().expect("one case");
         let limit = runner.time_limit.for_bytes(case.input.len());
-        return isolated(tried, case, prepared.input.clone(), limit);
+        return Some(isolated(tried, case, prepared.input.clone(), limit));
     }
-    let inputs: Vec<&[u8]> = cases.iter().map(|c| &c.input[..]).collect();
-    let seen = Some((tried.clone(), prepared.verdicts.clone()));
-    if let Some(hit) = first_failing(runner, &inputs, None, seen).found {
-        return alone_in(&mut cases, hit);
+    let one_by_one = |from: usize| {
+        (from..cases.len().min(from + MOST_TRIED_ALONE))
+            .find_map(|i| alone(runner, &cases[i].input, None).map(|t| (i, t)))
+    };
+    if tried.kind == Some(Kind::Timeout) {
+        let first = first_unanswered(&tried, &prepared.verdicts);
+        if let Some(hit) = one_by_one(first) {
+            return Some(alone_in(&mut cases, hit));
+        }
+    } else {
+        let inputs: Vec<&[u8]> = cases.iter().map(|c| &c.input[..]).collect();
+        let seen = Some((tried.clone(), prepared.verdicts.clone()));
+        if let Some(hit) = first_failing(runner, &inputs, None, seen).found {
+            return Some(alone_in(&mut cases, hit));
+        }
     }
-    let one_by_one = (0..cases.len().min(MOST_TRIED_ALONE))
-        .find_map(|i| alone(runner, &cases[i].input, None).map(|t| (i, t)));
-    if let Some(hit) = one_by_one {
-        return alone_in(&mut cases, hit);
+    if let Some(hit) = one_by_one(0) {
+        return Some(alone_in(&mut cases, hit));
     }
     let limit = runner.limit_of_cases(cases.iter().map(|c| c.input.len()));
+    let tried = match tried.run.ending {
+        // Stopped for holding its answers: together within the sum, as the cases would be
+        // given alone.
+        Ending::AnswerLate => {
+            let again = runner.run_for(
+                &prepared.input,
+                &prepared.expected,
+                limit,
+                runner.deadline(),
+            );
+            match again {
+                Some(again) if again.kind.is_some() && !again.cut() => again,
+                _ => return None,
+            }
+        }
+        _ => tried,
+    };
     let case = cases.swap_remove(0);
     let mut whole = isolated(tried, case, prepared.input.clone(), limit);
     whole.stage.batch_only = true;
-    whole
+    Some(whole)
 }
 
 /// How many times its CPU time one finding's shrinking may take of wall-clock time (without

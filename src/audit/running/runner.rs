@@ -75,8 +75,9 @@ impl TimeLimit {
     /// In words, for summaries and manifests.
     pub fn describe(&self) -> String {
         let cap = format!(
-            "; a run of several cases the sum of theirs; wall-clock cap {} x the limit, waits \
-             for a CPU not counted",
+            "; a run of several cases the sum of theirs, and the largest of theirs per answer \
+             it has written (a case alone its own); wall-clock cap {} x the limit, waits for a \
+             CPU not counted",
             referee_sandbox::WALL_FACTOR
         );
         match self.from_data {
@@ -362,6 +363,35 @@ impl<'a, G: Auditable> Runner<'a, G> {
             .sum()
     }
 
+    /// Runs the program on `input`, the cases of `sizes` bytes each together, cut at `cut`:
+    /// within the sum of their limits ([`limit_of_cases`](Self::limit_of_cases)), and, when
+    /// there are several, within the largest case's limit per answer line
+    /// ([`Limits::per_answer`]): a case that overruns its own limit stops the run soon after
+    /// (its run then a timeout, [`referee_sandbox::Ending::AnswerLate`]), never at the sum of
+    /// every case's; the cases run alone tell a program that holds its answers from one that
+    /// overran ([`crate::audit::findings::settle`]).
+    pub fn run_batch(
+        &self,
+        input: &[u8],
+        expected: &str,
+        sizes: &[usize],
+        cut: Option<Instant>,
+    ) -> Option<Tried> {
+        self.runs.fetch_add(1, Ordering::Relaxed);
+        let each: Vec<Duration> = sizes
+            .iter()
+            .map(|&b| self.time_limit.for_bytes(b))
+            .collect();
+        let limits = Limits {
+            cpu: each.iter().sum(),
+            per_answer: (each.len() > 1)
+                .then(|| each.iter().copied().max())
+                .flatten(),
+            ..self.limits
+        };
+        self.run_limited(input, expected, &limits, cut)
+    }
+
     /// Runs the program on `input` as it is, within the time limit of its size, cut at the
     /// audit's deadline.
     pub fn run(&self, input: &[u8], expected: &str) -> Option<Tried> {
@@ -402,9 +432,9 @@ impl<'a, G: Auditable> Runner<'a, G> {
     pub fn run_cases(&self, inputs: &[Vec<u8>]) -> Option<(Tried, Vec<String>)> {
         let input = self.input_of(inputs);
         let (expected, verdicts) = judged::<G>(&input, self.rules)?;
-        let limit = self.limit_of_cases(inputs.iter().map(Vec::len));
+        let sizes: Vec<usize> = inputs.iter().map(Vec::len).collect();
         Some((
-            self.run_for(&input, &expected, limit, self.deadline())?,
+            self.run_batch(&input, &expected, &sizes, self.deadline())?,
             verdicts,
         ))
     }
