@@ -148,6 +148,34 @@ pub fn open(path: &Path, tree: &Tree, max_bytes: u64) -> Result<Option<Opened>, 
     }))
 }
 
+/// The regular file `relative` of directory `dir` (a report another run wrote, a shard's
+/// file), open for reading at most `max_bytes`: refused when `relative` is not a plain
+/// relative path (absolute, or with `..`), when it resolves outside `dir` (a link leaving it),
+/// or is not a regular file (a FIFO, a device: never opened to wait on or read without end).
+pub fn open_in(dir: &Path, relative: &Path, max_bytes: u64) -> std::io::Result<Opened> {
+    use std::path::Component;
+    let path = dir.join(relative);
+    let plain = relative
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    let refused = |why: String| std::io::Error::other(format!("{}: {why}", display(&path)));
+    if !plain || relative.as_os_str().is_empty() {
+        return Err(refused(format!(
+            "names a path outside {} (not read)",
+            display(dir)
+        )));
+    }
+    let tree = Tree::new(dir)?;
+    match open(&path, &tree, max_bytes) {
+        Ok(Some(opened)) => Ok(opened),
+        Ok(None) => Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("{}: no such file", display(&path)),
+        )),
+        Err(why) => Err(refused(why.to_string())),
+    }
+}
+
 /// Why a file beside an input (its `.ans`, a submission's output) is not read: a message for a
 /// report row.
 #[derive(Debug, thiserror::Error)]
@@ -218,6 +246,50 @@ pub fn open_regular_named(path: &Path) -> std::io::Result<File> {
 mod tests {
     use super::*;
     use std::os::unix::fs::symlink;
+
+    #[test]
+    fn a_file_named_by_another_runs_report_is_read_only_inside_its_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let shard = dir.path().join("shard");
+        std::fs::create_dir_all(shard.join("programs")).unwrap();
+        std::fs::write(shard.join("programs/a.in"), "1\n").unwrap();
+        std::fs::write(dir.path().join("outside.txt"), "secret").unwrap();
+        symlink("/dev/zero", shard.join("zero.in")).unwrap();
+        symlink(dir.path().join("outside.txt"), shard.join("out.in")).unwrap();
+        let fifo = shard.join("fifo.in");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        let mut text = String::new();
+        open_in(&shard, Path::new("programs/a.in"), 100)
+            .unwrap()
+            .file
+            .read_to_string(&mut text)
+            .unwrap();
+        assert_eq!(text, "1\n");
+        for refused in [
+            "../outside.txt",
+            "programs/../../outside.txt",
+            "/etc/passwd",
+            "",
+            "zero.in",
+            "out.in",
+            "fifo.in",
+        ] {
+            assert!(
+                open_in(&shard, Path::new(refused), 100).is_err(),
+                "{refused}"
+            );
+        }
+        assert_eq!(
+            open_in(&shard, Path::new("none.in"), 100)
+                .unwrap_err()
+                .kind(),
+            std::io::ErrorKind::NotFound
+        );
+    }
 
     #[test]
     fn only_regular_files_inside_the_tree_are_opened() {

@@ -35,6 +35,15 @@ pub(super) struct GradeArgs {
 
 pub(super) fn grade(args: GradeArgs) -> Result<ExitCode, RunError> {
     check_rules(args.game, args.rules.as_deref())?;
+    // The reports never land among someone else's submissions.
+    if crate::report::write::inside(&args.out, &args.submissions) {
+        return Err(super::UsageError::OutInside {
+            out: args.out.clone(),
+            flag: "--submissions",
+            tree: args.submissions.clone(),
+        }
+        .into());
+    }
     super::Destinations {
         out: &args.out,
         reads: vec![

@@ -296,13 +296,18 @@ impl Destinations<'_> {
                 .into());
             }
         }
-        ci.check_step_summary()
+        ci.check_step_summary()?;
+        if let Some(summary) = CiArgs::step_summary() {
+            self.apart("$GITHUB_STEP_SUMMARY", &summary, &answers)?;
+        }
+        Ok(())
     }
 
-    /// The answers read beside the input files named alone: `X.ans` beside each `X.in`.
+    /// The answers read beside the input files named alone: `X.ans` beside each input `X.*`,
+    /// whatever its extension (as the run reads them).
     fn answers(&self) -> Vec<std::path::PathBuf> {
         (self.reads.iter())
-            .filter(|(_, path)| path.is_file() && path.extension().is_some_and(|e| e == "in"))
+            .filter(|(_, path)| path.is_file() && path.extension().is_none_or(|e| e != "ans"))
             .map(|(_, path)| path.with_extension("ans"))
             .collect()
     }
@@ -465,10 +470,17 @@ impl CiArgs {
     /// Checks, before any work, that the step summary ($GITHUB_STEP_SUMMARY) can be written
     /// where asked (the JUnit file is checked with the run's [`Destinations`]).
     fn check_step_summary(&self) -> Result<(), RunError> {
-        if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()) {
-            check_output_file("$GITHUB_STEP_SUMMARY", std::path::Path::new(&path), None)?;
+        if let Some(path) = Self::step_summary() {
+            check_output_file("$GITHUB_STEP_SUMMARY", &path, None)?;
         }
         Ok(())
+    }
+
+    /// The file `$GITHUB_STEP_SUMMARY` names, when set.
+    fn step_summary() -> Option<std::path::PathBuf> {
+        std::env::var_os("GITHUB_STEP_SUMMARY")
+            .filter(|v| !v.is_empty())
+            .map(std::path::PathBuf::from)
     }
 
     /// Where the CI outputs of a run writing its reports into `reports` go. Annotations go to
@@ -483,9 +495,7 @@ impl CiArgs {
                 Annotations::None => false,
             },
             annotations_on_stderr: json,
-            step_summary: std::env::var_os("GITHUB_STEP_SUMMARY")
-                .filter(|v| !v.is_empty())
-                .map(std::path::PathBuf::from),
+            step_summary: Self::step_summary(),
             reports: Some(reports.to_path_buf()),
         }
     }

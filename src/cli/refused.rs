@@ -83,10 +83,10 @@ pub enum UsageError {
         /// What is read.
         tree: PathBuf,
     },
-    /// A report directory inside a tree audit reads or writes, which it would replace.
+    /// A report directory inside a tree the run reads or writes, which it would replace.
     #[error(
         "--out {} is inside {flag} {}: the reports replace their directory as a whole, so give \
-         them one outside the trees audit reads and writes",
+         them one outside the trees the run reads and writes",
         out.display(),
         tree.display()
     )]

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use yaml_rust2::{Yaml, YamlLoader};
 
-/// The largest yaml file read, in bytes (more is cut).
+/// The largest yaml file read, in bytes: a longer one is refused, never read in part.
 const LARGEST_YAML: u64 = 1 << 20;
 
 /// The memory limit of a Kattis package without one: 2048 MiB.
@@ -32,12 +32,21 @@ pub fn parse(path: &Path) -> Result<Option<Yaml>, LimitError> {
         }
     };
     let mut text = String::new();
-    file.take(LARGEST_YAML)
+    file.take(LARGEST_YAML + 1)
         .read_to_string(&mut text)
         .map_err(|e| LimitError::Unreadable {
             file: crate::walk::display(path),
             why: e.to_string(),
         })?;
+    if text.len() as u64 > LARGEST_YAML {
+        return Err(LimitError::Unreadable {
+            file: crate::walk::display(path),
+            why: format!(
+                "longer than {} MiB, the most a yaml file referee reads may be: not read",
+                LARGEST_YAML >> 20
+            ),
+        });
+    }
     match first_document(&text) {
         Ok(Yaml::Null) => Ok(None),
         Ok(yaml) => Ok(Some(yaml)),
@@ -244,6 +253,16 @@ impl crate::error::RunRefusal for LimitError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_yaml_file_longer_than_the_bound_is_refused_not_read_in_part() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut text = "# padding\n".repeat((LARGEST_YAML as usize) / 10);
+        text.push_str("limits:\n  memory: 5\n");
+        std::fs::write(dir.path().join("problem.yaml"), &text).unwrap();
+        let refused = memory_mib(dir.path()).unwrap_err().to_string();
+        assert!(refused.contains("longer than 1 MiB"), "{refused}");
+    }
 
     #[test]
     fn the_memory_limit_is_read_when_set() {

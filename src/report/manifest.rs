@@ -6,7 +6,6 @@
 //! same run gives the same manifest.
 
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -179,10 +178,12 @@ impl Manifest {
         let whole: T = serde_json::from_slice(&text).map_err(not_a_manifest)?;
         for (report, digest) in &manifest.reports {
             let file = dir.join(report);
-            let actual = Digest::of_file(&file, 1).map_err(|source| Refusal::Unreadable {
-                path: file.clone(),
-                source,
-            })?;
+            let actual = crate::guard::open_in(dir, Path::new(report), u64::MAX)
+                .and_then(|opened| Digest::of_read(opened.file, 1))
+                .map_err(|source| Refusal::Unreadable {
+                    path: file.clone(),
+                    source,
+                })?;
             if actual != *digest {
                 return Err(Refusal::Changed {
                     file,
@@ -204,7 +205,7 @@ const MANIFEST_MAX_BYTES: u64 = 64 << 20;
 fn read_bounded(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let mut bytes = Vec::new();
-    fs::File::open(path)?
+    crate::guard::open_regular(path)?
         .take(max + 1)
         .read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max {

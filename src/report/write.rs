@@ -55,10 +55,16 @@ impl Digest {
         }
     }
 
-    /// The digest of the file at `path`, read a buffer at a time.
+    /// The digest of the regular file at `path` (a FIFO or a device is refused, never read),
+    /// read a buffer at a time.
     pub fn of_file(path: &Path, header_rows: u64) -> io::Result<Digest> {
+        Digest::of_read(crate::guard::open_regular(path)?, header_rows)
+    }
+
+    /// The digest of what `reader` holds, read a buffer at a time.
+    pub fn of_read(mut reader: impl io::Read, header_rows: u64) -> io::Result<Digest> {
         let mut hashing = Hashing::new(io::sink());
-        io::copy(&mut fs::File::open(path)?, &mut hashing)?;
+        io::copy(&mut reader, &mut hashing)?;
         Ok(hashing.digest(header_rows))
     }
 }

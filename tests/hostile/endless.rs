@@ -219,3 +219,43 @@ fn check_writes_fresh_feedback_and_never_waits_on_a_fifo() {
         .unwrap();
     assert_eq!(run.status.code(), Some(3), "{}", stderr(&run));
 }
+
+#[test]
+fn package_never_waits_on_a_fifo_where_it_reads_a_file() {
+    // `referee-files.txt` of the package it would replace, and `--referee` to bundle: each a
+    // FIFO, each refused at once (exit 2, naming it), nothing written.
+    let dir = crate::common::scratch::reachable();
+    let out = dir.path().join("pkg");
+    fs::create_dir(&out).unwrap();
+    let fifo_at = |path: &std::path::Path| {
+        assert!(std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .unwrap()
+            .success());
+    };
+    fifo_at(&out.join("referee-files.txt"));
+    let run = referee()
+        .args(["package", "pousse", "--out"])
+        .arg(&out)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains("FIFO"), "{err}");
+    let binary = dir.path().join("referee-fifo");
+    fifo_at(&binary);
+    let fresh = dir.path().join("fresh");
+    let run = referee()
+        .args(["package", "pousse", "--referee"])
+        .arg(&binary)
+        .arg("--out")
+        .arg(&fresh)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(!fresh.exists(), "{err}");
+}

@@ -460,3 +460,59 @@ fn an_out_that_cannot_be_replaced_is_refused_before_any_work() {
         assert!(err.contains("is immutable"), "{err}");
     }
 }
+
+#[test]
+fn no_output_lands_on_an_input_its_answer_or_a_tree_read() {
+    // An input not named `*.in` still has its `.ans` beside it; `$GITHUB_STEP_SUMMARY` naming an
+    // input; grade's reports inside the submissions: each refused before any work, every file
+    // as it was.
+    let dir = crate::common::scratch::reachable();
+    let input = dir.path().join("game.txt");
+    let answer = dir.path().join("game.ans");
+    fs::write(&input, "1\nL1\nQUIT\n").unwrap();
+    fs::write(&answer, "X WINS\n").unwrap();
+    for flag in ["--junit", "--html"] {
+        let run = referee()
+            .arg("verify")
+            .arg(&input)
+            .arg("--out")
+            .arg(dir.path().join("reports"))
+            .arg(flag)
+            .arg(&answer)
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(2), "{flag}: {}", stderr(&run));
+        assert_eq!(fs::read_to_string(&answer).unwrap(), "X WINS\n", "{flag}");
+    }
+    let run = referee()
+        .arg("verify")
+        .arg(&input)
+        .arg("--out")
+        .arg(dir.path().join("reports"))
+        .env("GITHUB_STEP_SUMMARY", &input)
+        .output()
+        .unwrap();
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains("$GITHUB_STEP_SUMMARY"), "{err}");
+    assert_eq!(fs::read_to_string(&input).unwrap(), "1\nL1\nQUIT\n");
+    assert!(!dir.path().join("reports").exists());
+    let cases = dir.path().join("cases");
+    let submissions = dir.path().join("submissions");
+    fs::create_dir_all(&cases).unwrap();
+    fs::create_dir_all(submissions.join("team")).unwrap();
+    fs::write(cases.join("a.in"), "1\nL1\nQUIT\n").unwrap();
+    let run = referee()
+        .args(["grade", "--cases"])
+        .arg(&cases)
+        .arg("--submissions")
+        .arg(&submissions)
+        .arg("--out")
+        .arg(submissions.join("grades"))
+        .output()
+        .unwrap();
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains("--submissions"), "{err}");
+    assert!(!submissions.join("grades").exists(), "{err}");
+}

@@ -95,6 +95,22 @@ pub enum NotShards {
 impl crate::error::RunRefusal for NotShards {}
 
 /// The typed reports of the shard directories `dirs`.
+/// The most bytes one file of a shard (a case's input, answer or output) is read to.
+const SHARD_FILE_MAX: u64 = 1 << 30;
+
+/// The file `relative` of shard directory `shard`: a regular file inside it, of at most
+/// [`SHARD_FILE_MAX`] bytes ([`crate::guard::open_in`]: never a path outside it, a FIFO or a
+/// device).
+fn shard_file(shard: &Path, relative: &Path) -> Result<Vec<u8>, RunError> {
+    use std::io::Read;
+    let source = shard.join(relative);
+    let mut bytes = Vec::new();
+    crate::guard::open_in(shard, relative, SHARD_FILE_MAX)
+        .and_then(|mut opened| opened.file.read_to_end(&mut bytes))
+        .map_err(|e| RunError::io(&source, e))?;
+    Ok(bytes)
+}
+
 fn read(dirs: &[PathBuf]) -> Result<Vec<AuditReport>, RunError> {
     dirs.iter()
         .map(|dir| {
@@ -264,8 +280,7 @@ fn program(
         let stem = finding.file.trim_end_matches(".in");
         for ext in Layout::FINDING_PARTS {
             let path = Layout::finding(&first.name, stem, ext);
-            let source = shard.join(&path);
-            let bytes = std::fs::read(&source).map_err(|e| RunError::io(&source, e))?;
+            let bytes = shard_file(shard, Path::new(&path))?;
             files.push(ReportFile { path, bytes });
         }
     }
@@ -371,8 +386,7 @@ fn tests(
     let mut tests = Vec::new();
     for (k, ShardTest { dir, test }) in chosen.into_iter().enumerate() {
         for ext in Layout::TEST_PARTS {
-            let source = dir.join(Layout::sibling(&test.file, ext));
-            let bytes = std::fs::read(&source).map_err(|e| RunError::io(&source, e))?;
+            let bytes = shard_file(dir, Path::new(&Layout::sibling(&test.file, ext)))?;
             files.push(ReportFile {
                 path: Layout::test(k, ext),
                 bytes,

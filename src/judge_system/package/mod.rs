@@ -250,7 +250,17 @@ fn foreign_file(out: &Path) -> io::Result<Option<String>> {
     if !meta.is_dir() {
         return Ok(Some("is a file".into()));
     }
-    let listed = match fs::read_to_string(out.join(PACKAGE_MANIFEST)) {
+    // A regular file inside the package of at most 64 MiB (a FIFO or a device is never
+    // opened to wait on, a link out of it never followed).
+    let read_list = || -> io::Result<String> {
+        use std::io::Read;
+        let mut text = String::new();
+        crate::guard::open_in(out, Path::new(PACKAGE_MANIFEST), 64 << 20)?
+            .file
+            .read_to_string(&mut text)?;
+        Ok(text)
+    };
+    let listed = match read_list() {
         Ok(text) => text,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             return Ok(files_under(out)?

@@ -102,7 +102,15 @@ fn check_binary(binary: &Path, version: &str) -> Result<(), NotPinned> {
 fn source_directory(dir: &Path) -> Result<String, NotPinned> {
     let absolute = fs::canonicalize(dir)?;
     let manifest = absolute.join("Cargo.toml");
-    let text = fs::read_to_string(&manifest).map_err(|source| NotPinned::NoManifest {
+    let read = || -> std::io::Result<String> {
+        use std::io::Read;
+        let mut text = String::new();
+        crate::guard::open_regular(&manifest)?
+            .take(16 << 20)
+            .read_to_string(&mut text)?;
+        Ok(text)
+    };
+    let text = read().map_err(|source| NotPinned::NoManifest {
         manifest: manifest.clone(),
         source,
     })?;
@@ -302,10 +310,12 @@ pub fn write_program(dir: &Path, pin: &Pin, what: &str, arguments: &str) -> io::
     Ok(())
 }
 
-/// Copies the referee `binary` into `dir` as `referee`, executable.
+/// Copies the referee `binary` (a regular file: a FIFO or a device is refused, never waited
+/// on) into `dir` as `referee`, executable.
 pub fn bundle(binary: &Path, dir: &Path) -> io::Result<()> {
     let bundled = dir.join("referee");
-    fs::copy(binary, &bundled)?;
+    let mut from = crate::guard::open_regular_named(binary)?;
+    io::copy(&mut from, &mut fs::File::create(&bundled)?)?;
     make_executable(&bundled)
 }
 
