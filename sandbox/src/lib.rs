@@ -28,6 +28,11 @@
 
 #![deny(missing_docs)]
 
+/// The README's example, compiled with the doctests (`cargo test -p referee-sandbox --doc`).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExample;
+
 mod cgroup;
 pub mod check;
 mod child;
