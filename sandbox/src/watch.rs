@@ -128,17 +128,33 @@ impl Tail {
     }
 }
 
-/// Reads what is available from a non-blocking pipe: `Ok(true)` at its end.
-fn drain(pipe: &mut impl Read, buf: &mut [u8], mut take: impl FnMut(&[u8])) -> io::Result<bool> {
-    loop {
+/// The most bytes one [`drain`] reads: a writer faster than the watch never keeps it from its
+/// limits.
+const DRAIN_AT_ONCE: usize = 1 << 20;
+
+/// Reads what is available from a non-blocking pipe, [`DRAIN_AT_ONCE`] bytes at most, until
+/// `take` says it wants no more (returns `false`): `Ok(true)` at its end.
+fn drain(
+    pipe: &mut impl Read,
+    buf: &mut [u8],
+    mut take: impl FnMut(&[u8]) -> bool,
+) -> io::Result<bool> {
+    let mut read = 0;
+    while read < DRAIN_AT_ONCE {
         match pipe.read(buf) {
             Ok(0) => return Ok(true),
-            Ok(n) => take(&buf[..n]),
+            Ok(n) => {
+                read += n;
+                if !take(&buf[..n]) {
+                    return Ok(false);
+                }
+            }
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(false),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
     }
+    Ok(false)
 }
 
 /// The records waiting on the report pipe `report` (non-blocking), and whether it is at its
@@ -465,10 +481,12 @@ impl<'a> Watch<'a> {
                 let mut over = false;
                 let answers = &mut self.answers;
                 let ended = drain(pipe, &mut self.buf, |chunk| {
-                    *answers += chunk.iter().filter(|&&b| b == b'\n').count();
                     let room = cap.saturating_sub(out.len());
-                    out.extend_from_slice(&chunk[..chunk.len().min(room)]);
+                    let kept = &chunk[..chunk.len().min(room)];
+                    *answers += kept.iter().filter(|&&b| b == b'\n').count();
+                    out.extend_from_slice(kept);
                     over |= chunk.len() > room;
+                    !over
                 })?;
                 if over {
                     return Ok(Some(Ending::OutputLimit));
@@ -480,7 +498,10 @@ impl<'a> Watch<'a> {
             Slot::Stderr => {
                 let pipe = self.stderr.as_mut().expect("polled");
                 let tail = &mut self.tail;
-                if drain(pipe, &mut self.buf, |chunk| tail.push(chunk))? {
+                if drain(pipe, &mut self.buf, |chunk| {
+                    tail.push(chunk);
+                    true
+                })? {
                     self.stderr = None;
                 }
             }

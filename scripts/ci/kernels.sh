@@ -145,7 +145,13 @@ for name in "$@"; do
 #!/bin/bash
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
 $(for v in "${!GUEST_@}"; do printf 'export %s=%q\n' "$v" "${!v}"; done)
+# The checkout stays where it is when it lies under /tmp (a clone in a temporary
+# directory), which the guest's own /tmp would hide.
+mkdir -p /mnt/checkout
+mount --bind $(printf %q "$PWD") /mnt/checkout
 mount -t tmpfs -o mode=1777,size=8g tmpfs /tmp
+mkdir -p $(printf %q "$PWD")
+mount --bind /mnt/checkout $(printf %q "$PWD")
 mount -t tmpfs -o mode=755 tmpfs /run
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
