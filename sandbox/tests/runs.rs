@@ -493,7 +493,8 @@ fn runs_start_while_other_threads_of_the_caller_allocate() {
     // The caller of a judge system is threaded: while its other threads allocate (and hold
     // their allocator's locks) and start threads of their own (which the C library's changes
     // of identity wait for), each run's first process, a copy of it, must still start its
-    // program. Hang guard: 60 s for runs that take a few milliseconds each.
+    // program. Hang guard: 600 s for 300 runs that take a few milliseconds each here and some
+    // 20 times that under emulation (Debian's kernels in `.ci/run`).
     let sandbox = sandbox();
     let program = Program::from_argv(vec!["true".into()])
         .confined(&sandbox)
@@ -525,7 +526,7 @@ fn runs_start_while_other_threads_of_the_caller_allocate() {
         }
         done.send(()).unwrap();
     });
-    let finished = ended.recv_timeout(Duration::from_secs(60));
+    let finished = ended.recv_timeout(Duration::from_secs(600));
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     for thread in busy {
         thread.join().unwrap();
