@@ -160,29 +160,145 @@ fn edges() -> BTreeSet<(String, String)> {
     edges_in(&src())
 }
 
-/// Every edge of the crate whose sources are `root`: (from file, to file), relative to it.
+/// Every edge of the crate whose sources are `root`: (from file, to file), relative to it. A
+/// path is read from `crate::`, `super::` or `self::` on, through `{...}` groups; an edge to a
+/// file's own folder's `mod.rs` (or one above it) is kept: [`to_ancestor`] tells them apart.
 fn edges_in(root: &Path) -> BTreeSet<(String, String)> {
     let mut out = BTreeSet::new();
     for (rel, text) in rust_files(root) {
         let text = code(&text);
-        for (at, _) in text.match_indices("crate::") {
-            let rest = &text[at + "crate::".len()..];
-            let path: String = rest
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
-                .collect();
-            let segments: Vec<&str> = path
-                .split("::")
-                .take_while(|s| s.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
-                .collect();
-            if let Some(to) = target_in(root, &segments) {
-                if to != rel {
-                    out.insert((rel.clone(), to));
+        let here = module_of(&rel);
+        let bytes = text.as_bytes();
+        for (start, _) in text.char_indices() {
+            let rest = &text[start..];
+            let starts_path = ["crate::", "super::", "self::"]
+                .iter()
+                .any(|p| rest.starts_with(p));
+            let after_word = start > 0
+                && (bytes[start - 1].is_ascii_alphanumeric()
+                    || bytes[start - 1] == b'_'
+                    || bytes[start - 1] == b':');
+            // `pub(in crate::a)` names where an item is seen, not what it uses.
+            let visibility = text[..start].ends_with("(in ");
+            if !starts_path || after_word || visibility {
+                continue;
+            }
+            for path in expand(&path_text(rest)) {
+                let segments = absolute(&here, &path);
+                let segments: Vec<&str> = segments
+                    .iter()
+                    .map(String::as_str)
+                    .take_while(|s| s.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+                    .collect();
+                if let Some(to) = target_in(root, &segments) {
+                    if to != rel {
+                        out.insert((rel.clone(), to));
+                    }
                 }
             }
         }
     }
     out
+}
+
+/// The module path of a file relative to a crate's sources (`a/b.rs` and `a/b/mod.rs` are
+/// `[a, b]`; `lib.rs` and `main.rs` the crate).
+fn module_of(rel: &str) -> Vec<String> {
+    let mut segments: Vec<String> = rel
+        .trim_end_matches(".rs")
+        .split('/')
+        .map(String::from)
+        .collect();
+    if matches!(
+        segments.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        segments.pop();
+    }
+    segments
+}
+
+/// The path that starts `text`: identifiers, `::` and balanced `{...}` groups.
+fn path_text(text: &str) -> String {
+    let mut depth = 0usize;
+    let mut out = String::new();
+    for c in text.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => break,
+            '}' => depth -= 1,
+            c if c.is_ascii_alphanumeric() || c == '_' || c == ':' || c == '*' => {}
+            ',' | ' ' | '\n' if depth > 0 => {}
+            _ => break,
+        }
+        out.push(c);
+        if depth == 0 && c == '}' {
+            break;
+        }
+    }
+    out
+}
+
+/// The paths a path with `{...}` groups names (`a::{b, c::{d}}` is `a::b` and `a::c::d`).
+fn expand(path: &str) -> Vec<String> {
+    let Some(open) = path.find('{') else {
+        return vec![path.split_whitespace().collect()];
+    };
+    let (head, body) = (&path[..open], &path[open + 1..]);
+    let body = body.strip_suffix('}').unwrap_or(body);
+    let (mut depth, mut part, mut out) = (0usize, String::new(), Vec::new());
+    for c in body.chars() {
+        match c {
+            ',' if depth == 0 => {
+                out.extend(expand(&format!("{head}{}", std::mem::take(&mut part))))
+            }
+            '{' => {
+                depth += 1;
+                part.push(c);
+            }
+            '}' => {
+                depth = depth.saturating_sub(1);
+                part.push(c);
+            }
+            c => part.push(c),
+        }
+    }
+    out.extend(expand(&format!("{head}{part}")));
+    out
+}
+
+/// A path from `crate::`, `super::` or `self::`, as segments from the crate's root, for a file
+/// of module `here`.
+fn absolute(here: &[String], path: &str) -> Vec<String> {
+    let mut segments: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
+    let mut base: Vec<String> = here.to_vec();
+    match segments.first() {
+        Some(&"crate") => {
+            base.clear();
+            segments.remove(0);
+        }
+        _ => {
+            while let Some(&first) = segments.first() {
+                match first {
+                    "super" => {
+                        base.pop();
+                    }
+                    "self" => {}
+                    _ => break,
+                }
+                segments.remove(0);
+            }
+        }
+    }
+    base.extend(segments.into_iter().map(String::from));
+    base
+}
+
+/// Whether `to` is the `mod.rs` of a folder holding `from` (a file naming its parents' items).
+fn to_ancestor(from: &str, to: &str) -> bool {
+    to.strip_suffix("mod.rs")
+        .is_some_and(|folder| from.starts_with(folder))
+        || to == "lib.rs"
 }
 
 /// The edges against the layers: (from unit, to unit, why).
@@ -463,10 +579,11 @@ fn a_driver_using_a_facet_it_does_not_declare_is_found() {
 }
 
 /// The files of each circle of `edges` (a strongly connected set of two or more files), each
-/// circle's files in name order.
+/// circle's files in name order. A file naming its folder's `mod.rs` is not an edge of a circle
+/// (a `mod.rs` declares its files).
 fn circles(edges: &BTreeSet<(String, String)>) -> Vec<BTreeSet<String>> {
     let mut next: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for (from, to) in edges {
+    for (from, to) in edges.iter().filter(|(f, t)| !to_ancestor(f, t)) {
         next.entry(from).or_default().push(to);
     }
     // Reachability by search from each file: small crates, so quadratic is fine.
@@ -503,12 +620,87 @@ fn sandbox_src() -> PathBuf {
 }
 
 #[test]
-fn no_files_of_the_sandbox_crate_use_one_another_in_a_circle() {
-    let found = circles(&edges_in(&sandbox_src()));
-    assert!(
-        found.is_empty(),
-        "files of sandbox/src in a circle: {found:#?}"
-    );
+fn no_files_of_a_crate_use_one_another_in_a_circle() {
+    for krate in ["src", "sandbox/src", "reference/src"] {
+        let found = circles(&edges_in(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join(krate),
+        ));
+        assert!(found.is_empty(), "files of {krate} in a circle: {found:#?}");
+    }
+}
+
+/// The rooms of `src/audit/`, lowest first: a room uses only the rooms below it, and none uses
+/// `audit/mod.rs` (the table of contents, above them all).
+const AUDIT_ROOMS: &[&str] = &[
+    "terms",
+    "settings",
+    "running",
+    "cases",
+    "findings",
+    "entrants",
+    "limits",
+    "reports",
+    "strengthen",
+    "stages",
+    "merge",
+    "pipeline",
+];
+
+/// The room of a file of `src/audit/` (relative to `src/`): its index in [`AUDIT_ROOMS`], or
+/// their number for `audit/mod.rs`.
+fn audit_room(rel: &str) -> usize {
+    let inside = rel.strip_prefix("audit/").expect("a file of audit/");
+    if inside == "mod.rs" {
+        return AUDIT_ROOMS.len();
+    }
+    let room = inside.split('/').next().unwrap().trim_end_matches(".rs");
+    AUDIT_ROOMS
+        .iter()
+        .position(|r| *r == room)
+        .unwrap_or_else(|| panic!("src/{rel} is in no room of AUDIT_ROOMS: add it"))
+}
+
+/// The edges between rooms of `src/audit/` that do not go down.
+fn audit_edges_up(edges: &BTreeSet<(String, String)>) -> Vec<String> {
+    edges
+        .iter()
+        .filter(|(from, to)| from.starts_with("audit/") && to.starts_with("audit/"))
+        .filter(|(from, to)| {
+            let (a, b) = (audit_room(from), audit_room(to));
+            a != b && b >= a
+        })
+        .map(|(from, to)| format!("src/{from} uses src/{to}"))
+        .collect()
+}
+
+#[test]
+fn every_room_of_audit_uses_only_the_rooms_below_it() {
+    let up = audit_edges_up(&edges());
+    assert!(up.is_empty(), "edges up or across audit's rooms: {up:#?}");
+}
+
+#[test]
+fn a_planted_edge_up_audit_s_rooms_is_found() {
+    let mut edges = edges();
+    // Read through groups and `super::`: findings' settle uses the runner and the cases' plan.
+    for (from, to) in [
+        ("audit/findings/settle.rs", "audit/running/runner.rs"),
+        ("audit/findings/settle.rs", "audit/cases/plan.rs"),
+        ("audit/entrants/build.rs", "audit/entrants/named.rs"),
+    ] {
+        assert!(edges.contains(&(from.into(), to.into())), "{from} -> {to}");
+    }
+    for (from, to) in [
+        ("audit/running/runner.rs", "audit/findings/settle.rs"),
+        ("audit/terms/kind.rs", "audit/mod.rs"),
+    ] {
+        edges.insert((from.into(), to.into()));
+        assert_eq!(
+            audit_edges_up(&edges),
+            [format!("src/{from} uses src/{to}")]
+        );
+        edges.remove(&(from.to_string(), to.to_string()));
+    }
 }
 
 #[test]

@@ -512,7 +512,7 @@ proptest! {
 #[cfg(target_os = "linux")]
 #[test]
 fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
-    use referee::audit::contest::entrants::Entrant;
+    use referee::audit::entrants::Entrant;
     use referee::audit::pipeline::audit;
     use referee::audit::reports::sink::{ReportDir, Sink};
     use referee::audit::settings::{FormRule, Settings};
@@ -562,7 +562,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
         // The in-process audit of this test runs its judge as it is: the sandbox is the
         // subject of tests/confinement.rs.
         confinement: referee_sandbox::Confinement::Unconfined,
-        advising: referee::audit::limits::Advising {
+        advising: referee::audit::settings::Advising {
             repeat: 0,
             rules: referee::audit::limits::TimeRules::defaults("2025-09"),
             set_memory_mib: None,

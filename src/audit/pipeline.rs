@@ -3,14 +3,14 @@
 //! reports. Auditing one program is a contest of one, through the same stages.
 //! The stages are [`super::stages`]'s; this orchestrates them and returns the typed report.
 
-use crate::audit::Auditable;
+use crate::audit::terms::Auditable;
 use std::time::Instant;
 
 use super::limits::Advice;
 use super::settings::Settings;
 use super::stages::*;
 use crate::audit::cases::data::{self, Data, ProblemForm};
-use crate::audit::contest::entrants::Entrant;
+use crate::audit::entrants::Entrant;
 use crate::audit::reports::audited::{AuditReport, Effort};
 use crate::audit::reports::sink::Audited;
 use crate::audit::running::deadlines::{BudgetSpent, Deadlines};

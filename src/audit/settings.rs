@@ -70,7 +70,7 @@ pub struct Settings<O> {
     /// How the programs run.
     pub confinement: Confinement,
     /// The repeated runs of the limits' advice (`--repeat`), and the package's rules.
-    pub advising: super::limits::Advising,
+    pub advising: Advising,
 }
 
 impl<O> Settings<O> {
@@ -101,4 +101,15 @@ pub fn protected(
         .chain([out])
         .map(|p| crate::report::write::real_path(p))
         .collect()
+}
+
+/// What the advice needs besides the runs: how many, and the package's rules and memory limit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Advising {
+    /// Runs of each program on each data file; 0 gives no advice.
+    pub repeat: usize,
+    /// The package's time rules (or the format's defaults).
+    pub rules: crate::judge_system::problem_yaml::TimeRules,
+    /// The memory limit the package sets, in MiB.
+    pub set_memory_mib: Option<u64>,
 }

@@ -239,7 +239,7 @@ impl AuditArgs {
         super::Destinations {
             out: &self.out,
             reads,
-            reports: &crate::audit::reports::layout::Layout::REPORTS,
+            reports: &crate::audit::terms::layout::Layout::REPORTS,
         }
         .check(&self.ci, Some(&self.html))?;
         // What the end of the audit needs, checked before the first build or run: the report
@@ -282,7 +282,7 @@ impl AuditArgs {
     ///
     /// [`Program::files`]: referee_sandbox::Program::files
     fn program_files(&self) -> Result<Vec<PathBuf>, RunError> {
-        use crate::audit::contest::entrants;
+        use crate::audit::entrants;
         let mut all = entrants::from_commands(&self.cmd)?;
         if let Some(table) = &self.programs {
             all.extend(entrants::from_table(table)?);
@@ -324,10 +324,10 @@ impl AuditArgs {
     /// package the advice is for (`--add-to`'s, else `--package`'s; the format's defaults
     /// without one).
     #[cfg(target_os = "linux")]
-    fn advising(&self) -> Result<crate::audit::limits::Advising, RunError> {
+    fn advising(&self) -> Result<crate::audit::settings::Advising, RunError> {
         use crate::judge_system::problem_yaml::{memory_mib, time_rules, TimeRules};
         let target = self.add_to.as_ref().or(self.package.as_ref());
-        Ok(crate::audit::limits::Advising {
+        Ok(crate::audit::settings::Advising {
             repeat: usize::from(self.repeat),
             rules: match target {
                 Some(package) => time_rules(package)?,
@@ -426,8 +426,8 @@ impl AuditArgs {
         &self,
         notes: &mut Vec<String>,
         sandbox: Option<&std::sync::Arc<referee_sandbox::Sandbox>>,
-    ) -> Result<Vec<crate::audit::contest::entrants::Entrant>, RunError> {
-        use crate::audit::contest::entrants;
+    ) -> Result<Vec<crate::audit::entrants::Entrant>, RunError> {
+        use crate::audit::entrants;
         let mut all = entrants::from_commands(&self.cmd)?;
         if let Some(table) = &self.programs {
             all.extend(entrants::from_table(table)?);
@@ -480,7 +480,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     let entrants = args.entrants(&mut notes, sandbox.as_ref())?;
     struct Audit<'a> {
         args: &'a AuditArgs,
-        entrants: &'a [crate::audit::contest::entrants::Entrant],
+        entrants: &'a [crate::audit::entrants::Entrant],
         notes: Vec<String>,
         confinement: Confinement,
         edit: Option<crate::judge_system::package::edit::PackageEdit>,

@@ -7,14 +7,14 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use super::{publish_all, rate, CiArgs, HtmlArgs};
-use crate::audit::contest::strengthen::{scores_of, uncovered};
 use crate::audit::findings::verdict::{Scores, Standing};
+use crate::audit::reports::audited::{scores_of, uncovered};
 use crate::audit::reports::audited::{AuditReport, CasesOutcome, ProgramRecord};
-use crate::audit::reports::layout::Layout;
 use crate::audit::reports::report::RunOptions;
 use crate::audit::reports::report::{
     detail, failing, finding_path, lines, none_ran, package_verdict, properties, suite, ProgramLine,
 };
+use crate::audit::terms::layout::Layout;
 use crate::audit::Kind;
 use crate::error::RunError;
 

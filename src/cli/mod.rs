@@ -36,7 +36,7 @@ pub const SHARDED: &[&dyn ShardMerge] = &[
     &crate::grade::merge::GradeMerge,
     &crate::stress::merge::StressMerge,
     #[cfg(target_os = "linux")]
-    &crate::audit::contest::merge::AuditMerge,
+    &crate::audit::merge::AuditMerge,
 ];
 
 /// Decides who won: Pousse, LittleSquares and Some Game judged by an optimized engine and

@@ -150,7 +150,7 @@ pub(super) fn merge(args: MergeArgs) -> Result<ExitCode, RunError> {
         &crate::verify::run::REPORTS[..],
         &crate::grade::REPORTS,
         &crate::stress::REPORTS,
-        &crate::audit::reports::layout::Layout::REPORTS,
+        &crate::audit::terms::layout::Layout::REPORTS,
     ]
     .concat();
     super::Destinations {

@@ -5,7 +5,7 @@
 //! other shards' too), each program's result as a judge system gives it ([`run_on_data`]), and
 //! the time limit of the other runs ([`time_limit`], from CPU times).
 
-use crate::audit::Auditable;
+use crate::audit::terms::Auditable;
 use std::io::Read;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -13,10 +13,10 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::answer::{compare, Verdict};
-use crate::audit::contest::entrants::Class;
 use crate::audit::running::runner::{FromData, NoAnswer, Runner, TimeLimit};
 use crate::audit::settings::FormRule;
-use crate::audit::Kind;
+use crate::audit::terms::Class;
+use crate::audit::terms::Kind;
 use crate::error::{JudgeError, RunError};
 use crate::game::{render, Case, Engine, Form};
 use crate::shard::Shard;
@@ -268,7 +268,7 @@ pub struct OnData {
     /// The first file it fails, and how.
     pub failed: Option<FailedFile>,
     /// The most CPU time one file took.
-    #[serde(with = "crate::audit::reports::seconds")]
+    #[serde(with = "crate::audit::terms::seconds")]
     pub slowest: Duration,
     /// The most memory one file's run held, in bytes.
     pub memory: u64,

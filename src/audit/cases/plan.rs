@@ -11,14 +11,13 @@
 //! on its number alone, never on who prepares it or when: programs that run the same unit run
 //! the same cases.
 
-use crate::audit::Auditable;
+use crate::audit::terms::Auditable;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::audit::Source;
+use crate::audit::terms::Source;
 use crate::game::Generated;
 use crate::game::{
-    case_for_programs, in_form, join_verdicts, render, Case, Constraints, Engine, Form, Game,
-    Judged,
+    case_for_programs, in_form, join_verdicts, Case, Constraints, Engine, Form, Game, Judged,
 };
 use crate::random::Rng;
 use crate::shard::Shard;
@@ -307,14 +306,6 @@ impl<G: Auditable> Plan<G> {
             dropped,
         })
     }
-}
-
-/// The engine's output for `input` of game `G` under `rules`, and each case's verdict; `None`
-/// when the engine does not judge it.
-pub fn judged<G: Auditable>(input: &[u8], rules: G::Options) -> Option<(String, Vec<String>)> {
-    let judged = G::judge(Engine::Fast, &mut &input[..], rules).ok()?;
-    let verdicts = judged.iter().map(|j| j.verdict()).collect();
-    Some((render::<G>(&judged), verdicts))
 }
 
 #[cfg(test)]

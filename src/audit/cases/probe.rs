@@ -17,10 +17,10 @@
 //! answers within `--time` is wrong, not unaudited.
 
 use crate::answer::escape;
-use crate::audit::findings::outcome::{answers_in_shape, exit_text, Tried};
 use crate::audit::running::runner::{NoAnswer, Runner};
-use crate::audit::Auditable;
-use crate::audit::Kind;
+use crate::audit::terms::outcome::{answers_in_shape, exit_text, Tried};
+use crate::audit::terms::Auditable;
+use crate::audit::terms::Kind;
 use crate::game::{in_form, render, Engine, Form};
 use referee_sandbox::Ending;
 

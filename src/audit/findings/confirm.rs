@@ -3,7 +3,7 @@
 
 use crate::answer::{compare, escape, Verdict};
 use crate::audit::findings::evidence::Confirmation;
-use crate::audit::Auditable;
+use crate::audit::terms::Auditable;
 use crate::error::JudgeError;
 use crate::game::{render, Engine};
 

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::audit::Kind;
+use crate::audit::terms::Kind;
 
 /// What the reference says of the expected output of a finding's input.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,14 +14,14 @@
 //! The moves between stages are in [`crate::audit::findings::settle`]; an isolated failure whose kind and
 //! difference are already known is only counted ([`crate::audit::findings::finding::ProgramFindings`]).
 //! A strengthening case that fails a program on every run is settled as it is
-//! ([`crate::audit::contest::strengthen::finding_of`]).
+//! ([`crate::audit::strengthen::finding_of`]).
 
 use std::sync::Arc;
 
 use crate::audit::cases::plan::{Prepared, UnitCase};
 use crate::audit::findings::evidence::Evidence;
-use crate::audit::findings::outcome::{difference, Tried};
-use crate::audit::{Kind, Source};
+use crate::audit::terms::outcome::{difference, Tried};
+use crate::audit::terms::{Kind, Source};
 use crate::harness::findings::signature;
 use referee_sandbox::Ending;
 

@@ -1,5 +1,5 @@
-//! The findings: what one run means against the expected output ([`outcome`]), a failure from
-//! its run to its finding ([`failure`]), examined until it is one ([`settle`]), what stands
+//! The findings: a failure from its run to its finding ([`failure`]), examined until it is one
+//! ([`settle`]): narrowed to a case that fails alone ([`narrow`]) and shrunk ([`shrink`]); what stands
 //! behind it ([`evidence`], [`confirm`]), a program's findings ([`finding`]), and what the audit
 //! says of each program and of the data ([`verdict`]).
 
@@ -12,7 +12,9 @@ pub mod failure;
 #[cfg(target_os = "linux")]
 pub mod finding;
 #[cfg(target_os = "linux")]
-pub mod outcome;
+pub(crate) mod narrow;
 #[cfg(target_os = "linux")]
 pub(crate) mod settle;
+#[cfg(target_os = "linux")]
+pub(crate) mod shrink;
 pub mod verdict;

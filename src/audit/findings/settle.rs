@@ -1,26 +1,26 @@
 //! Examining a failing run until it is a finding: narrowed to one case that fails alone
-//! ([`crate::audit::cases::narrow`]), run again before anything is reported (a timeout with twice the time;
+//! ([`crate::audit::findings::narrow`]), run again before anything is reported (a timeout with twice the time;
 //! a failure that does not come back is `flaky`), shrunk to a minimal case that fails the same
-//! way ([`crate::audit::cases::shrink`]), and for an answer, confirmed by the reference
+//! way ([`crate::audit::findings::shrink`]), and for an answer, confirmed by the reference
 //! ([`crate::audit::findings::confirm`]).
 
-use crate::audit::Auditable;
+use crate::audit::terms::Auditable;
 use std::time::Instant;
 
-use crate::audit::cases::narrow::{alone, first_failing};
 use crate::audit::cases::plan::UnitCase;
 use crate::audit::cases::probe::Attempt;
-use crate::audit::cases::shrink::{
-    search_random, search_smallest, shortest_prefix, shrink, Budget, Step, CRASH_PADDING, SEARCH,
-};
 use crate::audit::findings::confirm::confirm;
 use crate::audit::findings::evidence::{Confirmation, Evidence, Reruns};
 use crate::audit::findings::failure::{Failure, Finding, Isolated, Seen, Settled};
 use crate::audit::findings::finding::ProgramFindings;
-use crate::audit::findings::outcome::{first_unanswered, Tried};
+use crate::audit::findings::narrow::{alone, first_failing};
+use crate::audit::findings::shrink::{
+    search_random, search_smallest, shortest_prefix, shrink, Budget, Step, CRASH_PADDING, SEARCH,
+};
 use crate::audit::running::runner::Runner;
 use crate::audit::settings::Settings;
-use crate::audit::{Kind, Source};
+use crate::audit::terms::outcome::{first_unanswered, Tried};
+use crate::audit::terms::{Kind, Source};
 use crate::game::{Case, Constraints, Engine, Form, Judged};
 use referee_sandbox::{past, Ending};
 

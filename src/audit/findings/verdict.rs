@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::audit::contest::entrants::Class;
-use crate::audit::Kind;
+use crate::audit::terms::Class;
+use crate::audit::terms::Kind;
 
 /// What the audit says of one program.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rules::resolution_digits;
 use super::*;
-use crate::audit::contest::entrants::Class;
+use crate::audit::terms::Class;
 
 /// What a warning is about, for tests and machines; its text says what to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,8 +3,8 @@
 
 use super::rules::memory_step;
 use super::*;
-use crate::audit::contest::entrants::Class;
-use crate::audit::Kind;
+use crate::audit::terms::Class;
+use crate::audit::terms::Kind;
 
 /// The advice from `measured` under `rules`, with `set_memory_mib` the memory limit
 /// `problem.yaml` sets.

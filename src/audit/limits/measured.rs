@@ -2,20 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::TimeRules;
-use crate::audit::contest::entrants::Class;
-use crate::audit::Kind;
-
-/// What the advice needs besides the runs: how many, and the package's rules and memory limit.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Advising {
-    /// Runs of each program on each data file; 0 gives no advice.
-    pub repeat: usize,
-    /// The package's time rules (or the format's defaults).
-    pub rules: TimeRules,
-    /// The memory limit the package sets, in MiB.
-    pub set_memory_mib: Option<u64>,
-}
+use crate::audit::terms::Class;
+use crate::audit::terms::Kind;
 
 /// One program's runs on one data file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -20,10 +20,11 @@ mod rules;
 #[cfg(test)]
 mod tests;
 
+pub use crate::audit::settings::Advising;
 pub use crate::judge_system::problem_yaml::TimeRules;
 pub use advice::{merge, Advice, Concern, Warning};
 pub use advise::advise;
-pub use measured::{Advising, FileRuns, LanguageTime, Measured, Spot};
+pub use measured::{FileRuns, LanguageTime, Measured, Spot};
 pub use rules::{
     memory_limit_mib, round_up, runtime_floor_mib, seconds, time_limit, DEFAULT_REPEAT,
     MEMORY_FACTOR, MEMORY_STEPS_MIB, RUNTIME_FLOOR_PYPY_MIB,

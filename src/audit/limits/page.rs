@@ -3,8 +3,8 @@
 //! the limit and the margin (`time_limit_to_tle` times it), so that the noise of each file's
 //! runs and the distance to each line are seen.
 
-use crate::audit::contest::entrants::Class;
 use crate::audit::limits::{seconds, Advice, Measured, TimeRules};
+use crate::audit::terms::Class;
 use crate::report::html::{Cell, Table};
 
 /// The picture's width in SVG units (it is drawn at the page's width).
@@ -236,7 +236,7 @@ mod tests {
             failed: None,
         };
         let mut slow = runs(&[0.6]);
-        slow.failed = Some(crate::audit::Kind::Timeout);
+        slow.failed = Some(crate::audit::terms::Kind::Timeout);
         let advice = advise(
             vec![
                 Measured {

@@ -9,14 +9,15 @@
 //! spread over `--jobs`, one program's file at a time, and end at the stage's deadline (a
 //! file's runs so far are kept).
 
-use crate::audit::Auditable;
+use crate::audit::terms::Auditable;
 use std::time::{Duration, Instant};
 
 use crate::audit::cases::data::DataFile;
-use crate::audit::contest::entrants::{Class, Entrant};
+use crate::audit::entrants::Entrant;
 use crate::audit::limits::{self, Advice, Advising, FileRuns, Measured};
 use crate::audit::running::runner::{NoAnswer, Runner};
-use crate::audit::Kind;
+use crate::audit::terms::Class;
+use crate::audit::terms::Kind;
 use crate::pool::each_of;
 
 /// The cap of a run of a program expected to fail, as a multiple of the limit times

@@ -2,8 +2,8 @@
 //! merging.
 
 use super::*;
-use crate::audit::contest::entrants::Class;
-use crate::audit::Kind;
+use crate::audit::terms::Class;
+use crate::audit::terms::Kind;
 
 fn runs(file: &str, cpu: &[f64], memory_mib: u64) -> FileRuns {
     FileRuns {

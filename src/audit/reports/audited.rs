@@ -1,7 +1,7 @@
 //! What an audit found, as typed values: each program's record ([`ProgramRecord`]), built once
 //! when its stages are done, and the whole run's ([`AuditReport`]). Every report and summary
 //! is printed from these ([`crate::audit::reports::report`]); `audit.json` holds them, so that `referee merge`
-//! reads the shards of an audit back as the same values ([`crate::audit::contest::merge`]).
+//! reads the shards of an audit back as the same values ([`crate::audit::merge`]).
 //!
 //! A program's states are an enum of the reachable ones ([`Reached`]): it cannot be run, or
 //! the audit's time ran out before its examples ran, or it was examined: the form its output
@@ -15,11 +15,11 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::audit::cases::data::{DataOutcome, ProblemForm};
-use crate::audit::contest::entrants::Class;
 use crate::audit::findings::evidence::Evidence;
-use crate::audit::findings::verdict::{Standing, Unaudited};
+use crate::audit::findings::verdict::{scores, Scored, Scores, Standing, Unaudited};
 use crate::audit::running::runner::TimeLimit;
-use crate::audit::{Kind, Source};
+use crate::audit::terms::Class;
+use crate::audit::terms::{Kind, Source};
 use crate::game::Form;
 use referee_sandbox::Confinement;
 
@@ -29,7 +29,7 @@ use referee_sandbox::Confinement;
 pub enum OnCase {
     /// It passes.
     Passes,
-    /// It fails, every time it is run ([`crate::audit::contest::strengthen::CONFIRMING_RUNS`] times): the
+    /// It fails, every time it is run ([`crate::audit::strengthen::CONFIRMING_RUNS`] times): the
     /// case rejects it.
     Rejected,
     /// It fails some runs and passes others (a crash that depends on the stack's layout).
@@ -106,7 +106,7 @@ pub struct Tally {
     /// Cases it ran to their end.
     pub cases: u64,
     /// The time spent examining its failures.
-    #[serde(with = "crate::audit::reports::seconds")]
+    #[serde(with = "crate::audit::terms::seconds")]
     pub examining: Duration,
     /// Why it stopped.
     pub finish: Finish,
@@ -178,13 +178,13 @@ pub struct FindingRecord {
     /// How a run that timed out was stopped.
     pub stopped: String,
     /// The time limit its input's runs get (audit's runs, and the reproducing command's).
-    #[serde(with = "crate::audit::reports::seconds", default)]
+    #[serde(with = "crate::audit::terms::seconds", default)]
     pub limit: Duration,
     /// The run's CPU time.
-    #[serde(with = "crate::audit::reports::seconds")]
+    #[serde(with = "crate::audit::terms::seconds")]
     pub cpu: Duration,
     /// The run's wall-clock time.
-    #[serde(with = "crate::audit::reports::seconds")]
+    #[serde(with = "crate::audit::terms::seconds")]
     pub wall: Duration,
     /// The most memory the run's processes held together, in bytes.
     pub memory: u64,
@@ -270,7 +270,7 @@ impl ProgramRecord {
 
     /// Whether it must pass though nothing expects it accepted (audited with no finding,
     /// accepted by the existing data): a candidate that proves it wrong
-    /// ([`crate::audit::contest::strengthen::proves_wrong_on_candidate`]) is a finding of it, not a reason to
+    /// ([`crate::audit::strengthen::proves_wrong_on_candidate`]) is a finding of it, not a reason to
     /// drop the candidate. (Which of several programs with one bug a budget found must not
     /// decide whether the data is strengthened against that bug.)
     pub fn unproven(&self) -> bool {
@@ -353,12 +353,12 @@ pub struct Effort {
     /// Cases per run.
     pub batch: usize,
     /// The cases stage's wall-clock time.
-    #[serde(with = "crate::audit::reports::seconds")]
+    #[serde(with = "crate::audit::terms::seconds")]
     pub cases_time: Duration,
     /// Each stage and its wall-clock seconds, in order.
     pub phases: Vec<(String, f64)>,
     /// The whole run's wall-clock time.
-    #[serde(with = "crate::audit::reports::seconds")]
+    #[serde(with = "crate::audit::terms::seconds")]
     pub elapsed: Duration,
     /// How `--time` was shared when the findings ended (none without it, or merged).
     #[serde(default)]
@@ -431,6 +431,33 @@ fn default_max_output() -> u64 {
 
 /// `--max-output`'s default: 16 MiB.
 pub const DEFAULT_MAX_OUTPUT: u64 = 16 << 20;
+
+/// The programs of `report` a strengthening set must reject that none of its strengthening
+/// cases rejects.
+pub fn uncovered(report: &AuditReport) -> Vec<&ProgramRecord> {
+    report
+        .programs
+        .iter()
+        .filter(|p| p.to_reject() && !report.rejected_after(p))
+        .collect()
+}
+
+/// The data's scores in `report`, before and after its strengthening cases.
+pub fn scores_of(report: &AuditReport) -> Scores {
+    let scored: Vec<Scored> = report
+        .programs
+        .iter()
+        .map(|program| Scored {
+            wrong: program
+                .standing()
+                .counted_wrong()
+                .filter(|_| program.judged_by_data()),
+            rejected_before: program.rejected_by_data(),
+            rejected_after: report.rejected_after(program),
+        })
+        .collect();
+    scores(&scored)
+}
 
 #[cfg(test)]
 mod tests {

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::audit::contest::strengthen::scores_of;
+use crate::audit::reports::audited::scores_of;
 use crate::audit::reports::audited::OnCase;
 use crate::audit::reports::audited::{AuditReport, ProgramRecord};
 use crate::audit::reports::report::{
@@ -154,9 +154,8 @@ fn matrix(report: &AuditReport, rows: &[Row]) -> Table {
         anchor,
     } in rows
     {
-        let text = |c: Option<crate::audit::contest::entrants::Class>| {
-            c.map_or(String::new(), |c| c.to_string())
-        };
+        let text =
+            |c: Option<crate::audit::terms::Class>| c.map_or(String::new(), |c| c.to_string());
         let data = match program.on_data().and_then(|d| d.result()) {
             Some(r) if !program.rejected_by_data() => {
                 cell(&format!("accepts ({})", r.files), "passes")

@@ -12,13 +12,13 @@ use std::fs;
 use serde::{Deserialize, Serialize};
 
 use crate::audit::cases::data::DataOutcome;
-use crate::audit::contest::entrants::Class;
-use crate::audit::contest::strengthen::{scores_of, uncovered};
 use crate::audit::findings::verdict::{does, verdict, Facts, Scores, Standing};
+use crate::audit::reports::audited::{scores_of, uncovered};
 use crate::audit::reports::audited::{AuditReport, FindingRecord, ProgramRecord, Reached};
-use crate::audit::reports::layout::Layout;
 use crate::audit::settings::{FormRule, Settings};
-use crate::audit::Kind;
+use crate::audit::terms::layout::Layout;
+use crate::audit::terms::Class;
+use crate::audit::terms::Kind;
 use crate::game::RuleSet;
 use crate::report::as_text;
 use crate::report::manifest::Manifest;
@@ -734,7 +734,7 @@ pub fn shown(
         count: f.count,
         input: out.join(finding_path(program, f)),
         data_file: match &f.source {
-            crate::audit::Source::File { name, .. } => Some(name.clone()),
+            crate::audit::terms::Source::File { name, .. } => Some(name.clone()),
             _ => None,
         },
         sides: vec![

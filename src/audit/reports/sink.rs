@@ -1,6 +1,6 @@
 //! Where a finished audit goes. The pipeline returns the typed report with the bytes of its
 //! files ([`Audited`]); each reader of it is a [`Sink`]: the report directory ([`ReportDir`],
-//! laid out by [`Layout`](crate::audit::reports::layout::Layout)) here; the summary on standard error, the CI
+//! laid out by [`Layout`](crate::audit::terms::layout::Layout)) here; the summary on standard error, the CI
 //! outputs (JUnit, GitHub annotations, JSON) and the HTML page in the command line's layer.
 
 use std::path::PathBuf;

@@ -181,14 +181,14 @@ impl Deadlines {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reserve {
     /// The time reserved.
-    #[serde(with = "crate::audit::reports::seconds")]
+    #[serde(with = "crate::audit::terms::seconds")]
     pub time: Duration,
     /// The findings kept (each a candidate at most).
     pub findings: u64,
     /// The programs that screen each candidate.
     pub programs: usize,
     /// Their mean wall-clock time per run.
-    #[serde(with = "crate::audit::reports::seconds")]
+    #[serde(with = "crate::audit::terms::seconds")]
     pub run: Duration,
     /// Runs at once.
     pub jobs: u32,
@@ -198,12 +198,12 @@ pub struct Reserve {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BudgetSpent {
     /// `--time`.
-    #[serde(with = "crate::audit::reports::seconds")]
+    #[serde(with = "crate::audit::terms::seconds")]
     pub time: Duration,
     /// The strengthening's reserve then.
     pub reserve: Reserve,
     /// When the findings' deadline fell, from the run's start.
-    #[serde(with = "crate::audit::reports::seconds")]
+    #[serde(with = "crate::audit::terms::seconds")]
     pub findings_end: Duration,
     /// Whether the reserve moved it before its share of `--time`.
     pub by_reserve: bool,

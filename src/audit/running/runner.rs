@@ -3,15 +3,15 @@
 //! [`referee_sandbox::Limits`]), written in the form the program reads, and cut at the audit's deadline or
 //! on interruption.
 
-use crate::audit::Auditable;
+use crate::audit::terms::Auditable;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::audit::cases::plan::judged;
-use crate::audit::findings::outcome::Tried;
 use crate::audit::running::deadlines::{Deadlines, Meter};
+use crate::audit::terms::outcome::judged;
+use crate::audit::terms::outcome::Tried;
 use crate::game::{in_form, Form};
 use referee_sandbox::{Ending, Limits, Program};
 
@@ -34,7 +34,7 @@ pub const LEAST_LIMIT: Duration = Duration::from_millis(250);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TimeLimit {
     /// `--timeout`: no run takes more CPU time.
-    #[serde(with = "crate::audit::reports::seconds")]
+    #[serde(with = "crate::audit::terms::seconds")]
     pub most: Duration,
     /// The slowest accepted CPU time on one data file, and the data's largest file in bytes.
     pub from_data: Option<FromData>,
@@ -44,7 +44,7 @@ pub struct TimeLimit {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FromData {
     /// The most CPU time a program expected accepted took on one data file.
-    #[serde(with = "crate::audit::reports::seconds")]
+    #[serde(with = "crate::audit::terms::seconds")]
     pub slowest: Duration,
     /// The data's largest file, in bytes.
     pub largest: u64,

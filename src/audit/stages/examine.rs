@@ -2,14 +2,13 @@
 //! cases, and the programs whose output fits no form.
 
 use super::{stopped, Stage, Subject, FIRST_CASES};
-use crate::audit::Auditable;
+use crate::audit::terms::Auditable;
 use std::time::{Duration, Instant};
 
 use crate::audit::cases::data::{self, Data, DataOutcome, ProblemForm};
 use crate::audit::cases::plan::{FileCases, Plan, PlanSpec};
 use crate::audit::cases::probe::{self, Fit};
-use crate::audit::cases::schedule::{run_cases, Lane};
-use crate::audit::contest::entrants::{Class, Entrant};
+use crate::audit::entrants::Entrant;
 use crate::audit::findings::failure::Finding;
 use crate::audit::findings::finding::ProgramFindings;
 use crate::audit::findings::settle::no_form;
@@ -17,6 +16,8 @@ use crate::audit::reports::audited::{CasesOutcome, FormUsed};
 use crate::audit::running::deadlines::{Deadlines, Meter};
 use crate::audit::running::runner::{Runner, TimeLimit};
 use crate::audit::settings::Settings;
+use crate::audit::stages::schedule::{run_cases, Lane};
+use crate::audit::terms::Class;
 use crate::game::Form;
 use crate::pool::each_of;
 

@@ -1,6 +1,6 @@
 //! The stages of an audit, each advancing every program it can (see the [module](super)
 //! documentation): the probe, the existing data, the repeated runs, the cases, the programs that
-//! fit no form ([`examine`]); each program's record ([`records()`]); the strengthening
+//! fit no form ([`examine`]), the cases' units scheduled across the programs ([`schedule`]); each program's record ([`records()`]); the strengthening
 //! ([`strengthening`]).
 //!
 //! Each program is one [`Subject`]: its entrant, its runner, and its [`Stage`], which every
@@ -10,6 +10,7 @@
 
 mod examine;
 mod records;
+pub(crate) mod schedule;
 mod strengthening;
 
 pub(in crate::audit) use examine::{
@@ -20,13 +21,13 @@ pub(in crate::audit) use strengthening::strengthening_stage;
 
 use crate::audit::cases::data::DataOutcome;
 use crate::audit::cases::probe::Fit;
-use crate::audit::contest::entrants::Entrant;
+use crate::audit::entrants::Entrant;
 use crate::audit::findings::finding::ProgramFindings;
 use crate::audit::reports::audited::{CasesOutcome, FormUsed};
 use crate::audit::running::deadlines::Deadlines;
 use crate::audit::running::runner::{NoAnswer, Runner};
 use crate::audit::settings::Settings;
-use crate::audit::Auditable;
+use crate::audit::terms::Auditable;
 use crate::game::Form;
 
 /// The cases each program runs before the programs that do not go first (those the existing

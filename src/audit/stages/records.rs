@@ -1,15 +1,15 @@
 //! Each program's record, built once from its stage, and the files of its findings.
 
 use super::{Stage, Subject};
-use crate::audit::Auditable;
+use crate::audit::terms::Auditable;
 
 use crate::answer::escape;
 use crate::audit::findings::failure::Finding;
-use crate::audit::findings::outcome::exit_text;
 use crate::audit::reports::audited::{Examined, FindingRecord, ProgramRecord, Reached};
-use crate::audit::reports::layout::Layout;
 use crate::audit::reports::report::ReportFile;
 use crate::audit::running::runner::Runner;
+use crate::audit::terms::layout::Layout;
+use crate::audit::terms::outcome::exit_text;
 use crate::game::Form;
 
 /// A program whose stages are done, with its record.

@@ -2,24 +2,24 @@
 //! judge system runs a data file; the cover added to the data.
 
 use super::records::Recorded;
-use crate::audit::Auditable;
+use crate::audit::terms::Auditable;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use crate::audit::cases::data::{Data, ProblemForm};
-use crate::audit::contest::strengthen::CONFIRMING_RUNS;
-use crate::audit::contest::strengthen::{
-    candidates, finding_of, proves_wrong_on_candidate, strengthening_set, Candidate, Trial,
-};
 use crate::audit::findings::finding::ProgramFindings;
-use crate::audit::findings::outcome::Tried;
 use crate::audit::reports::audited::OnCase;
 use crate::audit::reports::audited::{ProgramRecord, Reached, TestRecord};
-use crate::audit::reports::layout::Layout;
 use crate::audit::reports::report::ReportFile;
 use crate::audit::running::deadlines::Deadlines;
 use crate::audit::running::runner::Runner;
 use crate::audit::settings::Settings;
+use crate::audit::strengthen::CONFIRMING_RUNS;
+use crate::audit::strengthen::{
+    candidates, finding_of, proves_wrong_on_candidate, strengthening_set, Candidate, Trial,
+};
+use crate::audit::terms::layout::Layout;
+use crate::audit::terms::outcome::Tried;
 use crate::error::RunError;
 use crate::judge_system::package::edit::PackageEdit;
 use crate::pool::each_of;

@@ -16,7 +16,7 @@
 //! [`CACHE_UNITS`]; a program far behind prepares a unit again, to the same content), and
 //! preparer threads prepare the next units ahead of the leading program.
 
-use crate::audit::Auditable;
+use crate::audit::terms::Auditable;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;

@@ -11,17 +11,16 @@
 //! uncovered (the smaller case on a tie): within a factor ln(n) + 1 of the smallest cover,
 //! and exact on the small tables of a contest in practice.
 
-use crate::audit::Auditable;
+use crate::audit::terms::Auditable;
 use std::collections::{BTreeMap, HashSet};
 
 use crate::audit::findings::confirm::confirm;
 use crate::audit::findings::evidence::{Confirmation, Evidence, Reruns};
 use crate::audit::findings::failure::{Failure, Finding, Settled};
 use crate::audit::findings::finding::ProgramFindings;
-use crate::audit::findings::outcome::Tried;
-use crate::audit::findings::verdict::{scores, Scored, Scores};
-use crate::audit::reports::audited::{AuditReport, OnCase, ProgramRecord, TestRecord};
-use crate::audit::{Kind, Source};
+use crate::audit::reports::audited::{OnCase, ProgramRecord, TestRecord};
+use crate::audit::terms::outcome::Tried;
+use crate::audit::terms::{Kind, Source};
 use crate::game::{in_form, render, Constraints, Engine, Form};
 use crate::judge_system::validate::validate;
 
@@ -302,38 +301,11 @@ pub fn finding_of(candidate: &Candidate, tried: Tried, limit: std::time::Duratio
     }
 }
 
-/// The programs of `report` a strengthening set must reject that none of its strengthening
-/// cases rejects.
-pub fn uncovered(report: &AuditReport) -> Vec<&ProgramRecord> {
-    report
-        .programs
-        .iter()
-        .filter(|p| p.to_reject() && !report.rejected_after(p))
-        .collect()
-}
-
-/// The data's scores in `report`, before and after its strengthening cases.
-pub fn scores_of(report: &AuditReport) -> Scores {
-    let scored: Vec<Scored> = report
-        .programs
-        .iter()
-        .map(|program| Scored {
-            wrong: program
-                .standing()
-                .counted_wrong()
-                .filter(|_| program.judged_by_data()),
-            rejected_before: program.rejected_by_data(),
-            rejected_after: report.rejected_after(program),
-        })
-        .collect();
-    scores(&scored)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::contest::entrants::Class;
     use crate::audit::reports::audited::Reached;
+    use crate::audit::terms::Class;
 
     /// Candidate `label` of `size` bytes, and how programs `p0`, `p1`, ... did on it.
     fn trial(label: &str, size: usize, on: &[OnCase]) -> Trial {
@@ -391,7 +363,7 @@ mod tests {
         let failed = (class != Class::Accepted).then(|| FailedFile {
             name: "003.in".into(),
             position: 2,
-            kind: crate::audit::Kind::WrongAnswer,
+            kind: crate::audit::terms::Kind::WrongAnswer,
         });
         ProgramRecord {
             name: format!("{expected}/p"),

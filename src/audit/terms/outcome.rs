@@ -3,8 +3,9 @@
 //! signatures' text).
 
 use crate::answer::{compare, escape, Verdict};
-use crate::audit::Auditable;
-use crate::audit::Kind;
+use crate::audit::terms::Auditable;
+use crate::audit::terms::Kind;
+use crate::game::{render, Engine, Judged};
 use referee_sandbox::{Ending, Run};
 
 /// One run's outcome against the engine's expected output.
@@ -156,6 +157,14 @@ pub fn first_unanswered(tried: &Tried, verdicts: &[String]) -> usize {
     (0..verdicts.len())
         .find(|&i| got.get(i).is_none_or(|l| *l != verdicts[i].as_bytes()))
         .unwrap_or(0)
+}
+
+/// The engine's output for `input` of game `G` under `rules`, and each case's verdict; `None`
+/// when the engine does not judge it.
+pub fn judged<G: Auditable>(input: &[u8], rules: G::Options) -> Option<(String, Vec<String>)> {
+    let judged = G::judge(Engine::Fast, &mut &input[..], rules).ok()?;
+    let verdicts = judged.iter().map(|j| j.verdict()).collect();
+    Some((render::<G>(&judged), verdicts))
 }
 
 #[cfg(test)]

@@ -12,14 +12,14 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::audit::contest::strengthen::{strengthening_set, Tested};
 use crate::audit::reports::audited::{
     AuditReport, CasesOutcome, Effort, Examined, FindingRecord, Finish, OnCase, ProgramRecord,
     Reached, Tally, TestRecord,
 };
-use crate::audit::reports::layout::Layout;
 use crate::audit::reports::report::{ReadBack, ReportFile};
 use crate::audit::running::runner::{FromData, TimeLimit};
+use crate::audit::strengthen::{strengthening_set, Tested};
+use crate::audit::terms::layout::Layout;
 use crate::error::RunError;
 use crate::report::manifest::Manifest;
 use crate::report::merge::{Merged, ShardMerge, Shards};
@@ -53,7 +53,7 @@ impl ShardMerge for AuditMerge {
         report::write_report(staging, &merged, manifest, &files)
             .map_err(|e| RunError::io(&out, e))?;
         let lines = report::lines(&merged);
-        let scores = crate::audit::contest::strengthen::scores_of(&merged);
+        let scores = crate::audit::reports::audited::scores_of(&merged);
         let problems = lines.iter().filter(|l| !l.verdict.is_empty()).count()
             + report::package_verdict(&scores).len();
         let suite = report::suite(&merged, &lines, &report::properties(&merged, &options));

@@ -1,5 +1,5 @@
 //! Which case of a failing run fails alone: what the examination of a failing unit of cases
-//! ([`crate::audit::findings::settle`]) and the shrinker's shared runs of variants ([`crate::audit::cases::shrink`]) both ask.
+//! ([`crate::audit::findings::settle`]) and the shrinker's shared runs of variants ([`crate::audit::findings::shrink`]) both ask.
 //!
 //! The cases run together first (or the failing run already seen stands for that run): when
 //! that passes, none fails alone. When the output names the wrong cases (one verdict line per
@@ -8,11 +8,11 @@
 //! halves and each half searched the same way. The case found is always one that failed alone,
 //! and the first such in order among those tried.
 
-use crate::audit::cases::plan::judged;
-use crate::audit::findings::outcome::{first_unanswered, wrong_cases, Tried};
 use crate::audit::running::runner::Runner;
-use crate::audit::Auditable;
-use crate::audit::Kind;
+use crate::audit::terms::outcome::judged;
+use crate::audit::terms::outcome::{first_unanswered, wrong_cases, Tried};
+use crate::audit::terms::Auditable;
+use crate::audit::terms::Kind;
 
 /// The most suspects of one shared run tried alone.
 const MOST_SUSPECTS: usize = 8;

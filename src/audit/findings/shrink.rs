@@ -23,13 +23,13 @@
 //! run in the multi-case form) below the smallest found, which gives the fewest moves that show
 //! the bug. Each case found is shrunk in turn.
 
-use crate::audit::Auditable;
+use crate::audit::terms::Auditable;
 use std::time::{Duration, Instant};
 
-use crate::audit::cases::narrow::{alone, first_failing};
-use crate::audit::findings::outcome::{difference, Tried};
+use crate::audit::findings::narrow::{alone, first_failing};
 use crate::audit::running::runner::Runner;
-use crate::audit::Kind;
+use crate::audit::terms::outcome::{difference, Tried};
+use crate::audit::terms::Kind;
 use crate::game::{Case, Engine, Form};
 use crate::random::Rng;
 use referee_sandbox::past;
@@ -225,7 +225,7 @@ pub fn shortest_prefix<G: Auditable>(
     let fails_alone = |case: &G::Case| -> Option<Tried> {
         let v = variant::<G>(case.clone(), runner.rules, keep_inside)?;
         let input = runner.input_of(std::slice::from_ref(&v.input));
-        let (expected, _) = crate::audit::cases::plan::judged::<G>(&input, runner.rules)?;
+        let (expected, _) = crate::audit::terms::outcome::judged::<G>(&input, runner.rules)?;
         runner
             .run_again(
                 &input,
