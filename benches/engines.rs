@@ -3,15 +3,15 @@
 //! Pousse moves for the engine/reference ratio. Run: `cargo bench --bench engines`.
 
 use divan::{black_box, Bencher};
+use referee::game::knobs::Knobs;
 use referee::game::Case;
 use referee::game::{Engine, Game};
-use referee::knobs::Knobs;
 use referee::littlesquares::{GridCase, LittleSquares};
 use referee::pousse::case::{moves as random_moves, transcript};
 use referee::pousse::play::Decision;
 use referee::pousse::{Board, BoardRepr, Match, Move, Pousse, Rules, SmallBoard};
-use referee::random::Rng;
 use referee::somegame::{BoardCase, SomeGame};
+use referee::util::random::Rng;
 
 fn main() {
     divan::main();

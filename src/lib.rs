@@ -15,33 +15,28 @@
 #![allow(rustdoc::private_intra_doc_links)]
 #![deny(unsafe_code)]
 
-pub mod answer;
-pub mod audit;
-pub mod cli;
-pub mod corrupt;
-pub mod detect;
-pub mod error;
+// The layers, lowest first (docs/architecture.md; tests/layers.rs checks them).
+// Shared helpers: errors, text, files, the thread pool, hashing, randomness, shards, guards.
+pub mod util;
+// The game interface every driver is written against.
 pub mod game;
+// The games, each one folder implementing the game interface.
+pub mod littlesquares;
+pub mod pousse;
+pub mod somegame;
+// The list of games: a game's name to its type, and the game of a file.
 pub mod games;
+// Services of the drivers: reports and their formats, the fuzz and stress harness, the judge
+// systems' formats.
+pub mod formats;
+pub mod harness;
+pub mod judge_system;
+// The drivers, one folder each.
+pub mod audit;
 pub mod gen;
 pub mod grade;
-pub mod guard;
-pub mod harness;
-pub mod hash;
-pub mod judge_system;
-pub mod knobs;
-pub mod littlesquares;
-pub mod ordered;
-pub mod pool;
-pub mod pousse;
-pub mod problem;
-pub mod random;
-pub mod report;
-pub mod shard;
-pub mod somegame;
+pub mod package;
 pub mod stress;
-pub mod text;
 pub mod verify;
-pub mod view;
-pub mod walk;
-pub mod watchdog;
+// The command line.
+pub mod cli;

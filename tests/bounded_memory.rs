@@ -56,8 +56,8 @@ fn corpus(root: &Path, files: usize) -> (PathBuf, PathBuf) {
 /// The CI results (JUnit's test cases) of a run of `rows` rows: a test case for each kept row
 /// and one per suite and status standing for the rows left out (`N more STATUS rows`), so that
 /// their count is bounded and their total exact.
-fn check_ci_results(suites: &[referee::report::ci::Suite], rows: u64) {
-    let cases: Vec<&referee::report::ci::Case> = suites.iter().flat_map(|s| &s.cases).collect();
+fn check_ci_results(suites: &[referee::formats::ci::Suite], rows: u64) {
+    let cases: Vec<&referee::formats::ci::Case> = suites.iter().flat_map(|s| &s.cases).collect();
     assert!(cases.len() <= 2 * KEPT + 20, "{} test cases", cases.len());
     let stands_for = |name: &str| -> u64 {
         match name.split_once(" more ") {
@@ -83,7 +83,7 @@ fn peaks(files: usize) -> [usize; 4] {
         reference_budget: 1_000_000,
         no_reference: false,
     };
-    let verify = |shard: Option<referee::shard::Shard>, out: PathBuf| {
+    let verify = |shard: Option<referee::util::shard::Shard>, out: PathBuf| {
         let batch = referee::verify::run::Batch {
             paths: vec![cases.clone()],
             shard,
@@ -102,7 +102,7 @@ fn peaks(files: usize) -> [usize; 4] {
         kept_rows: Some(KEPT),
         ..Default::default()
     };
-    let grade = |shard: Option<referee::shard::Shard>, out: PathBuf| {
+    let grade = |shard: Option<referee::util::shard::Shard>, out: PathBuf| {
         referee::grade::grade(&cases, &submissions, &options, Some(2), shard, &out).unwrap()
     };
     let (verify_peak, outcome) = peak_of(|| verify(None, dir.path().join("verify")));
@@ -113,7 +113,7 @@ fn peaks(files: usize) -> [usize; 4] {
     assert_eq!(outcome.rows, 3 * files as u64);
     assert!(outcome.kept.len() <= 2 * KEPT);
     check_ci_results(&referee::grade::suites(&outcome), 3 * files as u64);
-    let shard = |k| Some(referee::shard::Shard::new(k, 4).unwrap());
+    let shard = |k| Some(referee::util::shard::Shard::new(k, 4).unwrap());
     let verify_shards: Vec<PathBuf> = (1..=4)
         .map(|k| {
             let out = dir.path().join(format!("verify-{k}"));
@@ -129,7 +129,7 @@ fn peaks(files: usize) -> [usize; 4] {
         })
         .collect();
     let (verify_merge_peak, merged) = peak_of(|| {
-        referee::report::merge::merge(
+        referee::formats::merge::merge(
             &verify_shards,
             &dir.path().join("verify-merged"),
             KEPT,
@@ -139,7 +139,7 @@ fn peaks(files: usize) -> [usize; 4] {
     });
     assert_eq!(merged.rows, files);
     let (grade_merge_peak, merged) = peak_of(|| {
-        referee::report::merge::merge(
+        referee::formats::merge::merge(
             &grade_shards,
             &dir.path().join("grade-merged"),
             KEPT,
@@ -164,7 +164,7 @@ fn peaks(files: usize) -> [usize; 4] {
 /// memory, and its `.ans` with game 7's verdict wrong and one verdict too many; verified by
 /// both implementations, case by case, on two threads: the peak heap and the rows that are
 /// not `ok`.
-fn one_large_file(games: usize, moves: usize) -> (usize, Vec<referee::report::Row>) {
+fn one_large_file(games: usize, moves: usize) -> (usize, Vec<referee::formats::Row>) {
     let dir = tempfile::tempdir().unwrap();
     let moves: String = (0..moves)
         .map(|i| format!("{}{}\n", ["L", "T", "R", "B"][i % 4], 1 + i % 6))
@@ -204,7 +204,7 @@ fn one_large_file(games: usize, moves: usize) -> (usize, Vec<referee::report::Ro
         reference_budget: 1_000_000,
         no_reference: false,
     };
-    let file = referee::walk::find_cases(&[dir.path().join("big.in")])
+    let file = referee::util::walk::find_cases(&[dir.path().join("big.in")])
         .unwrap()
         .remove(0);
     let mut rows = Vec::new();
@@ -213,7 +213,7 @@ fn one_large_file(games: usize, moves: usize) -> (usize, Vec<referee::report::Ro
         referee::verify::verify_as::<Pousse>(&file, &settings, Rules::Waterloo, &mut |row| {
             // Counted, and only the rows that are not plain kept, so that the rows do not
             // weigh on the measure.
-            if row.status == Some(referee::report::Status::Ok) {
+            if row.status == Some(referee::formats::Status::Ok) {
                 ok += 1;
             } else {
                 rows.push(row);

@@ -11,7 +11,8 @@ use std::process::Command;
 
 use yaml_rust2::{Yaml, YamlLoader};
 
-use crate::common::command::{copy_tree, csv_rows, repo};
+use crate::common::audit::Report;
+use crate::common::command::{copy_tree, repo};
 use crate::common::tool;
 
 /// `PATH` with referee's binary first, as an installed referee would be.
@@ -437,7 +438,7 @@ fn slurm_runs_every_sharded_command_for_real() {
         }
         if args[0] == "audit" {
             let rows = |dir: &Path| {
-                let rows = csv_rows(&dir.join("programs/mover-only/findings.csv"));
+                let rows = Report(dir).findings("mover-only");
                 let total: u64 = rows
                     .iter()
                     .map(|r| r["count"].parse::<u64>().unwrap())

@@ -4,7 +4,8 @@
 //! annotations and step summaries; `--json`; `--shard auto` under each scheduler's variables;
 //! grade, stress and audit shards merged.
 
-use crate::common::command::{csv_rows, repo, stderr, stdout};
+use crate::common::audit::Report;
+use crate::common::command::{repo, stderr, stdout};
 use crate::common::tool::required;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -275,20 +276,17 @@ fn audit_shards_merge_by_signature_and_report_as_junit() {
             .arg(&junit),
     );
     assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
-    let rows = csv_rows(&merged.join("programs/pousse/findings.csv"));
+    let rows = Report(&merged).findings("pousse");
     let total = |rows: &[std::collections::BTreeMap<String, String>]| {
         rows.iter()
             .map(|r| r["count"].parse::<u64>().unwrap())
             .sum::<u64>()
     };
     // Every failing run of the whole run is counted once, in one slice or the other.
-    assert_eq!(
-        total(&rows),
-        total(&csv_rows(&whole.join("programs/pousse/findings.csv")))
-    );
+    assert_eq!(total(&rows), total(&Report(&whole).findings("pousse")));
     let shard_signatures: Vec<String> = shards
         .iter()
-        .flat_map(|s| csv_rows(&s.join("programs/pousse/findings.csv")))
+        .flat_map(|s| Report(s).findings("pousse"))
         .map(|r| r["signature"].clone())
         .collect();
     for (i, row) in rows.iter().enumerate() {

@@ -1,10 +1,7 @@
 //! `referee judge` through the binary: output, errors and exit codes per the CLI contract.
 
 use crate::common::command::referee;
-
-fn corpus(path: &str) -> String {
-    format!("{}/corpus/{path}", env!("CARGO_MANIFEST_DIR"))
-}
+use crate::common::corpus;
 
 #[test]
 fn second_sample_from_the_corpus_is_x_wins_with_both_engines() {

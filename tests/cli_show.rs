@@ -2,10 +2,7 @@
 //! and `--html`.
 
 use crate::common::command::referee;
-
-fn corpus(path: &str) -> String {
-    format!("{}/corpus/{path}", env!("CARGO_MANIFEST_DIR"))
-}
+use crate::common::corpus;
 
 fn printed(cmd: &mut assert_cmd::Command) -> String {
     let out = cmd.output().unwrap();

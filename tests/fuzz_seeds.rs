@@ -16,8 +16,8 @@ use referee::game::{Case, Engine, Game};
 use referee::harness::fuzz::Fuzzed;
 use referee::littlesquares::LittleSquares;
 use referee::pousse::Pousse;
-use referee::random::{Entropy, Rng};
 use referee::somegame::SomeGame;
+use referee::util::random::{Entropy, Rng};
 
 /// The features the case decoded from `bytes` shows (none if the engine rejects it).
 fn features_of<G: Game + Generated>(bytes: &[u8]) -> Vec<&'static str> {

@@ -10,50 +10,17 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first: each a name and the files and folders (ending in `/`) of `src/` in
 /// it. A unit is a folder or a file: files of one unit may use each other freely.
 const LAYERS: &[(&str, &[&str])] = &[
-    (
-        "shared helpers",
-        &[
-            "error.rs",
-            "text.rs",
-            "walk.rs",
-            "pool.rs",
-            "ordered.rs",
-            "hash.rs",
-            "random.rs",
-            "answer.rs",
-            "watchdog.rs",
-            "shard.rs",
-            "guard.rs",
-        ],
-    ),
-    (
-        "the game interface",
-        &["game.rs", "knobs.rs", "problem.rs", "view.rs", "corrupt.rs"],
-    ),
+    ("shared helpers", &["util/"]),
+    ("the game interface", &["game/"]),
     ("game folders", &["pousse/", "littlesquares/", "somegame/"]),
-    ("the list of games", &["games.rs", "detect.rs"]),
+    ("the list of games", &["games/"]),
     (
         "services of the drivers",
-        &[
-            "report/",
-            "harness/",
-            "judge_system/mod.rs",
-            "judge_system/check.rs",
-            "judge_system/validate.rs",
-            "judge_system/layout.rs",
-            "judge_system/problem_yaml.rs",
-        ],
+        &["formats/", "harness/", "judge_system/"],
     ),
     (
         "drivers",
-        &[
-            "verify/",
-            "grade/",
-            "gen.rs",
-            "stress/",
-            "audit/",
-            "judge_system/package/",
-        ],
+        &["verify/", "grade/", "gen/", "stress/", "audit/", "package/"],
     ),
     ("the command line", &["cli/", "main.rs", "lib.rs"]),
 ];
@@ -64,13 +31,13 @@ const APART: &[&str] = &["game folders", "drivers"];
 /// Where one driver uses another by design: (from unit, to unit, why).
 const SEAMS: &[(&str, &str, &str)] = &[
     (
-        "judge_system/package/",
-        "gen.rs",
+        "package/",
+        "gen/",
         "a package's random cases are `referee gen` calls, written as gen writes them",
     ),
     (
         "audit/",
-        "judge_system/package/",
+        "package/",
         "`audit --add-to` adds its strengthening cases to a package as the package writer lays \
          them out, and writes the advised limits where the package's format keeps them",
     ),
@@ -104,7 +71,7 @@ fn place(rel: &str) -> (usize, &'static str) {
             } else {
                 rel == *unit
             };
-            // The longest unit that holds the file (judge_system/package/ inside judge_system/).
+            // The longest unit that holds the file.
             if hit && best.is_none_or(|(_, b)| unit.len() > b.len()) {
                 best = Some((i, unit));
             }
@@ -341,7 +308,7 @@ fn a_planted_edge_up_the_layers_is_found() {
     // The check itself: a game folder naming a driver, and a helper naming a game.
     for (from, to) in [
         ("pousse/case/mod.rs", "audit/mod.rs"),
-        ("text.rs", "game.rs"),
+        ("util/text.rs", "game/mod.rs"),
     ] {
         let ((a, _), (b, _)) = (place(from), place(to));
         assert!(b > a, "{from} -> {to}");
@@ -354,11 +321,8 @@ fn a_planted_edge_up_the_layers_is_found() {
         target(&["verify", "run", "Batch"]).unwrap(),
         "verify/run.rs"
     );
-    assert_eq!(
-        place("judge_system/package/cases.rs").1,
-        "judge_system/package/"
-    );
-    assert_eq!(place("judge_system/check.rs").1, "judge_system/check.rs");
+    assert_eq!(place("package/cases.rs").1, "package/");
+    assert_eq!(place("judge_system/check.rs").1, "judge_system/");
     // What is read of a file: not its test items or comments, but all the rest, below them too.
     let read = code(
         "use crate::a;\n#[cfg(test)]\nmod tests {\n    use crate::b;\n}\n// crate::c\n\
@@ -407,7 +371,7 @@ const LONGEST_FUNCTION: usize = 80;
 /// The functions allowed more: data written out (a package's files and its shell script), not
 /// logic. As (file relative to `src/`, function).
 const DATA_TABLES: &[(&str, &str)] = &[
-    ("judge_system/package/programs.rs", "build_script"),
+    ("package/programs.rs", "build_script"),
     ("littlesquares/package.rs", "content"),
     ("pousse/package.rs", "content"),
     ("somegame/package.rs", "content"),
@@ -458,10 +422,10 @@ fn no_function_of_src_is_longer_than_the_limit_but_data_tables() {
     assert_eq!(long_functions(), Vec::new());
 }
 
-/// The facets of a game (the traits over `Game` in `src/game.rs`) and the items each holds,
+/// The facets of a game (the traits over `Game` in `src/game/facets.rs`) and the items each holds,
 /// read from the code.
 fn facets() -> BTreeMap<String, BTreeSet<String>> {
-    let text = std::fs::read_to_string(src().join("game.rs")).unwrap();
+    let text = std::fs::read_to_string(src().join("game/facets.rs")).unwrap();
     let item = regex_lite::Regex::new(r"^    (?:fn|const|type) ([A-Za-z_0-9]+)").unwrap();
     let mut facets = BTreeMap::new();
     let mut current: Option<String> = None;
@@ -551,7 +515,7 @@ fn every_driver_declares_the_facets_of_a_game_it_uses() {
     let mut found = Vec::new();
     for (rel, text) in rust_files(&src()) {
         // Every file but the interface itself: the drivers, their services, the command line.
-        if rel == "game.rs" {
+        if rel.starts_with("game/") {
             continue;
         }
         for (facet, item) in undeclared_facets(&text, &facets, &bundles) {
@@ -715,5 +679,145 @@ fn a_planted_circle_of_files_is_found() {
             .iter()
             .any(|c| c.contains("run.rs") && c.contains("limits.rs")),
         "{found:?}"
+    );
+}
+
+/// The most lines a `mod.rs` may take: a table of contents and its room's types.
+const LONGEST_MOD_RS: usize = 300;
+
+fn long_tables_of_contents() -> Vec<String> {
+    let mut out = Vec::new();
+    for krate in ["src", "sandbox/src", "reference/src"] {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(krate);
+        for (rel, text) in rust_files(&root) {
+            let lines = text.lines().count();
+            if rel.ends_with("mod.rs") && lines > LONGEST_MOD_RS {
+                out.push(format!("{krate}/{rel}: {lines} lines"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_mod_rs_is_longer_than_a_table_of_contents() {
+    let long = long_tables_of_contents();
+    assert!(
+        long.is_empty(),
+        "mod.rs over {LONGEST_MOD_RS} lines: {long:#?}"
+    );
+}
+
+/// The names docs/architecture.md gives in backticks that are not in the tree: files and folders
+/// (`audit/merge.rs`, `game/`: from the repository, `src/`, `tests/` or the sandbox crate's
+/// `src/`; a bare file name anywhere in them) and module paths (`audit::merge::NotShards`, or a
+/// tail of one such as `sink::Sink`: a module of that name, and the item named in its file or
+/// its folder's files).
+fn stale_names_of_architecture() -> Vec<String> {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(repo.join("docs/architecture.md")).unwrap();
+    let roots = [
+        repo.to_path_buf(),
+        src(),
+        src().join("audit"),
+        repo.join("tests"),
+        sandbox_src(),
+    ];
+    let mut files: Vec<(String, String)> = Vec::new();
+    for root in &roots[1..] {
+        files.extend(rust_files(root));
+    }
+    let mut stale = Vec::new();
+    for (i, quoted) in text.split('`').enumerate() {
+        let placeholder = quoted.contains(['<', ' ', '*', '{', '$', '='])
+            || quoted.contains("...")
+            || quoted
+                .split(['/', '.'])
+                .any(|s| s.len() > 1 && s.chars().all(|c| c.is_ascii_uppercase()));
+        if i % 2 == 0 || placeholder {
+            continue;
+        }
+        let file_like = (quoted.ends_with(".rs") || quoted.ends_with('/'))
+            && quoted
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_/.-".contains(c));
+        if file_like {
+            let bare = !quoted.trim_end_matches('/').contains('/');
+            let found = roots.iter().any(|root| root.join(quoted).exists())
+                || (bare
+                    && files.iter().any(|(rel, _)| {
+                        rel.ends_with(&format!("/{quoted}")) || rel.contains(&format!("/{quoted}"))
+                    }));
+            if !found {
+                stale.push(quoted.to_string());
+            }
+            continue;
+        }
+        let segments: Vec<&str> = quoted
+            .split("::")
+            .skip_while(|s| *s == "crate" || *s == "referee")
+            .collect();
+        let is_path = quoted.contains("::")
+            && !segments.is_empty()
+            && segments
+                .iter()
+                .all(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+            && segments[0]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_lowercase());
+        if !is_path || ["std", "referee_sandbox", "serde", "clap", "cargo"].contains(&segments[0]) {
+            continue;
+        }
+        let modules: Vec<&str> = segments
+            .iter()
+            .copied()
+            .take_while(|s| s.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+            .collect();
+        let item = segments.get(modules.len()).copied();
+        // The files of each module whose path ends with `modules` (its last may be a function).
+        let found = (0..=1).any(|drop_last| {
+            let Some(module) = modules.len().checked_sub(drop_last).map(|n| &modules[..n]) else {
+                return false;
+            };
+            if module.is_empty() {
+                return false;
+            }
+            let wanted = module.join("/");
+            let item = if drop_last == 1 {
+                Some(modules[modules.len() - 1])
+            } else {
+                item
+            };
+            files.iter().any(|(rel, _)| {
+                let stem = rel.trim_end_matches(".rs").trim_end_matches("/mod");
+                let is_module = stem == wanted || stem.ends_with(&format!("/{wanted}"));
+                is_module
+                    && item.is_none_or(|item| {
+                        let folder = format!("{stem}/");
+                        let word = regex_lite::Regex::new(&format!(r"\b{item}\b")).unwrap();
+                        files.iter().any(|(other, body)| {
+                            (other == rel
+                                || (rel.ends_with("mod.rs")
+                                    && other.starts_with(&folder)
+                                    && !other[folder.len()..].contains('/')))
+                                && word.is_match(body)
+                        })
+                    })
+            })
+        });
+        if !found {
+            stale.push(quoted.to_string());
+        }
+    }
+    stale
+}
+
+#[test]
+fn docs_architecture_names_what_the_tree_holds() {
+    let stale = stale_names_of_architecture();
+    assert!(
+        stale.is_empty(),
+        "docs/architecture.md names what is not in the tree: {stale:#?}"
     );
 }

@@ -10,7 +10,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::common::audit::Report;
 use crate::common::command::{repo, stderr};
+use crate::common::package::Package;
 use crate::common::scratch::reachable;
 
 /// A burner's source: `burn_ms` of CPU time, up to `noise_ms` more at random, `touch_mb` MiB
@@ -43,47 +45,32 @@ const SUBMISSIONS: [(&str, u32, u32, u32); 6] = [
 /// A package of two of the example contest's data files, in `format`, with `limits` in its
 /// problem.yaml and the submissions above.
 pub(crate) fn package(dir: &Path, format: &str, limits: &str) -> PathBuf {
-    let package = dir.join("burners");
-    let secret = package.join("data/secret");
-    fs::create_dir_all(&secret).unwrap();
-    let example = repo().join("examples/contest/pousse/data/secret");
-    for stem in ["001-n1-row-and-column", "003-quit-at-once"] {
-        for ext in ["in", "ans"] {
-            let name = format!("{stem}.{ext}");
-            fs::copy(example.join(&name), secret.join(&name)).unwrap();
-        }
-    }
-    fs::write(
-        package.join("problem.yaml"),
-        format!(
+    let mut package = Package::at(dir.join("burners"))
+        .example_cases(&["001-n1-row-and-column", "003-quit-at-once"])
+        .problem_yaml(&format!(
             "problem_format_version: {format}\nname: Burners\nkeywords: [pousse]\nlimits:\n{limits}"
-        ),
-    )
-    .unwrap();
+        ));
     for (name, burn, noise, touch) in SUBMISSIONS {
-        let path = package.join("submissions").join(name);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(&path, burner(burn, noise, touch)).unwrap();
+        package = package.submission(name, &burner(burn, noise, touch));
     }
-    package
+    package.done()
 }
 
 /// `referee audit pousse --package PACKAGE --out OUT ARGS`: its exit code, stderr and
 /// `audit.json`'s advice.
 pub(crate) fn audit(package: &Path, out: &Path, args: &[&str]) -> (i32, String, serde_json::Value) {
-    let output = std::process::Command::new(crate::common::command::referee_path())
-        .args(["audit", "pousse", "--package"])
-        .arg(package)
-        .arg("--out")
-        .arg(out)
+    let output = crate::common::audit::audit("pousse")
+        .package(package)
+        .out(out)
         .args(["--cases", "3", "--seed", "1"])
         .args(args)
-        .output()
-        .unwrap();
+        .run();
     let text = stderr(&output);
-    let json: serde_json::Value =
-        serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap_or_default())
-            .unwrap_or_else(|e| panic!("audit.json: {e}\n{text}"));
+    let json = if out.join("audit.json").exists() {
+        Report(out).json()
+    } else {
+        panic!("no audit.json\n{text}")
+    };
     (
         output.status.code().unwrap_or(-1),
         text,
@@ -266,7 +253,7 @@ fn problemtools_and_bapctools_read_the_written_limits_back() {
     );
     let bt = crate::common::bapctools::bt();
     let dir = reachable();
-    let limits = referee::judge_system::package::limits::Limits {
+    let limits = referee::package::limits::Limits {
         time: Some("0.3".into()),
         memory_mib: Some(256),
         per_language: Vec::new(),
@@ -277,9 +264,7 @@ fn problemtools_and_bapctools_read_the_written_limits_back() {
             "2023-07-draft",
             "  time_resolution: 0.1\n  memory: 1024\n",
         );
-        let changed =
-            referee::judge_system::package::limits::write_limits_into(&package, &limits, true)
-                .unwrap();
+        let changed = referee::package::limits::write_limits_into(&package, &limits, true).unwrap();
         assert_eq!(changed.len(), 2, "{changed:?}");
         let python = verifyproblem.parent().unwrap().join("python");
         let read = std::process::Command::new(python)
@@ -306,7 +291,7 @@ fn problemtools_and_bapctools_read_the_written_limits_back() {
             "2025-09",
             "  time_resolution: 0.1\n  memory: 1024\n",
         );
-        referee::judge_system::package::limits::write_limits_into(&package, &limits, true).unwrap();
+        referee::package::limits::write_limits_into(&package, &limits, true).unwrap();
         let run = crate::common::bapctools::run(&bt, &package, &["run", "accepted/noisy.c"]);
         let text = crate::common::bapctools::text(&run);
         assert!(text.contains("using timelimit: 0.3s"), "{text}");
@@ -331,7 +316,7 @@ fn dmoj_runs_each_test_at_the_limits_written_for_its_language() {
         .unwrap();
     assert!(made.status.success(), "{}", stderr(&made));
     // One limit does not fit: C gets 1.0 s, Python 3 gets 3.0 s, both 256 MiB.
-    let limits = referee::judge_system::package::limits::Limits {
+    let limits = referee::package::limits::Limits {
         time: Some("1.0".into()),
         memory_mib: Some(256),
         per_language: vec![
@@ -339,8 +324,7 @@ fn dmoj_runs_each_test_at_the_limits_written_for_its_language() {
             ("Python 3".into(), "3.0".into()),
         ],
     };
-    let changed =
-        referee::judge_system::package::limits::write_limits_into(&problem, &limits, true).unwrap();
+    let changed = referee::package::limits::write_limits_into(&problem, &limits, true).unwrap();
     assert!(
         changed
             .iter()

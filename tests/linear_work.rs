@@ -1,5 +1,5 @@
 //! Every parser's work is linear in its input: the bytes each one examines (counted by
-//! `referee::text::work`, nothing timed) grow at most in proportion to the input, for inputs
+//! `referee::util::text::work`, nothing timed) grow at most in proportion to the input, for inputs
 //! built to provoke rescanning: long runs of blank lines or spaces before anything, enormous
 //! lines, many tiny cases, a grid literal on one line. The input is read in pipe-sized pieces.
 
@@ -25,10 +25,10 @@ impl Read for Pipe<'_> {
 /// The work of judging `input` as `G` with the engine (whatever the verdict or error), and of
 /// recognising its game.
 fn work<G: Game>(input: &[u8], rules: G::Options) -> u64 {
-    referee::text::work();
+    referee::util::text::work();
     let _ = G::judge(Engine::Fast, &mut Pipe(input), rules);
-    let _ = referee::detect::recognise_input(Pipe(input));
-    referee::text::work()
+    let _ = referee::games::detect::recognise_input(Pipe(input));
+    referee::util::text::work()
 }
 
 /// Requires linear work on `make(n)` for n and 8n.
@@ -119,7 +119,7 @@ fn somegame_parsing_is_linear() {
 }
 
 /// The bookkeeping of `verify` over `files` small games (sorting, looking up and writing its
-/// rows, counted by `referee::report::bookkeeping`), then of `merge` over the two halves of
+/// rows, counted by `referee::formats::bookkeeping`), then of `merge` over the two halves of
 /// the same run verified as shards.
 fn driver_work(files: usize) -> (u64, u64) {
     use referee::verify::run::{run, Batch};
@@ -138,7 +138,7 @@ fn driver_work(files: usize) -> (u64, u64) {
         reference_budget: 1_000_000,
         no_reference: false,
     };
-    let verify = |shard: Option<referee::shard::Shard>, out: &str| {
+    let verify = |shard: Option<referee::util::shard::Shard>, out: &str| {
         let batch = Batch {
             paths: vec![cases.clone()],
             shard,
@@ -153,14 +153,14 @@ fn driver_work(files: usize) -> (u64, u64) {
         })
         .unwrap()
     };
-    referee::report::bookkeeping();
+    referee::formats::bookkeeping();
     let outcome = verify(None, "whole");
     assert_eq!(outcome.rows, files as u64);
-    let verified = referee::report::bookkeeping();
-    verify(Some(referee::shard::Shard::new(1, 2).unwrap()), "s1");
-    verify(Some(referee::shard::Shard::new(2, 2).unwrap()), "s2");
-    referee::report::bookkeeping();
-    let merged = referee::report::merge::merge(
+    let verified = referee::formats::bookkeeping();
+    verify(Some(referee::util::shard::Shard::new(1, 2).unwrap()), "s1");
+    verify(Some(referee::util::shard::Shard::new(2, 2).unwrap()), "s2");
+    referee::formats::bookkeeping();
+    let merged = referee::formats::merge::merge(
         &[dir.path().join("s1"), dir.path().join("s2")],
         &dir.path().join("merged"),
         referee::verify::run::KEPT_ROWS,
@@ -168,7 +168,7 @@ fn driver_work(files: usize) -> (u64, u64) {
     )
     .unwrap();
     assert_eq!(merged.rows, files);
-    (verified, referee::report::bookkeeping())
+    (verified, referee::formats::bookkeeping())
 }
 
 #[test]

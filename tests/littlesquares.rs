@@ -5,10 +5,10 @@ use crate::common;
 
 use common::{judge_both, vectors};
 use proptest::prelude::*;
-use referee::error::JudgeError;
 use referee::game::Engine;
 use referee::game::Judged;
 use referee::littlesquares::LittleSquares;
+use referee::util::error::JudgeError;
 
 #[test]
 fn game_vectors_on_both_implementations() {

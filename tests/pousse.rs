@@ -12,7 +12,7 @@ use referee::game::Engine;
 use referee::game::Judged;
 use referee::pousse::case::PousseShape;
 use referee::pousse::{Board, Colour, Edge, Move, Pousse, PousseCase, Reason, Rules};
-use referee::random::Entropy;
+use referee::util::random::Entropy;
 
 fn parse_move(s: &str) -> Move {
     let edge = match &s[..1] {
@@ -157,7 +157,7 @@ proptest! {
         match (fast, reference) {
             (Ok(f), Ok(r)) => prop_assert_eq!(f, r),
             (Err(f), Err(r)) => {
-                let (referee::error::JudgeError::Input(f), referee::error::JudgeError::Input(r)) = (f, r) else {
+                let (referee::util::error::JudgeError::Input(f), referee::util::error::JudgeError::Input(r)) = (f, r) else {
                     panic!("I/O error on a byte slice");
                 };
                 prop_assert_eq!((f.position, f.case), (r.position, r.case), "{} / {}", f, r);
@@ -195,7 +195,7 @@ fn wins_and_repetitions_are_both_frequent_in_the_generated_games() {
 #[test]
 fn multi_word_lines_match_the_reference_move_by_move() {
     for n in [64usize, 65, 127, 128, 130] {
-        let mut rng = referee::random::Rng::new(n as u64);
+        let mut rng = referee::util::random::Rng::new(n as u64);
         // Two lines per direction, so they fill up and overflow: rows/columns 1 and n.
         let lines = [1, n as u32];
         let moves: Vec<Move> = (0..8 * n)
@@ -235,10 +235,11 @@ impl std::io::Read for Trickle<'_> {
 /// Judges `text` read whole and read a few bytes at a time: verdicts and errors (with their
 /// positions) must not depend on buffering. Returns the outcome as text.
 fn judged_in_any_chunks(text: &str, rules: Rules) -> String {
-    let show = |r: Result<Vec<referee::pousse::Judgement>, referee::error::JudgeError>| match r {
-        Ok(js) => format!("{js:?}"),
-        Err(e) => format!("error: {e}"),
-    };
+    let show =
+        |r: Result<Vec<referee::pousse::Judgement>, referee::util::error::JudgeError>| match r {
+            Ok(js) => format!("{js:?}"),
+            Err(e) => format!("error: {e}"),
+        };
     let whole = show(referee::pousse::judge::judge(text.as_bytes(), rules));
     let trickled = show(referee::pousse::judge::judge(
         Trickle {
@@ -325,7 +326,7 @@ fn the_reference_cost_estimate_follows_the_rule_set() {
     // A waterloo game of 10^5 moves at N = 8 costs the reference ~1.3 x 10^7 squares: well
     // within the default budget of 2 x 10^9.
     let moves = referee::pousse::case::moves(
-        &mut referee::random::Rng::new(3),
+        &mut referee::util::random::Rng::new(3),
         8,
         100_000,
         0,

@@ -13,11 +13,11 @@ use std::io::Read;
 use std::time::Duration;
 
 use proptest::prelude::*;
-use referee::error::{InputError, JudgeError, Position};
+use referee::game::knobs::{Knob, Knobs};
 use referee::game::Case;
 use referee::game::{Engine, Form, Game, Judged, ReferenceCase, ReferenceStop};
-use referee::knobs::{Knob, Knobs};
-use referee::random::Entropy;
+use referee::util::error::{InputError, JudgeError, Position};
+use referee::util::random::Entropy;
 
 /// The take-away game; `BUG` plants a wrong engine (it forgets that K + 1 stones lose for the
 /// player to move when N is a multiple of K + 1 above 2 (K + 1)).
@@ -231,7 +231,7 @@ impl<const BUG: bool> Case for Pile<BUG> {
             .collect())
     }
 
-    fn shape(knobs: &Knobs) -> Result<PileShape, referee::knobs::KnobError> {
+    fn shape(knobs: &Knobs) -> Result<PileShape, referee::game::knobs::KnobError> {
         Ok(PileShape {
             n: knobs.count("n")?,
         })
@@ -344,14 +344,14 @@ fn gen_and_verify_run_the_toy_game() {
 }
 
 /// The rows of `verify` on the one file at `path` as the buggy toy game, with `jobs` threads.
-fn verify_one_file(path: &std::path::Path, jobs: usize) -> Vec<referee::report::Row> {
+fn verify_one_file(path: &std::path::Path, jobs: usize) -> Vec<referee::formats::Row> {
     let settings = referee::verify::Settings {
         jobs,
         reference_max_bytes: 1 << 20,
         reference_budget: 1_000,
         no_reference: false,
     };
-    let file = referee::walk::find_cases(&[path.to_path_buf()])
+    let file = referee::util::walk::find_cases(&[path.to_path_buf()])
         .unwrap()
         .remove(0);
     let mut rows = Vec::new();
@@ -405,7 +405,7 @@ fn verify_cross_examines_every_case_of_one_large_file_and_finds_the_one_disagree
         "rows out of order"
     );
     // One thread gives the same rows (but for the engine's times).
-    let untimed = |rows: Vec<referee::report::Row>| -> Vec<Vec<String>> {
+    let untimed = |rows: Vec<referee::formats::Row>| -> Vec<Vec<String>> {
         rows.into_iter().map(|r| r.fields(false)).collect()
     };
     assert_eq!(untimed(verify_one_file(&path, 1)), untimed(rows));

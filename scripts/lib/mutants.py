@@ -140,7 +140,7 @@ def build(source_path, binary):
 
 
 def lines(text):
-    """The lines of an output as referee compares them (src/answer.rs): blanks at the end of
+    """The lines of an output as referee compares them (src/util/answer.rs): blanks at the end of
     each line and one final newline ignored, so that a program passes a case when referee
     would say AC (a presentation error fails it, as on UVa)."""
     if text.endswith(b"\n"):

@@ -20,10 +20,10 @@ use crate::audit::reports::report::{ReadBack, ReportFile};
 use crate::audit::running::runner::{FromData, TimeLimit};
 use crate::audit::strengthen::{strengthening_set, Tested};
 use crate::audit::terms::layout::Layout;
-use crate::error::RunError;
-use crate::report::manifest::Manifest;
-use crate::report::merge::{Merged, ShardMerge, Shards};
-use crate::report::write::Staging;
+use crate::formats::manifest::Manifest;
+use crate::formats::merge::{Merged, ShardMerge, Shards};
+use crate::formats::write::Staging;
+use crate::util::error::RunError;
 
 /// `audit`'s reports, merged.
 pub struct AuditMerge;
@@ -49,7 +49,7 @@ impl ShardMerge for AuditMerge {
         let reports = read(shards.dirs)?;
         let (merged, files) = combine(shards.dirs, &reports)?;
         let options: report::RunOptions =
-            crate::report::as_text::from_map(&manifest.options).map_err(NotShards::Options)?;
+            crate::formats::as_text::from_map(&manifest.options).map_err(NotShards::Options)?;
         report::write_report(staging, &merged, manifest, &files)
             .map_err(|e| RunError::io(&out, e))?;
         let lines = report::lines(&merged);
@@ -92,20 +92,20 @@ pub enum NotShards {
     Options(serde_json::Error),
 }
 
-impl crate::error::RunRefusal for NotShards {}
+impl crate::util::error::RunRefusal for NotShards {}
 
 /// The typed reports of the shard directories `dirs`.
 /// The most bytes one file of a shard (a case's input, answer or output) is read to.
 const SHARD_FILE_MAX: u64 = 1 << 30;
 
 /// The file `relative` of shard directory `shard`: a regular file inside it, of at most
-/// [`SHARD_FILE_MAX`] bytes ([`crate::guard::open_in`]: never a path outside it, a FIFO or a
+/// [`SHARD_FILE_MAX`] bytes ([`crate::util::guard::open_in`]: never a path outside it, a FIFO or a
 /// device).
 fn shard_file(shard: &Path, relative: &Path) -> Result<Vec<u8>, RunError> {
     use std::io::Read;
     let source = shard.join(relative);
     let mut bytes = Vec::new();
-    crate::guard::open_in(shard, relative, SHARD_FILE_MAX)
+    crate::util::guard::open_in(shard, relative, SHARD_FILE_MAX)
         .and_then(|mut opened| opened.file.read_to_end(&mut bytes))
         .map_err(|e| RunError::io(&source, e))?;
     Ok(bytes)

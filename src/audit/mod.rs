@@ -51,7 +51,7 @@
 //! ends every process it started, writes its reports and exits 128 + the signal.
 //!
 //! The same seed gives the same cases and the same findings whatever `--jobs`: cases are drawn from
-//! their own random streams ([`crate::random::Rng::for_item`]) and each program's failures are
+//! their own random streams ([`crate::util::random::Rng::for_item`]) and each program's failures are
 //! examined in case order.
 
 #[cfg(target_os = "linux")]

@@ -15,9 +15,9 @@ use crate::audit::reports::audited::{AuditReport, Effort};
 use crate::audit::reports::sink::Audited;
 use crate::audit::running::deadlines::{BudgetSpent, Deadlines};
 use crate::audit::running::runner::TimeLimit;
-use crate::error::RunError;
 use crate::game::{Form, RuleSet};
-use crate::judge_system::package::edit::PackageEdit;
+use crate::package::edit::PackageEdit;
+use crate::util::error::RunError;
 use referee_sandbox::{interrupted, Reaper};
 
 /// How long each stage took, in order.
@@ -136,7 +136,7 @@ fn add_limits(
 ) -> Result<(), RunError> {
     advice.written = match advice.missing(data_files) {
         Some(missing) => vec![format!("no limit written: {missing}")],
-        None => crate::judge_system::package::limits::write_limits(
+        None => crate::package::limits::write_limits(
             edit,
             &advice.to_write(),
             advice.rules.sets_time_limit(),

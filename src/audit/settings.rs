@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::game::{Constraints, Form};
-use crate::shard::Shard;
+use crate::util::shard::Shard;
 use referee_sandbox::{Confinement, Limits};
 
 /// How the problem's input form is found.
@@ -99,7 +99,7 @@ pub fn protected(
         .iter()
         .chain(optional.into_iter().flatten())
         .chain([out])
-        .map(|p| crate::report::write::real_path(p))
+        .map(|p| crate::formats::write::real_path(p))
         .collect()
 }
 

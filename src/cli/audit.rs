@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::{amount, limit_seconds, rules_help, seconds, CiArgs, HtmlArgs, ShardArgs};
-use crate::error::RunError;
 use crate::game::AnyGame;
 use crate::game::{rules_from_flag, Constraints, Form, Game};
 use crate::games::{GameName, Visitor};
+use crate::util::error::RunError;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct AuditArgs {
@@ -179,8 +179,8 @@ impl AuditArgs {
     /// Checks the flags that do not depend on the game, before any work; the edit of
     /// `--add-to`'s package begun, when there is one ([`PackageEdit::begin`]).
     ///
-    /// [`PackageEdit::begin`]: crate::judge_system::package::edit::PackageEdit::begin
-    fn check(&self) -> Result<Option<crate::judge_system::package::edit::PackageEdit>, RunError> {
+    /// [`PackageEdit::begin`]: crate::package::edit::PackageEdit::begin
+    fn check(&self) -> Result<Option<crate::package::edit::PackageEdit>, RunError> {
         limit_seconds("--timeout", self.timeout)?;
         limit_seconds("--compile-time", self.compile_time)?;
         if let Some(time) = self.time {
@@ -212,7 +212,7 @@ impl AuditArgs {
             .filter_map(|(flag, dir)| dir.as_ref().map(|d| (flag, d)))
             .chain(self.inputs.iter().map(|d| ("--inputs", d)));
         for (flag, tree) in trees {
-            if crate::report::write::inside(&self.out, tree) {
+            if crate::formats::write::inside(&self.out, tree) {
                 return Err(super::UsageError::OutInside {
                     out: self.out.clone(),
                     flag,
@@ -244,13 +244,13 @@ impl AuditArgs {
         .check(&self.ci, Some(&self.html))?;
         // What the end of the audit needs, checked before the first build or run: the report
         // directory, the package's limits and rules, and the edit of --add-to's package.
-        crate::report::write::Staging::new(&self.out).map_err(|e| RunError::io(&self.out, e))?;
+        crate::formats::write::Staging::new(&self.out).map_err(|e| RunError::io(&self.out, e))?;
         self.memory()?;
         #[cfg(target_os = "linux")]
         let advising = self.advising()?;
         #[cfg(target_os = "linux")]
         if let Some(package) = &self.add_to {
-            use crate::judge_system::package::{add, edit::PackageEdit, limits};
+            use crate::package::{add, edit::PackageEdit, limits};
             let edit = PackageEdit::begin(package)?;
             limits::check_editable(&edit, advising.rules.sets_time_limit())?;
             add::check_addable(&edit)?;
@@ -264,7 +264,7 @@ impl AuditArgs {
     fn allow_read_apart(&self) -> Result<(), RunError> {
         let protected = self.protected();
         for path in &self.allow_read {
-            let real = crate::report::write::real_path(path);
+            let real = crate::formats::write::real_path(path);
             let overlaps = |q: &&PathBuf| real.starts_with(q) || q.starts_with(&real);
             if let Some(q) = protected.iter().find(overlaps) {
                 return Err(super::UsageError::AllowsProtected {
@@ -299,7 +299,7 @@ impl AuditArgs {
     fn inputs(&self) -> Vec<PathBuf> {
         match &self.package {
             Some(package) if self.inputs.is_empty() && !package.join("data").is_dir() => {
-                crate::judge_system::package::dmoj::case_inputs(package)
+                crate::package::dmoj::case_inputs(package)
             }
             Some(package) if self.inputs.is_empty() => ["data/sample", "data/secret"]
                 .iter()
@@ -393,7 +393,7 @@ impl AuditArgs {
                 per_answer: None,
             },
             batch: self.batch.unwrap_or(DEFAULT_BATCH) as usize,
-            jobs: crate::pool::threads(self.jobs.map(|j| j as usize)),
+            jobs: crate::util::pool::threads(self.jobs.map(|j| j as usize)),
             inputs: self.inputs(),
             out: self.out.clone(),
             keep_going: self.keep_going,
@@ -483,7 +483,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
         entrants: &'a [crate::audit::entrants::Entrant],
         notes: Vec<String>,
         confinement: Confinement,
-        edit: Option<crate::judge_system::package::edit::PackageEdit>,
+        edit: Option<crate::package::edit::PackageEdit>,
     }
     impl Visitor for Audit<'_> {
         type Output = Result<(AuditReport, RunOptions), RunError>;
@@ -528,7 +528,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
 /// when it was interrupted; when they are not made, the report says nothing was added or
 /// written.
 ///
-/// [`PackageEdit::commit`]: crate::judge_system::package::edit::PackageEdit::commit
+/// [`PackageEdit::commit`]: crate::package::edit::PackageEdit::commit
 #[cfg(target_os = "linux")]
 fn commit_edit(audited: &mut crate::audit::reports::sink::Audited) -> Result<(), RunError> {
     let Some(edit) = audited.edit.take().filter(|e| !e.is_empty()) else {

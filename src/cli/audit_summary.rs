@@ -16,7 +16,7 @@ use crate::audit::reports::report::{
 };
 use crate::audit::terms::layout::Layout;
 use crate::audit::Kind;
-use crate::error::RunError;
+use crate::util::error::RunError;
 
 /// What the summary shows beside the report.
 pub(super) struct Shown<'a> {

@@ -6,11 +6,11 @@ use std::process::ExitCode;
 use clap::{Arg, ArgAction, ArgMatches};
 
 use super::rules_help;
-use crate::error::RunError;
+use crate::game::knobs::{KnobKind, Knobs};
 use crate::game::AnyGame;
 use crate::game::{rules_from_flag, Case};
 use crate::games::{self, GameName, Visitor};
-use crate::knobs::{KnobKind, Knobs};
+use crate::util::error::RunError;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct GenArgs {

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::{check_rules, done, rules_help, CiArgs, ShardArgs};
-use crate::error::RunError;
 use crate::games::GameName;
+use crate::util::error::RunError;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct GradeArgs {
@@ -36,7 +36,7 @@ pub(super) struct GradeArgs {
 pub(super) fn grade(args: GradeArgs) -> Result<ExitCode, RunError> {
     check_rules(args.game, args.rules.as_deref())?;
     // The reports never land among someone else's submissions.
-    if crate::report::write::inside(&args.out, &args.submissions) {
+    if crate::formats::write::inside(&args.out, &args.submissions) {
         return Err(super::UsageError::OutInside {
             out: args.out.clone(),
             flag: "--submissions",

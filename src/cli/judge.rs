@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::{amount, rules_help};
-use crate::error::{JudgeError, RunError};
 use crate::game::AnyGame;
 use crate::game::{render, rules_from_flag, Engine, Game, Judged, RuleSet};
 use crate::games::{GameName, Visitor};
+use crate::util::error::{JudgeError, RunError};
 
 #[derive(Debug, clap::Args)]
 pub(super) struct JudgeArgs {
@@ -41,9 +41,9 @@ pub(super) fn judge(args: JudgeArgs) -> Result<ExitCode, RunError> {
     let (name, input) = super::open_input(args.file.as_deref())?;
     let limit = args.max_input_bytes.unwrap_or(match args.engine {
         Engine::Fast => ENGINE_INPUT_LIMIT,
-        Engine::Reference => crate::text::reference_input_limit(),
+        Engine::Reference => crate::util::text::reference_input_limit(),
     });
-    let mut input = crate::text::Bounded::new(input, limit);
+    let mut input = crate::util::text::Bounded::new(input, limit);
     struct Judge<'a> {
         name: &'a str,
         input: &'a mut dyn Read,

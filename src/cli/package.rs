@@ -4,12 +4,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::rules_help;
-use crate::error::RunError;
 use crate::game::rules_from_flag;
 use crate::game::AnyGame;
 use crate::games::{GameName, Visitor};
-use crate::judge_system::package::programs::Pin;
-use crate::judge_system::package::{write, FormatVersion, Settings, System, Written};
+use crate::package::programs::Pin;
+use crate::package::{write, FormatVersion, Settings, System, Written};
+use crate::util::error::RunError;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct PackageArgs {

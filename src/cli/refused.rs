@@ -1,6 +1,6 @@
 //! What the command line asks that cannot be done: flags that contradict each other, values
 //! out of range, output paths that would overwrite what the run reads. Each ends the command
-//! with exit code 2 before any work ([`crate::error::RunRefusal`]).
+//! with exit code 2 before any work ([`crate::util::error::RunRefusal`]).
 
 use std::path::PathBuf;
 
@@ -205,7 +205,7 @@ pub enum UsageError {
     },
 }
 
-impl crate::error::RunRefusal for UsageError {}
+impl crate::util::error::RunRefusal for UsageError {}
 
 /// No sandbox on this machine for the programs `audit` runs: why, and what to do.
 #[cfg(target_os = "linux")]
@@ -217,4 +217,4 @@ impl crate::error::RunRefusal for UsageError {}
 pub struct NoSandbox(pub referee_sandbox::SandboxError);
 
 #[cfg(target_os = "linux")]
-impl crate::error::RunRefusal for NoSandbox {}
+impl crate::util::error::RunRefusal for NoSandbox {}

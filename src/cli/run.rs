@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::{amount, limit_seconds};
-use crate::error::RunError;
+use crate::util::error::RunError;
 
 /// `referee run`'s flags.
 #[derive(Debug, clap::Args)]
@@ -68,7 +68,7 @@ pub enum NotRun {
     },
 }
 
-impl crate::error::RunRefusal for NotRun {}
+impl crate::util::error::RunRefusal for NotRun {}
 
 /// Runs the program on standard input; its output on standard output, the end of its standard
 /// error then the verdict line on standard error. Exit 0 when it exited 0 within its limits,
@@ -146,7 +146,7 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode, RunError> {
 /// A program's bytes for a terminal: lines as lines, every control byte, invisible character
 /// and byte that is not UTF-8 escaped (`\xHH`), ending with a newline unless empty.
 fn for_a_terminal(bytes: &[u8]) -> String {
-    let mut text = crate::answer::as_lines(&crate::answer::escape(bytes, usize::MAX));
+    let mut text = crate::util::answer::as_lines(&crate::util::answer::escape(bytes, usize::MAX));
     if !text.is_empty() && !text.ends_with('\n') {
         text.push('\n');
     }

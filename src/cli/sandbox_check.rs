@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::error::RunError;
+use crate::util::error::RunError;
 
 /// `referee sandbox-check`'s flags.
 #[derive(Debug, clap::Args)]

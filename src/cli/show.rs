@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::{check_output_file, rules_help};
-use crate::error::{JudgeError, RunError};
+use crate::formats::html::{Page, Problem, LARGEST_DRAWN};
+use crate::game::view::{use_color, ColorChoice, DrawRequest};
 use crate::game::AnyGame;
 use crate::game::{rules_from_flag, RuleSet};
 use crate::games::{GameName, Visitor};
-use crate::report::html::{Page, Problem, LARGEST_DRAWN};
-use crate::view::{use_color, ColorChoice, DrawRequest};
+use crate::util::error::{JudgeError, RunError};
 
 #[derive(Debug, clap::Args)]
 pub(super) struct ShowArgs {
@@ -43,7 +43,7 @@ pub(super) fn show(args: ShowArgs) -> Result<ExitCode, RunError> {
         super::not_inside("--html", html, input.map(|f| ("the input", f)))?;
     }
     let (name, reader) = super::open_input(args.file.as_deref())?;
-    let input = crate::text::read_at_most(reader, LARGEST_DRAWN)
+    let input = crate::util::text::read_at_most(reader, LARGEST_DRAWN)
         .map_err(|source| RunError::Io {
             path: name.clone().into(),
             source,

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::{limit_seconds, rules_help, seconds, CiArgs, HtmlArgs, ShardArgs};
-use crate::error::RunError;
 use crate::game::rules_from_flag;
 use crate::game::AnyGame;
 use crate::games::{GameName, Visitor};
+use crate::util::error::RunError;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct StressArgs {
@@ -154,7 +154,7 @@ fn publish_findings(
         .iter()
         .map(|row| row.shown(&args.out))
         .collect();
-    let suites = crate::report::ci::findings_suites(game, &properties, &shown);
+    let suites = crate::formats::ci::findings_suites(game, &properties, &shown);
     let title = format!("referee stress {game}");
     let about = properties
         .iter()
@@ -167,7 +167,7 @@ fn publish_findings(
         &suites,
         &args.ci.output(&args.out, false),
         &args.html,
-        || crate::report::html::findings_page(&title, about, header, &shown),
+        || crate::formats::html::findings_page(&title, about, header, &shown),
     )
 }
 

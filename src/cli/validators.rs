@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::rules_help;
-use crate::answer::Verdict;
-use crate::error::RunError;
 use crate::game::rules_from_flag;
 use crate::game::AnyGame;
 use crate::games::{GameName, Visitor};
 use crate::judge_system::check::{check, check_answer, Decision, Layout};
 use crate::judge_system::validate::{validate, Constraints};
+use crate::util::answer::Verdict;
+use crate::util::error::RunError;
 
 /// Kattis' and DOMjudge's exit code for a valid input or an accepted output.
 const KATTIS_ACCEPT: u8 = 42;
@@ -98,7 +98,7 @@ pub(super) fn validate_input(args: ValidateArgs) -> Result<ExitCode, RunError> {
                     }
                 });
             }
-            let input = crate::text::Bounded::new(self.input, self.args.max_input_bytes);
+            let input = crate::util::text::Bounded::new(self.input, self.args.max_input_bytes);
             match validate::<G>(input, rules, self.args.constraints) {
                 Ok(cases) => {
                     eprintln!(
@@ -151,7 +151,7 @@ pub(super) fn check_output(args: CheckArgs) -> Result<ExitCode, RunError> {
         fn visit<G: AnyGame>(self) -> Self::Output {
             let rules = rules_from_flag::<G>(self.rules)?;
             Ok(match self.output {
-                Some(path) => crate::guard::open_regular_named(path)
+                Some(path) => crate::util::guard::open_regular_named(path)
                     .and_then(|f| check::<G>(self.input, self.answer, f, rules, self.layout)),
                 None => check::<G>(
                     self.input,

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::{amount, check_rules, done, rules_help, CiArgs, HtmlArgs, ShardArgs};
-use crate::error::RunError;
 use crate::games::GameName;
+use crate::util::error::RunError;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct VerifyArgs {
@@ -90,8 +90,8 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
             .unwrap_or_else(crate::verify::default_reference_max_bytes),
         // Capped as the run caps it (which says so).
         jobs: args.jobs.map_or_else(
-            || crate::pool::threads(None),
-            |j| (j as usize).min(crate::pool::most_jobs()),
+            || crate::util::pool::threads(None),
+            |j| (j as usize).min(crate::util::pool::most_jobs()),
         ),
     };
     let options = crate::verify::run::VerifyOptions {
@@ -136,7 +136,7 @@ pub(super) fn verify(args: VerifyArgs) -> Result<ExitCode, RunError> {
                 ),
                 format!(
                     "options: {}",
-                    settings_line(&crate::report::as_text::to_map(&batch.options))
+                    settings_line(&crate::formats::as_text::to_map(&batch.options))
                 ),
             ];
             crate::verify::run::html_page(&outcome, about)
@@ -163,7 +163,7 @@ pub(super) fn merge(args: MergeArgs) -> Result<ExitCode, RunError> {
         reports: &reports,
     }
     .check(&args.ci, None)?;
-    let merged = crate::report::merge::merge(
+    let merged = crate::formats::merge::merge(
         &args.shards,
         &args.out,
         crate::verify::run::KEPT_ROWS,

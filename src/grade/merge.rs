@@ -2,12 +2,12 @@
 //! submission, then case), merged row by row into the reports of one run, byte-identical to the
 //! unsharded run's.
 
-use crate::error::RunError;
-use crate::report::manifest::Manifest;
-use crate::report::merge::{k_way, not_in_slice, with_manifest, Merged, ShardMerge, Shards};
-use crate::report::write::Staging;
+use crate::formats::manifest::Manifest;
+use crate::formats::merge::{k_way, not_in_slice, with_manifest, Merged, ShardMerge, Shards};
+use crate::formats::write::Staging;
+use crate::util::error::RunError;
 
-use super::reports::{suites, GradeReports, GradeRow, GradeRows, MANIFEST};
+use super::rows::{suites, GradeReports, GradeRow, GradeRows, MANIFEST};
 
 /// `grade`'s reports, merged.
 pub struct GradeMerge;

@@ -9,12 +9,12 @@ use std::path::PathBuf;
 use arbitrary::{Arbitrary, Unstructured};
 
 use super::cross_examine;
-use super::findings::signature;
 use super::regression::{Expectation, Regression};
-use crate::error::JudgeError;
+use super::signatures::signature;
 use crate::game::Generated;
 use crate::game::Referenced;
 use crate::game::{Case, Game, ReferenceReading, RuleSet};
+use crate::util::error::JudgeError;
 
 /// A case decoded from a fuzzer's bytes by the game's one generator: the cargo-fuzz targets'
 /// `Arbitrary` input.
@@ -47,7 +47,10 @@ pub fn write_finding<G: Game>(target: &str, input: &[u8], rules: G::Options, why
         input: input.to_vec(),
     };
     let dir = findings_dir();
-    let file = dir.join(format!("{target}-{:016x}.txt", crate::hash::fnv1a(input)));
+    let file = dir.join(format!(
+        "{target}-{:016x}.txt",
+        crate::util::hash::fnv1a(input)
+    ));
     match std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&file, regression.to_bytes()))
     {
         Ok(()) => file.display().to_string(),

@@ -5,18 +5,18 @@
 //! the property tests and the regression replays (`tests/vectors/regressions/`) all use these
 //! pieces, on the cases of each game's one generator ([`crate::game::Case`]).
 
-pub mod findings;
 pub mod fuzz;
+mod minimize;
 pub mod regression;
-mod shrink;
+pub mod signatures;
 
 use std::fmt;
 
-pub use shrink::shrink;
+pub use minimize::shrink;
 
-use crate::error::JudgeError;
 use crate::game::Referenced;
 use crate::game::{Engine, Game, Judged};
+use crate::util::error::JudgeError;
 
 /// Reference work (see [`Referenced::reference_cost`]) beyond which a comparison only checks that
 /// the reference parser accepts the input, without judging it.

@@ -24,9 +24,9 @@
 //! - `rejected at LINE:COL` or `rejected at LINE:COL, case K`: both parsers reject the input
 //!   there (1-based line, 1-based byte column).
 
-use crate::error::JudgeError;
 use crate::game::Referenced;
 use crate::game::{Engine, Game, Judged, RuleSet};
+use crate::util::error::JudgeError;
 
 /// What must hold for a regression's input.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,10 +1,10 @@
 //! The output validator: the engine judges the input, the judges' answer file must agree with
-//! it, and the team's output is compared with the engine's as `grade` does ([`crate::answer`]).
+//! it, and the team's output is compared with the engine's as `grade` does ([`crate::util::answer`]).
 //!
 //! How strictly the output's layout is compared is a [`Layout`], read from the validator's
 //! arguments: the flags of the problem package format's default output validator
 //! (`case_sensitive`, `space_change_sensitive`) mean what they mean there, and without either
-//! flag referee's own rule holds (the lines of [`crate::answer`], case-sensitive).
+//! flag referee's own rule holds (the lines of [`crate::util::answer`], case-sensitive).
 //!
 //! Memory is bounded by the input's verdicts, never by the team's output: at most
 //! [`longest_output`] bytes of it are read (longer output is a wrong answer, read no further),
@@ -13,10 +13,10 @@
 use std::io::{self, Read};
 use std::path::Path;
 
-use crate::answer::{compare, escape, first_byte_difference, longest_output, Verdict};
-use crate::error::JudgeError;
 use crate::game::{render, Engine, Game, Judged};
-use crate::text::{read_at_most, Bounded};
+use crate::util::answer::{compare, escape, first_byte_difference, longest_output, Verdict};
+use crate::util::error::JudgeError;
+use crate::util::text::{read_at_most, Bounded};
 
 /// The longest input read (larger ones are a judge error: the input is the judges' own file).
 const LARGEST_INPUT: u64 = 16_000_000_000;
@@ -197,7 +197,7 @@ fn judge_input<G: Game>(
     options: G::Options,
 ) -> io::Result<Result<Vec<G::Judgement>, NoVerdicts>> {
     let name = input.display().to_string();
-    let file = crate::guard::open_regular_named(input)?;
+    let file = crate::util::guard::open_regular_named(input)?;
     Ok(
         match G::judge(
             Engine::Fast,
@@ -291,7 +291,7 @@ pub fn check<G: Game>(
     let expected = render::<G>(&judgements);
     let limit = longest_output(&expected);
     let answer_name = answer.display();
-    match read_at_most(crate::guard::open_regular_named(answer)?, limit)? {
+    match read_at_most(crate::util::guard::open_regular_named(answer)?, limit)? {
         None => {
             return Ok(Decision::JudgeError(format!(
                 "the answer file {answer_name} is far longer than the engine's output"

@@ -14,7 +14,7 @@
 
 use std::io::{self, Read};
 
-use crate::error::{InputError, Position};
+use crate::util::error::{InputError, Position};
 
 /// A reader that passes its bytes through unchanged and remembers the first place where they
 /// break the strict layout.

@@ -1,6 +1,6 @@
 //! referee inside the judge systems organisers run: an input validator ([`validate`]) and an
 //! output validator ([`check`]) speaking the protocols of Kattis and DOMjudge, testlib
-//! (Codeforces Polygon) and CMS, and the Kattis problem package writer ([`package`]).
+//! (Codeforces Polygon) and CMS, and the Kattis problem package writer ([`crate::package`]).
 //!
 //! The protocols (see `docs/judge-systems.md`):
 //! - Kattis/DOMjudge input validator: the input on standard input; exit 42 valid, 43 invalid.
@@ -13,7 +13,6 @@
 
 pub mod check;
 pub mod layout;
-pub mod package;
 pub mod problem_yaml;
 pub mod validate;
 

@@ -21,12 +21,12 @@ pub fn read(path: &Path) -> Option<Yaml> {
 /// when there is no file there, or no document in it, an error naming the file, line and column when it does not
 /// parse.
 pub fn parse(path: &Path) -> Result<Option<Yaml>, LimitError> {
-    let file = match crate::guard::open_regular(path) {
+    let file = match crate::util::guard::open_regular(path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => {
             return Err(LimitError::Unreadable {
-                file: crate::walk::display(path),
+                file: crate::util::walk::display(path),
                 why: e.to_string(),
             })
         }
@@ -35,12 +35,12 @@ pub fn parse(path: &Path) -> Result<Option<Yaml>, LimitError> {
     file.take(LARGEST_YAML + 1)
         .read_to_string(&mut text)
         .map_err(|e| LimitError::Unreadable {
-            file: crate::walk::display(path),
+            file: crate::util::walk::display(path),
             why: e.to_string(),
         })?;
     if text.len() as u64 > LARGEST_YAML {
         return Err(LimitError::Unreadable {
-            file: crate::walk::display(path),
+            file: crate::util::walk::display(path),
             why: format!(
                 "longer than {} MiB, the most a yaml file referee reads may be: not read",
                 LARGEST_YAML >> 20
@@ -51,7 +51,7 @@ pub fn parse(path: &Path) -> Result<Option<Yaml>, LimitError> {
         Ok(Yaml::Null) => Ok(None),
         Ok(yaml) => Ok(Some(yaml)),
         Err(e) => Err(LimitError::Unparsable {
-            file: crate::walk::display(path),
+            file: crate::util::walk::display(path),
             line: e.line,
             column: e.column,
             why: e.why,
@@ -96,7 +96,7 @@ pub fn memory_mib(root: &Path) -> Result<Option<u64>, LimitError> {
         Yaml::BadValue | Yaml::Null => Ok(None),
         Yaml::Integer(mib) if *mib > 0 => Ok(Some(*mib as u64)),
         other => Err(LimitError::NotWholeMib {
-            file: crate::walk::display(&path),
+            file: crate::util::walk::display(&path),
             found: format!("{other:?}"),
         }),
     }
@@ -215,7 +215,7 @@ pub fn time_rules(root: &Path) -> Result<TimeRules, LimitError> {
             Ok(Some(n))
         } else {
             Err(LimitError::NotPositive {
-                file: crate::walk::display(&path),
+                file: crate::util::walk::display(&path),
                 key,
                 found: format!("{value:?}"),
             })
@@ -248,7 +248,7 @@ pub fn time_rules(root: &Path) -> Result<TimeRules, LimitError> {
     Ok(rules)
 }
 
-impl crate::error::RunRefusal for LimitError {}
+impl crate::util::error::RunRefusal for LimitError {}
 
 #[cfg(test)]
 mod tests {

@@ -6,9 +6,9 @@ use std::io::{BufRead, BufReader, Read};
 use std::rc::Rc;
 
 use super::layout::LayoutCheck;
-use crate::error::{InputError, JudgeError};
 use crate::game::Packaged;
 use crate::game::{Engine, Game};
+use crate::util::error::{InputError, JudgeError};
 
 pub use crate::game::Constraints;
 

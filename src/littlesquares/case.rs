@@ -2,11 +2,11 @@
 //! littlesquares`, `stress`, `audit`, the fuzz targets and the property tests.
 
 use super::{within_contest_limits, LittleSquares};
-use crate::corrupt::{change_byte, edit_line, insert_line};
-use crate::error::JudgeError;
+use crate::game::corrupt::{change_byte, edit_line, insert_line};
+use crate::game::knobs::{Knob, KnobError, Knobs};
 use crate::game::{Case, Constraints, EXTREME_PERCENT};
-use crate::knobs::{Knob, KnobError, Knobs};
-use crate::random::{pick, Entropy};
+use crate::util::error::JudgeError;
+use crate::util::random::{pick, Entropy};
 
 /// The most empty squares in a small grid of random size (the reference searches up to 24;
 /// fewer keeps each comparison fast).
@@ -555,7 +555,7 @@ impl Case for GridCase {
 mod tests {
     use super::*;
     use crate::game::Judged;
-    use crate::random::Rng;
+    use crate::util::random::Rng;
 
     #[test]
     fn every_corner_is_the_largest_grid_it_says() {

@@ -3,13 +3,13 @@
 use std::io::Read;
 
 use super::{GridCase, Judgement};
-use crate::error::JudgeError;
+use crate::game::problem::Content;
+use crate::game::view::{BoardView, DrawRequest};
 use crate::game::{
     Engine, Form, Forms, Game, Generated, Packaged, Pictured, ReferenceCase, ReferenceStop,
     Referenced,
 };
-use crate::problem::Content;
-use crate::view::{BoardView, DrawRequest};
+use crate::util::error::JudgeError;
 
 /// LittleSquares.
 pub struct LittleSquares;
@@ -172,8 +172,8 @@ fn grids_of_rows_form(input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
     }
     let mut grids: Vec<std::ops::Range<usize>> = Vec::new();
     let mut open = false;
-    for (start, next, line) in crate::text::line_spans(input) {
-        match (crate::text::is_blank(line), open) {
+    for (start, next, line) in crate::util::text::line_spans(input) {
+        match (crate::util::text::is_blank(line), open) {
             (true, _) => open = false,
             (false, true) => grids.last_mut().expect("an open grid").end = next,
             (false, false) => {

@@ -18,8 +18,8 @@ use std::io::Read;
 pub use case::GridCase;
 pub use game::LittleSquares;
 
-use crate::error::JudgeError;
 use crate::game::Judged;
+use crate::util::error::JudgeError;
 
 /// Whether a grid meets the contest's constraints: an even number of rows, 2..=10, and an
 /// even width, 2..=10. Grids outside are still judged; verify reports the flag.

@@ -107,9 +107,9 @@ mod tests {
 
     #[test]
     fn wide_grids_agree_with_the_engine() {
-        let mut rng = crate::random::Rng::new(11);
+        let mut rng = crate::util::random::Rng::new(11);
         for _ in 0..30 {
-            use crate::random::Entropy;
+            use crate::util::random::Entropy;
             let (rows, cols) = (1 + rng.below(5) as usize, 200 + rng.below(800) as usize);
             let grid: Vec<Vec<u8>> = (0..rows)
                 .map(|_| {

@@ -1,7 +1,7 @@
 //! LittleSquares' Kattis problem package: the statement, the examples, edge cases and
 //! solutions.
 
-use crate::problem::{Content, GeneratorRule};
+use crate::game::problem::{Content, GeneratorRule};
 
 const STATEMENT: &str = "Two players take turns on a grid of squares, some of them already filled \
 (`#`), the others empty (`.`). A move fills either one empty square of the bottom row of a band, \

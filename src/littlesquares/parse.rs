@@ -14,8 +14,8 @@ use std::io::{Cursor, Read};
 
 use super::fold::{Fold, MAX_WIDTH};
 use super::Judgement;
-use crate::error::{describe_bytes, InputError, JudgeError, Position};
-use crate::text::{ByteStream, LineReader};
+use crate::util::error::{describe_bytes, InputError, JudgeError, Position};
+use crate::util::text::{ByteStream, LineReader};
 
 /// Where a row that [`Fold::push_row`] refused goes wrong, against the grid's width (`None`
 /// for a first row): the 0-based index of the first problem and what was expected there.
@@ -80,7 +80,7 @@ fn start<R: Read>(reader: &mut R, rest: &mut Vec<u8>) -> std::io::Result<Start> 
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
-        crate::text::add_work(got as u64);
+        crate::util::text::add_work(got as u64);
         for (i, &b) in chunk[..got].iter().enumerate() {
             match b {
                 b'\n' => {

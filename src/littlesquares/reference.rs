@@ -5,8 +5,8 @@ use std::io::Read;
 use referee_reference::littlesquares as plain;
 
 use super::{Judgement, Winner};
-use crate::error::JudgeError;
 use crate::game::ReferenceCase;
+use crate::util::error::JudgeError;
 
 /// Judges every grid with the reference (exhaustive search). A grid with more empty squares
 /// than the search takes is refused ([`JudgeError::Refused`]), never guessed.

@@ -8,9 +8,9 @@ use std::fmt::Write as _;
 
 use super::grundy::run_value;
 use super::{Judgement, Winner};
-use crate::error::JudgeError;
+use crate::game::view::{window, BoardView, DrawRequest, Paint, WINDOW};
 use crate::game::{case_of, Judged};
-use crate::view::{window, BoardView, DrawRequest, Paint, WINDOW};
+use crate::util::error::JudgeError;
 
 /// One part of the decomposition.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -13,7 +13,7 @@
 
 use super::steered::{random_move, Steered, LONG_GAME_MOVES};
 use super::{Board, Colour, Edge, Match, Move, Reason, Rules};
-use crate::random::{pick, Entropy};
+use crate::util::random::{pick, Entropy};
 
 /// The size of a corner's board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -300,7 +300,7 @@ fn several(e: &mut dyn Entropy, n: usize, rules: Rules) -> Option<Vec<Move>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::random::Rng;
+    use crate::util::random::Rng;
 
     #[test]
     fn every_corner_is_built_and_ends_as_it_says() {

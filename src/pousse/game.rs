@@ -3,13 +3,13 @@
 use std::io::Read;
 
 use super::{Judgement, PousseCase, Rules, CONTEST_MAX_N};
-use crate::error::JudgeError;
+use crate::game::problem::Content;
+use crate::game::view::{BoardView, DrawRequest};
 use crate::game::{
     Engine, Form, Forms, Game, Generated, Packaged, Pictured, ReferenceCase, ReferenceStop,
     Referenced,
 };
-use crate::problem::Content;
-use crate::view::{BoardView, DrawRequest};
+use crate::util::error::JudgeError;
 
 /// Pousse, under a rule set.
 pub struct Pousse;
@@ -186,8 +186,8 @@ impl Pictured for Pousse {
 /// the board size to `QUIT`, separated by blank lines): each range runs from a game's size line
 /// to the end of its `QUIT` line, a single-game input on its own. `None` for any other shape.
 fn games_of_multi_case(input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
-    let mut lines = crate::text::line_spans(input);
-    let blank = crate::text::is_blank;
+    let mut lines = crate::util::text::line_spans(input);
+    let blank = crate::util::text::is_blank;
     let (_, _, count) = lines.find(|(_, _, l)| !blank(l))?;
     let count: usize = std::str::from_utf8(count).ok()?.trim().parse().ok()?;
     if !blank(lines.next()?.2) {

@@ -6,7 +6,7 @@ use super::history;
 use super::parse::Parser;
 use super::play::Match;
 use super::{Board, BoardRepr, Edge, Judgement, Move, Reason, Rules, SmallBoard};
-use crate::error::JudgeError;
+use crate::util::error::JudgeError;
 
 /// The longest game the ICFP rule sets can judge (2^31 - 1 moves: see
 /// [`history::MAX_MOVES`]; such a game would need tens of gigabytes of history anyway).

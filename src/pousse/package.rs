@@ -1,7 +1,7 @@
 //! Pousse's Kattis problem package: the statement, the examples, edge cases and solutions.
 
 use super::Rules;
-use crate::problem::{Content, GeneratorRule};
+use crate::game::problem::{Content, GeneratorRule};
 
 /// The statement, with the repetition rule of `rules`.
 fn statement(rules: Rules) -> String {

@@ -18,8 +18,8 @@
 use std::io::Read;
 
 use super::{Edge, Move, MAX_N};
-use crate::error::{describe_bytes, InputError, JudgeError, Position};
-use crate::text::LineReader;
+use crate::util::error::{describe_bytes, InputError, JudgeError, Position};
+use crate::util::text::LineReader;
 
 /// Lines longer than this are cut; no valid line comes close.
 pub const MAX_LINE: usize = 48;

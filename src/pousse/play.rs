@@ -4,7 +4,7 @@
 use super::board::{Board, SizeError, MAX_N};
 use super::history::{History, PackedMove, BATCH};
 use super::{BoardRepr, Colour, Move, Reason, Rules};
-use crate::hash::mix64;
+use crate::util::hash::mix64;
 
 /// Added to the hash of a configuration in which O is to move (`icfp98` only).
 const O_TO_MOVE_KEY: u64 = 0x6A09_E667_F3BC_C909;
@@ -178,7 +178,7 @@ fn board_after<B: BoardRepr>(n: usize, moves: &[PackedMove]) -> B {
 mod tests {
     use super::*;
     use crate::pousse::Edge;
-    use crate::random::{Entropy, Rng};
+    use crate::util::random::{Entropy, Rng};
 
     /// `count` random moves on an `n` x `n` board, most of them from a palette of three, so
     /// that positions repeat.

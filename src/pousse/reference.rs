@@ -5,8 +5,8 @@ use std::io::Read;
 use referee_reference::pousse as plain;
 
 use super::{Colour, Judgement, Reason, Rules};
-use crate::error::JudgeError;
 use crate::game::ReferenceCase;
+use crate::util::error::JudgeError;
 
 /// Judges every game of a transcript with the reference implementation (whole input in
 /// memory; slow by design).

@@ -10,9 +10,9 @@ use serde::Serialize;
 
 use super::parse::Parser;
 use super::{Board, Colour, Edge, Judgement, Move, Reason, Rules};
-use crate::error::JudgeError;
+use crate::game::view::{window, BoardView, DrawRequest, Paint, WINDOW};
 use crate::game::{case_of, Judged};
-use crate::view::{window, BoardView, DrawRequest, Paint, WINDOW};
+use crate::util::error::JudgeError;
 
 /// The most moves a replay carries; a longer game's replay starts from the board that many
 /// moves before the last one shown.

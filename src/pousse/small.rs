@@ -20,7 +20,7 @@
 //! Invariants: `x & o == 0`, and neither has a bit outside the `n` x `n` square.
 
 use super::{BoardRepr, Colour, Edge, Move};
-use crate::hash::mix64;
+use crate::util::hash::mix64;
 
 const _: () = assert!(
     Edge::Left as usize == 0

@@ -2,8 +2,8 @@
 //! the generator's undecided and steered games, and the corners of the contest's limits.
 
 use super::{BoardRepr, Colour, Edge, Move, Rules};
-use crate::hash::MixedKeys;
-use crate::random::{pick, Entropy};
+use crate::util::hash::MixedKeys;
+use crate::util::random::{pick, Entropy};
 
 /// The fewest and most moves of the extremes' long games: from one past a 32,767-move buffer
 /// (a real judge's bug) to 10^5.
@@ -73,7 +73,7 @@ impl<B: BoardRepr> Steered<B> {
         } else {
             0
         };
-        crate::hash::mix64(b.contents_hash()) ^ side
+        crate::util::hash::mix64(b.contents_hash()) ^ side
     }
 
     /// Tries up to `8 max(N, 4)` drawn moves and plays the first for which `accept` holds;

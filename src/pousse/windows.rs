@@ -6,8 +6,8 @@
 
 use super::parse::Parser;
 use super::{Board, Colour, Judgement, Move};
-use crate::error::JudgeError;
 use crate::game::Disagreement;
+use crate::util::error::JudgeError;
 
 /// Moves per window.
 const WINDOW: usize = 32;
@@ -100,7 +100,7 @@ mod tests {
     use super::*;
     use crate::pousse::case::{moves, transcript};
     use crate::pousse::Rules;
-    use crate::random::Rng;
+    use crate::util::random::Rng;
 
     #[test]
     fn windows_of_long_games_on_large_boards_agree() {

@@ -5,11 +5,11 @@
 
 use super::steps::{Step, STEPS};
 use super::{SomeGame, CONTEST_MAX_SQUARES};
-use crate::corrupt::{change_byte, edit_line};
-use crate::error::JudgeError;
+use crate::game::corrupt::{change_byte, edit_line};
+use crate::game::knobs::{Knob, KnobError, Knobs, MOST_UNITS};
 use crate::game::{Case, Constraints, EXTREME_PERCENT};
-use crate::knobs::{Knob, KnobError, Knobs, MOST_UNITS};
-use crate::random::{pick, Entropy};
+use crate::util::error::JudgeError;
+use crate::util::random::{pick, Entropy};
 
 /// A board with its header values.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -661,7 +661,7 @@ impl Case for BoardCase {
 mod corner_tests {
     use super::*;
     use crate::game::Judged;
-    use crate::random::Rng;
+    use crate::util::random::Rng;
 
     #[test]
     fn every_corner_is_the_largest_board_with_the_verdict_it_says() {

@@ -3,13 +3,13 @@
 use std::io::Read;
 
 use super::{BoardCase, Judgement, Reason, CONTEST_MAX_SQUARES};
-use crate::error::JudgeError;
+use crate::game::problem::Content;
+use crate::game::view::{BoardView, DrawRequest};
 use crate::game::{
     Engine, Form, Forms, Game, Generated, Packaged, Pictured, ReferenceCase, ReferenceStop,
     Referenced,
 };
-use crate::problem::Content;
-use crate::view::{BoardView, DrawRequest};
+use crate::util::error::JudgeError;
 
 /// Some Game.
 pub struct SomeGame;
@@ -166,8 +166,10 @@ impl Pictured for SomeGame {
 /// read or rows are missing.
 fn data_sets(input: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
     let mut sets = Vec::new();
-    let mut lines = crate::text::line_spans(input);
-    while let Some((start, mut end, header)) = lines.find(|(_, _, l)| !crate::text::is_blank(l)) {
+    let mut lines = crate::util::text::line_spans(input);
+    while let Some((start, mut end, header)) =
+        lines.find(|(_, _, l)| !crate::util::text::is_blank(l))
+    {
         let rows: u64 = std::str::from_utf8(header)
             .ok()?
             .split_ascii_whitespace()

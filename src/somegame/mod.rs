@@ -23,8 +23,8 @@ use std::io::Read;
 pub use case::BoardCase;
 pub use game::SomeGame;
 
-use crate::error::JudgeError;
 use crate::game::Judged;
+use crate::util::error::JudgeError;
 
 /// The verdict for one board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

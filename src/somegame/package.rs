@@ -1,6 +1,6 @@
 //! Some Game's Kattis problem package: the statement, the examples, edge cases and solutions.
 
-use crate::problem::{Content, GeneratorRule};
+use crate::game::problem::{Content, GeneratorRule};
 
 const STATEMENT: &str = "$P$ players play on an $R \\times C$ board whose left and right edges \
 are glued together, and whose top and bottom edges are glued too. Every square starts as $0$. \

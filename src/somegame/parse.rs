@@ -11,7 +11,7 @@
 use std::io::Read;
 
 use super::board::{Cells, DataSet, MAX_SQUARES};
-use crate::error::{describe_bytes, InputError, JudgeError, Position};
+use crate::util::error::{describe_bytes, InputError, JudgeError, Position};
 
 /// The longest board row read in place by the fast path; longer ones go through the tokens.
 const LONGEST_BUFFERED_LINE: usize = 1 << 20;
@@ -115,13 +115,13 @@ struct Scanner<R> {
     eof: bool,
     line: u64,
     col: u64,
-    /// Bytes examined, for [`crate::text::work`].
+    /// Bytes examined, for [`crate::util::text::work`].
     examined: u64,
 }
 
 impl<R> Drop for Scanner<R> {
     fn drop(&mut self) {
-        crate::text::add_work(self.examined);
+        crate::util::text::add_work(self.examined);
     }
 }
 

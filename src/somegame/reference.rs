@@ -5,8 +5,8 @@ use std::io::Read;
 use referee_reference::somegame as plain;
 
 use super::{Judgement, Reason, Verdict};
-use crate::error::JudgeError;
 use crate::game::ReferenceCase;
+use crate::util::error::JudgeError;
 
 /// Judges every data set with the reference (literal definitions; slow by design).
 pub fn judge<R: Read>(mut reader: R) -> Result<Vec<Judgement>, JudgeError> {

@@ -8,9 +8,9 @@
 use std::fmt::Write as _;
 
 use super::{Judgement, Reason, Verdict};
-use crate::error::JudgeError;
+use crate::game::view::{window, BoardView, DrawRequest, Paint, WINDOW};
 use crate::game::{case_of, Judged};
-use crate::view::{window, BoardView, DrawRequest, Paint, WINDOW};
+use crate::util::error::JudgeError;
 use referee_reference::somegame::Board;
 
 /// The most square visits spent looking for a line to draw.

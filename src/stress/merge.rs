@@ -4,16 +4,16 @@
 //! shrinks alike on every machine (shrinking depends on the case alone) and no shard hit
 //! `--max-findings`.
 
-use crate::report::refusal::Refusal;
+use crate::formats::refusal::Refusal;
 use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::error::RunError;
-use crate::report::ci::findings_suites;
-use crate::report::manifest::Manifest;
-use crate::report::merge::{Merged, ShardMerge, Shards};
-use crate::report::write::{Digest, Staging};
+use crate::formats::ci::findings_suites;
+use crate::formats::manifest::Manifest;
+use crate::formats::merge::{Merged, ShardMerge, Shards};
+use crate::formats::write::{Digest, Staging};
+use crate::util::error::RunError;
 
 use super::{FindingRow, FINDINGS, FINDINGS_HEADER, MANIFEST};
 
@@ -67,7 +67,7 @@ impl ShardMerge for StressMerge {
             .json(MANIFEST, &manifest)
             .and_then(|()| staging.commit())
             .map_err(io)?;
-        let game = crate::report::as_text::from_map::<super::StressOptions>(&manifest.options)
+        let game = crate::formats::as_text::from_map::<super::StressOptions>(&manifest.options)
             .map_or_else(|_| String::new(), |o| o.game);
         let properties: Vec<(String, String)> = manifest
             .options
@@ -96,7 +96,7 @@ fn lowest_of_each_signature(
     let mut groups: BTreeMap<String, (FindingRow, PathBuf)> = BTreeMap::new();
     for dir in dirs {
         let path = dir.join(FINDINGS);
-        let (reader, header) = crate::report::open_csv(&path)?;
+        let (reader, header) = crate::formats::open_csv(&path)?;
         if header.iter().ne(FINDINGS_HEADER.iter().copied()) {
             return Err(Refusal::NotThisReport {
                 path,

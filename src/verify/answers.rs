@@ -4,7 +4,7 @@
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 
-use crate::walk::CaseFile;
+use crate::util::walk::CaseFile;
 
 /// The non-empty lines of a `.ans`, read one at a time (each cut at [`ANSWER_LINE_MAX`]
 /// bytes, no verdict being longer), trailing white space removed.
@@ -27,7 +27,7 @@ pub enum AnswerError {
         /// The `.ans`, as shown.
         file: String,
         /// Why.
-        why: crate::guard::NotRead,
+        why: crate::util::guard::NotRead,
     },
     /// Reading it failed.
     #[error("{file}: {source}")]
@@ -41,11 +41,15 @@ pub enum AnswerError {
 
 impl AnswerLines {
     /// The `.ans` beside `case` (an input of `input_len` bytes), opened through
-    /// [`crate::guard`]: from the case's tree only, a regular file, no longer than
-    /// [`crate::guard::answer_bound`] of the input; `Ok(None)` when there is none.
+    /// [`crate::util::guard`]: from the case's tree only, a regular file, no longer than
+    /// [`crate::util::guard::answer_bound`] of the input; `Ok(None)` when there is none.
     pub fn open(case: &CaseFile, input_len: u64) -> Result<Option<AnswerLines>, AnswerError> {
         let ans: PathBuf = case.path.with_extension("ans");
-        match crate::guard::open(&ans, &case.tree, crate::guard::answer_bound(input_len)) {
+        match crate::util::guard::open(
+            &ans,
+            &case.tree,
+            crate::util::guard::answer_bound(input_len),
+        ) {
             Ok(Some(opened)) => Ok(Some(AnswerLines {
                 reader: BufReader::new(opened.file),
                 path: ans,
@@ -53,7 +57,7 @@ impl AnswerLines {
             })),
             Ok(None) => Ok(None),
             Err(why) => Err(AnswerError::NotRead {
-                file: crate::walk::display(&ans),
+                file: crate::util::walk::display(&ans),
                 why,
             }),
         }

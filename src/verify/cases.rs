@@ -3,18 +3,18 @@
 //! reference reads the input a case at a time ([`Referenced::reference_cases`]), so its memory is
 //! bounded by the largest case, and a case beyond its limits is skipped on its own. The cases
 //! of a file are judged in batches on [`Settings::jobs`] threads and their rows handed over in
-//! the file's order ([`crate::ordered`]).
+//! the file's order ([`crate::util::ordered`]).
 
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;
 
 use super::answers::AnswerLines;
 use super::{Input, Settings};
-use crate::error::JudgeError;
+use crate::formats::{Row, Status};
 use crate::game::Referenced;
 use crate::game::{Game, Judged, ReferenceCase, ReferenceStop};
-use crate::report::{Row, Status};
-use crate::walk::CaseFile;
+use crate::util::error::JudgeError;
+use crate::util::walk::CaseFile;
 
 /// Inputs held in memory up to this many bytes are judged in the calling thread.
 const PARALLEL_BYTES: usize = 1 << 20;
@@ -382,7 +382,7 @@ fn parallel_pass<G: Game + Referenced>(
         // The batches are made by the worker that takes one (the reference's reading and the
         // `.ans` are sequential), and each batch's rows are handed over by the worker that
         // made them, in order.
-        let _ = crate::ordered::for_each_ordered(
+        let _ = crate::util::ordered::for_each_ordered(
             batches,
             settings.jobs,
             window,
@@ -554,7 +554,7 @@ fn row_for<G: Game>(
     };
     // Escaped as outputs are: a byte-order mark or a control character is seen, not hidden.
     row.expected = expected.flatten().map_or(String::new(), |e| {
-        crate::answer::escape(e.as_bytes(), usize::MAX)
+        crate::util::answer::escape(e.as_bytes(), usize::MAX)
     });
     let Some(j) = judgement else {
         row.status = Some(Status::ExpectedMismatch);

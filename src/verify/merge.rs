@@ -4,13 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::error::RunError;
-use crate::report::manifest::Manifest;
-use crate::report::merge::{k_way, not_in_slice, with_manifest, Merged, ShardMerge, Shards};
-use crate::report::refusal::Refusal;
-use crate::report::write::Staging;
-use crate::report::{Row, REQUIRED, TIMING};
-use crate::shard::Shard;
+use crate::formats::manifest::Manifest;
+use crate::formats::merge::{k_way, not_in_slice, with_manifest, Merged, ShardMerge, Shards};
+use crate::formats::refusal::Refusal;
+use crate::formats::write::Staging;
+use crate::formats::{Row, REQUIRED, TIMING};
+use crate::util::error::RunError;
+use crate::util::shard::Shard;
 
 use super::run::{suites, summary_json, Reports, MANIFEST};
 
@@ -71,7 +71,7 @@ struct ShardRows {
 impl ShardRows {
     fn open(dir: &Path, shard: Shard) -> Result<ShardRows, Refusal> {
         let path = dir.join("verdicts.csv");
-        let (reader, header) = crate::report::open_csv(&path)?;
+        let (reader, header) = crate::formats::open_csv(&path)?;
         if header
             .iter()
             .take(REQUIRED.len())

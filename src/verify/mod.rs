@@ -13,14 +13,14 @@ use std::path::Path;
 
 use answers::AnswerLines;
 
-use crate::detect::{recognise_input, rules_from_file_name};
-use crate::error::JudgeError;
+use crate::formats::{Row, Status};
 use crate::game::AnyGame;
 use crate::game::Referenced;
 use crate::game::{Game, ReferenceReading, RuleSet};
+use crate::games::detect::{recognise_input, rules_from_file_name};
 use crate::games::GameName;
-use crate::report::{Row, Status};
-use crate::walk::CaseFile;
+use crate::util::error::JudgeError;
+use crate::util::walk::CaseFile;
 
 /// The default reference budget, in the reference's elementary steps (a few seconds of work).
 pub const DEFAULT_REFERENCE_BUDGET: u64 = 2_000_000_000;
@@ -30,9 +30,9 @@ pub const DEFAULT_REFERENCE_BUDGET: u64 = 2_000_000_000;
 pub const IN_MEMORY_LIMIT: u64 = 8 << 20;
 
 /// The default bound of the reference on one case in `verify`: what it can hold
-/// ([`crate::text::reference_input_limit`]), at most [`IN_MEMORY_LIMIT`].
+/// ([`crate::util::text::reference_input_limit`]), at most [`IN_MEMORY_LIMIT`].
 pub fn default_reference_max_bytes() -> u64 {
-    crate::text::reference_input_limit().min(IN_MEMORY_LIMIT)
+    crate::util::text::reference_input_limit().min(IN_MEMORY_LIMIT)
 }
 
 /// Where a file's rows go, in order: a function any thread may call.
@@ -46,7 +46,7 @@ pub struct Settings {
     /// Never run the reference.
     pub no_reference: bool,
     /// The largest case the reference runs on, in bytes (it holds a case in memory; its worst
-    /// factor is [`crate::text::REFERENCE_MEMORY_FACTOR`]).
+    /// factor is [`crate::util::text::REFERENCE_MEMORY_FACTOR`]).
     pub reference_max_bytes: u64,
     /// Threads for the cases of one file (1: judged in the calling thread).
     pub jobs: usize,
@@ -63,7 +63,7 @@ pub enum Input<'a> {
 impl<'a> Input<'a> {
     /// The file at `path`: in memory when at most [`IN_MEMORY_LIMIT`] bytes.
     pub fn read(path: &'a Path) -> std::io::Result<Input<'a>> {
-        let file = crate::guard::open_regular(path)?;
+        let file = crate::util::guard::open_regular(path)?;
         if file.metadata()?.len() > IN_MEMORY_LIMIT {
             return Ok(Input::Disk(path));
         }
@@ -80,7 +80,7 @@ impl<'a> Input<'a> {
     pub fn reader(&self) -> std::io::Result<Box<dyn Read + Send + '_>> {
         Ok(match self {
             Input::Memory(bytes) => Box::new(&bytes[..]),
-            Input::Disk(path) => Box::new(crate::guard::open_regular(path)?),
+            Input::Disk(path) => Box::new(crate::util::guard::open_regular(path)?),
         })
     }
 
@@ -88,7 +88,7 @@ impl<'a> Input<'a> {
     pub fn recognise(&self) -> Result<GameName, crate::games::RecogniseError> {
         match self {
             Input::Memory(bytes) => recognise_input(&bytes[..]),
-            Input::Disk(path) => crate::detect::recognise_file(path),
+            Input::Disk(path) => crate::games::detect::recognise_file(path),
         }
     }
 

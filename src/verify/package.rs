@@ -14,13 +14,13 @@ use std::path::{Path, PathBuf};
 
 use yaml_rust2::Yaml;
 
+use crate::formats::{Row, Status};
 use crate::game::Packaged;
 use crate::game::{Game, RuleSet};
 use crate::games::GameName;
 use crate::judge_system::check::{check, Decision, Layout};
 use crate::judge_system::validate::{validate, Constraints};
-use crate::report::{Row, Status};
-use crate::walk::{display, CaseFile};
+use crate::util::walk::{display, CaseFile};
 
 /// A package among the paths given to `verify`.
 #[derive(Debug, Clone)]
@@ -113,11 +113,11 @@ pub fn invalid_input_row<G: Game + Packaged>(file: &CaseFile, rules: G::Options)
         rules: rules.name().to_string(),
         ..Row::default()
     };
-    let refused = crate::guard::open_regular(&file.path)
+    let refused = crate::util::guard::open_regular(&file.path)
         .map_err(|e| e.to_string())
         .map(|f| {
             validate::<G>(
-                crate::text::Bounded::new(f, 1 << 34),
+                crate::util::text::Bounded::new(f, 1 << 34),
                 rules,
                 Constraints::Contest,
             )
@@ -158,7 +158,7 @@ pub fn output_row<G: Game>(
         ..Row::default()
     };
     // The answer and the output are read only as regular files inside the package's tree.
-    let guarded = |path: &Path| match crate::guard::open(path, &file.tree, u64::MAX) {
+    let guarded = |path: &Path| match crate::util::guard::open(path, &file.tree, u64::MAX) {
         Ok(Some(opened)) => Ok(opened.file),
         Ok(None) => Err(std::io::Error::new(
             std::io::ErrorKind::NotFound,

@@ -1,6 +1,6 @@
 //! A verify run over many files: the walk streamed, files judged in parallel, each file's rows
 //! written to the reports as they come in the walk's order (a bounded window of files ahead,
-//! [`crate::ordered`]), whatever the number of threads; memory holds the window and the rows
+//! [`crate::util::ordered`]), whatever the number of threads; memory holds the window and the rows
 //! kept for the summaries ([`KEPT_ROWS`]), never every row. A summary on standard error.
 
 use std::collections::BTreeMap;
@@ -9,16 +9,16 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::RunError;
-use crate::pool::progress;
-use crate::report::as_text;
-use crate::report::ci::{Case, Ended, Location, Suite};
-use crate::report::html::{Page, PageRow, Problem, ViewSource};
-use crate::report::manifest::{CaseListBuilder, Manifest};
-use crate::report::write::{CsvSink, Staging};
-use crate::report::{self, Row, Status};
-use crate::shard::Shard;
-use crate::walk::{walk_cases, CaseFile};
+use crate::formats::as_text;
+use crate::formats::ci::{Case, Ended, Location, Suite};
+use crate::formats::html::{Page, PageRow, Problem, ViewSource};
+use crate::formats::manifest::{CaseListBuilder, Manifest};
+use crate::formats::write::{CsvSink, Staging};
+use crate::formats::{self, Row, Status};
+use crate::util::error::RunError;
+use crate::util::pool::progress;
+use crate::util::shard::Shard;
+use crate::util::walk::{walk_cases, CaseFile};
 
 /// The manifest's file name in a verify report directory.
 pub const MANIFEST: &str = "verify.json";
@@ -208,7 +208,7 @@ impl Reports {
     /// Starts `verdicts.csv` and `mismatches.csv` in `staging`, keeping up to `kept_rows` rows
     /// of each kind for the summaries.
     pub fn new(staging: &mut Staging, timings: bool, kept_rows: usize) -> std::io::Result<Reports> {
-        let header = report::header(timings);
+        let header = formats::header(timings);
         Ok(Reports {
             verdicts: staging.csv_sink("verdicts.csv", &header)?,
             mismatches: staging.csv_sink("mismatches.csv", &header)?,
@@ -219,7 +219,7 @@ impl Reports {
 
     /// Writes `row` (rows come in report order).
     pub fn row(&mut self, row: Row) -> std::io::Result<()> {
-        crate::report::add_bookkeeping(1);
+        crate::formats::add_bookkeeping(1);
         let fields = row.fields(self.timings);
         self.verdicts.write(&fields)?;
         if row.status.is_some_and(Status::is_problem) {
@@ -272,9 +272,9 @@ pub fn run(
     let mut reports = Reports::new(&mut staging, batch.timings, batch.kept_rows)
         .map_err(|e| RunError::io(&batch.out, e))?;
     let mut files_done = 0;
-    let jobs = crate::pool::threads(batch.jobs);
+    let jobs = crate::util::pool::threads(batch.jobs);
     let mut current: Option<PathBuf> = None;
-    crate::ordered::for_each_ordered(
+    crate::util::ordered::for_each_ordered(
         files,
         jobs,
         jobs * WINDOW_PER_THREAD,
@@ -516,11 +516,11 @@ pub fn html_page(outcome: &VerifyTotals, about: Vec<String>) -> Page {
             outcome.rows, outcome.kept_limit, outcome.kept_limit
         ));
     }
-    page.columns = report::REQUIRED.iter().map(|c| c.to_string()).collect();
+    page.columns = formats::REQUIRED.iter().map(|c| c.to_string()).collect();
     for row in &outcome.kept {
         let status = row.status.unwrap_or(Status::InvalidInput);
         let mut cells = row.fields(false);
-        cells.truncate(report::REQUIRED.len());
+        cells.truncate(formats::REQUIRED.len());
         let mut problem = None;
         if status.is_problem() {
             let path = outcome.inputs.get(&row.file);
@@ -545,7 +545,7 @@ pub fn html_page(outcome: &VerifyTotals, about: Vec<String>) -> Page {
                 let at = Location::in_detail(&row.file, &row.detail);
                 let excerpt = match (path, at.line, at.column) {
                     (Some(path), Some(line), Some(column)) => {
-                        crate::report::html::excerpt(path, line, column)
+                        crate::formats::html::excerpt(path, line, column)
                     }
                     _ => None,
                 };
@@ -610,7 +610,7 @@ pub fn summary_json(outcome: &VerifyTotals, out: &Path, shard: Option<Shard>) ->
     let path = |name: &str| out.join(name).display().to_string();
     serde_json::json!({
         "command": "verify",
-        "tool": crate::report::manifest::tool(),
+        "tool": crate::formats::manifest::tool(),
         "files": outcome.files,
         "cases": outcome.rows,
         "statuses": statuses,

@@ -3,18 +3,15 @@
 
 use super::*;
 use common::command::{files_of, referee_process};
+use common::package::Package;
 use common::programs::build;
 
 /// A small package: the statement's example, two generated files, and `problem_yaml`.
 fn package(dir: &Path, name: &str, problem_yaml: &str) -> PathBuf {
-    let package = dir.join(name);
-    fs::create_dir_all(package.join("data/sample")).unwrap();
-    fs::write(package.join("problem.yaml"), problem_yaml).unwrap();
-    fs::write(
-        package.join("data/sample/001.in"),
-        "4\nL2\nT2\nL2\nB2\nR2\nQUIT\n",
-    )
-    .unwrap();
+    let package = Package::at(dir.join(name))
+        .problem_yaml(problem_yaml)
+        .file("data/sample/001.in", "4\nL2\nT2\nL2\nB2\nR2\nQUIT\n")
+        .done();
     let made = referee_process()
         .args(["gen", "pousse", "--count", "2", "--seed", "3", "--n", "3"])
         .args(["--moves", "6", "--out"])

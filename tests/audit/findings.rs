@@ -34,8 +34,7 @@ fn the_long_game_crash_is_found_from_random_cases() {
         let input = fs::read_to_string(program_dir(&out).join(&rows[0]["input"])).unwrap();
         let played = moves(&input);
         assert!((32_768..=40_000).contains(&played), "{played} moves");
-        let manifest: serde_json::Value =
-            serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap()).unwrap();
+        let manifest: serde_json::Value = Report(&out).json();
         let runs = manifest["report"]["programs"][0]["runs"].as_u64().unwrap();
         assert!(runs <= 120, "{runs} runs");
         for _ in 0..5 {

@@ -22,8 +22,7 @@ fn the_input_form_is_the_one_the_program_answers() {
         let run = audit(game, cmd, &out, &["--cases", "300", "--batch", "10"]);
         assert_eq!(run.status.code(), Some(0), "{cmd}: {}", stderr(&run));
         assert_eq!(form(&run), expected, "{cmd}: {}", stderr(&run));
-        let manifest: serde_json::Value =
-            serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap()).unwrap();
+        let manifest: serde_json::Value = Report(&out).json();
         let used = &manifest["report"]["programs"][0]["outcome"]["form"];
         assert_eq!(used["form"], expected, "{manifest}");
         assert!(

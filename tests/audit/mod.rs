@@ -13,7 +13,8 @@ mod forms;
 mod processes;
 
 use crate::common;
-use common::command::{csv_rows, referee, stderr};
+use common::audit::Report;
+use common::command::stderr;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -29,41 +30,29 @@ fn python(dir: &Path, script: &str, args: &str) -> String {
     format!("python3 {copy} {args}")
 }
 
-/// Runs `referee audit GAME --cmd CMD` with `extra` flags into `out` (hang guard: 10 minutes).
+/// Runs `referee audit GAME --cmd CMD` with `extra` flags into `out`.
 fn audit(game: &str, cmd: &str, out: &Path, extra: &[&str]) -> Output {
     // The CPU time limit, unless the test sets its own: ten times what the slowest correct
     // judge here takes on the largest extremes (about 2 s: a game of 10^5 moves on the largest
     // board under the ICFP rules), so that no correct judge is a timeout on a slower machine.
-    let timeout: &[&str] = if extra.contains(&"--timeout") {
-        &[]
+    let audit = crate::common::audit::audit(game)
+        .cmd(cmd)
+        .out(out)
+        .args(extra);
+    if audit.has("--timeout") {
+        audit.run()
     } else {
-        &["--timeout", "20"]
-    };
-    referee()
-        .args(["audit", game, "--cmd", cmd, "--out"])
-        .arg(out)
-        .args(extra)
-        .args(timeout)
-        // A hang guard only: an audit of a few thousand cases, in a debug build, on a machine
-        // whose cores are all busy with other work.
-        .timeout(Duration::from_secs(1200))
-        .output()
-        .unwrap()
+        audit.args(["--timeout", "20"]).run()
+    }
 }
 
-/// The directory of the one program of an audit's report directory (`programs/NAME`).
 /// The findings of the one program audited into `out`.
 fn findings(out: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
-    csv_rows(&program_dir(out).join("findings.csv"))
+    Report(out).only_findings()
 }
 
 fn program_dir(out: &Path) -> PathBuf {
-    let dirs: Vec<PathBuf> = fs::read_dir(out.join("programs"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(dirs.len(), 1, "{dirs:?}");
-    dirs[0].clone()
+    Report(out).only_program_dir()
 }
 
 /// The moves of a Pousse input (either form): lines that are moves.

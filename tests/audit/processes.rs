@@ -346,7 +346,7 @@ fn an_interrupt_while_submissions_build_ends_the_build_and_keeps_the_package() {
     let err = stderr(&run);
     assert_eq!(run.status.code(), Some(130), "{err}");
     assert!(err.contains("interrupted"), "{err}");
-    let programs = common::command::csv_rows(&out.join("programs.csv"));
+    let programs = common::audit::Report(&out).program_rows();
     assert_eq!(programs.len(), 1, "{err}");
     assert_eq!(files_of(&package), before);
     assert!(alive_with("slow_build").is_empty(), "the compiler ended");

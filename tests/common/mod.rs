@@ -3,9 +3,11 @@
 #![allow(dead_code)]
 
 pub mod alone;
+pub mod audit;
 pub mod bapctools;
 pub mod command;
 pub mod dmoj;
+pub mod package;
 pub mod programs;
 pub mod scratch;
 pub mod tool;
@@ -16,11 +18,16 @@ use std::path::PathBuf;
 use proptest::prelude::Rng as _;
 use proptest::strategy::{NewTree, Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
-use referee::error::JudgeError;
 use referee::game::Case;
 use referee::game::Referenced;
 use referee::game::{reference_reading, Engine, Game, ReferenceReading};
-use referee::random::Rng;
+use referee::util::error::JudgeError;
+use referee::util::random::Rng;
+
+/// The path, as text, of `path` under the repository's `corpus/`.
+pub fn corpus(path: &str) -> String {
+    format!("{}/corpus/{path}", env!("CARGO_MANIFEST_DIR"))
+}
 
 /// The path of a shared vector file.
 pub fn vector_path(name: &str) -> PathBuf {

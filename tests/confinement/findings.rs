@@ -65,7 +65,7 @@ fn a_judge_the_sandbox_hides_its_classes_from_is_not_proved_wrong() {
         "{err}"
     );
     assert_eq!(fs::read_dir(out.join("tests")).unwrap().count(), 0, "{err}");
-    let row = &crate::common::command::csv_rows(&out.join("programs.csv"))[0];
+    let row = &crate::common::audit::Report(&out).program_rows()[0];
     assert!(row["verdict"].starts_with("not run: "), "{row:?}");
     // Given that, a correct judge.
     let run = referee_process()
@@ -341,7 +341,7 @@ fn a_script_beside_the_package_is_refused_its_directory() {
                 && err.contains(&dir.path().join("pkg/data").display().to_string()),
             "{data}: {err}"
         );
-        let row = &crate::common::command::csv_rows(&out.join("programs.csv"))[0];
+        let row = &crate::common::audit::Report(&out).program_rows()[0];
         assert!(row["verdict"].starts_with("not run: "), "{row:?}");
     }
     // Nor may --allow-read give the directory holding the data: refused before any run.

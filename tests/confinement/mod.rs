@@ -29,7 +29,6 @@ mod seen;
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::Read;
 use std::net::TcpListener;
 use std::os::unix::net::UnixDatagram;
 use std::path::{Path, PathBuf};
@@ -38,7 +37,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::common::command::{copy_tree, csv_rows, repo};
+use crate::common::audit::Report;
+use crate::common::command::repo;
+use crate::common::package::{example, Package};
 use crate::common::scratch::reachable;
 
 /// A listener the test runs (a TCP port on 127.0.0.1, a datagram socket at a path) that counts
@@ -173,32 +174,11 @@ const LARGEST_DATA: u64 = 1024;
 /// bytes, with `memory` MiB as its memory limit and `submissions` (`CLASS/FILE`, attack file; a
 /// `.cpp`, `.py` or `.java` file as it is) as its only submissions.
 fn package(dir: &Path, memory: u64, submissions: &[(&str, &str)], targets: &Targets) -> PathBuf {
-    let package = dir.join("pousse");
-    let example = repo().join("examples/contest/pousse");
-    copy_tree(&example.join("data"), &package.join("data"));
-    for group in ["sample", "secret"] {
-        for entry in fs::read_dir(package.join("data").join(group))
-            .unwrap()
-            .flatten()
-        {
-            let path = entry.path();
-            if path.extension().is_some_and(|e| e == "in")
-                && entry.metadata().unwrap().len() > LARGEST_DATA
-            {
-                fs::remove_file(&path).unwrap();
-                let _ = fs::remove_file(path.with_extension("ans"));
-            }
-        }
-    }
-    let yaml = fs::read_to_string(example.join("problem.yaml")).unwrap();
-    fs::write(
-        package.join("problem.yaml"),
-        format!("{yaml}limits:\n  memory: {memory}\n"),
-    )
-    .unwrap();
+    let yaml = fs::read_to_string(example().join("problem.yaml")).unwrap();
+    let mut package = Package::at(dir.join("pousse"))
+        .example_data(LARGEST_DATA)
+        .problem_yaml(&format!("{yaml}limits:\n  memory: {memory}\n"));
     for (name, attack) in submissions {
-        let path = package.join("submissions").join(name);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
         let source = if attack.ends_with(".c") {
             submission(attack, targets)
         } else {
@@ -209,9 +189,9 @@ fn package(dir: &Path, memory: u64, submissions: &[(&str, &str)], targets: &Targ
             };
             fs::read_to_string(dir.join(attack)).unwrap()
         };
-        fs::write(&path, source).unwrap();
+        package = package.submission(name, &source);
     }
-    package
+    package.done()
 }
 
 /// `referee ARGS` inside a PID namespace of its own (and a mount namespace with its `/proc`),
@@ -219,7 +199,7 @@ fn package(dir: &Path, memory: u64, submissions: &[(&str, &str)], targets: &Targ
 /// open for appending on descriptor 8: `unshare`, with a user namespace too when not root. A
 /// shell is the namespace's first process, and referee its child: the first process of a
 /// namespace ignores `kill(-1)`, which must reach referee if the sandbox lets it.
-fn in_own_pid_namespace(args: &[&str], given: &Path, leak: &Path) -> Output {
+fn in_own_pid_namespace(args: &[std::ffi::OsString], given: &Path, leak: &Path) -> Output {
     let mut command = Command::new("unshare");
     if !is_root() {
         command.args(["--user", "--map-current-user"]);
@@ -258,26 +238,17 @@ fn is_root() -> bool {
 
 /// `programs.csv` keyed by program.
 fn programs(out: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
-    csv_rows(&out.join("programs.csv"))
-        .into_iter()
-        .map(|row| (row["program"].clone(), row))
-        .collect()
+    Report(out).programs()
 }
 
 /// The rows of a program's `findings.csv`.
 fn findings(out: &Path, program: &str) -> Vec<BTreeMap<String, String>> {
-    let dir = program.replace('/', "-");
-    csv_rows(&out.join("programs").join(dir).join("findings.csv"))
+    Report(out).findings(program)
 }
 
 /// `audit.json`, parsed.
 fn audit_json(out: &Path) -> serde_json::Value {
-    let mut text = String::new();
-    fs::File::open(out.join("audit.json"))
-        .unwrap()
-        .read_to_string(&mut text)
-        .unwrap();
-    serde_json::from_str(&text).unwrap()
+    Report(out).json()
 }
 
 /// How `audit.json` says the programs ran (`confined`, `unconfined`).
@@ -391,21 +362,15 @@ impl Contest {
     }
 
     /// The audit's arguments: `audit pousse --package PACKAGE --out OUT EXTRA...`.
-    fn args<'a>(&'a self, extra: &[&'a str]) -> Vec<&'a str> {
-        let mut args = vec![
-            "audit",
-            "pousse",
-            "--package",
-            self.package.to_str().unwrap(),
-            "--out",
-            self.out.to_str().unwrap(),
+    fn args(&self, extra: &[&str]) -> Vec<std::ffi::OsString> {
+        crate::common::audit::audit("pousse")
+            .package(&self.package)
+            .out(&self.out)
             // The limits' repeated runs are tests/limits.rs' subject: each attack runs the data
             // once, as a judge system runs it.
-            "--repeat",
-            "0",
-        ];
-        args.extend_from_slice(extra);
-        args
+            .args(["--repeat", "0"])
+            .args(extra)
+            .into_args()
     }
 
     /// What happened outside the runs, in words: nothing when empty.

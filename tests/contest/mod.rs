@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::common;
-use common::command::{copy_tree, csv_rows, files_of, referee_process, repo, stderr};
+use crate::common::audit::Report;
+use common::command::{copy_tree, files_of, referee_process, repo, stderr};
 use common::programs::{after_the_probe, alive_with, build, script};
 
 #[test]
@@ -70,7 +71,7 @@ fn the_example_contest_is_audited_and_its_data_strengthened() {
     let err = stderr(&run);
     // The package's verdict lists the wrong submissions its data accepts: exit 1.
     assert_eq!(run.status.code(), Some(1), "{err}");
-    let programs = csv_rows(&out.join("programs.csv"));
+    let programs = Report(&out).program_rows();
     assert_eq!(programs.len(), 10, "{err}");
     // Every program does what its folder says; referee proves every wrong one wrong.
     for p in &programs {
@@ -117,8 +118,7 @@ fn the_example_contest_is_audited_and_its_data_strengthened() {
         "the buffer breaks only past 32,767 moves: {moves}"
     );
     // At most one case per bug the data misses, each failing a program proved wrong.
-    let manifest: serde_json::Value =
-        serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap()).unwrap();
+    let manifest: serde_json::Value = Report(&out).json();
     let tests = manifest["report"]["tests"].as_array().unwrap();
     assert_eq!(tests.len(), 1, "{err}");
     // The limits advised from five runs of the accepted and the too-slow submissions on every
@@ -267,13 +267,12 @@ fn audited_in_time(
         .unwrap();
     let err = stderr(&run);
     assert_eq!(run.status.code(), Some(1), "{}: {err}", out.display());
-    let manifest = serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap()).unwrap();
+    let manifest = Report(out).json();
     (err, manifest)
 }
 
 fn cases_judged(out: &Path) -> u64 {
-    let manifest: serde_json::Value =
-        serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap()).unwrap();
+    let manifest: serde_json::Value = Report(out).json();
     manifest["report"]["effort"]["cases_judged"]
         .as_u64()
         .unwrap()
@@ -304,7 +303,7 @@ fn every_case_is_generated_and_judged_once_whatever_the_number_of_programs() {
     let judged = cases_judged(&one);
     assert!(judged >= 300, "{judged}");
     assert_eq!(cases_judged(&four), judged, "{}", stderr(&run));
-    let programs = csv_rows(&four.join("programs.csv"));
+    let programs = Report(&four).program_rows();
     assert_eq!(programs.len(), 4);
     for p in &programs {
         assert_eq!(p["referee-cases"], "no finding in 300 cases", "{p:?}");
@@ -344,7 +343,7 @@ fn a_table_of_programs_says_which_accepted_one_is_wrong() {
         .unwrap();
     let err = stderr(&run);
     assert_eq!(run.status.code(), Some(1), "{err}");
-    let programs = csv_rows(&out.join("programs.csv"));
+    let programs = Report(&out).program_rows();
     assert_eq!(programs[0]["verdict"], "as expected");
     assert!(
         programs[1]["verdict"].starts_with("accepted, but proved wrong"),
@@ -360,7 +359,7 @@ fn a_table_of_programs_says_which_accepted_one_is_wrong() {
     assert!(xml.contains("name=\"planted\""), "{xml}");
     // Each program's own findings, as a single audit writes them.
     assert!(out.join("programs/planted/findings.csv").is_file());
-    assert_eq!(csv_rows(&out.join("programs/good/findings.csv")).len(), 0);
+    assert_eq!(Report(&out).findings("good").len(), 0);
 
     // A table that cannot be read is an error naming the file and the line.
     fs::write(
@@ -448,7 +447,7 @@ fn submissions_are_built_by_their_language_and_one_that_does_not_build_is_report
     // The broken submission does not do what its folder says: exit 1, and said.
     assert_eq!(run.status.code(), Some(1), "{err}");
     assert!(err.contains("not a class Kattis knows"), "{err}");
-    let programs = csv_rows(&out.join("programs.csv"));
+    let programs = Report(&out).program_rows();
     let by_name: BTreeMap<&str, &BTreeMap<String, String>> = programs
         .iter()
         .map(|p| (p["program"].as_str(), p))
@@ -514,7 +513,7 @@ fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started(
         "hang guard: {}",
         stderr(&run)
     );
-    let programs = csv_rows(&out.join("programs.csv"));
+    let programs = Report(&out).program_rows();
     assert_eq!(programs[0]["verdict"], "as expected", "{:?}", programs[0]);
     // Nothing is said of a program none of whose runs ended: not counted as accepted.
     assert!(
@@ -578,7 +577,7 @@ fn a_contest_audit_keeps_to_its_time_and_a_signal_ends_every_process_it_started(
     std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut text).unwrap();
     assert_eq!(status.code(), Some(143), "{text}");
     assert!(text.contains("interrupted by signal 15"), "{text}");
-    assert_eq!(csv_rows(&out.join("programs.csv")).len(), 3, "{text}");
+    assert_eq!(Report(&out).program_rows().len(), 3, "{text}");
     std::thread::sleep(Duration::from_millis(200));
     for n in 3262..=3266 {
         let marker = format!("sleep {n}");

@@ -81,7 +81,8 @@ fn the_shards_of_a_contest_audit_merge_into_its_reports() {
     assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
     // Each program does the same and gets the same verdict as in the whole run.
     let verdicts = |out: &Path| -> Vec<(String, String, String, String)> {
-        csv_rows(&out.join("programs.csv"))
+        Report(out)
+            .program_rows()
             .into_iter()
             .map(|p| {
                 (
@@ -95,7 +96,7 @@ fn the_shards_of_a_contest_audit_merge_into_its_reports() {
     };
     assert_eq!(verdicts(&merged), verdicts(&whole));
     // The wrong program's findings, each with its files; one strengthening case rejects it.
-    let findings = csv_rows(&merged.join("programs/mover/findings.csv"));
+    let findings = Report(&merged).findings("mover");
     assert!(!findings.is_empty());
     for f in &findings {
         assert!(
@@ -103,8 +104,7 @@ fn the_shards_of_a_contest_audit_merge_into_its_reports() {
             "{f:?}"
         );
     }
-    let manifest: serde_json::Value =
-        serde_json::from_slice(&fs::read(merged.join("audit.json")).unwrap()).unwrap();
+    let manifest: serde_json::Value = Report(&merged).json();
     let tests = manifest["report"]["tests"].as_array().unwrap();
     assert_eq!(tests.len(), 1, "{manifest}");
     assert!(merged.join("tests/001.in").is_file());

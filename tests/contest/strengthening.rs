@@ -44,7 +44,7 @@ fn a_program_whose_bug_the_budget_did_not_reach_is_proved_wrong_by_the_case_of_a
     .unwrap();
     let out = dir.path().join("audit");
     let (err, manifest) = audited_in_time(&package, &out, "60", "9");
-    let rows = csv_rows(&out.join("programs.csv"));
+    let rows = Report(&out).program_rows();
     let row = |name: &str| rows.iter().find(|p| p["program"] == name).unwrap();
     for name in ["wrong_answer/bitrows.c", "wrong_answer/bitrows_slow.c"] {
         let p = row(name);
@@ -105,7 +105,7 @@ fn the_example_contests_strengthened_data_rejects_the_same_programs_busy_and_idl
         );
         let budget = &manifest["report"]["effort"]["budget"];
         assert_eq!(budget["time"], 80.0, "{name}: {budget}");
-        let rows = csv_rows(&out.join("programs.csv"));
+        let rows = Report(&out).program_rows();
         let verdicts: Vec<(String, String, String)> = rows
             .iter()
             .map(|p| {
@@ -208,7 +208,7 @@ fn strengthening_cases_are_in_the_problems_form_and_never_reject_a_program_that_
         err.contains("the problem's form: multi (the data's form)"),
         "{err}"
     );
-    let programs = csv_rows(&out.join("programs.csv"));
+    let programs = Report(&out).program_rows();
     let by_name: BTreeMap<&str, &BTreeMap<String, String>> = programs
         .iter()
         .map(|p| (p["program"].as_str(), p))
@@ -220,8 +220,7 @@ fn strengthening_cases_are_in_the_problems_form_and_never_reject_a_program_that_
         "{:?}",
         by_name["buffer"]
     );
-    let manifest: serde_json::Value =
-        serde_json::from_slice(&fs::read(out.join("audit.json")).unwrap()).unwrap();
+    let manifest: serde_json::Value = Report(&out).json();
     let dropped = manifest["report"]["dropped"].to_string();
     assert!(
         dropped.contains("buffer finding 1 (crash): it rejects buffer, which must be accepted"),

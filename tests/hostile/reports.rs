@@ -118,7 +118,7 @@ fn merge_refuses_what_is_not_one_run() {
 
 /// A verify run's reports are one run: the manifest's digests match both reports.
 fn is_one_run(dir: &Path) -> Result<(), String> {
-    referee::report::manifest::Manifest::read(dir, "verify.json")
+    referee::formats::manifest::Manifest::read(dir, "verify.json")
         .map(|_| ())
         .map_err(|e| e.to_string())
 }
@@ -165,7 +165,7 @@ fn reports_killed_at_any_point_or_written_at_once_are_never_mixed() {
             return;
         }
         is_one_run(&out).unwrap_or_else(|e| panic!("{round}: {e}"));
-        let manifest = referee::report::manifest::Manifest::read(&out, "verify.json").unwrap();
+        let manifest = referee::formats::manifest::Manifest::read(&out, "verify.json").unwrap();
         let rows = manifest.reports["verdicts.csv"].rows;
         assert!(
             rows == rows_of(300) || rows == rows_of(200),
@@ -184,7 +184,7 @@ fn reports_killed_at_any_point_or_written_at_once_are_never_mixed() {
     // Killed at random moments.
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     for round in 0..40 {
-        state = referee::hash::mix64(state);
+        state = referee::util::hash::mix64(state);
         let cases = if state.is_multiple_of(2) {
             &wins
         } else {

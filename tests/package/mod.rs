@@ -14,7 +14,8 @@ use crate::common::command::referee;
 use crate::common::scratch;
 use crate::common::tool;
 
-fn package(game: &str, rules: Option<&str>, out: &Path) {
+/// `referee package GAME [--rules RULES] --cases 12 --out OUT`, which must succeed.
+fn referee_package(game: &str, rules: Option<&str>, out: &Path) {
     let mut cmd = referee();
     cmd.args(["package", game, "--cases", "12", "--out"])
         .arg(out);
@@ -38,7 +39,7 @@ fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
 fn a_package_holds_valid_inputs_with_the_engines_answers() {
     let (_scratch, dir) = scratch::scratch("layout");
     let out = dir.join("pousseicfp98");
-    package("pousse", Some("icfp98"), &out);
+    referee_package("pousse", Some("icfp98"), &out);
     for part in [
         "problem.yaml",
         "statement/problem.en.tex",
@@ -137,7 +138,7 @@ fn every_case_is_the_generator_call_its_rule_names() {
             };
             let case = case.trim_matches('"');
             let command = format!("referee {}", command.trim_end_matches('"'));
-            let seed = referee::judge_system::package::cases::bapctools_seed("11", &command);
+            let seed = referee::package::cases::bapctools_seed("11", &command);
             let args: Vec<String> = command
                 .split_whitespace()
                 .skip(1)
@@ -303,9 +304,9 @@ fn packages_are_replaced_whole_and_other_directories_are_refused() {
     };
     let (_scratch, dir) = scratch::scratch("replace");
     let out = dir.join("littlesquares");
-    package("littlesquares", None, &out);
+    referee_package("littlesquares", None, &out);
     // A package referee wrote is replaced as a whole.
-    package("littlesquares", None, &out);
+    referee_package("littlesquares", None, &out);
     assert!(out.join("referee-files.txt").is_file());
     // A file referee did not write is never deleted unasked: the run is refused, naming it.
     std::fs::write(out.join("data/secret/mine.in"), "..\n..\n").unwrap();
@@ -356,7 +357,7 @@ fn packages_are_replaced_whole_and_other_directories_are_refused() {
 fn verify_checks_a_packages_invalid_inputs_and_outputs_under_its_rule_set() {
     let (_scratch, dir) = scratch::scratch("verify");
     let out = dir.join("pousseicfp98");
-    package("pousse", Some("icfp98"), &out);
+    referee_package("pousse", Some("icfp98"), &out);
     let data = out.join("data");
     for sub in ["invalid_input", "valid_output", "invalid_output"] {
         std::fs::create_dir_all(data.join(sub)).unwrap();

@@ -7,7 +7,7 @@ use super::*;
 fn programs_find_referee_or_say_how_to_install_it() {
     let (_scratch, dir) = scratch::scratch("build");
     let out = dir.join("somegame");
-    package("somegame", None, &out);
+    referee_package("somegame", None, &out);
     let binary = crate::common::command::referee_path().to_str().unwrap();
     let program = out.join("output_validator");
     let text = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).to_string();
@@ -144,7 +144,7 @@ fn programs_find_referee_or_say_how_to_install_it() {
 fn a_referee_that_never_answers_does_not_hang_the_build() {
     let (_scratch, dir) = scratch::scratch("hanging");
     let out = dir.join("pousse");
-    package("pousse", None, &out);
+    referee_package("pousse", None, &out);
     let tools = dir.join("tools");
     std::fs::create_dir_all(&tools).unwrap();
     script(&tools.join("referee"), "#!/bin/sh\nexec sleep 1000\n");

@@ -12,15 +12,15 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::answer::{compare, Verdict};
 use crate::audit::running::runner::{FromData, NoAnswer, Runner, TimeLimit};
 use crate::audit::settings::FormRule;
 use crate::audit::terms::Class;
 use crate::audit::terms::Kind;
-use crate::error::{JudgeError, RunError};
 use crate::game::{render, Case, Engine, Form};
-use crate::shard::Shard;
-use crate::walk::{display, find_cases, CaseFile};
+use crate::util::answer::{compare, Verdict};
+use crate::util::error::{JudgeError, RunError};
+use crate::util::shard::Shard;
+use crate::util::walk::{display, find_cases, CaseFile};
 
 /// The largest data file read (larger ones are skipped, and said).
 pub const LARGEST_INPUT: u64 = 64 << 20;
@@ -133,7 +133,7 @@ fn read_file<G: Auditable>(
     if let Some(why) = &file.error {
         return Err(LeftOut::NotRead(why.clone()));
     }
-    let opened = crate::guard::open_regular(&file.path)?;
+    let opened = crate::util::guard::open_regular(&file.path)?;
     let mut input = Vec::new();
     opened.take(LARGEST_INPUT + 1).read_to_end(&mut input)?;
     if input.len() as u64 > LARGEST_INPUT {
@@ -158,7 +158,7 @@ fn read_file<G: Auditable>(
 /// engine's output `engine`.
 fn answer_of(file: &CaseFile, len: u64, engine: &str, notes: &mut Vec<String>) -> String {
     let ans = file.path.with_extension("ans");
-    match crate::guard::open(&ans, &file.tree, crate::guard::answer_bound(len)) {
+    match crate::util::guard::open(&ans, &file.tree, crate::util::guard::answer_bound(len)) {
         Ok(Some(mut opened)) => {
             let mut text = String::new();
             if opened.file.read_to_string(&mut text).is_err() {

@@ -19,8 +19,8 @@ use crate::game::Generated;
 use crate::game::{
     case_for_programs, in_form, join_verdicts, Case, Constraints, Engine, Form, Game, Judged,
 };
-use crate::random::Rng;
-use crate::shard::Shard;
+use crate::util::random::Rng;
+use crate::util::shard::Shard;
 
 /// The cases of a many-case unit.
 pub const MANY_CASES: u64 = 1000;

@@ -16,12 +16,12 @@
 //! another one ended without fitting, the program fits no form tried: a program that never
 //! answers within `--time` is wrong, not unaudited.
 
-use crate::answer::escape;
 use crate::audit::running::runner::{NoAnswer, Runner};
 use crate::audit::terms::outcome::{answers_in_shape, exit_text, Tried};
 use crate::audit::terms::Auditable;
 use crate::audit::terms::Kind;
 use crate::game::{in_form, render, Engine, Form};
+use crate::util::answer::escape;
 use referee_sandbox::Ending;
 
 /// What the probe found.

@@ -11,7 +11,7 @@ use super::Entrant;
 use crate::audit::terms::layout::Layout;
 use crate::audit::terms::outcome::exit_text;
 use crate::audit::terms::Class;
-use crate::error::RunError;
+use crate::util::error::RunError;
 use referee_sandbox::{mebibytes, Ending, Limits, Program, Sandbox, Workspace};
 
 /// A language a submission may be written in: the extensions of its files, how to build it
@@ -140,7 +140,7 @@ pub fn from_package(
         let Some(class) = Class::parse(&folder) else {
             skipped.push(format!(
                 "{}: not a class Kattis knows ({})",
-                crate::walk::display(&class_dir),
+                crate::util::walk::display(&class_dir),
                 Class::ALL.map(Class::as_str).join(", ")
             ));
             continue;
@@ -157,7 +157,7 @@ pub fn from_package(
             if name != format!("{folder}/{file}") {
                 skipped.push(format!(
                     "{}: audited as {name} (a name of letters, digits, '.', '_' and '-')",
-                    crate::walk::display(&entry)
+                    crate::util::walk::display(&entry)
                 ));
             }
             let out = build.join(Layout::component(&name));
@@ -176,7 +176,7 @@ pub fn from_package(
         }
     }
     if entrants.is_empty() {
-        return Err(EntrantError::NoSubmission(crate::walk::display(&submissions)).into());
+        return Err(EntrantError::NoSubmission(crate::util::walk::display(&submissions)).into());
     }
     unique(entrants)
 }
@@ -494,7 +494,7 @@ pub enum BuildError {
         language: &'static str,
     },
     /// A source file that cannot be copied into the build's directory.
-    #[error("{}: cannot copy: {source}", crate::walk::display(file))]
+    #[error("{}: cannot copy: {source}", crate::util::walk::display(file))]
     Copy {
         /// The source file.
         file: PathBuf,
@@ -518,8 +518,8 @@ pub enum BuildError {
         "{} would be among its own files (what its command names, and a script's directory), \
          and it is, holds or lies in {}, which no program may read (the package, the data, the \
          reports): put the program in a directory of its own, apart from them",
-        crate::walk::display(own),
-        crate::walk::display(protected)
+        crate::util::walk::display(own),
+        crate::util::walk::display(protected)
     )]
     Protected {
         /// Its file or directory.

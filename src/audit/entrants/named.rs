@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::{BuildError, Entrant};
 use crate::audit::terms::Class;
-use crate::error::RunError;
+use crate::util::error::RunError;
 use referee_sandbox::{CommandError, Program};
 
 /// Whether `name` can name a program: letters, digits, `.`, `_`, `-` (and `/` inside, for a
@@ -81,7 +81,7 @@ pub(super) fn first_free(base: &str, taken: impl Fn(&str) -> bool) -> String {
 /// compared by real path (links and `..` resolved).
 pub fn apart_from(program: &Program, protected: &[PathBuf]) -> Result<(), BuildError> {
     for own in &program.own_files() {
-        let real = crate::report::write::real_path(own);
+        let real = crate::formats::write::real_path(own);
         if let Some(q) = protected
             .iter()
             .find(|q| real.starts_with(q) || q.starts_with(&real))
@@ -130,8 +130,8 @@ pub fn from_commands(specs: &[String]) -> Result<Vec<Entrant>, RunError> {
 /// (a class of [`Class::ALL`]) and `language` (a name, for the limits' advice). Errors name the
 /// file and the line ([`TableError`]).
 pub fn from_table(path: &Path) -> Result<Vec<Entrant>, RunError> {
-    let shown = crate::walk::display(path);
-    let file = crate::guard::open_regular(path).map_err(|e| RunError::io(path, e))?;
+    let shown = crate::util::walk::display(path);
+    let file = crate::util::guard::open_regular(path).map_err(|e| RunError::io(path, e))?;
     let mut reader = csv::ReaderBuilder::new()
         .flexible(false)
         .from_reader(std::io::Read::take(file, 16 << 20));
@@ -208,7 +208,7 @@ pub enum EntrantError {
     NoSubmission(String),
 }
 
-impl crate::error::RunRefusal for EntrantError {}
+impl crate::util::error::RunRefusal for EntrantError {}
 
 /// Why a `--programs` table cannot be read. Lines count from 1, the header being line 1.
 #[derive(Debug, thiserror::Error)]
@@ -250,7 +250,7 @@ pub enum TableError {
     },
 }
 
-impl crate::error::RunRefusal for TableError {}
+impl crate::util::error::RunRefusal for TableError {}
 
 /// What is wrong with a row of a `--programs` table.
 #[derive(Debug, thiserror::Error)]

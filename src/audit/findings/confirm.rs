@@ -1,11 +1,11 @@
 //! Whether the reference confirms the engine's expected output for an input: the one check a
 //! finding about an answer, and a strengthening case, must pass.
 
-use crate::answer::{compare, escape, Verdict};
 use crate::audit::findings::evidence::Confirmation;
 use crate::audit::terms::Auditable;
-use crate::error::JudgeError;
 use crate::game::{render, Engine};
+use crate::util::answer::{compare, escape, Verdict};
+use crate::util::error::JudgeError;
 
 /// What the reference says of the engine's output for `input`, on which the program wrote
 /// `program_output`, within `budget` (estimated steps); beyond the reference's budget or

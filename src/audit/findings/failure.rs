@@ -22,7 +22,7 @@ use crate::audit::cases::plan::{Prepared, UnitCase};
 use crate::audit::findings::evidence::Evidence;
 use crate::audit::terms::outcome::{difference, Tried};
 use crate::audit::terms::{Kind, Source};
-use crate::harness::findings::signature;
+use crate::harness::signatures::signature;
 use referee_sandbox::Ending;
 
 /// A failure at stage `S`.

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::audit::findings::failure::Finding;
 use crate::audit::terms::Kind;
-use crate::harness::findings::Findings;
+use crate::harness::signatures::Findings;
 
 /// One program's findings: one per signature (at most a maximum), the failing cases counted
 /// per kind.

@@ -31,7 +31,7 @@ use crate::audit::running::runner::Runner;
 use crate::audit::terms::outcome::{difference, Tried};
 use crate::audit::terms::Kind;
 use crate::game::{Case, Engine, Form};
-use crate::random::Rng;
+use crate::util::random::Rng;
 use referee_sandbox::past;
 use referee_sandbox::thread_cpu;
 

@@ -271,8 +271,8 @@ pub(super) fn plural(n: usize) -> &'static str {
 impl Advice {
     /// The limits to write into a package: the advised ones, the time limit at the rule's
     /// resolution.
-    pub fn to_write(&self) -> crate::judge_system::package::limits::Limits {
-        crate::judge_system::package::limits::Limits {
+    pub fn to_write(&self) -> crate::package::limits::Limits {
+        crate::package::limits::Limits {
             time: self.time_limit.map(|t| {
                 format!(
                     "{:.*}",

@@ -5,7 +5,7 @@
 
 use crate::audit::limits::{seconds, Advice, Measured, TimeRules};
 use crate::audit::terms::Class;
-use crate::report::html::{Cell, Table};
+use crate::formats::html::{Cell, Table};
 
 /// The picture's width in SVG units (it is drawn at the page's width).
 const WIDTH: f64 = 1000.0;

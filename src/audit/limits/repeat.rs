@@ -18,7 +18,7 @@ use crate::audit::limits::{self, Advice, Advising, FileRuns, Measured};
 use crate::audit::running::runner::{NoAnswer, Runner};
 use crate::audit::terms::Class;
 use crate::audit::terms::Kind;
-use crate::pool::each_of;
+use crate::util::pool::each_of;
 
 /// The cap of a run of a program expected to fail, as a multiple of the limit times
 /// `time_limit_to_tle`: enough to show a run stopped there failed beyond the margin.

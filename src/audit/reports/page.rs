@@ -11,7 +11,7 @@ use crate::audit::reports::audited::{AuditReport, ProgramRecord};
 use crate::audit::reports::report::{
     program_row, shown, LineStatus, ProgramLine, PROGRAMS_HEADER, SCORES_EXPLAINED,
 };
-use crate::report::html::{Cell, Page, PageRow, Table};
+use crate::formats::html::{Cell, Page, PageRow, Table};
 
 /// The page of `report`, whose reports are in `out`, its programs' lines `lines`.
 pub fn audit_page(

@@ -19,10 +19,10 @@ use crate::audit::settings::{FormRule, Settings};
 use crate::audit::terms::layout::Layout;
 use crate::audit::terms::Class;
 use crate::audit::terms::Kind;
+use crate::formats::as_text;
+use crate::formats::manifest::Manifest;
+use crate::formats::write::{Digest, Staging};
 use crate::game::RuleSet;
-use crate::report::as_text;
-use crate::report::manifest::Manifest;
-use crate::report::write::{Digest, Staging};
 use referee_sandbox::Confinement;
 
 /// The columns of `programs.csv`, one row per program in the order given.
@@ -635,7 +635,7 @@ pub fn none_ran(report: &AuditReport) -> Option<NoneRan> {
 #[error("{}", .0.join("; "))]
 pub struct NoneRan(pub Vec<String>);
 
-impl crate::error::RunRefusal for NoneRan {}
+impl crate::util::error::RunRefusal for NoneRan {}
 
 /// The properties of an audit run for CI outputs and the HTML report: the game, the programs,
 /// the seed (from `options`, the run's), the scores, the strengthening cases.
@@ -667,8 +667,8 @@ pub fn suite(
     report: &AuditReport,
     lines: &[ProgramLine],
     properties: &[(String, String)],
-) -> crate::report::ci::Suite {
-    use crate::report::ci::{Case, Ended, Suite};
+) -> crate::formats::ci::Suite {
+    use crate::formats::ci::{Case, Ended, Suite};
     let cases = report
         .programs
         .iter()
@@ -723,9 +723,9 @@ pub fn shown(
     number: usize,
     f: &FindingRecord,
     out: &std::path::Path,
-) -> crate::report::ci::ShownFinding {
+) -> crate::formats::ci::ShownFinding {
     let row = finding_row(report, program, number, f);
-    crate::report::ci::ShownFinding {
+    crate::formats::ci::ShownFinding {
         number,
         game: report.game.clone(),
         rules: report.rules.clone(),
@@ -740,11 +740,11 @@ pub fn shown(
         sides: vec![
             (
                 "the program's output".into(),
-                crate::answer::as_lines(&f.got),
+                crate::util::answer::as_lines(&f.got),
             ),
             (
                 "the engine's verdict".into(),
-                crate::answer::as_lines(&f.expected),
+                crate::util::answer::as_lines(&f.expected),
             ),
         ],
         facts: vec![
@@ -762,7 +762,7 @@ pub fn shown(
             ("how it was confirmed".into(), f.evidence.text()),
             (
                 "the program's standard error".into(),
-                crate::answer::as_lines(&f.stderr),
+                crate::util::answer::as_lines(&f.stderr),
             ),
         ],
         columns: FINDINGS_HEADER

@@ -8,13 +8,13 @@ use std::path::PathBuf;
 use crate::audit::reports::audited::AuditReport;
 use crate::audit::reports::report::{write_report, ReportFile, RunOptions};
 use crate::audit::settings::Settings;
-use crate::error::RunError;
+use crate::formats::manifest::Manifest;
+use crate::formats::write::Staging;
 use crate::game::RuleSet;
-use crate::judge_system::package::edit::PackageEdit;
-use crate::report::manifest::Manifest;
-use crate::report::write::Staging;
-use crate::shard::Shard;
-use crate::walk::CaseFile;
+use crate::package::edit::PackageEdit;
+use crate::util::error::RunError;
+use crate::util::shard::Shard;
+use crate::util::walk::CaseFile;
 
 /// A finished audit: the typed report and what its readers need beside it.
 pub struct Audited {
@@ -79,7 +79,7 @@ impl Sink for ReportDir {
             .collect();
         let manifest = Manifest::new(
             "audit",
-            crate::report::as_text::to_map(&self.options),
+            crate::formats::as_text::to_map(&self.options),
             &audited.found,
             self.shard.map(|s| (s, &judged[..])),
         );

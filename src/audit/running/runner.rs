@@ -453,7 +453,7 @@ impl<'a, G: Auditable> Runner<'a, G> {
 /// Whether `path` is, or is inside, one of `protected` (each resolved), once its links and
 /// `..` are resolved.
 fn is_protected(path: &Path, protected: &[PathBuf]) -> bool {
-    let path = crate::report::write::real_path(path);
+    let path = crate::formats::write::real_path(path);
     protected.iter().any(|q| path.starts_with(q))
 }
 
@@ -466,7 +466,7 @@ fn directories_of(paths: &[PathBuf], protected: &[PathBuf]) -> Vec<PathBuf> {
             || is_protected(dir, protected)
             || protected
                 .iter()
-                .any(|q| q.starts_with(crate::report::write::real_path(dir)))
+                .any(|q| q.starts_with(crate::formats::write::real_path(dir)))
     };
     let mut dirs: Vec<PathBuf> = paths
         .iter()

@@ -19,7 +19,7 @@ use crate::audit::settings::Settings;
 use crate::audit::stages::schedule::{run_cases, Lane};
 use crate::audit::terms::Class;
 use crate::game::Form;
-use crate::pool::each_of;
+use crate::util::pool::each_of;
 
 /// The probe: each program that can run, on the statement's examples.
 pub(in crate::audit) fn probe_stage<G: Auditable>(
@@ -193,7 +193,7 @@ pub(in crate::audit) fn cases_stage<G: Auditable>(
         .collect();
     let target = settings.cases.unwrap_or(FIRST_CASES);
     let total = settings.cases.unwrap_or(0) * lanes.len() as u64;
-    let bar = crate::pool::progress(total as usize, "auditing", "cases");
+    let bar = crate::util::pool::progress(total as usize, "auditing", "cases");
     let started = Instant::now();
     let (tallies, dropped) = if lanes.is_empty() {
         (Vec::new(), 0)

@@ -3,7 +3,6 @@
 use super::{Stage, Subject};
 use crate::audit::terms::Auditable;
 
-use crate::answer::escape;
 use crate::audit::findings::failure::Finding;
 use crate::audit::reports::audited::{Examined, FindingRecord, ProgramRecord, Reached};
 use crate::audit::reports::report::ReportFile;
@@ -11,6 +10,7 @@ use crate::audit::running::runner::Runner;
 use crate::audit::terms::layout::Layout;
 use crate::audit::terms::outcome::exit_text;
 use crate::game::Form;
+use crate::util::answer::escape;
 
 /// A program whose stages are done, with its record.
 pub(in crate::audit) struct Recorded<'e, G: Auditable> {
@@ -119,7 +119,7 @@ pub(in crate::audit) fn finding_record<G: Auditable>(
     let settled = &finding.stage;
     let stem = settled
         .source
-        .stem(G::NAME, &crate::detect::file_suffix(rules));
+        .stem(G::NAME, &crate::games::detect::file_suffix(rules));
     let run = &finding.tried.run;
     let parts = [
         settled.input.clone(),

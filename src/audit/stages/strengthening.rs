@@ -20,9 +20,9 @@ use crate::audit::strengthen::{
 };
 use crate::audit::terms::layout::Layout;
 use crate::audit::terms::outcome::Tried;
-use crate::error::RunError;
-use crate::judge_system::package::edit::PackageEdit;
-use crate::pool::each_of;
+use crate::package::edit::PackageEdit;
+use crate::util::error::RunError;
+use crate::util::pool::each_of;
 
 /// What the strengthening stage chose.
 pub(in crate::audit) struct Strengthened {
@@ -113,7 +113,7 @@ fn added_to_package(
         .map(|t| t.candidate.expected.as_str())
         .collect();
     Ok(
-        crate::judge_system::package::add::add_to_package(edit, &inputs, &answers)?
+        crate::package::add::add_to_package(edit, &inputs, &answers)?
             .into_iter()
             .map(Some)
             .collect(),

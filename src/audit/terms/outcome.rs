@@ -2,10 +2,10 @@
 //! failure, which cases of a multi-case run it got wrong, and how its output differs (the
 //! signatures' text).
 
-use crate::answer::{compare, escape, Verdict};
 use crate::audit::terms::Auditable;
 use crate::audit::terms::Kind;
 use crate::game::{render, Engine, Judged};
+use crate::util::answer::{compare, escape, Verdict};
 use referee_sandbox::{Ending, Run};
 
 /// One run's outcome against the engine's expected output.

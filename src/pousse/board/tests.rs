@@ -181,8 +181,8 @@ fn straights_in_every_counter_word() {
 /// palette of three lines per edge makes straights common), in both orientations.
 #[test]
 fn statuses_follow_random_games() {
-    use crate::random::Entropy;
-    let mut rng = crate::random::Rng::new(7);
+    use crate::util::random::Entropy;
+    let mut rng = crate::util::random::Rng::new(7);
     let mut seen = [0u32; 3];
     for n in [1, 2, 3, 5, 8, 9, 16, 17, 70] {
         for game in 0..6 {

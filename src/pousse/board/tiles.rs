@@ -1,7 +1,7 @@
 //! The tiles of a plane: the hash keys of their contents, and how a line lies in them (its
 //! *lanes*, see the [board's indexing](super)).
 
-use crate::hash::mix64;
+use crate::util::hash::mix64;
 
 /// The hash contribution of tile `tile` of the X plane holding `bits`.
 #[inline]

@@ -5,7 +5,7 @@ use super::moves::{moves, steered};
 use super::styles::Style;
 use crate::pousse::steered::{random_move, LONG_GAME_MOVES};
 use crate::pousse::{Edge, Match, Move, Reason, Rules};
-use crate::random::{pick, Entropy};
+use crate::util::random::{pick, Entropy};
 
 /// The kinds of extreme games, with their shares in permille of the extremes. The costly ones
 /// come rarely: a long game costs a judge as much as a thousand ordinary ones (at the largest

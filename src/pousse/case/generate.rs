@@ -6,7 +6,7 @@ use super::styles::Style;
 use super::PousseCase;
 use crate::pousse::steered::random_move;
 use crate::pousse::{Move, Rules, CONTEST_MAX_N};
-use crate::random::{pick, Entropy};
+use crate::util::random::{pick, Entropy};
 
 /// The settings of the generator; `None` leaves a choice random.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

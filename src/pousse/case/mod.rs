@@ -16,11 +16,11 @@ pub use smallest::{SMALLEST_MOVES, SMALLEST_PER_SIZE};
 pub use styles::Style;
 
 use super::{Edge, Move, Pousse, Rules, MAX_N};
-use crate::corrupt::{change_byte, edit_line, insert_line};
-use crate::error::JudgeError;
+use crate::game::corrupt::{change_byte, edit_line, insert_line};
+use crate::game::knobs::{Knob, KnobError, Knobs, MOST_UNITS};
 use crate::game::{Case, Constraints};
-use crate::knobs::{Knob, KnobError, Knobs, MOST_UNITS};
-use crate::random::{pick, Entropy};
+use crate::util::error::JudgeError;
+use crate::util::random::{pick, Entropy};
 
 pub use super::steered::LONG_GAME_MOVES;
 

@@ -3,7 +3,7 @@
 use super::styles::Style;
 use crate::pousse::steered::{random_move, Steered};
 use crate::pousse::{Board, BoardRepr, Edge, Match, Move, Rules, SmallBoard};
-use crate::random::{pick, Entropy};
+use crate::util::random::{pick, Entropy};
 
 /// The largest board of the extremes beyond the contest's limit (the engine judges up to
 /// [`MAX_N`](crate::pousse::MAX_N); larger extremes would only cost time).

@@ -1,7 +1,7 @@
 //! The kinds of random games, and how often each comes.
 
 use crate::game::EXTREME_PERCENT;
-use crate::random::Entropy;
+use crate::util::random::Entropy;
 
 /// The kinds of random games, each steered towards a corner of the rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

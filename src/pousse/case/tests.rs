@@ -1,6 +1,6 @@
 use super::*;
 use crate::pousse::Match;
-use crate::random::Rng;
+use crate::util::random::Rng;
 
 #[test]
 fn undecided_games_never_end() {
