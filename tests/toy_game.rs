@@ -567,6 +567,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
             rules: referee::audit::limits::TimeRules::defaults("2025-09"),
             set_memory_mib: None,
         },
+        interrupt: referee_sandbox::Interrupt::new(),
     };
     // A process of the caller's own (as another test's `referee` is) outlives the in-process
     // audit: only what escaped the audited programs is swept.

@@ -104,9 +104,9 @@ pub fn check(options: &Options) -> Check {
                     bearing: Bearing::Less,
                 });
                 advice.push(
-                    "for the kernel's accounting (more than one process a run), run referee as \
-                     root, or in a cgroup v2 subtree delegated to you: systemd-run --user \
-                     --scope -p Delegate=yes referee ..., or --cgroup DIR"
+                    "for the kernel's accounting (more than one process a run), run as root, or \
+                     in a cgroup v2 subtree delegated to you (systemd-run --user --scope -p \
+                     Delegate=yes COMMAND), or give the sandbox a cgroup directory you may write"
                         .to_string(),
                 );
             }
@@ -197,8 +197,8 @@ fn namespaces(host: &Host, advice: &mut Vec<String>) -> Vec<Fact> {
         });
         if blocks {
             advice.push(
-                "Ubuntu restricts unprivileged user namespaces: an AppArmor profile for referee \
-                 and referee-keeper that allows `userns,`, or sysctl \
+                "Ubuntu restricts unprivileged user namespaces: an AppArmor profile for this \
+                 program and its keeper that allows `userns,`, or sysctl \
                  kernel.apparmor_restrict_unprivileged_userns=0, or run as root"
                     .to_string(),
             );

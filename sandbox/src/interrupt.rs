@@ -1,6 +1,6 @@
-//! Ending every run at once: an interruption (a signal to the auditing process) kills every
-//! run in progress and refuses new ones ([`interrupt`]), and what an unconfined program left
-//! behind is ended when its caller is done ([`Reaper`]).
+//! Ending every run at once: an interruption (a signal to the caller) kills every run in
+//! progress and refuses new ones ([`Interrupt`]), and what an unconfined program left behind is
+//! ended when its caller is done ([`Reaper`]).
 //!
 //! Every run in progress registers what ends it: a confined run its init (whose death ends
 //! every process of the run's PID namespace), by a process descriptor; an unconfined run its
@@ -11,12 +11,13 @@ use std::io;
 use std::os::fd::{AsFd, OwnedFd};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rustix::process::{Pid, Signal};
 
 /// What ends a run.
+#[derive(Debug)]
 enum Target {
     /// A process group.
     Group(i32),
@@ -35,34 +36,98 @@ impl Target {
     }
 }
 
-/// What ends each run in progress, by registration.
-static RUNS: Mutex<BTreeMap<u64, Target>> = Mutex::new(BTreeMap::new());
+/// One caller's way to end its runs at once: every run of a [`crate::Program`] holding it is
+/// registered while it lives, [`Interrupt::interrupt`] kills them all and refuses new ones.
+/// Clones share one state; a program made without one gets its own, which nothing interrupts
+/// but [`Interrupt::interrupt`] on the program's [`crate::Program::interrupt`].
+#[derive(Debug, Clone, Default)]
+pub struct Interrupt(Arc<Shared>);
 
-/// Registrations made so far.
-static REGISTERED: AtomicU64 = AtomicU64::new(0);
-
-/// Set once interrupted: no run starts after, and the runs in progress are cut.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// The signal that interrupted (0: none).
-static SIGNALLED: AtomicI32 = AtomicI32::new(0);
-
-/// Whether the runs were interrupted ([`interrupt`]).
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
+#[derive(Debug, Default)]
+struct Shared {
+    /// What ends each run in progress, by registration.
+    runs: Mutex<BTreeMap<u64, Target>>,
+    /// Registrations made so far.
+    registered: AtomicU64,
+    /// Set once interrupted: no run starts after, and the runs in progress are cut.
+    interrupted: AtomicBool,
+    /// The signal that interrupted (0: none).
+    signalled: AtomicI32,
 }
 
-/// Whether no more runs are taken: interrupted, or `deadline` has passed.
-pub fn past(deadline: Option<Instant>) -> bool {
-    interrupted() || deadline.is_some_and(|d| Instant::now() >= d)
-}
+impl Interrupt {
+    /// A state no run has yet.
+    pub fn new() -> Interrupt {
+        Interrupt::default()
+    }
 
-/// Ends every run in progress and refuses new ones.
-pub fn interrupt() {
-    INTERRUPTED.store(true, Ordering::SeqCst);
-    let runs = RUNS.lock().unwrap_or_else(|e| e.into_inner());
-    for target in runs.values() {
-        target.kill();
+    /// Whether the runs were interrupted.
+    pub fn interrupted(&self) -> bool {
+        self.0.interrupted.load(Ordering::SeqCst)
+    }
+
+    /// Whether no more runs are taken: interrupted, or `deadline` has passed.
+    pub fn past(&self, deadline: Option<Instant>) -> bool {
+        self.interrupted() || deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Ends every run in progress and refuses new ones.
+    pub fn interrupt(&self) {
+        self.0.interrupted.store(true, Ordering::SeqCst);
+        let runs = self.0.runs.lock().unwrap_or_else(|e| e.into_inner());
+        for target in runs.values() {
+            target.kill();
+        }
+    }
+
+    /// The signal that interrupted the runs ([`Interrupt::on_signals`]), if one did.
+    pub fn signal(&self) -> Option<i32> {
+        Some(self.0.signalled.load(Ordering::SeqCst)).filter(|&s| s != 0)
+    }
+
+    /// Listens for SIGINT, SIGTERM and SIGHUP while the returned handle lives: the first one
+    /// interrupts (every run killed, no run started after; the caller then writes what it found
+    /// and returns); a second one ends the process at once.
+    pub fn on_signals(&self) -> io::Result<signal_hook::iterator::Handle> {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+        let handle = signals.handle();
+        let interrupt = self.clone();
+        std::thread::spawn(move || {
+            for signal in signals.forever() {
+                if interrupt.0.signalled.swap(signal, Ordering::SeqCst) != 0 {
+                    interrupt.interrupt();
+                    std::process::exit(128 + signal);
+                }
+                interrupt.interrupt();
+            }
+        });
+        Ok(handle)
+    }
+
+    /// Registers process group `group` while the registration lives.
+    pub(crate) fn register_group(&self, group: i32) -> Registered {
+        self.register(Target::Group(group))
+    }
+
+    /// Registers the process of descriptor `pidfd` (a copy of it) while the registration lives.
+    pub(crate) fn register_process(&self, pidfd: &impl AsFd) -> io::Result<Registered> {
+        Ok(self.register(Target::Process(pidfd.as_fd().try_clone_to_owned()?)))
+    }
+
+    /// Registers `target`; an interruption that came before it was registered did not see it,
+    /// so it is killed at once then.
+    fn register(&self, target: Target) -> Registered {
+        let id = self.0.registered.fetch_add(1, Ordering::Relaxed);
+        let mut runs = self.0.runs.lock().unwrap_or_else(|e| e.into_inner());
+        if self.interrupted() {
+            target.kill();
+        }
+        runs.insert(id, target);
+        Registered {
+            interrupt: self.clone(),
+            id,
+        }
     }
 }
 
@@ -73,65 +138,21 @@ pub(crate) fn kill_group(group: i32) {
     }
 }
 
-/// What ends a run, registered while it lives.
-pub(crate) struct Registered(u64);
-
-impl Registered {
-    /// Registers process group `group`.
-    pub(crate) fn group(group: i32) -> Registered {
-        Registered::new(Target::Group(group))
-    }
-
-    /// Registers the process of descriptor `pidfd` (a copy of it).
-    pub(crate) fn process(pidfd: &impl AsFd) -> io::Result<Registered> {
-        Ok(Registered::new(Target::Process(
-            pidfd.as_fd().try_clone_to_owned()?,
-        )))
-    }
-
-    /// Registers `target`; an interruption that came before it was registered did not see it,
-    /// so it is killed at once then.
-    fn new(target: Target) -> Registered {
-        let id = REGISTERED.fetch_add(1, Ordering::Relaxed);
-        let mut runs = RUNS.lock().unwrap_or_else(|e| e.into_inner());
-        if interrupted() {
-            target.kill();
-        }
-        runs.insert(id, target);
-        Registered(id)
-    }
+/// What ends a run, registered with its [`Interrupt`] while it lives.
+pub(crate) struct Registered {
+    interrupt: Interrupt,
+    id: u64,
 }
 
 impl Drop for Registered {
     fn drop(&mut self) {
-        RUNS.lock()
+        self.interrupt
+            .0
+            .runs
+            .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .remove(&self.0);
+            .remove(&self.id);
     }
-}
-
-/// The signal that interrupted the runs, if one did.
-pub fn interrupted_by() -> Option<i32> {
-    Some(SIGNALLED.load(Ordering::SeqCst)).filter(|&s| s != 0)
-}
-
-/// Listens for SIGINT, SIGTERM and SIGHUP while the returned handle lives: the first one
-/// [`interrupt`]s (every run killed, no run started after; the caller then writes what it
-/// found and returns); a second one ends the process at once.
-pub fn interrupt_on_signals() -> io::Result<signal_hook::iterator::Handle> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
-    let handle = signals.handle();
-    std::thread::spawn(move || {
-        for signal in signals.forever() {
-            if SIGNALLED.swap(signal, Ordering::SeqCst) != 0 {
-                interrupt();
-                std::process::exit(128 + signal);
-            }
-            interrupt();
-        }
-    });
-    Ok(handle)
 }
 
 /// While it lives, this process is the subreaper of its descendants (Linux): an unconfined

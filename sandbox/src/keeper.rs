@@ -463,7 +463,7 @@ impl Keeper {
                 "of another build than this program: build and install them together (cargo \
                  build, cargo install)",
             )),
-            Ok(_) => Err(refused("not a keeper program of referee's")),
+            Ok(_) => Err(refused("not the keeper program of this sandbox")),
             Err(e) => Err(refused(&e.to_string())),
         }
     }
@@ -605,7 +605,7 @@ pub fn main() -> ! {
         },
         _ => {
             eprintln!(
-                "{KEEPER}: the process that starts the confined runs of referee's sandbox; \
+                "{KEEPER}: the process that starts the confined runs of the referee-sandbox crate; \
                  not for running by hand"
             );
             2

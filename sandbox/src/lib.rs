@@ -49,7 +49,7 @@ mod start;
 mod watch;
 
 pub use check::{check, Bearing, Check, Fact};
-pub use interrupt::{interrupt, interrupt_on_signals, interrupted, interrupted_by, past, Reaper};
+pub use interrupt::{Interrupt, Reaper};
 pub use limits::{wall_cap, Ending, Limits, PADDING_VARIABLE, WALL_FACTOR};
 pub use run::{mebibytes, CommandError, Kept, Program, Run};
 pub use sandbox::{

@@ -31,7 +31,7 @@ use rustix::process::{Pid, Signal};
 
 use crate::cgroup::RunGroups;
 use crate::child::Record;
-use crate::interrupt::{kill_group, past, Registered};
+use crate::interrupt::{kill_group, Interrupt};
 use crate::limits::{Ending, Limits, PADDING_VARIABLE};
 use crate::sandbox::{self, copy_tree, Jail, Sandbox, Workspace};
 use crate::seccomp::Watching;
@@ -337,6 +337,8 @@ pub struct Program {
     /// The words as given (shown in reports and reproducing commands).
     shown: Vec<String>,
     jail: Option<Arc<Jail>>,
+    /// What ends its runs at once ([`Program::interrupt`]).
+    interrupt: Interrupt,
 }
 
 /// Whether word `i` of a command names one of the program's files: an existing path, and for
@@ -378,6 +380,7 @@ impl Program {
             shown: argv.clone(),
             argv,
             jail: None,
+            interrupt: Interrupt::new(),
         }
     }
 
@@ -416,6 +419,7 @@ impl Program {
             argv,
             shown: self.shown.clone(),
             jail: Some(Arc::new(Jail::new(sandbox, reads, Workspace::Scratch))),
+            interrupt: sandbox.interrupt().clone(),
         })
     }
 
@@ -460,7 +464,19 @@ impl Program {
             argv,
             shown,
             jail: Some(Arc::new(Jail::new(sandbox, reads, workspace))),
+            interrupt: sandbox.interrupt().clone(),
         }
+    }
+
+    /// This program, its runs ended by `interrupt` (a confined program's is its sandbox's).
+    pub fn ended_by(mut self, interrupt: &Interrupt) -> Program {
+        self.interrupt = interrupt.clone();
+        self
+    }
+
+    /// What ends this program's runs at once, and refuses new ones.
+    pub fn interrupt(&self) -> &Interrupt {
+        &self.interrupt
     }
 
     /// The command line as given, quoted back for a shell (for reproducing commands).
@@ -480,7 +496,7 @@ impl Program {
     }
 
     /// Runs the program on `input` within `limits`, cut at `deadline` if it is still running
-    /// then ([`Ending::Cut`]; also after [`crate::interrupt()`]). An error means it could not be
+    /// then ([`Ending::Cut`]; also once its [`Program::interrupt`] is interrupted). An error means it could not be
     /// started (not found, not executable, not confined).
     pub fn run(&self, input: &[u8], limits: &Limits, deadline: Option<Instant>) -> io::Result<Run> {
         self.run_as(input, limits, deadline, Watching::Forbidden)
@@ -507,7 +523,7 @@ impl Program {
         watching: Watching,
     ) -> io::Result<Run> {
         let started = Instant::now();
-        if past(deadline) {
+        if self.interrupt.past(deadline) {
             return Ok(Run::cut());
         }
         match &self.jail {
@@ -588,7 +604,7 @@ impl Program {
         } = Plumbing::new()?;
         let groups = sandbox.groups(limits.memory)?;
         let init = sandbox.start(steps, theirs, groups.as_ref(), &channel)?;
-        let _registered = Registered::process(&init.pidfd)?;
+        let _registered = self.interrupt.register_process(&init.pidfd)?;
         let (kept, listener) =
             match descriptors(jail.workspace(), &channel, &init, &report, groups.as_ref()) {
                 Ok(received) => received,
@@ -610,7 +626,7 @@ impl Program {
             Some(&report),
             meter,
             started,
-            deadline,
+            (deadline, &self.interrupt),
         )
         .and_then(|w| w.run(Some(jail)))
         .map(|w| with_records(w, &report));
@@ -652,7 +668,7 @@ impl Program {
         Self::padded(&mut command, limits);
         let mut child = command.spawn()?;
         let group = Pid::from_child(&child).as_raw_nonzero().get();
-        let _registered = Registered::group(group);
+        let _registered = self.interrupt.register_group(group);
         let pidfd = rustix::process::pidfd_open(
             Pid::from_child(&child),
             rustix::process::PidfdFlags::empty(),
@@ -666,7 +682,7 @@ impl Program {
             None,
             Meter::Group(group),
             started,
-            deadline,
+            (deadline, &self.interrupt),
         )
         .and_then(|w| w.run(None));
         // However the run went, nothing of the program's process group survives it.

@@ -17,6 +17,7 @@ use landlock::{Access, AccessFs, AccessNet, BitFlags, Scope, ABI};
 use crate::cgroup::{v1, v2, Cgroups, RunGroups};
 use crate::child::{Op, Rules, Steps};
 use crate::host::Host;
+use crate::interrupt::Interrupt;
 use crate::keeper::{self, Keeper};
 use crate::seccomp::{self, Memory, Policy, Processes, Watching};
 use crate::start::{self, cstring, RunEnds, StartError, Started};
@@ -132,8 +133,8 @@ impl Accounting {
                  memory and memfds included"
             }
             Accounting::Processes => {
-                "processes: one process a run; for more, give referee a cgroup \
-                 (docs/security.md). Its CPU time (every thread) and its resident memory, swap \
+                "processes: one process a run; for more, give the caller a cgroup (root, or a \
+                 delegated cgroup v2 subtree). Its CPU time (every thread) and its resident memory, swap \
                  and page tables from /proc, its address space bounded, the calls that make \
                  memory no count shows forbidden (memfd_create, System V shared memory and \
                  message queues, vmsplice, huge pages, socket pairs)"
@@ -226,11 +227,13 @@ impl Drop for Starter {
 /// How a sandbox is made.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// Paths every program reads besides its own (`--allow-read`).
+    /// Paths every program reads besides its own.
     pub allow_read: Vec<PathBuf>,
     /// A cgroup v2 directory this user may manage (a delegated subtree), under which the runs'
-    /// groups are made (`--cgroup`); by default, this process's own group.
+    /// groups are made; by default, this process's own group.
     pub cgroup: Option<PathBuf>,
+    /// What ends every run of the sandbox's programs at once (a new one by default).
+    pub interrupt: Interrupt,
 }
 
 /// The confinement of a sandbox's programs: the mechanisms found, what every program reads,
@@ -256,6 +259,8 @@ pub struct Sandbox {
     no_cgroup: Option<String>,
     /// Landlock's ABI, the second wall (0: the kernel has none).
     landlock: i32,
+    /// What ends every run of its programs at once.
+    interrupt: Interrupt,
     /// Whether the runs have a procfs of their own (the probe's run says).
     procfs: AtomicBool,
     /// Directories made in `runs` so far.
@@ -314,7 +319,7 @@ impl Confinement {
                 )
             }
             Confinement::Unconfined => {
-                "unconfined (--unconfined): programs run with the auditor's rights".to_string()
+                "unconfined: programs run with the caller's rights".to_string()
             }
         }
     }
@@ -326,7 +331,7 @@ impl Sandbox {
     pub fn probe(allow_read: &[PathBuf]) -> Result<Arc<Sandbox>, SandboxError> {
         Sandbox::new(&Options {
             allow_read: allow_read.to_vec(),
-            cgroup: None,
+            ..Options::default()
         })
     }
 
@@ -403,6 +408,7 @@ impl Sandbox {
             staged: Mutex::new(BTreeMap::new()),
             by_keeper: keeper.is_some(),
             starter,
+            interrupt: options.interrupt.clone(),
         });
         if as_nobody {
             sandbox.reachable(sandbox.runs.path())?;
@@ -550,6 +556,11 @@ impl Sandbox {
             Some(Cgroups::V2(c)) => Some(c.subtree()),
             _ => None,
         }
+    }
+
+    /// What ends every run of its programs at once ([`Options::interrupt`]).
+    pub fn interrupt(&self) -> &Interrupt {
+        &self.interrupt
     }
 
     /// Whether programs run as [`NOBODY`].
@@ -782,22 +793,22 @@ fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
 /// Why the sandbox cannot confine programs here, or cannot reach a directory.
 #[derive(Debug, thiserror::Error)]
 pub enum SandboxError {
-    /// An `--allow-read` path that cannot be made absolute.
-    #[error("--allow-read {}: {source}", path.display())]
+    /// A path every program reads ([`Options::allow_read`]) that cannot be made absolute.
+    #[error("a path every program reads, {}: {source}", path.display())]
     AllowRead {
         /// The path.
         path: PathBuf,
         /// Why.
         source: io::Error,
     },
-    /// An `--allow-read` path that does not exist.
-    #[error("--allow-read {}: no such file", path.display())]
+    /// A path every program reads ([`Options::allow_read`]) that does not exist.
+    #[error("a path every program reads, {}: no such file", path.display())]
     NoSuchFile {
         /// The path.
         path: PathBuf,
     },
     /// The control group asked for cannot hold the runs.
-    #[error("--cgroup {}: {reason}", dir.display())]
+    #[error("the cgroup {}: {reason}", dir.display())]
     Cgroup {
         /// The directory.
         dir: PathBuf,

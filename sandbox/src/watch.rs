@@ -15,7 +15,7 @@ use rustix::event::{poll, PollFd, PollFlags, Timespec};
 
 use crate::cgroup::RunGroups;
 use crate::child::Record;
-use crate::interrupt::{kill_group, past};
+use crate::interrupt::{kill_group, Interrupt};
 use crate::limits::{wall_cap, Ending, Limits};
 use crate::proc::{self, thread_waited, Usage};
 use crate::sandbox::Jail;
@@ -224,6 +224,8 @@ pub(crate) struct Watch<'a> {
     started: Instant,
     /// The caller's deadline.
     cut_at: Option<Instant>,
+    /// What cuts the run before it (the program's [`Interrupt`]).
+    interrupt: &'a Interrupt,
     exited_at: Option<Instant>,
     usage: Usage,
     peak: u64,
@@ -254,7 +256,7 @@ impl<'a> Watch<'a> {
         report: Option<&'a OwnedFd>,
         meter: Meter<'a>,
         started: Instant,
-        cut_at: Option<Instant>,
+        (cut_at, interrupt): (Option<Instant>, &'a Interrupt),
     ) -> io::Result<Watch<'a>> {
         let stdin = pipes.stdin.filter(|_| !input.is_empty());
         let stdout = pipes.stdout;
@@ -287,6 +289,7 @@ impl<'a> Watch<'a> {
             meter,
             started,
             cut_at,
+            interrupt,
             exited_at: None,
             usage: Usage::default(),
             peak: 0,
@@ -379,7 +382,7 @@ impl<'a> Watch<'a> {
     /// The ending the limits give the run now, if any: cut by the caller, over its memory,
     /// over its CPU time, or over its wall-clock cap (the run's usage read when due).
     fn limit_reached(&mut self, now: Instant) -> Option<Ending> {
-        if past(self.cut_at) {
+        if self.interrupt.past(self.cut_at) {
             return Some(Ending::Cut);
         }
         if now < self.next_sample || self.record.is_some() {

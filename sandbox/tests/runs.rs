@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use referee_sandbox::{Ending, Limits, Program, Refusal, Sandbox};
+use referee_sandbox::{Ending, Interrupt, Limits, Options, Program, Refusal, Sandbox};
 fn limits(cpu_ms: u64) -> Limits {
     Limits {
         cpu: Duration::from_millis(cpu_ms),
@@ -199,6 +199,50 @@ fn a_deadline_cuts_a_run_without_blaming_the_program() {
         let run = program.run(b"", &limits(1000), Some(far)).unwrap();
         assert_eq!(run.ending, Ending::WallCap, "{run:?}");
     }
+}
+
+#[test]
+fn an_interrupt_ends_the_runs_holding_it_and_no_others() {
+    let interrupt = Interrupt::new();
+    let held = Sandbox::new(&Options {
+        interrupt: interrupt.clone(),
+        ..Options::default()
+    })
+    .unwrap();
+    let other = sandbox();
+    let sleeper = sh("exec sleep 30");
+    let runs = [
+        sleeper.clone().ended_by(&interrupt),
+        sleeper.confined(&held).unwrap(),
+        // `exec`: where no control group counts a run, it is one process.
+        sh("exec sleep 1").confined(&other).unwrap(),
+        sh("exec sleep 1"),
+    ];
+    let ended: Vec<_> = std::thread::scope(|scope| {
+        let running: Vec<_> = runs
+            .iter()
+            .map(|program| scope.spawn(|| program.run(b"", &limits(20_000), None).unwrap()))
+            .collect();
+        std::thread::sleep(Duration::from_millis(300));
+        interrupt.interrupt();
+        running.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    // The two holding it are ended (a sleep of 30 s would have exited): the confined one cut,
+    // the unconfined one's process group killed.
+    assert_eq!(ended[1].ending, Ending::Cut, "{:?}", ended[1]);
+    assert!(
+        matches!(ended[0].ending, Ending::Cut | Ending::Signalled(9)),
+        "{:?}",
+        ended[0]
+    );
+    // ... the others, confined or not, run to their end: no state is shared between callers.
+    for run in &ended[2..] {
+        assert_eq!(run.ending, Ending::Exited(0), "{run:?}");
+    }
+    // And a run started after it is not started at all.
+    let late = runs[0].run(b"", &limits(20_000), None).unwrap();
+    assert_eq!((late.ending, interrupt.interrupted()), (Ending::Cut, true));
+    assert!(!runs[2].interrupt().interrupted());
 }
 
 #[test]

@@ -18,7 +18,7 @@ use crate::audit::running::runner::TimeLimit;
 use crate::game::{Form, RuleSet};
 use crate::package::edit::PackageEdit;
 use crate::util::error::RunError;
-use referee_sandbox::{interrupted, Reaper};
+use referee_sandbox::Reaper;
 
 /// How long each stage took, in order.
 struct Phases {
@@ -53,7 +53,7 @@ pub fn audit<G: Auditable>(
     mut edit: Option<PackageEdit>,
 ) -> Result<Audited, RunError> {
     let _reaper = Reaper::adopt();
-    let deadlines = Deadlines::new(settings.time, settings.jobs);
+    let deadlines = Deadlines::new(settings.time, settings.jobs, settings.interrupt.clone());
     if let Some(dir) = &settings.save_runs {
         std::fs::create_dir_all(dir).map_err(|e| RunError::io(dir, e))?;
     }
@@ -115,7 +115,7 @@ pub fn audit<G: Auditable>(
             elapsed: deadlines.started.elapsed(),
             budget: examined.budget,
         },
-        interrupted: interrupted(),
+        interrupted: settings.interrupt.interrupted(),
         limits,
     };
     Ok(Audited {

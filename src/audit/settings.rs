@@ -71,6 +71,8 @@ pub struct Settings<O> {
     pub confinement: Confinement,
     /// The repeated runs of the limits' advice (`--repeat`), and the package's rules.
     pub advising: Advising,
+    /// What ends every run of the audit at once, and stops it taking more.
+    pub interrupt: referee_sandbox::Interrupt,
 }
 
 impl<O> Settings<O> {

@@ -2,7 +2,7 @@
 //! are candidate data cases ([`candidates`]); a candidate is kept only when no program that
 //! must be accepted fails it ([`screen`], [`ProgramRecord::must_pass`]); then greedy set cover
 //! picks the fewest that reject every wrong program the data accepts ([`cover`],
-//! [`ProgramRecord::to_reject`]); the data's scores before and after ([`scores_of`]).
+//! [`ProgramRecord::to_reject`]); the data's scores before and after ([`crate::audit::reports::audited::scores_of`]).
 //!
 //! [`screen`] and [`cover`] work on [`Trial`]s: each candidate with how each program did on
 //! it, by the program's name.

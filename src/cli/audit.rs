@@ -12,6 +12,11 @@ use crate::util::error::RunError;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct AuditArgs {
+    /// What ends every run of the audit at once (on a signal: [`Interrupt::on_signals`]).
+    ///
+    /// [`Interrupt::on_signals`]: referee_sandbox::Interrupt::on_signals
+    #[arg(skip)]
+    pub(super) interrupt: referee_sandbox::Interrupt,
     /// The game the program judges.
     pub(super) game: GameName,
     /// The program and its arguments, split into words as a shell would (quotes honoured) and
@@ -362,6 +367,7 @@ impl AuditArgs {
         referee_sandbox::Sandbox::new(&referee_sandbox::Options {
             allow_read: self.allow_read.clone(),
             cgroup: self.cgroup.clone(),
+            interrupt: self.interrupt.clone(),
         })
         .map(Some)
         .map_err(|e| crate::cli::refused::NoSandbox(e).into())
@@ -415,6 +421,7 @@ impl AuditArgs {
             package: self.package.clone(),
             confinement,
             advising: self.advising()?,
+            interrupt: self.interrupt.clone(),
         })
     }
 
@@ -457,8 +464,15 @@ impl AuditArgs {
                 sandbox,
                 cpu: limit_seconds("--compile-time", self.compile_time)?,
                 memory: self.memory()?,
+                interrupt: &self.interrupt,
             };
             all.extend(entrants::from_package(package, &dir, notes, &builder)?);
+        }
+        // Every run of every program, confined or not, ends with the audit's interruption.
+        for entrant in &mut all {
+            if let Ok(program) = &mut entrant.program {
+                *program = program.clone().ended_by(&self.interrupt);
+            }
         }
         entrants::unique(all)
     }
@@ -475,7 +489,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     let confinement = sandbox
         .as_ref()
         .map_or(Confinement::Unconfined, |s| s.confinement());
-    let listening = referee_sandbox::interrupt_on_signals().map_err(RunError::Signals)?;
+    let listening = args.interrupt.on_signals().map_err(RunError::Signals)?;
     let mut notes = Vec::new();
     let entrants = args.entrants(&mut notes, sandbox.as_ref())?;
     struct Audit<'a> {
@@ -498,7 +512,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
                 self.notes,
                 self.edit,
             )?;
-            let edited = commit_edit(&mut audited);
+            let edited = commit_edit(&mut audited, &self.args.interrupt);
             dir.take(&audited)?;
             edited?;
             Ok((audited.report, dir.options().clone()))
@@ -521,7 +535,11 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
         batch_asked: args.batch.is_some(),
     };
     let code = super::audit_summary::summary(&shown, &report)?;
-    Ok(super::audit_summary::exit_code(&args.out, code))
+    Ok(super::audit_summary::exit_code(
+        &args.out,
+        code,
+        &args.interrupt,
+    ))
 }
 
 /// Makes the changes of `--add-to` ([`PackageEdit::commit`]) once the audit is complete, not
@@ -530,12 +548,15 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
 ///
 /// [`PackageEdit::commit`]: crate::package::edit::PackageEdit::commit
 #[cfg(target_os = "linux")]
-fn commit_edit(audited: &mut crate::audit::reports::sink::Audited) -> Result<(), RunError> {
+fn commit_edit(
+    audited: &mut crate::audit::reports::sink::Audited,
+    interrupt: &referee_sandbox::Interrupt,
+) -> Result<(), RunError> {
     let Some(edit) = audited.edit.take().filter(|e| !e.is_empty()) else {
         return Ok(());
     };
     let package = edit.package().display().to_string();
-    let committed = edit.commit(referee_sandbox::interrupted);
+    let committed = edit.commit(|| interrupt.interrupted());
     if !matches!(committed, Ok(true)) {
         let report = &mut audited.report;
         for test in &mut report.tests {

@@ -31,8 +31,8 @@ pub(super) struct Shown<'a> {
 
 /// `code`, or after an interruption by signal N, `128 + N`, said on standard error with where
 /// the reports of what was found before are.
-pub(super) fn exit_code(out: &Path, code: u8) -> ExitCode {
-    let Some(signal) = referee_sandbox::interrupted_by() else {
+pub(super) fn exit_code(out: &Path, code: u8, interrupt: &referee_sandbox::Interrupt) -> ExitCode {
+    let Some(signal) = interrupt.signal() else {
         return ExitCode::from(code);
     };
     eprintln!(

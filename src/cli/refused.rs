@@ -207,14 +207,32 @@ pub enum UsageError {
 
 impl crate::util::error::RunRefusal for UsageError {}
 
-/// No sandbox on this machine for the programs `audit` runs: why, and what to do.
+/// No sandbox on this machine for the programs `audit` runs: why (the flag it comes from, when
+/// one does), and what to do.
 #[cfg(target_os = "linux")]
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "{0}. audit runs other people's programs in a sandbox; --unconfined runs them with your \
-     rights instead (docs/security.md)"
+    "{}. audit runs other people's programs in a sandbox; --unconfined runs them with your \
+     rights instead (docs/security.md)",
+    why(.0)
 )]
 pub struct NoSandbox(pub referee_sandbox::SandboxError);
+
+/// The sandbox's error in the words of referee's flags.
+#[cfg(target_os = "linux")]
+fn why(error: &referee_sandbox::SandboxError) -> String {
+    use referee_sandbox::SandboxError;
+    match error {
+        SandboxError::AllowRead { path, source } => {
+            format!("--allow-read {}: {source}", path.display())
+        }
+        SandboxError::NoSuchFile { path } => {
+            format!("--allow-read {}: no such file", path.display())
+        }
+        SandboxError::Cgroup { dir, reason } => format!("--cgroup {}: {reason}", dir.display()),
+        other => other.to_string(),
+    }
+}
 
 #[cfg(target_os = "linux")]
 impl crate::util::error::RunRefusal for NoSandbox {}

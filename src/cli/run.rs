@@ -97,18 +97,23 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode, RunError> {
         command: shown.clone(),
         source,
     };
+    let interrupt = referee_sandbox::Interrupt::new();
     let (program, confinement) = if args.unconfined {
-        (program, referee_sandbox::Confinement::Unconfined)
+        (
+            program.ended_by(&interrupt),
+            referee_sandbox::Confinement::Unconfined,
+        )
     } else {
         let sandbox = referee_sandbox::Sandbox::new(&referee_sandbox::Options {
             allow_read: args.allow_read.clone(),
             cgroup: args.cgroup.clone(),
+            interrupt: interrupt.clone(),
         })
         .map_err(super::refused::NoSandbox)?;
         let confined = program.confined(&sandbox).map_err(not_run)?;
         (confined, sandbox.confinement())
     };
-    let _listening = referee_sandbox::interrupt_on_signals().map_err(RunError::Signals)?;
+    let _listening = interrupt.on_signals().map_err(RunError::Signals)?;
     let run = program.run(&input, &limits, None).map_err(not_run)?;
     let out = std::io::stdout();
     let mut out = out.lock();
@@ -128,7 +133,7 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode, RunError> {
     let mut err = err.lock();
     let _ = err.write_all(for_a_terminal(&run.stderr_tail).as_bytes());
     let _ = writeln!(err, "{}", verdict_line(&run, &limits, &confinement));
-    if let Some(signal) = referee_sandbox::interrupted_by() {
+    if let Some(signal) = interrupt.signal() {
         // Said after the verdict line, which the program's bytes never follow.
         let _ = writeln!(
             err,

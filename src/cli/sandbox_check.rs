@@ -21,6 +21,7 @@ pub(super) fn sandbox_check(args: SandboxCheckArgs) -> Result<ExitCode, RunError
     let options = referee_sandbox::Options {
         allow_read: Vec::new(),
         cgroup: args.cgroup,
+        ..Default::default()
     };
     let check = referee_sandbox::check(&options);
     let mut out = String::new();
@@ -44,6 +45,13 @@ pub(super) fn sandbox_check(args: SandboxCheckArgs) -> Result<ExitCode, RunError
     }
     for advice in &check.advice {
         out.push_str(&format!("for more: {advice}\n"));
+    }
+    if matches!(&check.runs, Ok((_, referee_sandbox::Accounting::Processes))) {
+        out.push_str(
+            "for more: referee takes a cgroup directory you may write with --cgroup DIR (or \
+             REFEREE_CGROUP), and runs under systemd-run --user --scope -p Delegate=yes \
+             referee ... (docs/security.md)\n",
+        );
     }
     use std::io::Write;
     std::io::stdout()

@@ -142,7 +142,7 @@ impl Subtree {
             .map_err(|e| {
                 remove_group(&subtree);
                 format!(
-                    "moving referee into {}: {e}",
+                    "moving this process into {}: {e}",
                     subtree.join("self").display()
                 )
             })?;
@@ -260,7 +260,7 @@ fn enable(base: &Path, subtree: &Path, offered: &[&str]) -> Result<Vec<String>, 
         let names: Vec<&str> = enabled_in_base.iter().map(String::as_str).collect();
         write(&base.join("cgroup.subtree_control"), &plus(&names)).map_err(|e| {
             let busy = if e.raw_os_error() == Some(libc::EBUSY) {
-                " (the group holds other processes: run referee in a group of its own, e.g. \
+                " (the group holds other processes: run this process in a group of its own, e.g. \
                  systemd-run --scope -p Delegate=yes)"
             } else {
                 ""

@@ -12,7 +12,7 @@ use crate::audit::terms::layout::Layout;
 use crate::audit::terms::outcome::exit_text;
 use crate::audit::terms::Class;
 use crate::util::error::RunError;
-use referee_sandbox::{mebibytes, Ending, Limits, Program, Sandbox, Workspace};
+use referee_sandbox::{mebibytes, Ending, Interrupt, Limits, Program, Sandbox, Workspace};
 
 /// A language a submission may be written in: the extensions of its files, how to build it
 /// (none for Python) and how to run it.
@@ -111,6 +111,8 @@ pub struct Builder<'a> {
     /// The memory limit of every run, in bytes; a build may take as much, and at least
     /// [`BUILD_MEMORY`].
     pub memory: u64,
+    /// What ends every build at once, and refuses the next.
+    pub interrupt: &'a Interrupt,
 }
 
 /// The least memory a build may take: 2048 MiB.
@@ -164,7 +166,7 @@ pub fn from_package(
             entrants.push(Entrant {
                 name,
                 expected: Some(class),
-                program: if referee_sandbox::interrupted() {
+                program: if builder.interrupt.interrupted() {
                     Err(BuildError::Interrupted)
                 } else {
                     builder.build(&entry, &out)
@@ -304,9 +306,10 @@ impl Builder<'_> {
                     shown.fill(sources.language.build, &shown_dir),
                 )?;
             }
-            return Ok(Program::from_argv(
-                shown.fill(sources.language.run, &shown_dir),
-            ));
+            return Ok(
+                Program::from_argv(shown.fill(sources.language.run, &shown_dir))
+                    .ended_by(self.interrupt),
+            );
         };
         let boxed = sandbox
             .keep("build")
@@ -343,7 +346,7 @@ impl Builder<'_> {
         language: &Language,
         compiler: impl Into<Compiler>,
     ) -> Result<Option<Arc<referee_sandbox::Kept>>, BuildError> {
-        let compiler = compiler.into().0;
+        let compiler = compiler.into().0.ended_by(self.interrupt);
         let shown = compiler.words().join(" ");
         let limits = Limits {
             cpu: self.cpu,
@@ -593,10 +596,12 @@ mod tests {
         for file in ["my sol.py", "my-sol.py", "\u{fc}n\u{ef}.py"] {
             std::fs::write(accepted.join(file), "print(1)\n").unwrap();
         }
+        let interrupt = Interrupt::new();
         let builder = Builder {
             sandbox: None,
             cpu: std::time::Duration::from_secs(10),
             memory: 1 << 30,
+            interrupt: &interrupt,
         };
         let mut notes = Vec::new();
         let build = dir.path().join("build");

@@ -2,7 +2,7 @@
 //! `--cmd NAME=COMMAND`), a table of them (`--programs FILE`), or a Kattis package's
 //! `submissions/<class>/`, each built by the command of its language ([`LANGUAGES`]).
 //!
-//! The entrants named on the command line or in a table ([`named`]), and those of a package,
+//! The entrants named on the command line or in a table ([`mod@named`]), and those of a package,
 //! built ([`build`]).
 
 pub mod build;

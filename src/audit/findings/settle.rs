@@ -22,7 +22,7 @@ use crate::audit::settings::Settings;
 use crate::audit::terms::outcome::{first_unanswered, Tried};
 use crate::audit::terms::{Kind, Source};
 use crate::game::{Case, Constraints, Engine, Form, Judged};
-use referee_sandbox::{past, Ending};
+use referee_sandbox::Ending;
 
 /// How many times a failure is run again before it is reported.
 pub const RERUNS: usize = 2;
@@ -62,7 +62,7 @@ pub fn examine<G: Auditable>(
     let failed = |found: &ProgramFindings| Examined::Failed {
         proved: found.first_proof().is_some(),
     };
-    if past(runner.deadline()) {
+    if runner.deadlines().past(runner.deadline()) {
         found.unexamined += 1;
         return failed(found);
     }

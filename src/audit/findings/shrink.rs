@@ -32,7 +32,6 @@ use crate::audit::terms::outcome::{difference, Tried};
 use crate::audit::terms::Kind;
 use crate::game::{Case, Engine, Form};
 use crate::util::random::Rng;
-use referee_sandbox::past;
 use referee_sandbox::thread_cpu;
 
 /// How many small random cases [`search_random`] tries, and in the single-case form how many
@@ -108,7 +107,9 @@ impl Budget {
     /// thread's work took its CPU time, or the cap or the audit's deadline passed.
     pub fn spent<G: Auditable>(&self, runner: &Runner<G>) -> bool {
         let used = runner.cpu() + thread_cpu().saturating_sub(self.thread_at_start);
-        used >= self.cpu || past(Some(self.wall_cap)) || past(runner.deadline())
+        used >= self.cpu
+            || runner.deadlines().past(Some(self.wall_cap))
+            || runner.deadlines().past(runner.deadline())
     }
 }
 
@@ -159,7 +160,7 @@ pub fn shrink<G: Auditable>(
                 }
                 found = first_failing_variant(runner, &batch, kind, &mut together)
                     .map(|(i, tried)| (batch.swap_remove(i).case, tried));
-                if found.is_none() && past(runner.deadline()) {
+                if found.is_none() && runner.deadlines().past(runner.deadline()) {
                     break;
                 }
             }

@@ -28,6 +28,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use referee_sandbox::Interrupt;
 use serde::{Deserialize, Serialize};
 
 /// The share of `--time` by which the existing data's runs end, at the latest.
@@ -85,11 +86,13 @@ pub struct Deadlines {
     screening: Mutex<Vec<Meter>>,
     /// Findings kept so far: each may be a candidate.
     findings_kept: AtomicU64,
+    /// What ends the audit's runs at once, and stops it taking more.
+    interrupt: Interrupt,
 }
 
 impl Deadlines {
     /// The deadlines of a run of `time` started now, `jobs` runs at once.
-    pub fn new(time: Option<Duration>, jobs: usize) -> Deadlines {
+    pub fn new(time: Option<Duration>, jobs: usize, interrupt: Interrupt) -> Deadlines {
         let started = Instant::now();
         let at = |share: f64| time.map(|t| started + t.mul_f64(share));
         Deadlines {
@@ -102,7 +105,13 @@ impl Deadlines {
             jobs: u32::try_from(jobs.max(1)).unwrap_or(u32::MAX),
             screening: Mutex::new(Vec::new()),
             findings_kept: AtomicU64::new(0),
+            interrupt,
         }
+    }
+
+    /// Whether no more work is taken: the audit was interrupted, or `deadline` has passed.
+    pub fn past(&self, deadline: Option<Instant>) -> bool {
+        self.interrupt.past(deadline)
     }
 
     /// When the repeated runs of the limits' advice, starting now, end: their share later, or
@@ -260,7 +269,7 @@ mod tests {
 
     #[test]
     fn without_time_nothing_ends() {
-        let d = Deadlines::new(None, 2);
+        let d = Deadlines::new(None, 2, Interrupt::new());
         d.finding_kept();
         assert_eq!((d.cases(), d.findings(), d.end), (None, None, None));
         assert_eq!((d.data, d.repeats()), (None, None));
@@ -269,7 +278,7 @@ mod tests {
 
     #[test]
     fn the_findings_end_earlier_as_the_screenings_measured_cost_grows() {
-        let d = Deadlines::new(Some(Duration::from_secs(100)), 2);
+        let d = Deadlines::new(Some(Duration::from_secs(100)), 2, Interrupt::new());
         let at = |t: Option<Instant>| t.unwrap().duration_since(d.started).as_secs_f64();
         // No finding: each stage at its share; the repeats a tenth after they start.
         assert_eq!(at(d.data), 50.0);
@@ -308,8 +317,8 @@ mod tests {
 
     #[test]
     fn a_slower_machine_reserves_more() {
-        let idle = Deadlines::new(Some(Duration::from_secs(100)), 1);
-        let busy = Deadlines::new(Some(Duration::from_secs(100)), 1);
+        let idle = Deadlines::new(Some(Duration::from_secs(100)), 1, Interrupt::new());
+        let busy = Deadlines::new(Some(Duration::from_secs(100)), 1, Interrupt::new());
         idle.screened_by(vec![metered(&[10, 10])]);
         busy.screened_by(vec![metered(&[20, 20])]);
         for d in [&idle, &busy] {

@@ -32,7 +32,6 @@ use crate::audit::reports::audited::{Finish, Tally};
 use crate::audit::running::deadlines::Deadlines;
 use crate::audit::running::runner::Runner;
 use crate::audit::settings::Settings;
-use referee_sandbox::past;
 
 /// The most prepared units kept at once.
 pub const CACHE_UNITS: usize = 512;
@@ -199,7 +198,7 @@ impl<G: Auditable> SharedRun<'_, '_, '_, G> {
 
     /// No unit is taken any more.
     fn over(&self) -> bool {
-        past(self.deadlines.cases())
+        self.deadlines.past(self.deadlines.cases())
     }
 
     /// A worker: takes jobs until none is left.
