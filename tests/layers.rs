@@ -583,12 +583,18 @@ fn sandbox_src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("sandbox/src")
 }
 
+/// The sources of every crate of the workspace, relative to the repository.
+const CRATES: [&str; 3] = ["src", "sandbox/src", "reference/src"];
+
+/// The sources of crate `krate` (one of [`CRATES`]).
+fn crate_root(krate: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(krate)
+}
+
 #[test]
 fn no_files_of_a_crate_use_one_another_in_a_circle() {
-    for krate in ["src", "sandbox/src", "reference/src"] {
-        let found = circles(&edges_in(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join(krate),
-        ));
+    for krate in CRATES {
+        let found = circles(&edges_in(&crate_root(krate)));
         assert!(found.is_empty(), "files of {krate} in a circle: {found:#?}");
     }
 }
@@ -687,8 +693,8 @@ const LONGEST_MOD_RS: usize = 300;
 
 fn long_tables_of_contents() -> Vec<String> {
     let mut out = Vec::new();
-    for krate in ["src", "sandbox/src", "reference/src"] {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(krate);
+    for krate in CRATES {
+        let root = crate_root(krate);
         for (rel, text) in rust_files(&root) {
             let lines = text.lines().count();
             if rel.ends_with("mod.rs") && lines > LONGEST_MOD_RS {
