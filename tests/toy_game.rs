@@ -540,8 +540,7 @@ fn an_audit_blames_the_engine_when_the_reference_sides_with_the_program() {
             memory: 2 << 30,
             max_output: 1 << 20,
             stderr_tail: 1 << 10,
-            padding: 0,
-            per_answer: None,
+            ..referee_sandbox::Limits::default()
         },
         batch: 20,
         jobs: 2,

@@ -36,7 +36,7 @@ pub struct ReadmeExample;
 mod cgroup;
 pub mod check;
 mod child;
-pub mod host;
+mod host;
 mod interrupt;
 pub mod keeper;
 mod limits;
@@ -50,13 +50,10 @@ mod watch;
 
 pub use check::{check, Bearing, Check, Fact};
 pub use interrupt::{Interrupt, Reaper};
-pub use limits::{wall_cap, Ending, Limits, PADDING_VARIABLE, WALL_FACTOR};
-pub use run::{mebibytes, CommandError, Kept, Program, Run};
+pub use limits::{Ending, Limits, PADDING_VARIABLE};
+pub use run::{CommandError, Kept, Program, Run, RunError};
 pub use sandbox::{
-    environment, Accounting, Confinement, Jail, Options, Sandbox, SandboxError, Workspace,
-    ADDRESS_GRACE, BUILD_FILES, BUILD_WRITES, NOBODY, OPEN_FILES, PATH, PROCESSES, SCRATCH_FILES,
-    STAGED_BYTES, SYSTEM,
+    Accounting, Confinement, Jail, Options, Sandbox, SandboxError, Workspace, BUILD_WRITES, NOBODY,
+    PATH,
 };
 pub use seccomp::Refusal;
-pub use start::thread_cpu;
-pub use watch::sample_every;

@@ -4,21 +4,21 @@ use std::time::Duration;
 
 use crate::seccomp::Refusal;
 
-/// How many times the CPU time limit a run's wall-clock time may reach, not counting the time
-/// its processes waited for a CPU, before the run is stopped: the cap for programs that sleep
-/// or block (as DMOJ's `wall_time_factor`, 3 by default).
-pub const WALL_FACTOR: u32 = 3;
-
-/// The wall-clock cap of a run held to `cpu_limit` of CPU time.
-pub fn wall_cap(cpu_limit: Duration) -> Duration {
-    cpu_limit * WALL_FACTOR
-}
-
-/// How a run is bounded.
-#[derive(Debug, Clone, Copy)]
+/// How a run is bounded: the sandbox's whole policy for one run. [`Limits::default`] is a
+/// judge system's usual submission (1 s, 256 MiB, 64 MiB of output, 128 processes, 256 open
+/// files, a wall-clock cap of 3 times the CPU time); set what differs:
+///
+/// ```
+/// use std::time::Duration;
+/// use referee_sandbox::Limits;
+///
+/// let limits = Limits { cpu: Duration::from_secs(2), memory: 512 << 20, ..Limits::default() };
+/// assert_eq!(limits.wall_cap(), Duration::from_secs(6));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// The CPU time the run may take (every thread of every process of it): the time limit.
-    /// Its wall-clock time is capped at [`wall_cap`] of it.
+    /// Its wall-clock time is capped at [`wall_cap`](Self::wall_cap).
     pub cpu: Duration,
     /// The bytes of memory the run may hold; more ends the run ([`Ending::MemoryLimit`]). The
     /// stack may grow as large.
@@ -39,10 +39,42 @@ pub struct Limits {
     /// not at the sum of every case's. A program that holds its answers until its end may be
     /// stopped so while every case is within its limit: the caller then runs the cases alone.
     pub per_answer: Option<Duration>,
+    /// How many times [`cpu`](Self::cpu) the run's wall-clock time may reach, not counting the
+    /// time its processes waited for a CPU, before it is stopped ([`Ending::WallCap`]): the
+    /// cap for programs that sleep or block (as DMOJ's `wall_time_factor`, 3 by default).
+    pub wall_factor: u32,
+    /// The most tasks (processes and threads) the run may have at once, where the kernel
+    /// accounts it; where it does not, a run is one process.
+    pub processes: u64,
+    /// The most files each of its processes may hold open at once (`RLIMIT_NOFILE`).
+    pub open_files: u64,
+}
+
+impl Limits {
+    /// The wall-clock cap of the run: [`wall_factor`](Self::wall_factor) times its CPU time.
+    pub fn wall_cap(&self) -> Duration {
+        self.cpu * self.wall_factor
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            cpu: Duration::from_secs(1),
+            memory: 256 << 20,
+            max_output: 64 << 20,
+            stderr_tail: 4096,
+            padding: 0,
+            per_answer: None,
+            wall_factor: 3,
+            processes: 128,
+            open_files: 256,
+        }
+    }
 }
 
 /// The environment variable that carries a run's [`Limits::padding`].
-pub const PADDING_VARIABLE: &str = "REFEREE_PADDING";
+pub const PADDING_VARIABLE: &str = "SANDBOX_PADDING";
 
 /// How a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

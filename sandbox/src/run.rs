@@ -8,7 +8,7 @@
 //! forbidden call ([`Ending::Forbidden`]), and holds the run to its limits as judge systems
 //! do: the **CPU time** of every thread of every process of the run (past the limit, the run
 //! ends as [`Ending::TimedOut`]), the **memory** the run holds ([`Ending::MemoryLimit`]), and a
-//! **wall-clock cap** of [`WALL_FACTOR`](crate::WALL_FACTOR) times the CPU limit, not counting the time the
+//! **wall-clock cap** ([`Limits::wall_cap`]) of a multiple of the CPU limit, not counting the time the
 //! program waited for a CPU (nor the time the watch did, during which its input is not fed),
 //! for a program that sleeps or blocks ([`Ending::WallCap`]).
 //!
@@ -135,8 +135,45 @@ impl Run {
     }
 }
 
+/// Why [`Program::run`] made no run. Either way the program was not judged: no run, no
+/// verdict.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The program could not be started: its file or command is missing, is not executable,
+    /// or cannot be read by the user the runs have. The caller's to fix.
+    #[error("{0}")]
+    NotStarted(io::Error),
+    /// The sandbox itself failed to make or watch the run (isolate's `XX`): its namespaces,
+    /// mounts, control groups or pipes. The machine's to fix, never the program's doing.
+    #[error("the sandbox failed: {0}")]
+    Sandbox(io::Error),
+}
+
+impl RunError {
+    /// A failure of a confined run: the program's absence or its `exec`'s failure is its
+    /// not starting; any other step's, the sandbox's.
+    fn of_confined(failure: Failure) -> RunError {
+        match failure {
+            Failure::Program(e) => RunError::NotStarted(e),
+            Failure::Step(e) if e.step == crate::child::Step::Exec => {
+                RunError::NotStarted(e.into())
+            }
+            other => RunError::Sandbox(other.into()),
+        }
+    }
+}
+
+impl From<RunError> for io::Error {
+    fn from(e: RunError) -> io::Error {
+        match e {
+            RunError::NotStarted(e) => e,
+            RunError::Sandbox(e) => io::Error::new(e.kind(), format!("the sandbox failed: {e}")),
+        }
+    }
+}
+
 /// `bytes` in MiB, in words (`2048.0 MiB`).
-pub fn mebibytes(bytes: u64) -> String {
+pub(crate) fn mebibytes(bytes: u64) -> String {
     format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
 }
 
@@ -496,9 +533,15 @@ impl Program {
     }
 
     /// Runs the program on `input` within `limits`, cut at `deadline` if it is still running
-    /// then ([`Ending::Cut`]; also once its [`Program::interrupt`] is interrupted). An error means it could not be
-    /// started (not found, not executable, not confined).
-    pub fn run(&self, input: &[u8], limits: &Limits, deadline: Option<Instant>) -> io::Result<Run> {
+    /// then ([`Ending::Cut`]; also once its [`Program::interrupt`] is interrupted). An error
+    /// means there was no run: the program could not be started ([`RunError::NotStarted`]), or
+    /// the sandbox failed ([`RunError::Sandbox`]).
+    pub fn run(
+        &self,
+        input: &[u8],
+        limits: &Limits,
+        deadline: Option<Instant>,
+    ) -> Result<Run, RunError> {
         self.run_as(input, limits, deadline, Watching::Forbidden)
     }
 
@@ -511,7 +554,7 @@ impl Program {
         input: &[u8],
         limits: &Limits,
         deadline: Option<Instant>,
-    ) -> io::Result<Run> {
+    ) -> Result<Run, RunError> {
         self.run_as(input, limits, deadline, Watching::Opens)
     }
 
@@ -521,7 +564,7 @@ impl Program {
         limits: &Limits,
         deadline: Option<Instant>,
         watching: Watching,
-    ) -> io::Result<Run> {
+    ) -> Result<Run, RunError> {
         let started = Instant::now();
         if self.interrupt.past(deadline) {
             return Ok(Run::cut());
@@ -563,9 +606,12 @@ impl Program {
         deadline: Option<Instant>,
         watching: Watching,
         started: Instant,
-    ) -> io::Result<Run> {
+    ) -> Result<Run, RunError> {
         self.launch(jail, input, limits, deadline, watching, started)
-            .map_err(|f| self.explained(f.into()))
+            .map_err(|f| match RunError::of_confined(f) {
+                RunError::NotStarted(e) => RunError::NotStarted(self.explained(e)),
+                RunError::Sandbox(e) => RunError::Sandbox(self.explained(e)),
+            })
     }
 
     /// [`run`](Self::run) of a confined program, a failure of the sandbox's own told by its
@@ -590,6 +636,8 @@ impl Program {
         let bounds = sandbox::Bounds {
             memory: limits.memory,
             output: limits.max_output as u64,
+            processes: limits.processes,
+            open_files: limits.open_files,
         };
         let padding: Vec<(String, String)> = (limits.padding > 0)
             .then(|| (PADDING_VARIABLE.to_string(), "x".repeat(limits.padding)))
@@ -602,7 +650,7 @@ impl Program {
             channel,
             theirs,
         } = Plumbing::new()?;
-        let groups = sandbox.groups(limits.memory)?;
+        let groups = sandbox.groups(limits.memory, limits.processes)?;
         let init = sandbox.start(steps, theirs, groups.as_ref(), &channel)?;
         let _registered = self.interrupt.register_process(&init.pidfd)?;
         let (kept, listener) =
@@ -662,17 +710,18 @@ impl Program {
         limits: &Limits,
         deadline: Option<Instant>,
         started: Instant,
-    ) -> io::Result<Run> {
+    ) -> Result<Run, RunError> {
         let mut command = self.command();
         sandbox::limit_unconfined(&mut command, limits.memory);
         Self::padded(&mut command, limits);
-        let mut child = command.spawn()?;
+        let mut child = command.spawn().map_err(RunError::NotStarted)?;
         let group = Pid::from_child(&child).as_raw_nonzero().get();
         let _registered = self.interrupt.register_group(group);
         let pidfd = rustix::process::pidfd_open(
             Pid::from_child(&child),
             rustix::process::PidfdFlags::empty(),
-        )?;
+        )
+        .map_err(|e| RunError::Sandbox(e.into()))?;
         let watched = Watch::new(
             pidfd.as_fd(),
             Pipes::of(&mut child),
@@ -688,8 +737,8 @@ impl Program {
         // However the run went, nothing of the program's process group survives it.
         kill_group(group);
         let reaped = reap(group);
-        let watched = watched?;
-        let (status, own_cpu, high_water) = reaped?;
+        let watched = watched.map_err(RunError::Sandbox)?;
+        let (status, own_cpu, high_water) = reaped.map_err(RunError::Sandbox)?;
         let cpu = own_cpu.max(watched.usage.cpu);
         let memory = watched.peak.max(high_water);
         let ending = classify(watched.ending, Some(status), cpu, memory, false, limits);

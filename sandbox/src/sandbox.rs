@@ -20,16 +20,10 @@ use crate::host::Host;
 use crate::interrupt::Interrupt;
 use crate::keeper::{self, Keeper};
 use crate::seccomp::{self, Memory, Policy, Processes, Watching};
-use crate::start::{self, cstring, RunEnds, StartError, Started};
+use crate::start::{self, cstring, Failure, RunEnds, StartError, Started};
 
 /// The uid and gid programs run as when the sandbox runs as root (`nobody` and `nogroup`).
 pub const NOBODY: u32 = 65534;
-
-/// The most processes and threads a run may have at once.
-pub const PROCESSES: u64 = 128;
-
-/// The most files a process of a run may hold open.
-pub const OPEN_FILES: u64 = 256;
 
 /// The most bytes a build may write, all its files together (the size of its tmpfs), and so
 /// the largest program it makes: 256 MiB, as a judge system bounds an executable.
@@ -421,11 +415,8 @@ impl Sandbox {
     fn check(self: &Arc<Sandbox>) -> Result<(), SandboxError> {
         let limits = crate::Limits {
             cpu: Duration::from_secs(10),
-            memory: 256 << 20,
             max_output: 1 << 20,
-            stderr_tail: 4096,
-            padding: 0,
-            per_answer: None,
+            ..crate::Limits::default()
         };
         let program = crate::Program::in_jail(
             vec!["/bin/true".into()],
@@ -439,10 +430,12 @@ impl Sandbox {
                 what: e.step.needs(),
                 source: e.source,
             },
-            crate::start::Failure::Io(source) => SandboxError::StepFailed {
-                what: "a confined run of /bin/true",
-                source,
-            },
+            crate::start::Failure::Io(source) | crate::start::Failure::Program(source) => {
+                SandboxError::StepFailed {
+                    what: "a confined run of /bin/true",
+                    source,
+                }
+            }
         })?;
         match run.ending {
             crate::Ending::Exited(0) => Ok(()),
@@ -481,8 +474,8 @@ impl Sandbox {
         walls
     }
 
-    /// How the programs run, for the reports.
-    pub fn confinement(&self) -> Confinement {
+    /// How the programs run with `limits`, for the reports.
+    pub fn confinement(&self, limits: &crate::Limits) -> Confinement {
         let user = if self.as_nobody {
             format!("nobody (uid {NOBODY}, gid {NOBODY}, no other group)")
         } else {
@@ -508,14 +501,16 @@ impl Sandbox {
                 "a user, mount, PID, IPC, network and UTS namespace each, the run's root made of \
                  read-only bind mounts of the system's directories and its own files, {}; {}; \
                  seccomp (network, UNIX sockets, ptrace, namespaces, scheduling), at most \
-                 {PROCESSES} processes and {OPEN_FILES} open files, no descriptor but standard \
-                 input, output and error, a minimal environment; each run started {}",
+                 {} processes and {} open files, no descriptor but standard input, output and \
+                 error, a minimal environment; each run started {}",
                 if self.procfs.load(Ordering::Relaxed) {
                     "a procfs of its own PID namespace"
                 } else {
                     "no procfs (the kernel refuses one here)"
                 },
                 landlock,
+                limits.processes,
+                limits.open_files,
                 if self.by_keeper {
                     format!("by {} (its own small image)", keeper::KEEPER)
                 } else {
@@ -579,11 +574,12 @@ impl Sandbox {
         self.runs.path().join("root")
     }
 
-    /// The groups of a new run within `memory` bytes, when the kernel accounts runs.
-    pub(crate) fn groups(&self, memory: u64) -> io::Result<Option<RunGroups>> {
+    /// The groups of a new run within `memory` bytes and `processes` tasks (its init aside),
+    /// when the kernel accounts runs.
+    pub(crate) fn groups(&self, memory: u64, processes: u64) -> io::Result<Option<RunGroups>> {
         self.cgroups
             .as_ref()
-            .map(|c| c.for_run(memory, PROCESSES + 1))
+            .map(|c| c.for_run(memory, processes.saturating_add(1)))
             .transpose()
     }
 
@@ -883,6 +879,10 @@ pub(crate) struct Bounds {
     pub(crate) memory: u64,
     /// The output limit, in bytes: the scratch's size and the largest file.
     pub(crate) output: u64,
+    /// The most tasks the run may have at once (`RLIMIT_NPROC` in its user namespace).
+    pub(crate) processes: u64,
+    /// The most files a process of it may hold open.
+    pub(crate) open_files: u64,
 }
 
 /// A program's run's root, planned once: how it is built, and Landlock's rules.
@@ -1067,13 +1067,13 @@ impl Jail {
         env: &[(String, String)],
         bounds: &Bounds,
         watching: Watching,
-    ) -> io::Result<Steps> {
+    ) -> Result<Steps, Failure> {
         let [program, ..] = argv else {
-            return Err(io::Error::other("a program has a name"));
+            return Err(Failure::Program(io::Error::other("a program has a name")));
         };
         let sandbox = &self.sandbox;
         let plan = self.plan()?;
-        let program = resolve(Path::new(program.as_ref()))?;
+        let program = resolve(Path::new(program.as_ref())).map_err(Failure::Program)?;
         let counted = sandbox.accounting().by_kernel();
         let (size, files) = match self.workspace {
             Workspace::Scratch => (bounds.output.max(4096), SCRATCH_FILES),
@@ -1082,7 +1082,7 @@ impl Jail {
         let mut limits = vec![
             (libc::RLIMIT_CORE, 0),
             (libc::RLIMIT_STACK, bounds.memory),
-            (libc::RLIMIT_NOFILE, OPEN_FILES),
+            (libc::RLIMIT_NOFILE, bounds.open_files),
             // No file larger than the scratch, even a sparse one, whose holes take no room.
             (libc::RLIMIT_FSIZE, size),
             (libc::RLIMIT_MSGQUEUE, 0),
@@ -1120,7 +1120,7 @@ impl Jail {
         Ok(Steps {
             as_root: sandbox.as_nobody,
             limits: limits.into_iter().collect(),
-            processes: PROCESSES,
+            processes: bounds.processes,
             root: Builder::c(&root)?,
             root_options: cstring("size=1m,nr_inodes=4096,mode=0755")?,
             ops: plan.ops.clone(),

@@ -268,7 +268,10 @@ pub(crate) fn receive(
 /// Why a confined run could not be made.
 #[derive(Debug)]
 pub(crate) enum Failure {
-    /// A step of the sandbox's failed.
+    /// The program is not there to run: no such file, or no such command on the sandbox's
+    /// `PATH`.
+    Program(io::Error),
+    /// A step of the sandbox's failed (the program's `exec` among them).
     Step(StartError),
     /// Something else: the pipes, the groups, the watch.
     Io(io::Error),
@@ -289,8 +292,8 @@ impl From<StartError> for Failure {
 impl From<Failure> for io::Error {
     fn from(f: Failure) -> io::Error {
         match f {
+            Failure::Program(e) | Failure::Io(e) => e,
             Failure::Step(e) => e.into(),
-            Failure::Io(e) => e,
         }
     }
 }

@@ -16,7 +16,7 @@ use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use crate::cgroup::RunGroups;
 use crate::child::Record;
 use crate::interrupt::{kill_group, Interrupt};
-use crate::limits::{wall_cap, Ending, Limits};
+use crate::limits::{Ending, Limits};
 use crate::proc::{self, thread_waited, Usage};
 use crate::sandbox::Jail;
 use crate::seccomp::{self, Notice};
@@ -409,7 +409,7 @@ impl<'a> Watch<'a> {
         let counted = now
             .saturating_duration_since(self.ready_at.unwrap_or(self.started))
             .saturating_sub(self.usage.waited.max(watch_waited));
-        (counted >= wall_cap(self.limits.cpu)).then_some(Ending::WallCap)
+        (counted >= self.limits.wall_cap()).then_some(Ending::WallCap)
     }
 
     /// How long to wait for the pipes now.

@@ -9,15 +9,14 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use referee_sandbox::{Ending, Interrupt, Limits, Options, Program, Refusal, Sandbox};
+use referee_sandbox::{Ending, Interrupt, Limits, Options, Program, Refusal, RunError, Sandbox};
 fn limits(cpu_ms: u64) -> Limits {
     Limits {
         cpu: Duration::from_millis(cpu_ms),
         memory: 1 << 30,
         max_output: 1 << 16,
         stderr_tail: 64,
-        padding: 0,
-        per_answer: None,
+        ..Limits::default()
     }
 }
 
@@ -102,7 +101,7 @@ fn hostile_programs_are_ended() {
         padding: 1000,
         ..limits(5000)
     };
-    for program in both(&sandbox, "echo ${#REFEREE_PADDING}") {
+    for program in both(&sandbox, "echo ${#SANDBOX_PADDING}") {
         let run = program.run(b"", &padded, None).unwrap();
         assert_eq!(String::from_utf8_lossy(&run.stdout).trim(), "1000");
     }
@@ -628,5 +627,62 @@ fn a_run_of_several_answers_stops_soon_after_one_overruns_its_own_limit() {
     for program in both(&sandbox, "for i in 1 2 3 4 5; do echo $i; done") {
         let run = program.run(b"", &each, None).unwrap();
         assert_eq!(run.ending, Ending::Exited(0), "{run:?}");
+    }
+}
+
+#[test]
+fn the_policy_is_the_limits_given() {
+    let sandbox = sandbox();
+    // The open files and tasks a confined run may have are its limits'.
+    let policy = Limits {
+        open_files: 100,
+        processes: 7,
+        ..limits(5000)
+    };
+    let [_, confined] = both(&sandbox, "ulimit -n; ulimit -p");
+    let run = confined.run(b"", &policy, None).unwrap();
+    assert_eq!(run.ending, Ending::Exited(0), "{run:?}");
+    assert_eq!(String::from_utf8_lossy(&run.stdout), "100\n7\n");
+    // A program that sleeps 1 s under 0.2 s of CPU time: past a wall-clock cap of 3 times
+    // that, within one of 10 times.
+    for program in both(&sandbox, "exec sleep 1") {
+        let capped = Limits {
+            wall_factor: 3,
+            ..limits(200)
+        };
+        let run = program.run(b"", &capped, None).unwrap();
+        assert_eq!(run.ending, Ending::WallCap, "{run:?}");
+        let patient = Limits {
+            wall_factor: 10,
+            ..capped
+        };
+        let run = program.run(b"", &patient, None).unwrap();
+        assert_eq!(
+            (run.ending, run.stdout.as_slice()),
+            (Ending::Exited(0), &b""[..]),
+            "{run:?}"
+        );
+    }
+}
+
+#[test]
+fn a_program_that_cannot_start_is_not_started_and_not_the_sandboxs_failure() {
+    use std::os::unix::fs::PermissionsExt;
+    let sandbox = sandbox();
+    // A file that is not executable: its `exec` fails, confined and unconfined alike.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("not-a-program");
+    std::fs::write(&file, "echo hi\n").unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let plain = Program::from_argv(vec![file.display().to_string()]);
+    let confined = plain.confined(&sandbox).unwrap();
+    for program in [plain, confined] {
+        match program.run(b"", &limits(5000), None) {
+            Err(RunError::NotStarted(e)) => {
+                assert_eq!(e.kind(), std::io::ErrorKind::PermissionDenied, "{e}")
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

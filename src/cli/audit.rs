@@ -373,6 +373,18 @@ impl AuditArgs {
         .map_err(|e| crate::cli::refused::NoSandbox(e).into())
     }
 
+    /// The limits of each run of a program: `--timeout`, `--memory`, `--max-output`, audit's
+    /// wall-clock cap, the rest the sandbox's defaults.
+    fn limits(&self) -> Result<referee_sandbox::Limits, RunError> {
+        Ok(referee_sandbox::Limits {
+            cpu: limit_seconds("--timeout", self.timeout)?,
+            memory: self.memory()?,
+            max_output: self.max_output.min(usize::MAX as u64) as usize,
+            wall_factor: crate::audit::running::runner::WALL_FACTOR,
+            ..referee_sandbox::Limits::default()
+        })
+    }
+
     /// The settings of an audit of `programs` programs judging `G`.
     #[cfg(target_os = "linux")]
     fn settings<G: Game>(
@@ -390,14 +402,7 @@ impl AuditArgs {
                 (c, _) => c,
             },
             time,
-            limits: referee_sandbox::Limits {
-                cpu: limit_seconds("--timeout", self.timeout)?,
-                memory: self.memory()?,
-                max_output: self.max_output.min(usize::MAX as u64) as usize,
-                stderr_tail: 4 << 10,
-                padding: 0,
-                per_answer: None,
-            },
+            limits: self.limits()?,
             batch: self.batch.unwrap_or(DEFAULT_BATCH) as usize,
             jobs: crate::util::pool::threads(self.jobs.map(|j| j as usize)),
             inputs: self.inputs(),
@@ -486,9 +491,10 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
     use referee_sandbox::Confinement;
     let edit = args.check()?;
     let sandbox = args.sandbox()?;
+    let limits = args.limits()?;
     let confinement = sandbox
         .as_ref()
-        .map_or(Confinement::Unconfined, |s| s.confinement());
+        .map_or(Confinement::Unconfined, |s| s.confinement(&limits));
     let listening = args.interrupt.on_signals().map_err(RunError::Signals)?;
     let mut notes = Vec::new();
     let entrants = args.entrants(&mut notes, sandbox.as_ref())?;

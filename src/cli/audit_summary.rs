@@ -91,7 +91,7 @@ impl Said<'_> {
             out,
             "programs run {}; memory limit {}",
             report.confinement.text(),
-            referee_sandbox::mebibytes(report.memory_limit)
+            crate::util::text::mebibytes(report.memory_limit)
         )?;
         if report.effort.random_dropped > 0 {
             writeln!(

@@ -66,6 +66,14 @@ pub enum NotRun {
         /// Why.
         source: std::io::Error,
     },
+    /// The sandbox itself failed to make or watch the run: nothing is known of the program.
+    #[error("{command}: not run: the sandbox failed: {source}")]
+    Sandbox {
+        /// The command, as given.
+        command: String,
+        /// Why.
+        source: std::io::Error,
+    },
 }
 
 impl crate::util::error::RunRefusal for NotRun {}
@@ -80,8 +88,7 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode, RunError> {
         memory: args.memory << 20,
         max_output: args.max_output.min(usize::MAX as u64) as usize,
         stderr_tail: 64 << 10,
-        padding: 0,
-        per_answer: None,
+        ..referee_sandbox::Limits::default()
     };
     let mut input = Vec::new();
     std::io::stdin()
@@ -111,10 +118,16 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode, RunError> {
         })
         .map_err(super::refused::NoSandbox)?;
         let confined = program.confined(&sandbox).map_err(not_run)?;
-        (confined, sandbox.confinement())
+        (confined, sandbox.confinement(&limits))
     };
     let _listening = interrupt.on_signals().map_err(RunError::Signals)?;
-    let run = program.run(&input, &limits, None).map_err(not_run)?;
+    let run = program.run(&input, &limits, None).map_err(|e| match e {
+        referee_sandbox::RunError::NotStarted(source) => not_run(source),
+        referee_sandbox::RunError::Sandbox(source) => NotRun::Sandbox {
+            command: shown.clone(),
+            source,
+        },
+    })?;
     let out = std::io::stdout();
     let mut out = out.lock();
     // To a terminal, the program's bytes are shown escaped (none of them drives the terminal);
@@ -165,7 +178,8 @@ fn verdict_line(
     limits: &referee_sandbox::Limits,
     confinement: &referee_sandbox::Confinement,
 ) -> String {
-    use referee_sandbox::{mebibytes, Confinement, Ending};
+    use crate::util::text::mebibytes;
+    use referee_sandbox::{Confinement, Ending};
     let ended = match run.ending {
         Ending::Exited(code) => format!("exited {code}"),
         Ending::Signalled(signal) => format!("killed by signal {signal}"),

@@ -402,6 +402,11 @@ impl<R: Read> ByteStream<R> {
     }
 }
 
+/// `bytes` in MiB, in words (`2048.0 MiB`).
+pub fn mebibytes(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
+}
+
 /// A whole number written plainly (`2000000000`, `2_000_000_000`) or in scientific notation
 /// (`2e9`), as counts are given on the command line; `None` for anything else.
 pub fn whole_number(text: &str) -> Option<u64> {

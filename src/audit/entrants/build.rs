@@ -12,7 +12,8 @@ use crate::audit::terms::layout::Layout;
 use crate::audit::terms::outcome::exit_text;
 use crate::audit::terms::Class;
 use crate::util::error::RunError;
-use referee_sandbox::{mebibytes, Ending, Interrupt, Limits, Program, Sandbox, Workspace};
+use crate::util::text::mebibytes;
+use referee_sandbox::{Ending, Interrupt, Limits, Program, Sandbox, Workspace};
 
 /// A language a submission may be written in: the extensions of its files, how to build it
 /// (none for Python) and how to run it.
@@ -352,16 +353,14 @@ impl Builder<'_> {
             cpu: self.cpu,
             memory: self.memory.max(BUILD_MEMORY),
             max_output: COMPILER_OUTPUT,
-            stderr_tail: 4 << 10,
-            padding: 0,
-            per_answer: None,
+            ..Limits::default()
         };
         let run = compiler
             .run(b"", &limits, None)
             .map_err(|e| BuildError::CompilerNotRun {
                 language: language.name,
                 command: shown.clone(),
-                source: Arc::new(e),
+                source: Arc::new(e.into()),
             })?;
         // The scratch full, or a file as large as it (a sparse one takes no room): the C
         // library's words for both, in the C locale the sandbox sets.

@@ -32,7 +32,6 @@ use crate::audit::terms::outcome::{difference, Tried};
 use crate::audit::terms::Kind;
 use crate::game::{Case, Engine, Form};
 use crate::util::random::Rng;
-use referee_sandbox::thread_cpu;
 
 /// How many small random cases [`search_random`] tries, and in the single-case form how many
 /// of the game's smallest cases (one run each).
@@ -382,4 +381,10 @@ fn first_the_same<G: Auditable>(
             batch.drain(..=i);
         }
     }
+}
+
+/// The CPU time the calling thread has used.
+fn thread_cpu() -> Duration {
+    let now = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(now.tv_sec.max(0) as u64, now.tv_nsec.max(0) as u32)
 }

@@ -83,7 +83,7 @@ fn about(report: &AuditReport, out: &Path, properties: &[(String, String)]) -> V
     about.push(format!(
         "Programs run {}; the memory limit {}.",
         report.confinement.text(),
-        referee_sandbox::mebibytes(report.memory_limit)
+        crate::util::text::mebibytes(report.memory_limit)
     ));
     about.push(format!(
         "Time limit of the runs: {}.",

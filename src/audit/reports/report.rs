@@ -597,7 +597,7 @@ pub fn write_report(
         scores_explained: SCORES_EXPLAINED,
         time_limit: report.time_limit.describe(),
         timeout_clock: "cpu",
-        wall_cap_factor: referee_sandbox::WALL_FACTOR,
+        wall_cap_factor: crate::audit::running::runner::WALL_FACTOR,
         runs: report.runs(),
     };
     staging.json(

@@ -23,6 +23,10 @@ pub const LIMIT_FACTOR: u32 = 5;
 /// ([`Runner::blocked`]).
 pub const BLOCKED_CHECKS: u32 = 3;
 
+/// How many times its CPU time limit a run's wall-clock time may reach, its waits for a CPU
+/// not counted ([`referee_sandbox::Limits::wall_factor`]), as DMOJ's `wall_time_factor`.
+pub const WALL_FACTOR: u32 = 3;
+
 /// The least time limit a derived limit gives (the CPU time of starting an interpreter).
 pub const LEAST_LIMIT: Duration = Duration::from_millis(250);
 
@@ -30,7 +34,7 @@ pub const LEAST_LIMIT: Duration = Duration::from_millis(250);
 /// expected accepted on the existing data, [`LIMIT_FACTOR`] times the slowest, scaled by the
 /// run's input against the data's largest file, at least [`LEAST_LIMIT`], at most `--timeout`;
 /// `--timeout` itself when no such time is known. A run's wall-clock time is capped at
-/// [`referee_sandbox::WALL_FACTOR`] times its limit, its waits for a CPU not counted.
+/// [`WALL_FACTOR`] times its limit, its waits for a CPU not counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TimeLimit {
     /// `--timeout`: no run takes more CPU time.
@@ -78,7 +82,7 @@ impl TimeLimit {
             "; a run of several cases the sum of theirs, and the largest of theirs per answer \
              it has written (a case alone its own); wall-clock cap {} x the limit, waits for a \
              CPU not counted",
-            referee_sandbox::WALL_FACTOR
+            WALL_FACTOR
         );
         match self.from_data {
             None => format!(
@@ -271,8 +275,15 @@ impl<'a, G: Auditable> Runner<'a, G> {
             }
             Err(e) => {
                 let mut fatal = self.fatal.lock().unwrap_or_else(|e| e.into_inner());
-                fatal.get_or_insert_with(|| {
-                    format!("{}: cannot be run: {e}", self.program.display())
+                fatal.get_or_insert_with(|| match e {
+                    referee_sandbox::RunError::NotStarted(e) => {
+                        format!("{}: cannot be run: {e}", self.program.display())
+                    }
+                    referee_sandbox::RunError::Sandbox(e) => format!(
+                        "{}: not audited: the sandbox failed (the machine's doing, not the \
+                         program's): {e}",
+                        self.program.display()
+                    ),
                 });
                 None
             }
