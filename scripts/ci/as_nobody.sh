@@ -30,7 +30,7 @@ binaries=$(cargo test --workspace --locked --no-run --message-format=json 2>/dev
 import json, sys
 for line in sys.stdin:
     m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] in ("integration", "referee_sandbox", "runs") and m["target"]["kind"] != ["bin"]:
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] in ("integration", "referee_sandbox", "runs", "attacks") and m["target"]["kind"] != ["bin"]:
         print(m["target"]["name"], m["executable"])
 ')
 mkdir -p "$scratch/tmp"
@@ -42,7 +42,7 @@ run() {
 while read -r name binary; do
   case $name in
     integration) run "$binary" confinement:: --include-ignored ;;
-    referee_sandbox|runs) run "$binary" ;;
+    referee_sandbox|runs|attacks) run "$binary" ;;
   esac
 done <<< "$binaries"
 # Nothing left behind in the user's temporary directory.

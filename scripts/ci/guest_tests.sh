@@ -11,7 +11,7 @@
 #   all   every attack test of tests/confinement that runs confined, in each configuration
 #         (about 40 min a kernel under emulation)
 #   ci    what .ci/run runs (the default): as root the sandbox crate's tests and the attacks
-#         on CPU time and what a run sees; with no cgroup the sandbox crate's runs. On 6.1
+#         on CPU time and what a run sees; with no cgroup the sandbox crate's runs and attacks. On 6.1
 #         also, as root, memory and referee killed; in a delegated subtree referee killed (its
 #         subtree removed by the next audit); and the example contest. The rest runs natively
 #         as root and as uid 65534 (.ci/run; with no cgroup there the fallback's accounting is
@@ -57,7 +57,8 @@ binary() {
 integration=$(binary integration)
 sandbox_lib=$(binary referee_sandbox)
 runs=$(binary runs)
-for b in "$integration" "$sandbox_lib" "$runs"; do
+attacks=$(binary attacks)
+for b in "$integration" "$sandbox_lib" "$runs" "$attacks"; do
   [ -x "$b" ] || { echo "guest_tests.sh: a test binary is missing (cargo test --no-run)" >&2; exit 1; }
 done
 
@@ -113,7 +114,7 @@ as_nobody() {
 
 # 1. root: the kernel's accounting on cgroup v2.
 step "root: sandbox-check" bash -c "'$referee' sandbox-check > '$out/sandbox-check-root.txt' 2>&1"
-step "root: sandbox crate" bash -c "'$sandbox_lib' -q && '$runs' -q --test-threads 1"
+step "root: sandbox crate" bash -c "'$sandbox_lib' -q && '$runs' -q --test-threads 1 && '$attacks' -q"
 confinement root as_root env REFEREE_EXPECT_ACCOUNTING=cgroup-v2
 
 # 2. uid 65534 in a delegated subtree: what `systemd-run --user -p Delegate=yes` gives a user.
@@ -135,7 +136,7 @@ confinement nobody+cgroup delegated_tests in_delegated env REFEREE_EXPECT_ACCOUN
 # 3. uid 65534 with no cgroup: the fallback.
 step "nobody: sandbox-check" bash -c "setpriv --reuid=65534 --regid=65534 --clear-groups \
   '$referee' sandbox-check > '$out/sandbox-check-nobody.txt' 2>&1"
-step "nobody: sandbox crate" as_nobody "$runs" -q --test-threads 1
+step "nobody: sandbox crate" as_nobody bash -c "'$runs' -q --test-threads 1 && '$attacks' -q"
 confinement nobody nobody_tests as_nobody env REFEREE_EXPECT_ACCOUNTING=processes
 left=$(find "$scratch/home/tmp" -mindepth 1 | head -5)
 if [ -n "$left" ]; then
