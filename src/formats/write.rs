@@ -212,6 +212,10 @@ pub struct Staging {
     /// lists are this command's own, replaced rather than kept.
     manifests: Vec<String>,
     committed: bool,
+    /// The staging directory, open and locked (`flock`) for as long as this run may use it:
+    /// what tells a live run's staging directory from an abandoned one, across PID
+    /// namespaces too (containers on a shared volume), where a process number says nothing.
+    _held: fs::File,
 }
 
 /// The staging directories of this process not committed yet; a commit holds the lock, so that
@@ -297,22 +301,37 @@ impl Staging {
         };
         fs::create_dir_all(&parent)?;
         static SERIAL: AtomicU64 = AtomicU64::new(0);
-        let path = parent.join(format!(
-            "{}{}-{}",
-            staging_prefix(&name),
-            std::process::id(),
-            SERIAL.fetch_add(1, Ordering::Relaxed)
-        ));
+        // Made and locked under the parent's lock, which a commit's removal of abandoned
+        // staging directories holds: none sees it unlocked. A name taken (the same process
+        // number in another PID namespace) is passed over.
+        let parent_lock = fs::File::open(&parent)?;
+        parent_lock.lock()?;
         let mut staged = STAGED.lock().unwrap_or_else(|e| e.into_inner());
-        fs::create_dir(&path)?;
+        let path = loop {
+            let path = parent.join(format!(
+                "{}{}-{}",
+                staging_prefix(&name),
+                std::process::id(),
+                SERIAL.fetch_add(1, Ordering::Relaxed)
+            ));
+            match fs::create_dir(&path) {
+                Ok(()) => break path,
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        };
         staged.push(path.clone());
         drop(staged);
+        let held = fs::File::open(&path)?;
+        held.lock()?;
+        drop(parent_lock);
         Ok(Staging {
             dir,
             path,
             written: Vec::new(),
             manifests: Vec::new(),
             committed: false,
+            _held: held,
         })
     }
 
@@ -549,7 +568,8 @@ pub fn exchange(a: &Path, b: &Path) -> io::Result<()> {
     fs::rename(&aside, a)
 }
 
-/// Moves the subdirectories of `from` into `to`, unless `to` has one of that name.
+/// Moves the subdirectories of `from` into `to`, unless `to` has one of that name (links to
+/// directories are not subdirectories).
 fn move_subdirectories(from: &Path, to: &Path) -> io::Result<()> {
     for entry in fs::read_dir(from)? {
         let entry = entry?;
@@ -563,28 +583,46 @@ fn move_subdirectories(from: &Path, to: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Removes staging directories of `name` in `parent` left by processes that no longer run,
-/// first moving back into `dir` the subdirectories a run killed right after its switch left in
-/// them.
+/// Removes staging directories of `name` in `parent` that no run holds any more (their lock
+/// free: the run that made one ended, in whatever PID namespace), first moving back into
+/// `dir` the subdirectories a run killed right after its switch left in them. Only real
+/// directories of this user's are candidates: a link, a file or another user's directory
+/// named like one is left as it is.
 fn remove_abandoned(parent: &Path, name: &str, dir: &Path) {
     let prefix = staging_prefix(name);
     let Ok(entries) = fs::read_dir(parent) else {
         return;
     };
     for entry in entries.flatten() {
-        let file_name = entry.file_name().to_string_lossy().to_string();
-        let Some(rest) = file_name.strip_prefix(&prefix) else {
+        if !entry.file_name().to_string_lossy().starts_with(&prefix) || !abandoned(&entry.path())
+        {
             continue;
-        };
-        let pid = rest.split('-').next().unwrap_or("");
-        let alive = Path::new("/proc").join(pid).exists() || !Path::new("/proc/self").exists();
-        if !alive {
-            if dir.is_dir() {
-                let _ = move_subdirectories(&entry.path(), dir);
-            }
-            let _ = fs::remove_dir_all(entry.path());
         }
+        if dir.is_dir() {
+            let _ = move_subdirectories(&entry.path(), dir);
+        }
+        let _ = fs::remove_dir_all(entry.path());
     }
+}
+
+/// Whether `path` is a directory of this user's, not a link, that no process holds locked.
+fn abandoned(path: &Path) -> bool {
+    use rustix::fs::OFlags;
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return false;
+    };
+    if !meta.is_dir() || meta.uid() != rustix::process::geteuid().as_raw() {
+        return false;
+    }
+    let Ok(opened) = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags((OFlags::NOFOLLOW | OFlags::DIRECTORY).bits() as i32)
+        .open(path)
+    else {
+        return false;
+    };
+    opened.try_lock().is_ok()
 }
 
 /// A CSV report being written, one record at a time.
@@ -749,5 +787,46 @@ mod tests {
             "kept\n"
         );
         assert!(!abandoned.exists());
+    }
+
+    #[test]
+    fn a_link_named_like_an_abandoned_staging_directory_is_never_followed() {
+        let root = tempfile::tempdir().unwrap();
+        let tree = root.path().join("tree");
+        fs::create_dir_all(tree.join("src")).unwrap();
+        fs::write(tree.join("src/lib.rs"), "kept\n").unwrap();
+        // A checkout holding a link named like a staging directory of a dead process, to
+        // the checkout itself.
+        std::os::unix::fs::symlink(".", tree.join(".reports.referee-999999999-0")).unwrap();
+        let dir = tree.join("reports");
+        fs::create_dir(&dir).unwrap();
+        let mut run = Staging::new(&dir).unwrap();
+        run.csv("a.csv", &["x"], [["1"]]).unwrap();
+        run.commit().unwrap();
+        assert_eq!(fs::read_to_string(tree.join("src/lib.rs")).unwrap(), "kept\n");
+        assert!(!dir.join("src").exists());
+        assert!(fs::symlink_metadata(tree.join(".reports.referee-999999999-0")).is_ok());
+    }
+
+    #[test]
+    fn a_live_staging_directory_of_another_pid_namespace_is_left_alone() {
+        // Another container on the same volume: its process is not in this /proc, and its
+        // staging directory is held (locked) while it runs.
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("reports");
+        let theirs = root.path().join(".reports.referee-999999999-0");
+        fs::create_dir(&theirs).unwrap();
+        fs::write(theirs.join("a.csv"), "theirs\n").unwrap();
+        let held = fs::File::open(&theirs).unwrap();
+        held.lock().unwrap();
+        let mut run = Staging::new(&dir).unwrap();
+        run.csv("a.csv", &["x"], [["1"]]).unwrap();
+        run.commit().unwrap();
+        assert_eq!(fs::read_to_string(theirs.join("a.csv")).unwrap(), "theirs\n");
+        drop(held);
+        // Once nothing holds it, it is abandoned: the next commit removes it.
+        let run = Staging::new(&dir).unwrap();
+        run.commit().unwrap();
+        assert!(!theirs.exists());
     }
 }

@@ -42,11 +42,21 @@ pub struct PackageEdit {
     /// The new contents of the files changed or added, by their real path relative to the
     /// package.
     changes: BTreeMap<PathBuf, Vec<u8>>,
+    /// The package's directory, open and locked (`flock`) from [`begin`](Self::begin) to the
+    /// end of [`commit`](Self::commit): one edit of a package at a time, in whatever PID
+    /// namespace, and every copy beside it not this edit's is an abandoned one.
+    _held: fs::File,
 }
 
 /// Why a package cannot be changed in one step, found before any work.
 #[derive(Debug, thiserror::Error)]
 pub enum EditError {
+    /// Another edit of the package (another audit's `--add-to`) is under way.
+    #[error(
+        "--add-to {0}: another audit is adding to it; one at a time (each would otherwise lose \
+         the other's cases and limits)"
+    )]
+    Busy(PathBuf),
     /// Not a directory.
     #[error("--add-to {0}: not a directory")]
     NotADirectory(PathBuf),
@@ -128,10 +138,19 @@ impl PackageEdit {
                 why: e.why,
             });
         }
+        let held = fs::File::open(&real).map_err(unreadable)?;
+        match held.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(EditError::Busy(package.to_path_buf()))
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(unreadable(e)),
+        }
         let edit = PackageEdit {
             shown: package.to_path_buf(),
             real,
             changes: BTreeMap::new(),
+            _held: held,
         };
         for file in EDITED {
             edit.inner(Path::new(file))?;
@@ -427,8 +446,8 @@ fn remove_tree(path: &Path) -> io::Result<()> {
     fs::remove_dir_all(path)
 }
 
-/// Removes the copies of `package` that runs which no longer exist left beside it (a run
-/// killed while writing one).
+/// Removes the copies of `package` that killed runs left beside it: with the package's lock
+/// held, every copy is one (a link or a file named like one is left as it is).
 fn remove_abandoned(package: &Path) {
     let (Some(parent), Some(name)) = (package.parent(), package.file_name()) else {
         return;
@@ -442,7 +461,7 @@ fn remove_abandoned(package: &Path) {
         let Some(pid) = file.strip_prefix(&prefix) else {
             continue;
         };
-        if pid.parse::<u32>().is_ok() && !Path::new("/proc").join(pid).exists() {
+        if pid.parse::<u32>().is_ok() && entry.file_type().is_ok_and(|t| t.is_dir()) {
             let _ = remove_tree(&entry.path());
         }
     }
@@ -530,5 +549,35 @@ mod tests {
             fs::read(p.join("config/problem.yaml")).unwrap(),
             b"name: y\n"
         );
+    }
+
+    #[test]
+    fn two_edits_of_one_package_at_once_are_refused_not_lost() {
+        let dir = package();
+        let p = dir.path().join("p");
+        let first = PackageEdit::begin(&p).unwrap();
+        match PackageEdit::begin(&p) {
+            Err(EditError::Busy(package)) => assert_eq!(package, p),
+            other => panic!("{:?}", other.map(|_| ())),
+        }
+        drop(first);
+        // Once the first is done, the next may begin.
+        PackageEdit::begin(&p).unwrap();
+    }
+
+    #[test]
+    fn a_copy_left_under_a_live_process_number_does_not_block_the_next_edit() {
+        // A copy a killed run left under process number 1 (a container's first process,
+        // alive in every namespace).
+        let dir = package();
+        let p = dir.path().join("p");
+        let left = dir.path().join(".p.referee-edit-1");
+        fs::create_dir_all(left.join("data")).unwrap();
+        let mut edit = PackageEdit::begin(&p).unwrap();
+        assert!(!left.exists());
+        edit.write(Path::new("problem.yaml"), b"name: y\n".to_vec())
+            .unwrap();
+        assert!(edit.commit(|| false).unwrap());
+        assert_eq!(fs::read_to_string(p.join("problem.yaml")).unwrap(), "name: y\n");
     }
 }
