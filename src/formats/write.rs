@@ -289,7 +289,21 @@ impl Staging {
                         dir.display()
                     )));
                 }
-                fs::read_dir(&dir)?;
+                // Its files and subdirectories go into the new directory, its links are made
+                // again; nothing else could be (a FIFO, a socket, a device): refused now.
+                for entry in fs::read_dir(&dir)? {
+                    let entry = entry?;
+                    let file_type = entry.file_type()?;
+                    if !(file_type.is_file() || file_type.is_dir() || file_type.is_symlink()) {
+                        return Err(invalid(format!(
+                            "{}: is {}; reports replace their directory as a whole, and it \
+                             would not be kept: move it out, or give the reports a directory \
+                             of their own",
+                            crate::util::guard::display(&entry.path()),
+                            crate::util::guard::kind(file_type)
+                        )));
+                    }
+                }
                 irreplaceable(&dir).map_err(|e| invalid(e.to_string()))?;
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
@@ -325,6 +339,12 @@ impl Staging {
         let held = fs::File::open(&path)?;
         held.lock()?;
         drop(parent_lock);
+        // The new directory takes the old one's mode (a setgid bit too) and group.
+        if let Ok(meta) = fs::metadata(&dir) {
+            use std::os::unix::fs::{MetadataExt, PermissionsExt};
+            let _ = std::os::unix::fs::chown(&path, None, Some(meta.gid()));
+            fs::set_permissions(&path, fs::Permissions::from_mode(meta.mode() & 0o7777))?;
+        }
         Ok(Staging {
             dir,
             path,
@@ -440,7 +460,7 @@ impl Staging {
         let listed = |dir: &Path| -> Vec<String> {
             self.manifests
                 .iter()
-                .filter_map(|m| fs::read(dir.join(m)).ok())
+                .filter_map(|m| read_manifest(&dir.join(m)))
                 .filter_map(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
                 .filter_map(|v| v.get("reports").and_then(|r| r.as_object()).cloned())
                 .flat_map(|reports| reports.keys().cloned().collect::<Vec<_>>())
@@ -458,11 +478,18 @@ impl Staging {
                 let name = entry.file_name();
                 if self.written.iter().any(|w| name == w.as_str())
                     || previous.iter().any(|p| name == p.as_str())
-                    || !entry.file_type()?.is_file()
                 {
                     continue;
                 }
                 let to = self.path.join(&name);
+                let file_type = entry.file_type()?;
+                if file_type.is_symlink() {
+                    std::os::unix::fs::symlink(fs::read_link(entry.path())?, &to)?;
+                    continue;
+                }
+                if !file_type.is_file() {
+                    continue;
+                }
                 if fs::hard_link(entry.path(), &to).is_err() {
                     fs::copy(entry.path(), &to)?;
                 }
@@ -566,6 +593,16 @@ pub fn exchange(a: &Path, b: &Path) -> io::Result<()> {
     fs::rename(b, &aside)?;
     fs::rename(a, b)?;
     fs::rename(&aside, a)
+}
+
+/// The manifest at `path`, when it is a regular file of at most 64 MiB: never a FIFO waited
+/// on, nor a device read without end.
+fn read_manifest(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let file = crate::util::guard::open_regular(path).ok()?;
+    let mut bytes = Vec::new();
+    file.take(64 << 20).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
 }
 
 /// Moves the subdirectories of `from` into `to`, unless `to` has one of that name (links to
@@ -828,5 +865,42 @@ mod tests {
         let run = Staging::new(&dir).unwrap();
         run.commit().unwrap();
         assert!(!theirs.exists());
+    }
+
+    #[test]
+    fn a_report_directory_holding_a_fifo_is_refused_at_once_never_waited_on() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("reports");
+        fs::create_dir(&dir).unwrap();
+        let fifo = dir.join("verify.json");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        let e = Staging::new(&dir).unwrap_err();
+        assert!(e.to_string().contains("verify.json: is a FIFO"), "{e}");
+        // A manifest that became a FIFO since is not read.
+        assert_eq!(read_manifest(&fifo), None);
+    }
+
+    #[test]
+    fn the_new_directory_keeps_the_old_ones_mode_group_and_links() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("reports");
+        fs::create_dir(&dir).unwrap();
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o2770)).unwrap();
+        let gid = fs::metadata(&dir).unwrap().gid();
+        std::os::unix::fs::symlink("../elsewhere.txt", dir.join("notes.txt")).unwrap();
+        let mut run = Staging::new(&dir).unwrap();
+        run.csv("a.csv", &["x"], [["1"]]).unwrap();
+        run.commit().unwrap();
+        let meta = fs::metadata(&dir).unwrap();
+        assert_eq!((meta.mode() & 0o7777, meta.gid()), (0o2770, gid));
+        assert_eq!(
+            fs::read_link(dir.join("notes.txt")).unwrap(),
+            Path::new("../elsewhere.txt")
+        );
     }
 }
