@@ -105,6 +105,9 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode, RunError> {
         source,
     };
     let interrupt = referee_sandbox::Interrupt::new();
+    // Unconfined, a descendant that leaves the program's process group (a daemon) is adopted
+    // and ended with the run; confined, nothing outlives the run's PID namespace.
+    let _reaper = args.unconfined.then(referee_sandbox::Reaper::adopt);
     let (program, confinement) = if args.unconfined {
         (
             program.ended_by(&interrupt),

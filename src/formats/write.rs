@@ -631,8 +631,7 @@ fn remove_abandoned(parent: &Path, name: &str, dir: &Path) {
         return;
     };
     for entry in entries.flatten() {
-        if !entry.file_name().to_string_lossy().starts_with(&prefix) || !abandoned(&entry.path())
-        {
+        if !entry.file_name().to_string_lossy().starts_with(&prefix) || !abandoned(&entry.path()) {
             continue;
         }
         if dir.is_dir() {
@@ -840,7 +839,10 @@ mod tests {
         let mut run = Staging::new(&dir).unwrap();
         run.csv("a.csv", &["x"], [["1"]]).unwrap();
         run.commit().unwrap();
-        assert_eq!(fs::read_to_string(tree.join("src/lib.rs")).unwrap(), "kept\n");
+        assert_eq!(
+            fs::read_to_string(tree.join("src/lib.rs")).unwrap(),
+            "kept\n"
+        );
         assert!(!dir.join("src").exists());
         assert!(fs::symlink_metadata(tree.join(".reports.referee-999999999-0")).is_ok());
     }
@@ -859,7 +861,10 @@ mod tests {
         let mut run = Staging::new(&dir).unwrap();
         run.csv("a.csv", &["x"], [["1"]]).unwrap();
         run.commit().unwrap();
-        assert_eq!(fs::read_to_string(theirs.join("a.csv")).unwrap(), "theirs\n");
+        assert_eq!(
+            fs::read_to_string(theirs.join("a.csv")).unwrap(),
+            "theirs\n"
+        );
         drop(held);
         // Once nothing holds it, it is abandoned: the next commit removes it.
         let run = Staging::new(&dir).unwrap();

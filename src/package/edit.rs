@@ -578,6 +578,9 @@ mod tests {
         edit.write(Path::new("problem.yaml"), b"name: y\n".to_vec())
             .unwrap();
         assert!(edit.commit(|| false).unwrap());
-        assert_eq!(fs::read_to_string(p.join("problem.yaml")).unwrap(), "name: y\n");
+        assert_eq!(
+            fs::read_to_string(p.join("problem.yaml")).unwrap(),
+            "name: y\n"
+        );
     }
 }

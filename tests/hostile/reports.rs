@@ -542,3 +542,28 @@ fn an_interrupted_referee_run_says_so_and_exits_with_the_signal() {
         }
     }
 }
+
+#[test]
+fn referee_run_unconfined_leaves_no_daemon_behind() {
+    // A program that starts a daemon (a grandchild in a session of its own) and exits at
+    // once: the daemon ends with the run.
+    let marker = format!("{}", 5200 + std::process::id() % 1000);
+    let run = referee_process()
+        .args(["run", "--unconfined", "--timeout", "10", "--", "sh", "-c"])
+        .arg(format!("(setsid sh -c 'sleep {marker}' &); echo started"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.stdout,
+        b"started\n",
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    let left = crate::common::programs::alive_with(&format!("sleep {marker}"));
+    let _ = std::process::Command::new("pkill")
+        .args(["-KILL", "-f", &format!("sleep {marker}")])
+        .status();
+    assert_eq!(left, Vec::<String>::new());
+}
