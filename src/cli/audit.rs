@@ -506,7 +506,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
         edit: Option<crate::package::edit::PackageEdit>,
     }
     impl Visitor for Audit<'_> {
-        type Output = Result<(AuditReport, RunOptions), RunError>;
+        type Output = Result<(AuditReport, RunOptions, Option<PathBuf>), RunError>;
         fn visit<G: AnyGame>(self) -> Self::Output {
             let settings = self
                 .args
@@ -520,8 +520,8 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
             )?;
             let edited = commit_edit(&mut audited, &self.args.interrupt);
             dir.take(&audited)?;
-            edited?;
-            Ok((audited.report, dir.options().clone()))
+            let changed = edited?;
+            Ok((audited.report, dir.options().clone(), changed))
         }
     }
     let ran = args.game.visit(Audit {
@@ -532,7 +532,7 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
         edit,
     });
     listening.close();
-    let (report, options) = ran?;
+    let (report, options, changed) = ran?;
     let shown = super::audit_summary::Shown {
         out: &args.out,
         options: &options,
@@ -545,23 +545,25 @@ pub(super) fn audit(args: AuditArgs) -> Result<ExitCode, RunError> {
         &args.out,
         code,
         &args.interrupt,
+        changed.as_deref(),
     ))
 }
 
 /// Makes the changes of `--add-to` ([`PackageEdit::commit`]) once the audit is complete, not
 /// when it was interrupted; when they are not made, the report says nothing was added or
-/// written.
+/// written. The package, when it was changed.
 ///
 /// [`PackageEdit::commit`]: crate::package::edit::PackageEdit::commit
 #[cfg(target_os = "linux")]
 fn commit_edit(
     audited: &mut crate::audit::reports::sink::Audited,
     interrupt: &referee_sandbox::Interrupt,
-) -> Result<(), RunError> {
+) -> Result<Option<PathBuf>, RunError> {
     let Some(edit) = audited.edit.take().filter(|e| !e.is_empty()) else {
-        return Ok(());
+        return Ok(None);
     };
-    let package = edit.package().display().to_string();
+    let shown = edit.package().to_path_buf();
+    let package = shown.display().to_string();
     let committed = edit.commit(|| interrupt.interrupted());
     if !matches!(committed, Ok(true)) {
         let report = &mut audited.report;
@@ -584,7 +586,27 @@ fn commit_edit(
             }
         }
     }
-    committed.map(|_| ())
+    if matches!(committed, Ok(true)) {
+        interrupt_failpoint(interrupt);
+    }
+    committed.map(|changed| changed.then_some(shown))
+}
+
+/// For the tests: with `REFEREE_FAILPOINT=interrupt-after-add-to`, this process sends itself
+/// SIGINT once the package is changed, as a user's Ctrl-C then would, and waits (5 s at most)
+/// until `interrupt` holds it.
+#[cfg(target_os = "linux")]
+fn interrupt_failpoint(interrupt: &referee_sandbox::Interrupt) {
+    if std::env::var_os("REFEREE_FAILPOINT").is_some_and(|v| v == "interrupt-after-add-to") {
+        let _ =
+            rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::INT);
+        for _ in 0..500 {
+            if interrupt.signal().is_some() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
 }
 
 #[cfg(not(target_os = "linux"))]

@@ -30,11 +30,28 @@ pub(super) struct Shown<'a> {
 }
 
 /// `code`, or after an interruption by signal N, `128 + N`, said on standard error with where
-/// the reports of what was found before are.
-pub(super) fn exit_code(out: &Path, code: u8, interrupt: &referee_sandbox::Interrupt) -> ExitCode {
+/// the reports of what was found before are, and, when the signal came once `changed` (the
+/// package of `--add-to`) was changed, that it was.
+pub(super) fn exit_code(
+    out: &Path,
+    code: u8,
+    interrupt: &referee_sandbox::Interrupt,
+    changed: Option<&Path>,
+) -> ExitCode {
     let Some(signal) = interrupt.signal() else {
         return ExitCode::from(code);
     };
+    if let Some(package) = changed {
+        eprintln!(
+            "interrupted by signal {signal} once the audit was complete: {} was changed (its \
+             added cases and limits are in it), and the reports in {} are the whole audit's \
+             (exit {})",
+            package.display(),
+            out.display(),
+            128 + signal
+        );
+        return ExitCode::from(128 + signal as u8);
+    }
     eprintln!(
         "interrupted by signal {signal}: every process the audit started ended; the reports in \
          {} hold what was found before (exit {})",

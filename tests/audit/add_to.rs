@@ -292,3 +292,29 @@ fn the_target_packages_rules_decide_the_advice_and_refusals_come_before_any_buil
         "{err}"
     );
 }
+
+#[test]
+fn an_interrupt_once_the_package_is_changed_says_it_was_changed() {
+    let dir = common::scratch::reachable();
+    let d = dir.path();
+    let good = build(d, "pousse.c", &[], "good");
+    let planted = build(d, "pousse.c", &["-DPLANT_MOVER_ONLY"], "planted");
+    let table = d.join("programs.csv");
+    fs::write(
+        &table,
+        format!("name,command,expected\ngood,{good},accepted\nplanted,{planted},wrong_answer\n"),
+    )
+    .unwrap();
+    let package = package(d, "p", PROBLEM_YAML);
+    let before = files_of(&package);
+    let run = add_to(&table, &package, &d.join("out"), &["--cases", "300"])
+        .env("REFEREE_FAILPOINT", "interrupt-after-add-to")
+        .output()
+        .unwrap();
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(130), "{err}");
+    assert_ne!(files_of(&package), before, "{err}");
+    assert!(err.contains("once the audit was complete"), "{err}");
+    assert!(err.contains("was changed"), "{err}");
+    assert!(!err.contains("hold what was found before"), "{err}");
+}
