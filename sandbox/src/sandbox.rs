@@ -31,23 +31,23 @@ pub const BUILD_WRITES: u64 = 256 << 20;
 
 /// The most files and directories a run's scratch holds (its tmpfs's inodes, each some kernel
 /// memory).
-pub const SCRATCH_FILES: u64 = 4096;
+pub(crate) const SCRATCH_FILES: u64 = 4096;
 
 /// The most files and directories a build's scratch holds.
-pub const BUILD_FILES: u64 = 65536;
+pub(crate) const BUILD_FILES: u64 = 65536;
 
 /// Where a run's memory is counted from its processes (no control group), the address space
 /// each process may reserve beyond the memory limit (`RLIMIT_AS`): what runtimes reserve and
 /// never touch (Java's compressed class space and code cache need some 4 GiB with its
 /// defaults). It bounds the memory of page tables, which no resident set shows, to a few MiB.
-pub const ADDRESS_GRACE: u64 = 4 << 30;
+pub(crate) const ADDRESS_GRACE: u64 = 4 << 30;
 
 /// The most bytes [`Sandbox::stage`] copies into the sandbox for one path.
-pub const STAGED_BYTES: u64 = 1 << 30;
+pub(crate) const STAGED_BYTES: u64 = 1 << 30;
 
 /// The directories every confined program reads: the system's programs, libraries and
 /// configuration (those that exist).
-pub const SYSTEM: [&str; 10] = [
+pub(crate) const SYSTEM: [&str; 10] = [
     "/usr",
     "/bin",
     "/sbin",
@@ -645,7 +645,7 @@ impl Sandbox {
     }
 
     /// `path` where the programs can read it: itself when they can, else a copy in the
-    /// sandbox's runs directory (a file, or a directory's tree of at most [`STAGED_BYTES`]),
+    /// sandbox's runs directory (a file, or a directory's tree of at most 1 GiB),
     /// made once per path, readable by all. As root, a program in a directory only root may
     /// enter (`mktemp -d`'s) runs from its copy, as a judge system copies a submission into its
     /// box.
@@ -865,9 +865,9 @@ pub enum SandboxError {
 /// the run's own root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Workspace {
-    /// The output limit's size and [`SCRATCH_FILES`] files, gone with the run.
+    /// The output limit's size and 4,096 files, gone with the run.
     Scratch,
-    /// [`BUILD_WRITES`] bytes and [`BUILD_FILES`] files, whose files the run keeps
+    /// [`BUILD_WRITES`] bytes and 65,536 files, whose files the run keeps
     /// ([`crate::Run::kept`]) to be copied out: a build's.
     Build,
 }
