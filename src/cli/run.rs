@@ -90,14 +90,7 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode, RunError> {
         stderr_tail: 64 << 10,
         ..referee_sandbox::Limits::default()
     };
-    let mut input = Vec::new();
-    std::io::stdin()
-        .take(args.max_input_bytes + 1)
-        .read_to_end(&mut input)
-        .map_err(NotRun::Stdin)?;
-    if input.len() as u64 > args.max_input_bytes {
-        return Err(NotRun::TooLong(args.max_input_bytes).into());
-    }
+    let input = standard_input(args.max_input_bytes)?;
     let program = referee_sandbox::Program::from_argv(args.command);
     let shown = program.display();
     let not_run = |source| NotRun::Program {
@@ -162,6 +155,19 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode, RunError> {
         referee_sandbox::Ending::Exited(0) => ExitCode::SUCCESS,
         _ => ExitCode::from(1),
     })
+}
+
+/// Standard input, whole, when it is at most `most` bytes long.
+fn standard_input(most: u64) -> Result<Vec<u8>, NotRun> {
+    let mut input = Vec::new();
+    std::io::stdin()
+        .take(most + 1)
+        .read_to_end(&mut input)
+        .map_err(NotRun::Stdin)?;
+    if input.len() as u64 > most {
+        return Err(NotRun::TooLong(most));
+    }
+    Ok(input)
 }
 
 /// A program's bytes for a terminal: lines as lines, every control byte, invisible character

@@ -251,6 +251,81 @@ pub fn clean_up_on_signals() -> io::Result<signal_hook::iterator::Handle> {
     Ok(handle)
 }
 
+/// Whether `dir` can be replaced by a new report directory, found before any work: a
+/// directory (or nothing yet), not holding the current directory, holding nothing that could
+/// not be carried over, and not a mount point or immutable.
+fn replaceable(dir: &Path) -> io::Result<()> {
+    let invalid = |why: String| io::Error::new(io::ErrorKind::InvalidInput, why);
+    match fs::metadata(dir) {
+        Ok(m) if !m.is_dir() => {
+            return Err(invalid(format!(
+                "{}: exists and is not a directory",
+                dir.display()
+            )))
+        }
+        Ok(_) => {
+            let here = std::env::current_dir()?.canonicalize()?;
+            if here.starts_with(dir) {
+                return Err(invalid(format!(
+                    "{}: holds the current directory; reports replace their directory as a \
+                     whole, so give them one of their own",
+                    dir.display()
+                )));
+            }
+            // Its files and subdirectories go into the new directory, its links are made
+            // again; nothing else could be (a FIFO, a socket, a device): refused now.
+            for entry in fs::read_dir(dir)? {
+                let entry = entry?;
+                let file_type = entry.file_type()?;
+                if !(file_type.is_file() || file_type.is_dir() || file_type.is_symlink()) {
+                    return Err(invalid(format!(
+                        "{}: is {}; reports replace their directory as a whole, and it \
+                         would not be kept: move it out, or give the reports a directory \
+                         of their own",
+                        crate::util::guard::display(&entry.path()),
+                        crate::util::guard::kind(file_type)
+                    )));
+                }
+            }
+            irreplaceable(dir).map_err(|e| invalid(e.to_string()))?;
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    Ok(())
+}
+
+/// A new staging directory for report directory `name` in `parent`, open and locked: made and
+/// locked under the parent's lock, which a commit's removal of abandoned staging directories
+/// holds, so none sees it unlocked. A name taken (the same process number in another PID
+/// namespace) is passed over.
+fn create_locked(parent: &Path, name: &str) -> io::Result<(PathBuf, fs::File)> {
+    fs::create_dir_all(parent)?;
+    static SERIAL: AtomicU64 = AtomicU64::new(0);
+    let parent_lock = fs::File::open(parent)?;
+    parent_lock.lock()?;
+    let mut staged = STAGED.lock().unwrap_or_else(|e| e.into_inner());
+    let path = loop {
+        let path = parent.join(format!(
+            "{}{}-{}",
+            staging_prefix(name),
+            std::process::id(),
+            SERIAL.fetch_add(1, Ordering::Relaxed)
+        ));
+        match fs::create_dir(&path) {
+            Ok(()) => break path,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    };
+    staged.push(path.clone());
+    drop(staged);
+    let held = fs::File::open(&path)?;
+    held.lock()?;
+    drop(parent_lock);
+    Ok((path, held))
+}
+
 /// The prefix of staging directories of report directory `name`.
 fn staging_prefix(name: &str) -> String {
     format!(".{name}.referee-")
@@ -273,72 +348,12 @@ impl Staging {
             Err(e) if e.kind() == io::ErrorKind::NotFound => dir.to_path_buf(),
             Err(e) => return Err(e),
         };
-        match fs::metadata(&dir) {
-            Ok(m) if !m.is_dir() => {
-                return Err(invalid(format!(
-                    "{}: exists and is not a directory",
-                    dir.display()
-                )))
-            }
-            Ok(_) => {
-                let here = std::env::current_dir()?.canonicalize()?;
-                if here.starts_with(&dir) {
-                    return Err(invalid(format!(
-                        "{}: holds the current directory; reports replace their directory as a \
-                         whole, so give them one of their own",
-                        dir.display()
-                    )));
-                }
-                // Its files and subdirectories go into the new directory, its links are made
-                // again; nothing else could be (a FIFO, a socket, a device): refused now.
-                for entry in fs::read_dir(&dir)? {
-                    let entry = entry?;
-                    let file_type = entry.file_type()?;
-                    if !(file_type.is_file() || file_type.is_dir() || file_type.is_symlink()) {
-                        return Err(invalid(format!(
-                            "{}: is {}; reports replace their directory as a whole, and it \
-                             would not be kept: move it out, or give the reports a directory \
-                             of their own",
-                            crate::util::guard::display(&entry.path()),
-                            crate::util::guard::kind(file_type)
-                        )));
-                    }
-                }
-                irreplaceable(&dir).map_err(|e| invalid(e.to_string()))?;
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e),
-        }
+        replaceable(&dir)?;
         let parent = match dir.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        fs::create_dir_all(&parent)?;
-        static SERIAL: AtomicU64 = AtomicU64::new(0);
-        // Made and locked under the parent's lock, which a commit's removal of abandoned
-        // staging directories holds: none sees it unlocked. A name taken (the same process
-        // number in another PID namespace) is passed over.
-        let parent_lock = fs::File::open(&parent)?;
-        parent_lock.lock()?;
-        let mut staged = STAGED.lock().unwrap_or_else(|e| e.into_inner());
-        let path = loop {
-            let path = parent.join(format!(
-                "{}{}-{}",
-                staging_prefix(&name),
-                std::process::id(),
-                SERIAL.fetch_add(1, Ordering::Relaxed)
-            ));
-            match fs::create_dir(&path) {
-                Ok(()) => break path,
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(e),
-            }
-        };
-        staged.push(path.clone());
-        drop(staged);
-        let held = fs::File::open(&path)?;
-        held.lock()?;
-        drop(parent_lock);
+        let (path, held) = create_locked(&parent, &name)?;
         // The new directory takes the old one's mode (a setgid bit too) and group.
         if let Ok(meta) = fs::metadata(&dir) {
             use std::os::unix::fs::{MetadataExt, PermissionsExt};
