@@ -569,10 +569,16 @@ impl Program {
         if self.interrupt.past(deadline) {
             return Ok(Run::cut());
         }
-        match &self.jail {
+        let mut run = match &self.jail {
             Some(jail) => self.run_confined(jail, input, limits, deadline, watching, started),
             None => self.run_unconfined(input, limits, deadline, started),
+        }?;
+        // Killed by its interrupt before the watch saw it raised (the kill and the watch
+        // race): cut, as a run the watch ended on it is.
+        if run.ending == Ending::Signalled(libc::SIGKILL) && self.interrupt.interrupted() {
+            run.ending = Ending::Cut;
         }
+        Ok(run)
     }
 
     /// The command of the program, unconfined.
