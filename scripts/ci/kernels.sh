@@ -14,8 +14,7 @@
 # target/kernels. Needs root; installs qemu-system-x86, busybox-static, kmod, cpio and xz-utils.
 # The host's variables named GUEST_* are set in the guest too.
 # Usage: scripts/ci/kernels.sh OUT GUEST-SCRIPT [KERNEL...]  (default: debian-6.1 debian-6.12)
-# The kernels boot at once, the machine's CPUs shared among them. Exits 0 when the guest script
-# exited 0 on every kernel.
+# Exits 0 when the guest script exited 0 on every kernel.
 set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/../.."
@@ -133,10 +132,10 @@ INIT
   rm -rf "$work"
 }
 
-# boot NAME DIR SMP: boots kernel NAME (its files in DIR) with SMP virtual CPUs and runs the
-# guest script there; its summary in OUT/NAME/summary.txt, exit 0 when the script exited 0.
-boot() {
-  local name=$1 dir=$2 smp=$3 share=$out/$1 started took code
+failed=()
+for name in "$@"; do
+  dir=$(fetch "$name")
+  share=$out/$name
   rm -rf "$share"
   mkdir -p "$share"
   cp "$guest" "$share/guest.sh"
@@ -164,9 +163,10 @@ echo \$? > /mnt/out/exit
 sync
 echo o > /proc/sysrq-trigger
 BOOT
+  echo "== $name: $(cat "$dir/package")"
   started=$(date +%s)
   # Hang guard: an hour a kernel (software emulation is some 20 times slower than this machine).
-  timeout 3600 qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$smp" -m 8192 \
+  timeout 3600 qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$(nproc)" -m 8192 \
     -nographic -no-reboot -nic none \
     -kernel "$dir/vmlinuz" -initrd "$dir/initrd" \
     -append "console=ttyS0 panic=-1 quiet" \
@@ -176,36 +176,11 @@ BOOT
     -device virtio-9p-pci,fsdev=out,mount_tag=out > "$share/console.log" 2>&1 || true
   took=$(( $(date +%s) - started ))
   code=$(cat "$share/exit" 2>/dev/null || echo "none (the guest did not finish)")
-  {
-    echo "== $name: $(cat "$dir/package"), $smp virtual CPU(s)"
-    echo "   kernel $(cat "$share/kernel" 2>/dev/null || echo '?'), guest script exit $code, ${took} s"
-    if [ "$code" != 0 ]; then
-      tail -n 40 "$share/guest.log" 2>/dev/null || tail -n 40 "$share/console.log"
-    fi
-  } > "$share/summary.txt"
-  [ "$code" = 0 ]
-}
-
-# The kernels boot at once, each with its share of the machine's CPUs (one at least): a
-# guest's tests run one at a time, so one CPU each keeps every core busy, and no guest's
-# virtual CPU waits for another's (an emulated CPU counts such waits as its own time).
-dirs=()
-for name in "$@"; do
-  dirs+=("$(fetch "$name")")
-done
-smp=$(( $(nproc) / $# ))
-[ "$smp" -ge 1 ] || smp=1
-pids=()
-for i in "${!dirs[@]}"; do
-  name=${*:i+1:1}
-  boot "$name" "${dirs[$i]}" "$smp" &
-  pids+=($!)
-done
-failed=()
-for i in "${!pids[@]}"; do
-  name=${*:i+1:1}
-  wait "${pids[$i]}" || failed+=("$name")
-  cat "$out/$name/summary.txt"
+  echo "   kernel $(cat "$share/kernel" 2>/dev/null || echo '?'), guest script exit $code, ${took} s"
+  if [ "$code" != 0 ]; then
+    tail -n 40 "$share/guest.log" 2>/dev/null || tail -n 40 "$share/console.log"
+    failed+=("$name")
+  fi
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "kernels.sh: the guest script failed on ${failed[*]}" >&2
