@@ -613,11 +613,10 @@ pub fn exchange(a: &Path, b: &Path) -> io::Result<()> {
 /// The manifest at `path`, when it is a regular file of at most 64 MiB: never a FIFO waited
 /// on, nor a device read without end.
 fn read_manifest(path: &Path) -> Option<Vec<u8>> {
-    use std::io::Read;
     let file = crate::util::guard::open_regular(path).ok()?;
-    let mut bytes = Vec::new();
-    file.take(64 << 20).read_to_end(&mut bytes).ok()?;
-    Some(bytes)
+    crate::util::text::read_at_most(file, 64 << 20)
+        .ok()
+        .flatten()
 }
 
 /// Moves the subdirectories of `from` into `to`, unless `to` has one of that name (links to

@@ -49,13 +49,9 @@ fn hidden(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-const PROBLEM_YAML: &str =
-    "problem_format_version: 2025-09\r\nname: x\r\nlimits:\r\n  memory: 512   # MiB\r\n";
-
-#[test]
-fn a_package_is_changed_once_the_audit_is_complete_and_only_then() {
-    let dir = common::scratch::reachable();
-    let d = dir.path();
+/// The correct judge and one with a planted bug built in `d`, and a `--programs` table of
+/// them (`accepted`, `wrong_answer`): the correct one's command, the table.
+fn good_and_planted(d: &Path) -> (String, PathBuf) {
     let good = build(d, "pousse.c", &[], "good");
     let planted = build(d, "pousse.c", &["-DPLANT_MOVER_ONLY"], "planted");
     let table = d.join("programs.csv");
@@ -64,6 +60,17 @@ fn a_package_is_changed_once_the_audit_is_complete_and_only_then() {
         format!("name,command,expected\ngood,{good},accepted\nplanted,{planted},wrong_answer\n"),
     )
     .unwrap();
+    (good, table)
+}
+
+const PROBLEM_YAML: &str =
+    "problem_format_version: 2025-09\r\nname: x\r\nlimits:\r\n  memory: 512   # MiB\r\n";
+
+#[test]
+fn a_package_is_changed_once_the_audit_is_complete_and_only_then() {
+    let dir = common::scratch::reachable();
+    let d = dir.path();
+    let (good, table) = good_and_planted(d);
     // Nothing to add (the correct program alone, no repeated runs): nothing changes, not even
     // the generators.
     let quiet = package(d, "quiet", PROBLEM_YAML);
@@ -297,14 +304,7 @@ fn the_target_packages_rules_decide_the_advice_and_refusals_come_before_any_buil
 fn an_interrupt_once_the_package_is_changed_says_it_was_changed() {
     let dir = common::scratch::reachable();
     let d = dir.path();
-    let good = build(d, "pousse.c", &[], "good");
-    let planted = build(d, "pousse.c", &["-DPLANT_MOVER_ONLY"], "planted");
-    let table = d.join("programs.csv");
-    fs::write(
-        &table,
-        format!("name,command,expected\ngood,{good},accepted\nplanted,{planted},wrong_answer\n"),
-    )
-    .unwrap();
+    let (_, table) = good_and_planted(d);
     let package = package(d, "p", PROBLEM_YAML);
     let before = files_of(&package);
     let run = add_to(&table, &package, &d.join("out"), &["--cases", "300"])

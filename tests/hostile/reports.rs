@@ -545,7 +545,7 @@ fn an_interrupted_referee_run_says_so_and_exits_with_the_signal() {
 
 #[test]
 fn referee_run_unconfined_leaves_no_daemon_behind() {
-    // A program that starts a daemon (a grandchild in a session of its own) and exits at
+    // A program that starts a daemon (a grandchild that `setsid` made a leader of its own) and exits at
     // once: the daemon ends with the run.
     let marker = format!("{}", 5200 + std::process::id() % 1000);
     let run = referee_process()
