@@ -26,18 +26,7 @@ pub fn add_to_package(
         return add_to_dmoj(edit, inputs, answers);
     }
     let secret = Path::new("data/secret");
-    let mut dir = secret.to_path_buf();
-    let mut names = edit.list(&dir)?;
-    let cases = |names: &[String]| names.iter().any(|n| n.ends_with(".in"));
-    if !cases(&names) {
-        let groups: Vec<&String> = (names.iter())
-            .filter(|n| !n.starts_with('.') && edit.package().join(secret).join(n).is_dir())
-            .collect();
-        if let Some(last) = groups.last() {
-            dir = secret.join(last);
-            names = edit.list(&dir)?;
-        }
-    }
+    let (dir, names) = case_directory(edit)?;
     let stems = next_stems(&names, inputs.len());
     let group = dir.strip_prefix(secret).unwrap_or(Path::new(""));
     let mut listed = String::new();
@@ -63,6 +52,40 @@ pub fn add_to_package(
     add_to_generators(edit, &stems, inputs, answers, &mut listed)?;
     list_in_manifest(edit, &listed)?;
     Ok(added)
+}
+
+/// Where [`add_to_package`] adds cases, relative to the package, and the names it holds:
+/// `data/secret/`, or its last group folder when it holds groups and no case of its own.
+fn case_directory(edit: &PackageEdit) -> Result<(PathBuf, Vec<String>), RunError> {
+    let secret = Path::new("data/secret");
+    let mut dir = secret.to_path_buf();
+    let mut names = edit.list(&dir)?;
+    if !names.iter().any(|n| n.ends_with(".in")) {
+        let groups: Vec<&String> = (names.iter())
+            .filter(|n| !n.starts_with('.') && edit.package().join(secret).join(n).is_dir())
+            .collect();
+        if let Some(last) = groups.last() {
+            dir = secret.join(last);
+            names = edit.list(&dir)?;
+        }
+    }
+    Ok((dir, names))
+}
+
+/// The longest file name a directory may hold (Linux's `NAME_MAX`), in bytes.
+const NAME_MAX: usize = 255;
+
+/// Up to how many cases one audit's names are checked for before the audit (their numbers'
+/// width): a strengthening adds a few dozen.
+const CHECKED_CASES: usize = 9999;
+
+/// Whether the names of cases added after `names` fit a file name: the name of the longest
+/// one's answer file when it does not.
+fn too_long(names: &[String], prefix: &str) -> Option<String> {
+    next_stems(names, CHECKED_CASES)
+        .into_iter()
+        .map(|stem| format!("{prefix}{stem}.ans"))
+        .find(|name| name.len() > NAME_MAX)
 }
 
 /// Writes a case's `STEM.in` (`input`) and `STEM.ans` (`answer`) into the edit, each listed on
@@ -97,8 +120,21 @@ fn list_in_manifest(edit: &mut PackageEdit, listed: &str) -> Result<(), RunError
 /// [`with_test_cases`] edits them (an error naming the file, and the line where YAML does not
 /// parse). A package of the problem package format needs nothing more than the edit checks.
 pub fn check_addable(edit: &PackageEdit) -> Result<(), RunError> {
+    let named = |dir: &Path, name: String| {
+        RunError::from(NameTooLong {
+            dir: crate::util::walk::display(&edit.package().join(dir)),
+            name,
+        })
+    };
     if !is_dmoj(edit) {
-        return Ok(());
+        let (dir, names) = case_directory(edit)?;
+        return match too_long(&names, "") {
+            Some(name) => Err(named(&dir, name)),
+            None => Ok(()),
+        };
+    }
+    if let Some(name) = too_long(&dmoj_secret_stems(edit)?, "secret-") {
+        return Err(named(Path::new(""), name));
     }
     let init = Path::new("init.yml");
     let text = edit.read(init)?.unwrap_or_default();
@@ -113,6 +149,31 @@ pub fn check_addable(edit: &PackageEdit) -> Result<(), RunError> {
     Ok(())
 }
 
+/// The names of a DMOJ problem folder's `secret-*` files, without the prefix.
+fn dmoj_secret_stems(edit: &PackageEdit) -> Result<Vec<String>, RunError> {
+    Ok((edit.list(Path::new(""))?.iter())
+        .filter_map(|name| name.strip_prefix("secret-"))
+        .map(str::to_string)
+        .collect())
+}
+
+/// A case [`add_to_package`] would add whose file name is longer than a directory may hold:
+/// refused before the audit.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "--add-to: {dir}: a case added after its last would be named {name} ({} bytes), longer \
+     than a file name may be ({NAME_MAX} bytes); shorten the last case's name",
+    name.len()
+)]
+pub struct NameTooLong {
+    /// The directory the case would be added to.
+    dir: String,
+    /// The name.
+    name: String,
+}
+
+impl crate::util::error::RunRefusal for NameTooLong {}
+
 /// Whether the package is a DMOJ problem's folder: an `init.yml`, no `data/`.
 pub fn is_dmoj(edit: &PackageEdit) -> bool {
     edit.exists(Path::new("init.yml")) && !edit.exists(Path::new("data"))
@@ -126,10 +187,7 @@ fn add_to_dmoj(
     inputs: &[&[u8]],
     answers: &[&str],
 ) -> Result<Vec<String>, RunError> {
-    let secret: Vec<String> = (edit.list(Path::new(""))?.iter())
-        .filter_map(|name| name.strip_prefix("secret-"))
-        .map(str::to_string)
-        .collect();
+    let secret = dmoj_secret_stems(edit)?;
     let mut entries = Vec::new();
     let mut listed = String::new();
     for ((stem, input), answer) in next_stems(&secret, inputs.len())
@@ -329,6 +387,10 @@ mod tests {
         assert_eq!(add(&p, &[b"z"]), ["data/secret/013-referee.in"]);
         let names = |files: &[&str]| files.iter().map(|f| f.to_string()).collect::<Vec<_>>();
         assert_eq!(next_stems(&names(&["zeta.in"]), 1), ["zeta_referee-001"]);
+        // A name with no room left after it is found before the audit.
+        let long = format!("{}.in", "z".repeat(240));
+        assert!(too_long(&names(&[&long]), "").is_some_and(|n| n.len() > NAME_MAX));
+        assert_eq!(too_long(&names(&["zeta.in"]), "secret-"), None);
         assert_eq!(next_stems(&names(&[]), 2), ["001-referee", "002-referee"]);
         assert_eq!(next_stems(&names(&["a.ans"]), 1), ["001-referee"]);
         // Past the width of the numbers: still after the last case.

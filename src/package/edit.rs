@@ -11,9 +11,16 @@
 //!
 //! What a commit needs is checked when the edit begins, before any work
 //! ([`PackageEdit::begin`]): a directory that can be swapped (not a mount point, not immutable),
-//! a parent where the copy can be written, directories the copy's removal can empty, and the
-//! files referee edits inside the package (a symbolic link among them is followed, and refused
-//! when it leaves the package).
+//! directories the copy's removal can empty, no immutable or append-only file (a copy would
+//! lose the flag), the files referee edits inside the package (a symbolic link among them is
+//! followed, and refused when it leaves the package; as a normal user, each the user's own, in
+//! a group the user is in, so that the changed file keeps its owner and group). Then the commit
+//! is rehearsed: the copy is written (as a normal user, a file of another user's that cannot be
+//! linked is refused: its copy would be the user's) and swapped with the package and back, so
+//! that a file system that cannot swap them (a directory of an overlayfs lower layer, a
+//! container image's, gives `EXDEV`; NFS has no `RENAME_EXCHANGE`) refuses the audit before it
+//! starts. The copy is the package's files themselves (hard links), so the package shows the
+//! same files at every moment of the rehearsal.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -108,6 +115,32 @@ pub enum EditError {
         /// Where it leads.
         target: PathBuf,
     },
+    /// As a normal user, a file whose changed or copied version would change owner or group.
+    #[error(
+        "--add-to {package}: {file} is {whose}; changed by you, it would become yours: run as its \
+         owner (or as root, which keeps every owner)"
+    )]
+    NotYours {
+        /// The package.
+        package: PathBuf,
+        /// The file.
+        file: PathBuf,
+        /// Whose it is ("uid 1001's", "in group 1001, which you are not in").
+        whose: String,
+    },
+    /// The commit, rehearsed before the audit, failed.
+    #[error(
+        "--add-to {package}: the swap that changes it, tried before the audit, failed: \
+         {source}{hint}; nothing was changed"
+    )]
+    Rehearsal {
+        /// The package.
+        package: PathBuf,
+        /// Why.
+        source: io::Error,
+        /// What the error usually means.
+        hint: &'static str,
+    },
     /// The package cannot be read.
     #[error("--add-to {package}: {source}")]
     Unreadable {
@@ -153,9 +186,10 @@ impl PackageEdit {
             _held: held,
         };
         for file in EDITED {
-            edit.inner(Path::new(file))?;
+            let inner = edit.inner(Path::new(file))?;
+            edit.check_yours(&inner)?;
         }
-        edit.check_directories()?;
+        edit.check_tree()?;
         let copy = edit.copy_path();
         remove_abandoned(&edit.real);
         fs::create_dir(&copy)
@@ -165,12 +199,16 @@ impl PackageEdit {
                 parent: copy.parent().map(Path::to_path_buf).unwrap_or_default(),
                 source,
             })?;
+        let rehearsed = edit.rehearse(&copy);
+        let _ = remove_tree(&copy);
+        rehearsed?;
         Ok(edit)
     }
 
     /// The package's directories must be ones the old package's removal can empty (the
-    /// user's own, or any as root), and none immutable.
-    fn check_directories(&self) -> Result<(), EditError> {
+    /// user's own, or any as root), and none of its directories or files immutable or
+    /// append-only.
+    fn check_tree(&self) -> Result<(), EditError> {
         use std::os::unix::fs::MetadataExt;
         let root = rustix::process::geteuid().is_root();
         let me = rustix::process::geteuid().as_raw();
@@ -179,14 +217,14 @@ impl PackageEdit {
                 package: self.shown.clone(),
                 source: e.into(),
             })?;
-            if !entry.file_type().is_dir() {
+            if entry.file_type().is_symlink() {
                 continue;
             }
             let meta = entry.metadata().map_err(|e| EditError::Unreadable {
                 package: self.shown.clone(),
                 source: e.into(),
             })?;
-            if !root && meta.uid() != me {
+            if entry.file_type().is_dir() && !root && meta.uid() != me {
                 return Err(EditError::NotOwned {
                     package: self.shown.clone(),
                     dir: entry.path().to_path_buf(),
@@ -202,6 +240,70 @@ impl PackageEdit {
             }
         }
         Ok(())
+    }
+
+    /// As a normal user, an edited file (`inner`, relative to the package) that exists must be
+    /// the user's own and in one of the user's groups: its changed version is written by the
+    /// user and given that group. Root gives every file its owner back.
+    fn check_yours(&self, inner: &Path) -> Result<(), EditError> {
+        use std::os::unix::fs::MetadataExt;
+        let path = self.real.join(inner);
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            return Ok(());
+        };
+        if rustix::process::geteuid().is_root() || !meta.is_file() {
+            return Ok(());
+        }
+        let whose = if meta.uid() != rustix::process::geteuid().as_raw() {
+            format!("uid {}'s", meta.uid())
+        } else if !in_group(meta.gid()) {
+            format!("in group {}, which you are not in", meta.gid())
+        } else {
+            return Ok(());
+        };
+        Err(EditError::NotYours {
+            package: self.shown.clone(),
+            file: self.shown.join(inner),
+            whose,
+        })
+    }
+
+    /// Writes the copy at `copy` (where nothing is) and swaps it with the package and back:
+    /// what the commit does, with the package's own files.
+    fn rehearse(&self, copy: &Path) -> Result<(), EditError> {
+        let failed = |source: io::Error| {
+            let hint = match rustix::io::Errno::from_io_error(&source) {
+                Some(rustix::io::Errno::XDEV) => {
+                    " (an overlayfs lower layer, a container image's, cannot move its \
+                     directories: copy the package out of the image, or into a volume)"
+                }
+                Some(rustix::io::Errno::INVAL) => {
+                    " (a file system without RENAME_EXCHANGE, such as NFS: copy the package to a \
+                     local disk)"
+                }
+                _ => "",
+            };
+            EditError::Rehearsal {
+                package: self.shown.clone(),
+                source,
+                hint,
+            }
+        };
+        mirror(&self.real, copy).map_err(|e| match e.downcast::<NotYours>() {
+            Ok(theirs) => EditError::NotYours {
+                package: self.shown.clone(),
+                file: self.shown.join(theirs.relative),
+                whose: format!("uid {}'s and cannot be linked", theirs.uid),
+            },
+            Err(e) => failed(e),
+        })?;
+        // The copy is locked too while it stands in the package's place: another edit that
+        // opens the package's path then finds it held.
+        let held = fs::File::open(copy).map_err(failed)?;
+        held.try_lock()
+            .map_err(|e| failed(io::Error::other(e.to_string())))?;
+        crate::formats::write::exchange(copy, &self.real).map_err(failed)?;
+        crate::formats::write::exchange(copy, &self.real).map_err(failed)
     }
 
     /// The real path of `relative` inside the package, relative to it: symbolic links
@@ -319,19 +421,32 @@ impl PackageEdit {
         Ok(true)
     }
 
-    /// Writes the package with its changes at `copy`.
+    /// Writes the package with its changes at `copy`; errors name the package's path, not the
+    /// copy's.
     fn write_copy(&self, copy: &Path) -> Result<(), RunError> {
-        mirror(&self.real, copy).map_err(|e| RunError::io(copy, e))?;
+        self.write_copy_at(copy).map_err(|(path, e)| {
+            let inner = path.strip_prefix(copy).unwrap_or(&path);
+            RunError::io(&self.shown.join(inner), e)
+        })
+    }
+
+    /// [`write_copy`](Self::write_copy), its errors with the path they arose at.
+    fn write_copy_at(&self, copy: &Path) -> Result<(), (PathBuf, io::Error)> {
+        let at = |path: &Path| {
+            let path = path.to_path_buf();
+            move |e| (path, e)
+        };
+        mirror(&self.real, copy).map_err(at(copy))?;
         for (inner, bytes) in &self.changes {
             let path = copy.join(inner);
             let mode = fs::symlink_metadata(&path).ok().map(|m| m.permissions());
             let owner = owner_of(&self.real.join(inner))
                 .or_else(|| self.real.join(inner).parent().and_then(owner_of));
             if mode.is_some() {
-                fs::remove_file(&path).map_err(|e| RunError::io(&path, e))?;
+                fs::remove_file(&path).map_err(at(&path))?;
             }
             if let Some(parent) = path.parent() {
-                make_directories(copy, parent, &self.real).map_err(|e| RunError::io(parent, e))?;
+                make_directories(copy, parent, &self.real).map_err(at(parent))?;
             }
             let written = fs::File::create_new(&path).and_then(|mut file| {
                 file.write_all(bytes)?;
@@ -340,14 +455,14 @@ impl PackageEdit {
                 }
                 file.sync_all()
             });
-            written.map_err(|e| RunError::io(&path, e))?;
+            written.map_err(at(&path))?;
             if let Some((uid, gid)) = owner {
-                give(&path, uid, gid).map_err(|e| RunError::io(&path, e))?;
+                give(&path, uid, gid).map_err(at(&path))?;
             }
         }
         fs::File::open(copy)
             .and_then(|dir| dir.sync_all())
-            .map_err(|e| RunError::io(copy, e))
+            .map_err(at(copy))
     }
 }
 
@@ -357,13 +472,34 @@ fn owner_of(path: &Path) -> Option<(u32, u32)> {
     fs::symlink_metadata(path).ok().map(|m| (m.uid(), m.gid()))
 }
 
-/// Gives `path` to `uid`:`gid` when running as root (the package keeps its owners); nothing
-/// otherwise (every file written is then the user's own already).
+/// Gives `path` to `uid`:`gid` when running as root (the package keeps its owners); as a
+/// normal user, whose own every file written is, gives it group `gid` (one of the user's:
+/// [`PackageEdit::begin`] checks the edited files') when it is not in it already.
 fn give(path: &Path, uid: u32, gid: u32) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
     if rustix::process::geteuid().is_root() {
         std::os::unix::fs::lchown(path, Some(uid), Some(gid))?;
+    } else if fs::symlink_metadata(path)?.gid() != gid && in_group(gid) {
+        std::os::unix::fs::lchown(path, None, Some(gid))?;
     }
     Ok(())
+}
+
+/// Whether this process is in group `gid` (its own or a supplementary one).
+fn in_group(gid: u32) -> bool {
+    rustix::process::getegid().as_raw() == gid
+        || rustix::process::getgroups().is_ok_and(|groups| groups.iter().any(|g| g.as_raw() == gid))
+}
+
+/// A file of another user's that a normal user's copy of the package would take: it cannot
+/// be hard-linked (`fs.protected_hardlinks`), and its copy would be the user's.
+#[derive(Debug, thiserror::Error)]
+#[error("{relative}: uid {uid}'s file, which cannot be linked")]
+struct NotYours {
+    /// The file, relative to the package.
+    relative: String,
+    /// Its owner.
+    uid: u32,
 }
 
 /// Makes the directories down to `dir` inside `copy`, each with the mode and owner of its
@@ -408,6 +544,14 @@ fn mirror(package: &Path, copy: &Path) -> io::Result<()> {
             std::os::unix::fs::symlink(fs::read_link(entry.path())?, &to)?;
         } else if fs::hard_link(entry.path(), &to).is_ok() {
             continue;
+        } else if kind.is_file()
+            && !rustix::process::geteuid().is_root()
+            && meta.uid() != rustix::process::geteuid().as_raw()
+        {
+            return Err(io::Error::other(NotYours {
+                relative: relative.display().to_string(),
+                uid: meta.uid(),
+            }));
         } else if kind.is_file() {
             fs::copy(entry.path(), &to)?;
         } else {

@@ -160,11 +160,26 @@ fn what_add_to_cannot_change_is_refused_before_any_work() {
             "problem.yaml: its top level is not a mapping",
         ),
         ("linked", "name: x\n", "data/secret is a link to"),
+        (
+            "long",
+            "name: x\n",
+            "longer than a file name may be (255 bytes)",
+        ),
     ] {
         let package = package(d, name, yaml);
         if name == "linked" {
             fs::remove_dir_all(package.join("data/secret")).unwrap();
             std::os::unix::fs::symlink(&outside, package.join("data/secret")).unwrap();
+        }
+        if name == "long" {
+            // A case whose name leaves no room for the suffix of the cases added after it.
+            let stem = "z".repeat(240);
+            fs::write(package.join(format!("data/secret/{stem}.in")), "3\nQUIT\n").unwrap();
+            fs::write(
+                package.join(format!("data/secret/{stem}.ans")),
+                "TIE GAME\n",
+            )
+            .unwrap();
         }
         let before = files_of(&package);
         let out = d.join(format!("out-{name}"));
@@ -317,4 +332,137 @@ fn an_interrupt_once_the_package_is_changed_says_it_was_changed() {
     assert!(err.contains("once the audit was complete"), "{err}");
     assert!(err.contains("was changed"), "{err}");
     assert!(!err.contains("hold what was found before"), "{err}");
+}
+
+/// `chattr +i` on a file while it lives, `chattr -i` when dropped (so that the test's directory
+/// can be removed whatever the test found).
+struct Immutable(PathBuf);
+
+impl Immutable {
+    fn set(file: &Path) -> Immutable {
+        let set = std::process::Command::new("chattr")
+            .arg("+i")
+            .arg(file)
+            .status()
+            .expect("chattr (e2fsprogs)");
+        assert!(set.success(), "chattr +i {}", file.display());
+        Immutable(file.to_path_buf())
+    }
+}
+
+impl Drop for Immutable {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("chattr")
+            .arg("-i")
+            .arg(&self.0)
+            .status();
+    }
+}
+
+/// Runs `command` as uid 65534 (`setpriv`), with the same arguments and environment.
+fn as_nobody(command: &std::process::Command) -> std::process::Command {
+    let mut wrapped = std::process::Command::new("setpriv");
+    wrapped
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(command.get_program())
+        .args(command.get_args())
+        .current_dir(common::command::repo());
+    wrapped
+}
+
+#[test]
+fn what_the_file_system_or_the_owners_forbid_is_refused_before_any_work() {
+    if !rustix::process::geteuid().is_root() {
+        eprintln!("SKIPPED: needs root (chattr +i, an overlayfs mount, another user's file)");
+        return;
+    }
+    let dir = common::scratch::reachable();
+    let d = dir.path();
+    let table = d.join("programs.csv");
+    fs::write(&table, "name,command,expected\ncat,cat,accepted\n").unwrap();
+    let refused = |name: &str, package: &Path, mut command: std::process::Command, why: &str| {
+        let before = files_of(package);
+        let run = command.output().unwrap();
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(why), "{name}: {err}");
+        assert!(!err.contains("building"), "{name}: no work done: {err}");
+        assert_eq!(files_of(package), before, "{name}");
+        assert!(hidden(package.parent().unwrap()).is_empty(), "{name}");
+    };
+
+    // An immutable file, which a copy would lose the flag of.
+    let flagged = package(d, "immutable", "name: x\n");
+    fs::write(flagged.join("statement.txt"), "x").unwrap();
+    let _flag = Immutable::set(&flagged.join("statement.txt"));
+    let out = d.join("out-immutable");
+    let command = add_to(&table, &flagged, &out, &["--cases", "10"]);
+    refused("immutable", &flagged, command, "immutable (chattr +i)");
+    assert!(!out.exists());
+
+    // A package in an overlayfs lower layer (a container image's), whose directories cannot
+    // be moved: the swap is rehearsed before the audit.
+    let layers = d.join("layers");
+    for layer in ["lower", "upper", "work", "merged"] {
+        fs::create_dir_all(layers.join(layer)).unwrap();
+    }
+    let lower = package(&layers.join("lower"), "pkg", "name: x\n");
+    let merged = layers.join("merged/pkg");
+    let out = d.join("out-overlay");
+    let audit = add_to(&table, &merged, &out, &["--cases", "10"]);
+    let mut command = std::process::Command::new("unshare");
+    command
+        .args(["--mount", "--", "sh", "-c"])
+        .arg(
+            "mount -t overlay overlay -o \"lowerdir=$0/lower,upperdir=$0/upper,workdir=$0/work,\
+             redirect_dir=off\" \"$0/merged\" && exec \"$@\"",
+        )
+        .arg(&layers)
+        .arg(audit.get_program())
+        .args(audit.get_args())
+        .current_dir(common::command::repo());
+    refused("overlay", &lower, command, "cannot move its directories");
+    assert!(!out.exists());
+
+    // As a normal user: another user's problem.yaml, which changed would be the user's; a
+    // file of another user's that cannot be linked, whose copy would be.
+    let home = d.join("nobody");
+    fs::create_dir(&home).unwrap();
+    std::os::unix::fs::chown(&home, Some(65534), Some(65534)).unwrap();
+    for (name, theirs, why) in [
+        ("yaml", "problem.yaml", "problem.yaml is uid 0's"),
+        (
+            "data",
+            "data/secret/001.in",
+            "is uid 0's and cannot be linked",
+        ),
+    ] {
+        let teams = package(&home, name, "name: x\n");
+        for entry in walkdir::WalkDir::new(&teams) {
+            let entry = entry.unwrap();
+            std::os::unix::fs::lchown(entry.path(), Some(65534), Some(65534)).unwrap();
+        }
+        let file = if theirs == "problem.yaml" {
+            teams.join(theirs)
+        } else {
+            // The first generated case, whatever its name.
+            let mut inputs: Vec<PathBuf> = fs::read_dir(teams.join("data/secret"))
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "in"))
+                .collect();
+            inputs.sort();
+            inputs.remove(0)
+        };
+        std::os::unix::fs::chown(&file, Some(0), Some(0)).unwrap();
+        let out = home.join(format!("out-{name}"));
+        let command = as_nobody(&add_to(&table, &teams, &out, &["--cases", "10"]));
+        let why = if theirs == "problem.yaml" {
+            why.to_string()
+        } else {
+            format!("{} {why}", file.strip_prefix(&teams).unwrap().display())
+        };
+        refused(name, &teams, command, &why);
+        assert!(!out.exists(), "{name}");
+    }
 }
