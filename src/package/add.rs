@@ -85,7 +85,8 @@ fn too_long(names: &[String], prefix: &str) -> Option<String> {
     next_stems(names, CHECKED_CASES)
         .into_iter()
         .map(|stem| format!("{prefix}{stem}.ans"))
-        .find(|name| name.len() > NAME_MAX)
+        .max_by_key(String::len)
+        .filter(|name| name.len() > NAME_MAX)
 }
 
 /// Writes a case's `STEM.in` (`input`) and `STEM.ans` (`answer`) into the edit, each listed on
